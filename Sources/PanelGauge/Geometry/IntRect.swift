@@ -1,0 +1,63 @@
+/// A rectangle of whole pixels: columns `x ..< x + width`, rows `y ..< y + height`.
+///
+/// Used for clip rectangles, damage and sub-surfaces. Width and height are never
+/// negative; an empty rectangle has zero area.
+public struct IntRect: Sendable, Hashable, CustomStringConvertible {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+
+    /// Creates a rectangle; negative sizes are clamped to zero.
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = max(0, width)
+        self.height = max(0, height)
+    }
+
+    /// Creates the rectangle spanning `minX ..< maxX`, `minY ..< maxY`.
+    public init(minX: Int, minY: Int, maxX: Int, maxY: Int) {
+        self.init(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+    }
+
+    public var minX: Int { x }
+    public var minY: Int { y }
+    public var maxX: Int { x + width }
+    public var maxY: Int { y + height }
+    public var isEmpty: Bool { width == 0 || height == 0 }
+    public var area: Int { width * height }
+
+    /// The common part of two rectangles (empty if they do not overlap).
+    public func intersection(_ other: IntRect) -> IntRect {
+        let r = IntRect(
+            minX: max(minX, other.minX), minY: max(minY, other.minY),
+            maxX: min(maxX, other.maxX), maxY: min(maxY, other.maxY))
+        return r.isEmpty ? IntRect(x: r.x, y: r.y, width: 0, height: 0) : r
+    }
+
+    /// The smallest rectangle containing both; an empty operand is ignored.
+    public func union(_ other: IntRect) -> IntRect {
+        if isEmpty { return other }
+        if other.isEmpty { return self }
+        return IntRect(
+            minX: min(minX, other.minX), minY: min(minY, other.minY),
+            maxX: max(maxX, other.maxX), maxY: max(maxY, other.maxY))
+    }
+
+    public func intersects(_ other: IntRect) -> Bool { !intersection(other).isEmpty }
+
+    public func contains(_ other: IntRect) -> Bool {
+        other.isEmpty
+            || (other.minX >= minX && other.maxX <= maxX && other.minY >= minY && other.maxY <= maxY)
+    }
+
+    /// The smallest whole-pixel rectangle that covers `rect` (any pixel it touches).
+    public init(covering rect: Rect) {
+        let x0 = Int((rect.minX).rounded(.down)), y0 = Int((rect.minY).rounded(.down))
+        let x1 = Int((rect.maxX).rounded(.up)), y1 = Int((rect.maxY).rounded(.up))
+        self.init(minX: x0, minY: y0, maxX: x1, maxY: y1)
+    }
+
+    public var description: String { "\(width)x\(height)+\(x)+\(y)" }
+}

@@ -1,0 +1,207 @@
+import CZlib
+
+/// Reading and writing PNG files through zlib (Debian's zlib1g): we build the
+/// chunks, zlib does the deflate and the CRCs.
+public enum PNG {
+    public struct Error: Swift.Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Encodes 8-bit RGB triples (`width * height * 3` bytes) as a PNG file.
+    public static func encode(rgb: [UInt8], width: Int, height: Int) throws -> [UInt8] {
+        precondition(rgb.count == width * height * 3)
+        // Each row: filter byte 0 (None), then the pixels.
+        var raw = [UInt8](repeating: 0, count: height * (1 + width * 3))
+        for y in 0..<height {
+            let src = y * width * 3, dst = y * (1 + width * 3) + 1
+            raw.withUnsafeMutableBufferPointer { r in
+                rgb.withUnsafeBufferPointer { s in
+                    (r.baseAddress! + dst).update(from: s.baseAddress! + src, count: width * 3)
+                }
+            }
+        }
+        var zlen = compressBound(uLong(raw.count))
+        var z = [UInt8](repeating: 0, count: Int(zlen))
+        let rc = compress2(&z, &zlen, raw, uLong(raw.count), 6)
+        guard rc == Z_OK else { throw Error(description: "zlib compress2 failed (\(rc))") }
+        z.removeSubrange(Int(zlen)...)
+
+        var out: [UInt8] = [137, 80, 78, 71, 13, 10, 26, 10]
+        var ihdr = [UInt8]()
+        ihdr.appendBigEndian(UInt32(width))
+        ihdr.appendBigEndian(UInt32(height))
+        ihdr += [8, 2, 0, 0, 0]  // 8-bit, truecolour, deflate, adaptive filters, no interlace
+        appendChunk(&out, "IHDR", ihdr)
+        appendChunk(&out, "IDAT", z)
+        appendChunk(&out, "IEND", [])
+        return out
+    }
+
+    /// Encodes a surface's pixels (see ``Surface/rgbBytes()``).
+    public static func encode(_ surface: Surface) throws -> [UInt8] {
+        try encode(rgb: surface.rgbBytes(), width: surface.width, height: surface.height)
+    }
+
+    /// Decodes an 8-bit, non-interlaced RGB or RGBA PNG into RGB triples (alpha dropped).
+    public static func decode(_ data: [UInt8]) throws -> (width: Int, height: Int, rgb: [UInt8]) {
+        guard data.count > 8, Array(data[0..<8]) == [137, 80, 78, 71, 13, 10, 26, 10] else {
+            throw Error(description: "not a PNG file")
+        }
+        var pos = 8
+        var width = 0, height = 0, channels = 0
+        var idat = [UInt8]()
+        while pos + 8 <= data.count {
+            let n = Int(data.readBigEndian(at: pos))
+            let type = String(decoding: data[(pos + 4)..<(pos + 8)], as: UTF8.self)
+            guard pos + 12 + n <= data.count else { throw Error(description: "truncated \(type) chunk") }
+            let body = data[(pos + 8)..<(pos + 8 + n)]
+            switch type {
+            case "IHDR":
+                width = Int(data.readBigEndian(at: pos + 8))
+                height = Int(data.readBigEndian(at: pos + 12))
+                let depth = body[body.startIndex + 8], ctype = body[body.startIndex + 9]
+                let interlace = body[body.startIndex + 12]
+                guard depth == 8, ctype == 2 || ctype == 6, interlace == 0 else {
+                    throw Error(description: "unsupported PNG (depth \(depth), colour type \(ctype), interlace \(interlace))")
+                }
+                channels = ctype == 2 ? 3 : 4
+            case "IDAT": idat += body
+            default: break
+            }
+            pos += 12 + n
+        }
+        guard width > 0, height > 0, channels > 0 else { throw Error(description: "PNG without IHDR") }
+        let rowBytes = width * channels
+        var raw = [UInt8](repeating: 0, count: height * (rowBytes + 1))
+        var rawLen = uLong(raw.count)
+        let rc = uncompress(&raw, &rawLen, idat, uLong(idat.count))
+        guard rc == Z_OK, Int(rawLen) == raw.count else { throw Error(description: "bad PNG image data (zlib \(rc))") }
+
+        var pixels = [UInt8](repeating: 0, count: height * rowBytes)
+        var prev = [Int](repeating: 0, count: rowBytes)
+        var cur = [Int](repeating: 0, count: rowBytes)
+        for y in 0..<height {
+            let filter = raw[y * (rowBytes + 1)]
+            let line = y * (rowBytes + 1) + 1
+            for i in 0..<rowBytes {
+                let x = Int(raw[line + i])
+                let a = i >= channels ? cur[i - channels] : 0
+                let b = prev[i]
+                let c = i >= channels ? prev[i - channels] : 0
+                let p: Int
+                switch filter {
+                case 0: p = 0
+                case 1: p = a
+                case 2: p = b
+                case 3: p = (a + b) >> 1
+                case 4:
+                    let pa = abs(b - c), pb = abs(a - c), pc = abs(a + b - 2 * c)
+                    p = (pa <= pb && pa <= pc) ? a : (pb <= pc ? b : c)
+                default: throw Error(description: "bad PNG filter \(filter)")
+                }
+                cur[i] = (x + p) & 255
+                pixels[y * rowBytes + i] = UInt8(cur[i])
+            }
+            swap(&prev, &cur)
+        }
+        if channels == 3 { return (width, height, pixels) }
+        var rgb = [UInt8](repeating: 0, count: width * height * 3)
+        for i in 0..<(width * height) {
+            rgb[3 * i] = pixels[4 * i]
+            rgb[3 * i + 1] = pixels[4 * i + 1]
+            rgb[3 * i + 2] = pixels[4 * i + 2]
+        }
+        return (width, height, rgb)
+    }
+
+    private static func appendChunk(_ out: inout [UInt8], _ type: String, _ body: [UInt8]) {
+        let t = Array(type.utf8)
+        out.appendBigEndian(UInt32(body.count))
+        out += t
+        out += body
+        var crc = crc32(0, t, 4)
+        if !body.isEmpty { crc = crc32(crc, body, uInt(body.count)) }
+        out.appendBigEndian(UInt32(truncatingIfNeeded: crc))
+    }
+}
+
+extension Array where Element == UInt8 {
+    fileprivate mutating func appendBigEndian(_ v: UInt32) {
+        append(UInt8(truncatingIfNeeded: v >> 24))
+        append(UInt8(truncatingIfNeeded: v >> 16))
+        append(UInt8(truncatingIfNeeded: v >> 8))
+        append(UInt8(truncatingIfNeeded: v))
+    }
+    fileprivate func readBigEndian(at i: Int) -> UInt32 {
+        UInt32(self[i]) << 24 | UInt32(self[i + 1]) << 16 | UInt32(self[i + 2]) << 8 | UInt32(self[i + 3])
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension PNG {
+    /// Writes `surface` to `path` as a PNG (replacing the file atomically via a
+    /// temporary file in the same directory and rename).
+    public static func write(_ surface: Surface, to path: String) throws {
+        try FileIO.writeAtomically(try encode(surface), to: path)
+    }
+
+    /// Reads and decodes a PNG file.
+    public static func read(_ path: String) throws -> (width: Int, height: Int, rgb: [UInt8]) {
+        try decode(try FileIO.read(path))
+    }
+}
+
+/// Minimal file I/O on top of the C library (PanelGauge does not need Foundation).
+public enum FileIO {
+    public struct Error: Swift.Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public static func read(_ path: String) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw Error(description: "\(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var out = [UInt8]()
+        var buf = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buf.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw Error(description: "\(path): \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { break }
+            out += buf[0..<n]
+        }
+        return out
+    }
+
+    /// Writes `bytes` to `path.tmp.<pid>`, fsyncs it and renames it over `path`,
+    /// so readers see either the old or the new file, never a partial one.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws {
+        let tmp = "\(path).tmp.\(getpid())"
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode)
+        guard fd >= 0 else { throw Error(description: "\(tmp): \(String(cString: strerror(errno)))") }
+        var off = 0
+        while off < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + off, $0.count - off) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                let msg = String(cString: strerror(errno))
+                close(fd)
+                unlink(tmp)
+                throw Error(description: "\(tmp): \(msg)")
+            }
+            off += n
+        }
+        fsync(fd)
+        close(fd)
+        guard rename(tmp, path) == 0 else {
+            let msg = String(cString: strerror(errno))
+            unlink(tmp)
+            throw Error(description: "\(path): \(msg)")
+        }
+    }
+}

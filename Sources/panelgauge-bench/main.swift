@@ -1,0 +1,1 @@
+print("panelgauge-bench: not yet implemented")
