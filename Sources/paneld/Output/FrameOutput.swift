@@ -1,0 +1,32 @@
+import PanelGauge
+
+/// Where the daemon's frames go: a DRM/KMS display, an fbdev device, or a PNG file.
+///
+/// The contract, shared by every backend:
+/// - The daemon works in *logical* coordinates: `width` x `height` after rotation.
+/// - `present(damage:draw:)` asks the backend for a frame. The backend calls `draw`
+///   with a surface in logical coordinates and the rectangles that must be redrawn
+///   there. That list can be larger than `damage` (a double-buffered backend adds
+///   what changed since its back buffer was last shown); `draw` must repaint at
+///   least those rectangles and may touch nothing else. Then the backend shows it.
+/// - While `isBusy` (a page flip is pending) the daemon must not call `present`;
+///   it polls `pollDescriptor` and calls `handleEvents()` when it is readable.
+/// - `close()` releases everything in reverse order of acquisition (waiting for a
+///   pending flip first) and is safe to call twice.
+protocol FrameOutput: AnyObject {
+    /// Logical size (after rotation) that layouts are drawn at.
+    var width: Int { get }
+    var height: Int { get }
+    /// The format of the surface passed to `draw`.
+    var format: PixelFormat { get }
+    /// A descriptor to include in the poll loop (POLLIN), or nil.
+    var pollDescriptor: Int32? { get }
+    /// True while the previous frame is not yet on screen (a page flip is pending).
+    var isBusy: Bool { get }
+    /// True when the next `present` must redraw everything (first frame, DRM master regained).
+    var needsFullRedraw: Bool { get }
+    func present(damage: [IntRect], draw: (Surface, [IntRect]) throws -> Void) throws
+    /// Reads and handles pending events on `pollDescriptor` (page-flip completions).
+    func handleEvents() throws
+    func close()
+}
