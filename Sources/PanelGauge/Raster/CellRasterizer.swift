@@ -160,6 +160,9 @@ struct CellRasterizer: ~Copyable {
     private mutating func clippedEdge(_ x0In: Double, _ y0In: Double, _ x1In: Double, _ y1In: Double) {
         var x0 = x0In, y0 = y0In, x1 = x1In, y1 = y1In
         walkingEdge &+= 1
+        // Callers reject non-finite geometry; this keeps a NaN that slipped
+        // through from reaching the fixed-point conversion.
+        guard x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite else { return }
         if y0 == y1 { return }  // horizontal edges carry no cover
         if (y0 <= cy0 && y1 <= cy0) || (y0 >= cy1 && y1 >= cy1) { return }
         // Clip in y: only the part inside the clip's rows contributes.
