@@ -31,8 +31,11 @@ enum LineParser {
             let word = fields[0]
             if word.elementsEqual("list".utf8) { return .success(.list) }
             if word.elementsEqual("get".utf8) { return .success(.get(gauge: nil)) }
-            if GaugeName.isValid(word) { return .failure(.missingValue(string(word))) }
-            return parseNumber(word).map { Command.set(gauge: nil, value: $0) }
+            switch parseNumber(word) {
+            case .success(let v): return .success(.set(gauge: nil, value: v))
+            case .failure(.notFinite(let s)): return .failure(.notFinite(s))
+            case .failure(let e): return .failure(GaugeName.isValid(word) ? .missingValue(string(word)) : e)
+            }
         case 2:
             if fields[0].elementsEqual("get".utf8) {
                 return parseName(fields[1]).map { Command.get(gauge: $0) }

@@ -1,0 +1,246 @@
+import Glibc
+import PanelGauge
+
+/// The running daemon: one poll loop over the control socket, its clients, the
+/// display's events, the optional statsd socket and the signal pipe.
+///
+/// It owns none of the resources it is given; ``Run`` opens them in order and
+/// releases them in reverse after ``run()`` returns. With no input and no
+/// pending frame or save, `poll` sleeps with no timeout (the watchdog, when
+/// systemd enables it, is the only periodic wake-up).
+final class Daemon {
+    struct Settings {
+        /// Shortest time between two frames (PNG output); 0 = paced by the display alone.
+        var minFrameInterval: Int64 = 0
+        /// Shortest time between two state-file writes.
+        var saveInterval: Int64 = 1000
+        var maxClients = 256
+        /// Reads per client per loop turn, so one busy client cannot starve the rest.
+        var readsPerTurn = 8
+        var statePath: String?
+        var watchdogInterval: Int64?
+    }
+
+    private let layout: Layout
+    private let output: FrameOutput
+    private let renderer: PanelRenderer
+    private let listener: FileDescriptor
+    private let signals: SignalPipe
+    private let statsd: StatsdListener?
+    private let notifier: Notifier?
+    private let settings: Settings
+
+    private(set) var store: GaugeStore
+    private var clients: [Int32: Client] = [:]
+    private var nextClientID = 0
+    private var pendingNames: Set<String> = []
+    private var fullRedraw = true
+    private var lastFrameAt: Int64 = .min / 2
+    private var saveDue: Int64?
+    private var lastSaveAt: Int64 = .min / 2
+    private var nextWatchdogAt: Int64?
+    private var stopping = false
+    private var readBuffer = [UInt8](repeating: 0, count: 4096)
+
+    init(
+        layout: Layout, output: FrameOutput, listener: FileDescriptor, signals: SignalPipe,
+        statsd: StatsdListener?, notifier: Notifier?, store: GaugeStore, settings: Settings
+    ) {
+        self.layout = layout
+        self.output = output
+        self.renderer = PanelRenderer(layout: layout, width: output.width, height: output.height)
+        self.listener = listener
+        self.signals = signals
+        self.statsd = statsd
+        self.notifier = notifier
+        self.store = store
+        self.settings = settings
+    }
+
+    /// Runs until SIGTERM or SIGINT; then saves the values and disconnects clients.
+    func run() throws {
+        notifier?.send("READY=1\nSTATUS=showing \(store.names.count) gauge(s)")
+        if let w = settings.watchdogInterval { nextWatchdogAt = monotonicMilliseconds() + w / 2 }
+        while !stopping {
+            try turn()
+        }
+        notifier?.send("STOPPING=1")
+        if let path = settings.statePath { StateFile.save(store, to: path) }
+        for c in clients.values { drop(c, reason: nil) }
+    }
+
+    /// One poll and everything it reported.
+    private func turn() throws {
+        var entries: [(FileDescriptor, PollEvents)] = [(signals.readEnd, .input), (listener, clients.count < settings.maxClients ? .input : [])]
+        let outputFD = output.pollDescriptor.map(FileDescriptor.init(rawValue:))
+        if let o = outputFD { entries.append((o, .input)) }
+        if let s = statsd { entries.append((s.fd, .input)) }
+        let fixed = entries.count
+        let order = Array(clients.values)
+        for c in order {
+            var ev: PollEvents = c.readClosed ? [] : .input
+            if c.wantsWrite { ev.insert(.output) }
+            entries.append((c.fd, ev))
+        }
+
+        let ready = try pollDescriptors(entries, timeout: timeout(now: monotonicMilliseconds()))
+
+        if ready[0].contains(.input) {
+            for s in signals.drain() {
+                if s == SIGTERM || s == SIGINT {
+                    Log.notice("received signal \(s); stopping")
+                    stopping = true
+                }
+            }
+        }
+        var k = 2
+        if let o = outputFD, ready[k].contains(.input) || ready[k].contains(.error) {
+            _ = o
+            try output.handleEvents()
+        }
+        if outputFD != nil { k += 1 }
+        if let s = statsd, !ready[k].isEmpty {
+            s.receive { line in
+                if case .success(let cmd) = LineParser.parse(line), case .success = store.apply(cmd) { return true }
+                return false
+            }
+        }
+        for (c, ev) in zip(order, ready[fixed...]) where !ev.isEmpty {
+            service(c, ev)
+        }
+        if ready[1].contains(.input) { acceptClients() }
+        markChanged()
+
+        let now = monotonicMilliseconds()
+        if fullRedraw || !pendingNames.isEmpty, !output.isBusy, now >= lastFrameAt + settings.minFrameInterval {
+            try present(now: now)
+        }
+        if let due = saveDue, now >= due, let path = settings.statePath {
+            StateFile.save(store, to: path)
+            lastSaveAt = now
+            saveDue = nil
+        }
+        if let w = settings.watchdogInterval, let at = nextWatchdogAt, now >= at {
+            notifier?.send("WATCHDOG=1")
+            nextWatchdogAt = now + w / 2
+        }
+    }
+
+    /// How long poll may sleep: forever unless a frame, a save or a watchdog ping is due.
+    private func timeout(now: Int64) -> Int32 {
+        var deadlines: [Int64] = []
+        if fullRedraw || !pendingNames.isEmpty, !output.isBusy { deadlines.append(lastFrameAt + settings.minFrameInterval) }
+        if let d = saveDue { deadlines.append(d) }
+        if let w = nextWatchdogAt { deadlines.append(w) }
+        guard let first = deadlines.min() else { return -1 }
+        return Int32(clamping: max(0, first - now))
+    }
+
+    private func markChanged() {
+        let changed = store.takeChanged()
+        guard !changed.isEmpty else { return }
+        pendingNames.formUnion(changed)
+        if settings.statePath != nil, saveDue == nil {
+            saveDue = max(monotonicMilliseconds(), lastSaveAt + settings.saveInterval)
+        }
+    }
+
+    private func present(now: Int64) throws {
+        let full = fullRedraw || output.needsFullRedraw
+        let damage = full ? [IntRect(x: 0, y: 0, width: output.width, height: output.height)] : renderer.damage(for: pendingNames)
+        let values = store.values
+        try output.present(damage: damage) { surface, rects in
+            renderer.draw(surface, rects: rects, values: values)
+        }
+        pendingNames = []
+        fullRedraw = false
+        lastFrameAt = now
+    }
+
+    private func acceptClients() {
+        for _ in 0..<64 {
+            guard clients.count < settings.maxClients else { return }
+            let fd: FileDescriptor?
+            do { fd = try UnixSocket.accept(listener) } catch {
+                Log.warning("\(error)")
+                return
+            }
+            guard let fd else { return }
+            nextClientID += 1
+            clients[fd.rawValue] = Client(fd: fd, id: nextClientID)
+        }
+    }
+
+    private func service(_ c: Client, _ ev: PollEvents) {
+        if ev.contains(.invalid) {
+            drop(c, reason: "invalid descriptor")
+            return
+        }
+        if ev.contains(.input) || (ev.contains(.hangUp) && !c.readClosed) {
+            readFrom(c)
+            guard clients[c.fd.rawValue] === c else { return }
+        }
+        do {
+            try c.flush()
+        } catch {
+            drop(c, reason: nil)  // the peer went away; nothing to tell it
+            return
+        }
+        if c.readClosed && !c.wantsWrite { drop(c, reason: nil); return }
+        if ev.contains(.error) || (ev.contains(.hangUp) && c.readClosed) { drop(c, reason: nil) }
+    }
+
+    private func readFrom(_ c: Client) {
+        for _ in 0..<settings.readsPerTurn {
+            let n: Int
+            switch readBuffer.withUnsafeMutableBytes({ b in Result { () throws(Errno) -> Int in try c.fd.read(into: b) } }) {
+            case .success(let count): n = count
+            case .failure(let e) where e.isWouldBlock: return
+            case .failure:
+                drop(c, reason: nil)
+                return
+            }
+            if n == 0 {
+                // End of input: an unterminated last line still counts as a line.
+                c.readClosed = true
+                var overflow = false
+                c.framer.feed([0x0A]) { event in overflow = !handle(event, from: c) || overflow }
+                if overflow { drop(c, reason: "not reading its replies"); return }
+                break
+            }
+            var overflow = false
+            readBuffer.withUnsafeBytes { raw in
+                c.framer.feed(UnsafeRawBufferPointer(rebasing: raw[0..<n])) { event in
+                    if !overflow && !handle(event, from: c) { overflow = true }
+                }
+            }
+            if overflow {
+                drop(c, reason: "not reading its replies (more than \(Client.maxPendingOutput) bytes unsent)")
+                return
+            }
+            if n < readBuffer.count { break }
+        }
+    }
+
+    /// Applies one framed line; false when the reply does not fit the client's output bound.
+    private func handle(_ event: LineFramer.Event, from c: Client) -> Bool {
+        let reply: String
+        switch event {
+        case .tooLong:
+            reply = "ERR \(LineError.tooLong(limit: LineParser.maxLineLength))\n"
+        case .line(let bytes):
+            if c.readClosed && bytes.isEmpty { return true }  // the newline we added at end of input
+            switch LineParser.parse(bytes).flatMap({ store.apply($0) }) {
+            case .success(let text): reply = text
+            case .failure(let e): reply = "ERR \(e)\n"
+            }
+        }
+        return reply.isEmpty || c.queue(reply)
+    }
+
+    private func drop(_ c: Client, reason: String?) {
+        if let reason { Log.warning("client \(c.id): disconnected: \(reason)") }
+        clients[c.fd.rawValue] = nil
+        c.fd.close()
+    }
+}
