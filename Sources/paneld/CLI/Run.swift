@@ -35,6 +35,9 @@ struct Run: ParsableCommand {
     @Option(name: .long, help: "Screen size WIDTHxHEIGHT for PNG output. Default: the layout's mode, else 800x480.")
     var size: String?
 
+    @Option(name: .long, help: .hidden)
+    var stuckClientTimeout: Int64 = 10_000
+
     @Flag(name: .long, help: "Log debug messages.")
     var verbose = false
 
@@ -98,6 +101,7 @@ struct Run: ParsableCommand {
 
         var settings = Daemon.Settings()
         settings.statePath = statePath
+        settings.stuckClientTimeout = max(1, stuckClientTimeout)
         settings.minFrameInterval = frameOutput is PNGOutput ? 50 : 0
         settings.watchdogInterval = Systemd.watchdogInterval(
             usec: Systemd.env("WATCHDOG_USEC"), watchdogPID: Systemd.env("WATCHDOG_PID"), pid: getpid())

@@ -41,7 +41,7 @@ struct LayoutError: Error, CustomStringConvertible {
 ///       ]
 ///     }
 enum LayoutReader {
-    static let maxGauges = 64
+    static let maxGauges = 256
     static let maxFileSize = 1 << 20
 
     static func read(file path: String) throws -> Layout {

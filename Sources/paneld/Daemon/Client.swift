@@ -3,7 +3,11 @@ import Glibc
 /// One connection on the control socket: its line framer (bounded input) and
 /// its unsent replies (bounded output).
 final class Client {
-    /// Unsent reply bytes beyond this mean the peer is not reading: it is disconnected.
+    /// Above this many unsent reply bytes paneld stops reading the client's requests
+    /// until it reads its replies (backpressure: its further requests wait in the kernel).
+    static let highWater = 16 * 1024
+    /// Hard ceiling on unsent bytes (one huge reply past the high-water mark); beyond it
+    /// the client is disconnected.
     static let maxPendingOutput = 64 * 1024
 
     let fd: FileDescriptor
@@ -13,6 +17,11 @@ final class Client {
     private var outputStart = 0
     /// The peer shut down its sending side; close once replies are flushed.
     var readClosed = false
+    /// Read but not yet processed request bytes (at most one read's worth), kept
+    /// while the client is over the high-water mark.
+    var stash: [UInt8] = []
+    /// When the client last went over the high-water mark, while it stays there.
+    var blockedSince: Int64?
 
     init(fd: FileDescriptor, id: Int) {
         self.fd = fd
@@ -21,6 +30,9 @@ final class Client {
 
     var pendingOutput: Int { output.count - outputStart }
     var wantsWrite: Bool { pendingOutput > 0 }
+    var isBlocked: Bool { pendingOutput > Client.highWater }
+    /// Whether to poll for requests: not while blocked, stashed or closed.
+    var wantsRead: Bool { !readClosed && !isBlocked && stash.isEmpty }
 
     /// Queues a reply; false when the bound is exceeded (the caller disconnects).
     func queue(_ text: String) -> Bool {

@@ -18,6 +18,8 @@ final class Daemon {
         /// Reads per client per loop turn, so one busy client cannot starve the rest.
         var readsPerTurn = 8
         var statePath: String?
+        /// A client whose unsent replies stay above the high-water mark this long is dropped.
+        var stuckClientTimeout: Int64 = 10_000
         var watchdogInterval: Int64?
     }
 
@@ -78,7 +80,7 @@ final class Daemon {
         let fixed = entries.count
         let order = Array(clients.values)
         for c in order {
-            var ev: PollEvents = c.readClosed ? [] : .input
+            var ev: PollEvents = c.wantsRead ? .input : []
             if c.wantsWrite { ev.insert(.output) }
             entries.append((c.fd, ev))
         }
@@ -112,6 +114,7 @@ final class Daemon {
         markChanged()
 
         let now = monotonicMilliseconds()
+        dropStuckClients(now: now)
         if fullRedraw || !pendingNames.isEmpty, !output.isBusy, now >= lastFrameAt + settings.minFrameInterval {
             try present(now: now)
         }
@@ -176,50 +179,81 @@ final class Daemon {
             drop(c, reason: "invalid descriptor")
             return
         }
-        if ev.contains(.input) || (ev.contains(.hangUp) && !c.readClosed) {
-            readFrom(c)
-            guard clients[c.fd.rawValue] === c else { return }
+        if !flush(c) { return }
+        if !c.stash.isEmpty, !c.isBlocked {
+            let stash = c.stash
+            c.stash = []
+            guard stash.withUnsafeBytes({ process(c, $0, count: stash.count) }) else { return }
         }
+        if ev.contains(.input) || ev.contains(.hangUp), c.wantsRead {
+            guard readFrom(c) else { return }
+        }
+        if !flush(c) { return }
+        if c.readClosed && !c.wantsWrite && c.stash.isEmpty {
+            drop(c, reason: nil)
+        } else if ev.contains(.error) || (ev.contains(.hangUp) && c.readClosed) {
+            drop(c, reason: nil)
+        }
+    }
+
+    /// Writes what the socket takes; false if the client was dropped.
+    private func flush(_ c: Client) -> Bool {
         do {
             try c.flush()
         } catch {
             drop(c, reason: nil)  // the peer went away; nothing to tell it
-            return
+            return false
         }
-        if c.readClosed && !c.wantsWrite { drop(c, reason: nil); return }
-        if ev.contains(.error) || (ev.contains(.hangUp) && c.readClosed) { drop(c, reason: nil) }
+        c.blockedSince = c.isBlocked ? (c.blockedSince ?? monotonicMilliseconds()) : nil
+        return true
     }
 
-    private func readFrom(_ c: Client) {
+    /// Reads up to `readsPerTurn` chunks of requests; false if the client was dropped.
+    private func readFrom(_ c: Client) -> Bool {
         for _ in 0..<settings.readsPerTurn {
             let n: Int
             switch readBuffer.withUnsafeMutableBytes({ b in Result { () throws(Errno) -> Int in try c.fd.read(into: b) } }) {
             case .success(let count): n = count
-            case .failure(let e) where e.isWouldBlock: return
+            case .failure(let e) where e.isWouldBlock: return true
             case .failure:
                 drop(c, reason: nil)
-                return
+                return false
             }
             if n == 0 {
-                // End of input: an unterminated last line still counts as a line.
                 c.readClosed = true
-                var overflow = false
-                c.framer.feed([0x0A]) { event in overflow = !handle(event, from: c) || overflow }
-                if overflow { drop(c, reason: "not reading its replies"); return }
-                break
-            }
-            var overflow = false
-            readBuffer.withUnsafeBytes { raw in
-                c.framer.feed(UnsafeRawBufferPointer(rebasing: raw[0..<n])) { event in
-                    if !overflow && !handle(event, from: c) { overflow = true }
+                var ok = true
+                c.framer.finish { event in
+                    ok = handle(event, from: c)
+                    return ok
                 }
+                if !ok { drop(c, reason: "reply larger than \(Client.maxPendingOutput) bytes unsent") }
+                return ok
             }
-            if overflow {
-                drop(c, reason: "not reading its replies (more than \(Client.maxPendingOutput) bytes unsent)")
-                return
-            }
-            if n < readBuffer.count { break }
+            let chunk = readBuffer  // `process` must not see the buffer change under it
+            guard chunk.withUnsafeBytes({ process(c, $0, count: n) }) else { return false }
+            if !c.stash.isEmpty || n < readBuffer.count { return true }
         }
+        return true
+    }
+
+    /// Frames and applies `bytes[0..<count]`. Stops when the client's unsent replies
+    /// pass the high-water mark and keeps the rest in its stash. False if dropped.
+    private func process(_ c: Client, _ bytes: UnsafeRawBufferPointer, count: Int) -> Bool {
+        var overflow = false
+        let used = c.framer.feed(UnsafeRawBufferPointer(rebasing: bytes[0..<count])) { event in
+            if !handle(event, from: c) {
+                overflow = true
+                return false
+            }
+            if c.isBlocked { try? c.flush() }
+            return !c.isBlocked
+        }
+        if overflow {
+            drop(c, reason: "not reading its replies (more than \(Client.maxPendingOutput) bytes unsent)")
+            return false
+        }
+        if used < count { c.stash = Array(bytes[used..<count]) }
+        return true
     }
 
     /// Applies one framed line; false when the reply does not fit the client's output bound.
@@ -229,13 +263,21 @@ final class Daemon {
         case .tooLong:
             reply = "ERR \(LineError.tooLong(limit: LineParser.maxLineLength))\n"
         case .line(let bytes):
-            if c.readClosed && bytes.isEmpty { return true }  // the newline we added at end of input
             switch LineParser.parse(bytes).flatMap({ store.apply($0) }) {
             case .success(let text): reply = text
             case .failure(let e): reply = "ERR \(e)\n"
             }
         }
         return reply.isEmpty || c.queue(reply)
+    }
+
+    /// Disconnects clients that have not read their replies for too long.
+    private func dropStuckClients(now: Int64) {
+        for c in clients.values {
+            if let since = c.blockedSince, now - since > settings.stuckClientTimeout {
+                drop(c, reason: "not reading its replies for \(settings.stuckClientTimeout) ms")
+            }
+        }
     }
 
     private func drop(_ c: Client, reason: String?) {

@@ -34,6 +34,11 @@ final class SignalPipe {
             action.sa_flags = SA_RESTART
             sigaction(s, &action, nil)
         }
+        // A parent may have left these blocked (the mask is inherited across exec).
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        for s in signals { sigaddset(&unblock, s) }
+        sigprocmask(SIG_UNBLOCK, &unblock, nil)
     }
 
     /// Signal numbers received since the last call.

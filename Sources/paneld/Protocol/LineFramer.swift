@@ -24,7 +24,11 @@ struct LineFramer: Sendable {
     /// True while the tail of an over-long line is being skipped.
     var isDiscarding: Bool { discarding }
 
-    mutating func feed(_ chunk: UnsafeRawBufferPointer, _ emit: (Event) -> Void) {
+    /// Feeds bytes; calls `emit` for each event until it returns false. Returns how
+    /// many bytes were consumed: all of them, or up to and including the newline of
+    /// the line whose `emit` returned false (the caller keeps the rest for later).
+    @discardableResult
+    mutating func feed(_ chunk: UnsafeRawBufferPointer, _ emit: (Event) -> Bool) -> Int {
         var start = 0
         let n = chunk.count
         while start < n {
@@ -32,11 +36,12 @@ struct LineFramer: Sendable {
             var nl = start
             while nl < n && chunk[nl] != 0x0A { nl += 1 }
             let segment = UnsafeRawBufferPointer(rebasing: chunk[start..<nl])
+            var goOn = true
             if !discarding {
                 if buffer.count + segment.count > limit {
                     buffer.removeAll(keepingCapacity: true)
                     discarding = true
-                    emit(.tooLong)
+                    goOn = emit(.tooLong)
                 } else {
                     buffer.append(contentsOf: segment)
                 }
@@ -45,17 +50,27 @@ struct LineFramer: Sendable {
                 if discarding {
                     discarding = false
                 } else {
-                    emit(.line(buffer))
+                    goOn = emit(.line(buffer))
                     buffer.removeAll(keepingCapacity: true)
                 }
                 start = nl + 1
             } else {
                 start = n
             }
+            if !goOn { return start }
         }
+        return n
     }
 
+    /// End of input: an unfinished last line still counts as a line.
+    mutating func finish(_ emit: (Event) -> Bool) {
+        if !discarding && !buffer.isEmpty { _ = emit(.line(buffer)) }
+        buffer.removeAll()
+        discarding = false
+    }
+
+    /// Feeds all of `bytes` (for tests and the statsd path).
     mutating func feed(_ bytes: [UInt8], _ emit: (Event) -> Void) {
-        bytes.withUnsafeBytes { feed($0, emit) }
+        bytes.withUnsafeBytes { _ = feed($0) { emit($0); return true } }
     }
 }
