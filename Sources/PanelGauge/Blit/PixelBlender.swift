@@ -1,0 +1,20 @@
+/// Compositing into one pixel format. One conforming type per format (in its own
+/// file); every method is required, so a new format cannot compile half-done.
+///
+/// Colours are `0x00RRGGBB` (opaque source colour) or `0xAARRGGBB`
+/// (non-premultiplied, per pixel); alphas are 0...255 and already include
+/// coverage. Compositing is source-over on 8-bit sRGB values, correctly rounded.
+protocol PixelBlender {
+    /// Source copy of an opaque colour.
+    static func fill(row: UnsafeMutableRawPointer, x: Int, count: Int, color: UInt32)
+    /// One colour, one alpha for the whole run.
+    static func blend(row: UnsafeMutableRawPointer, x: Int, count: Int, color: UInt32, alpha: UInt32)
+    /// One colour, per-pixel alphas.
+    static func blend(
+        row: UnsafeMutableRawPointer, x: Int, count: Int, color: UInt32, alphas: UnsafePointer<UInt8>)
+    /// Per-pixel colours (their alpha times `coverage[i]`, or times `constantCoverage`
+    /// when `coverage` is nil). `y` lets a format dither (RGB565 does).
+    static func blend(
+        row: UnsafeMutableRawPointer, y: Int, x: Int, count: Int, colors: UnsafePointer<UInt32>,
+        coverage: UnsafePointer<UInt8>?, constantCoverage: UInt32)
+}

@@ -1,0 +1,49 @@
+/// XRGB8888: one little-endian word `0xXXRRGGBB` per pixel; X is written 0xFF.
+enum XRGB8888Blender: PixelBlender {
+    @inline(__always)
+    static func fill(row: UnsafeMutableRawPointer, x: Int, count: Int, color: UInt32) {
+        let p = row.assumingMemoryBound(to: UInt32.self) + x
+        p.update(repeating: 0xFF00_0000 | color, count: count)
+    }
+
+    @inline(__always)
+    static func blend(row: UnsafeMutableRawPointer, x: Int, count: Int, color: UInt32, alpha: UInt32) {
+        if alpha >= 255 { return fill(row: row, x: x, count: count, color: color) }
+        if alpha == 0 { return }
+        let p = row.assumingMemoryBound(to: UInt32.self) + x
+        for i in 0..<count { p[i] = blendXRGB(p[i], color, alpha) }
+    }
+
+    @inline(__always)
+    static func blend(
+        row: UnsafeMutableRawPointer, x: Int, count: Int, color: UInt32, alphas: UnsafePointer<UInt8>
+    ) {
+        let p = row.assumingMemoryBound(to: UInt32.self) + x
+        for i in 0..<count {
+            let a = UInt32(alphas[i])
+            if a == 255 {
+                p[i] = 0xFF00_0000 | color
+            } else if a != 0 {
+                p[i] = blendXRGB(p[i], color, a)
+            }
+        }
+    }
+
+    @inline(__always)
+    static func blend(
+        row: UnsafeMutableRawPointer, y: Int, x: Int, count: Int, colors: UnsafePointer<UInt32>,
+        coverage: UnsafePointer<UInt8>?, constantCoverage: UInt32
+    ) {
+        let p = row.assumingMemoryBound(to: UInt32.self) + x
+        for i in 0..<count {
+            let c = colors[i]
+            let cov = coverage.map { UInt32($0[i]) } ?? constantCoverage
+            let a = div255((c >> 24) &* cov)
+            if a == 255 {
+                p[i] = 0xFF00_0000 | c
+            } else if a != 0 {
+                p[i] = blendXRGB(p[i], c & 0xFF_FFFF, a)
+            }
+        }
+    }
+}

@@ -1,0 +1,254 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension CellRasterizer: ContourSink {}
+
+/// Draws anti-aliased shapes into a ``Surface``.
+///
+/// Conventions (shared with ``Point``, ``Angle`` and ``Color``): coordinates in
+/// pixels from the surface's top-left corner, y down; angles in degrees from
+/// 3 o'clock, clockwise on screen; a stroke's `radius` is its **centre line**
+/// (the stroke extends `width / 2` to each side); colours are non-premultiplied
+/// sRGB composited source-over on 8-bit values.
+///
+/// Every draw call is limited to ``clip`` (and the surface bounds). To draw into
+/// part of a surface with its own origin, make a canvas over
+/// `surface.subsurface(rect)`.
+///
+/// A canvas owns its scratch memory (cells, coverage rows, gradient table) and
+/// reuses it: after the first frames, drawing does not allocate. Not thread-safe;
+/// use one canvas per thread.
+public final class Canvas {
+    public private(set) var surface: Surface
+    /// Draw calls touch only pixels inside this rectangle (intersected with the
+    /// surface bounds). `nil` means the whole surface.
+    public var clip: IntRect?
+    /// Maximum distance between a curve and its polygon, in pixels.
+    public var flatness: Double {
+        get { flattener.tolerance }
+        set { flattener.tolerance = min(1, max(1.0 / 1024, newValue)) }
+    }
+
+    private var raster = CellRasterizer()
+    private var flattener = Flattener()
+    private let table = GradientTable()
+    private var colors: UnsafeMutablePointer<UInt32>
+    private var alphas: UnsafeMutablePointer<UInt8>
+    private var scratchWidth: Int
+
+    public init(surface: Surface) {
+        self.surface = surface
+        scratchWidth = max(1, surface.width)
+        colors = .allocate(capacity: scratchWidth)
+        alphas = .allocate(capacity: scratchWidth)
+    }
+
+    deinit {
+        colors.deallocate()
+        alphas.deallocate()
+    }
+
+    /// Points the canvas at another surface, keeping its scratch memory.
+    public func retarget(_ surface: Surface) {
+        self.surface = surface
+        if surface.width > scratchWidth {
+            colors.deallocate()
+            alphas.deallocate()
+            scratchWidth = surface.width
+            colors = .allocate(capacity: scratchWidth)
+            alphas = .allocate(capacity: scratchWidth)
+        }
+    }
+
+    /// Runs `body` with ``clip`` narrowed to `rect`, then restores it.
+    public func withClip(_ rect: IntRect, _ body: () throws -> Void) rethrows {
+        let saved = clip
+        clip = effectiveClip.intersection(rect)
+        defer { clip = saved }
+        try body()
+    }
+
+    /// The clip rectangle actually applied.
+    public var effectiveClip: IntRect { (clip ?? surface.bounds).intersection(surface.bounds) }
+
+    // MARK: - Drawing
+
+    /// Replaces every pixel in the clip (or in `rect` within it) with `color`,
+    /// ignoring its alpha (source copy).
+    public func clear(_ color: Color, in rect: IntRect? = nil) {
+        let r = rect.map { effectiveClip.intersection($0) } ?? effectiveClip
+        if r.isEmpty { return }
+        let c = UInt32(color.red) << 16 | UInt32(color.green) << 8 | UInt32(color.blue)
+        for y in r.minY..<r.maxY {
+            switch surface.format {
+            case .xrgb8888: XRGB8888Blender.fill(row: surface.row(y), x: r.minX, count: r.width, color: c)
+            case .rgb565: RGB565Blender.fill(row: surface.row(y), x: r.minX, count: r.width, color: c)
+            }
+        }
+    }
+
+    /// Fills a rectangle (anti-aliased at fractional edges).
+    public func fill(_ rect: Rect, paint: Paint) {
+        guard rect.width > 0, rect.height > 0, begin(bounds: rect) else { return }
+        raster.move(rect.minX, rect.minY)
+        raster.line(rect.maxX, rect.minY)
+        raster.line(rect.maxX, rect.maxY)
+        raster.line(rect.minX, rect.maxY)
+        finish(rule: .nonZero, paint: paint)
+    }
+
+    /// Fills the disc of `radius` about `center`.
+    public func fillDisc(center: Point, radius: Double, paint: Paint) {
+        guard radius > 0, begin(bounds: Rect(x: center.x - radius, y: center.y - radius, width: 2 * radius, height: 2 * radius))
+        else { return }
+        flattener.arc(&raster, cx: center.x, cy: center.y, radius: radius, start: 0, sweep: 2 * Double.pi, moveFirst: true)
+        finish(rule: .nonZero, paint: paint)
+    }
+
+    /// Fills a rectangle with circular corners (radius limited to half the shorter side).
+    public func fillRoundedRect(_ rect: Rect, cornerRadius: Double, paint: Paint) {
+        guard rect.width > 0, rect.height > 0, cornerRadius.isFinite else { return }
+        var p = Path()
+        p.addRoundedRect(rect, cornerRadius: cornerRadius)
+        fill(p, paint: paint)
+    }
+
+    /// Fills a capsule: the rounded rectangle whose corner radius is half the
+    /// shorter side (a horizontal capsule for a wide rect, a vertical one for a
+    /// tall rect, a disc for a square).
+    public func fillCapsule(_ rect: Rect, paint: Paint) {
+        fillRoundedRect(rect, cornerRadius: min(rect.width, rect.height) / 2, paint: paint)
+    }
+
+    /// Strokes a circular arc.
+    ///
+    /// - Parameters:
+    ///   - radius: the stroke's centre line.
+    ///   - startAngle: where the arc starts (degrees, 0 = 3 o'clock, clockwise).
+    ///   - sweep: how far it runs; positive is clockwise on screen. 360 or more
+    ///     draws a full ring (caps then do not show).
+    ///   - width: stroke width, centred on the radius.
+    ///   - cap: ends of the arc, and of every dash.
+    ///   - dash: optional dash pattern, lengths along the centre line, starting at `startAngle`.
+    public func strokeArc(
+        center: Point, radius: Double, startAngle: Angle, sweep: Angle, width: Double,
+        cap: LineCap = .butt, dash: DashPattern? = nil, paint: Paint
+    ) {
+        guard radius >= 0, width > 0, startAngle.degrees.isFinite, sweep.degrees.isFinite, sweep.degrees != 0
+        else { return }
+        let e = radius + width / 2
+        guard begin(bounds: Rect(x: center.x - e, y: center.y - e, width: 2 * e, height: 2 * e)) else { return }
+        if let dash {
+            flattener.dashedArcStroke(
+                &raster, cx: center.x, cy: center.y, radius: radius, start: startAngle.radians,
+                sweep: min(abs(sweep.radians), 2 * Double.pi) * (sweep.degrees < 0 ? -1 : 1), width: width,
+                cap: cap, dash: dash)
+        } else {
+            flattener.arcStroke(
+                &raster, cx: center.x, cy: center.y, radius: radius, start: startAngle.radians,
+                sweep: sweep.radians, width: width, cap: cap)
+        }
+        finish(rule: .nonZero, paint: paint)
+    }
+
+    /// Strokes a full circle (a ring), optionally dashed from angle 0.
+    public func strokeRing(center: Point, radius: Double, width: Double, dash: DashPattern? = nil, cap: LineCap = .butt, paint: Paint) {
+        strokeArc(center: center, radius: radius, startAngle: 0, sweep: 360, width: width, cap: cap, dash: dash, paint: paint)
+    }
+
+    /// Fills a path with the given fill rule.
+    public func fill(_ path: Path, rule: FillRule = .nonZero, paint: Paint) {
+        guard let b = path.bounds, b.minX.isFinite, b.maxX.isFinite, b.minY.isFinite, b.maxY.isFinite,
+            begin(bounds: b)
+        else { return }
+        flattener.path(&raster, path)
+        finish(rule: rule, paint: paint)
+    }
+
+    /// Composites `paint` through an 8-bit coverage mask (e.g. a glyph bitmap)
+    /// whose top-left pixel lands at (x, y). `pitch` is the distance between mask rows.
+    public func fillMask(
+        _ mask: UnsafePointer<UInt8>, width: Int, height: Int, pitch: Int, x: Int, y: Int, paint: Paint
+    ) {
+        let r = effectiveClip.intersection(IntRect(x: x, y: y, width: width, height: height))
+        if r.isEmpty { return }
+        render(.mask(mask, pitch: pitch, x: x, y: y, rect: r), paint: paint)
+    }
+
+    // MARK: - Pipeline
+
+    /// Starts a shape whose geometry lies within `bounds`: false if nothing of it
+    /// can be visible.
+    private func begin(bounds: Rect) -> Bool {
+        guard bounds.minX.isFinite, bounds.minY.isFinite, bounds.maxX.isFinite, bounds.maxY.isFinite else { return false }
+        let clip = effectiveClip
+        // One pixel of margin: vertex rounding and the flattener's outward offset.
+        let lo = Rect(x: Double(clip.minX) - 1, y: Double(clip.minY) - 1, width: Double(clip.width) + 2, height: Double(clip.height) + 2)
+        if bounds.maxX < lo.minX || bounds.minX > lo.maxX || bounds.maxY < lo.minY || bounds.minY > lo.maxY { return false }
+        let b = IntRect(
+            covering: Rect(
+                x: max(bounds.minX, lo.minX) - 1, y: max(bounds.minY, lo.minY) - 1,
+                width: min(bounds.maxX, lo.maxX) - max(bounds.minX, lo.minX) + 2,
+                height: min(bounds.maxY, lo.maxY) - max(bounds.minY, lo.minY) + 2))
+        let r = clip.intersection(b)
+        if r.isEmpty { return false }
+        raster.reset(clip: r)
+        return true
+    }
+
+    private func finish(rule: FillRule, paint: Paint) {
+        render(.sweep(rule), paint: paint)
+    }
+
+    /// What produces the coverage for a paint: the rasterizer's sweep, or a mask.
+    private enum CoverageSource {
+        case sweep(FillRule)
+        case mask(UnsafePointer<UInt8>, pitch: Int, x: Int, y: Int, rect: IntRect)
+    }
+
+    private func run<S: SpanSink>(_ source: CoverageSource, _ sink: inout S) {
+        switch source {
+        case .sweep(let rule):
+            raster.sweep(rule: rule, into: &sink)
+        case .mask(let mask, let pitch, let x, let y, let r):
+            for row in r.minY..<r.maxY {
+                sink.blendSpan(y: row, x: r.minX, count: r.width, coverage: mask + (row - y) * pitch + (r.minX - x))
+            }
+        }
+    }
+
+    /// Builds the sink for `paint` and the surface's format and feeds it.
+    private func render(_ source: CoverageSource, paint: Paint) {
+        switch surface.format {
+        case .xrgb8888: render(source, paint: paint, XRGB8888Blender.self)
+        case .rgb565: render(source, paint: paint, RGB565Blender.self)
+        }
+    }
+
+    private func render<B: PixelBlender>(_ source: CoverageSource, paint: Paint, _: B.Type) {
+        let base = surface.base, stride = surface.stride
+        switch paint {
+        case .solid(let c):
+            guard c.alpha > 0 else { return }
+            var sink = SolidSink<B>(
+                base: base, stride: stride,
+                color: UInt32(c.red) << 16 | UInt32(c.green) << 8 | UInt32(c.blue), alpha: UInt32(c.alpha8),
+                scratch: alphas)
+            run(source, &sink)
+        case .linearGradient(let g, let start, let end):
+            table.fill(g)
+            var sink = ShaderSink<B, LinearShader>(
+                base: base, stride: stride,
+                shader: LinearShader(table: table.entries, start: start, end: end, origin: (0, 0)), colors: colors)
+            run(source, &sink)
+        case .conicGradient(let g, let center, let startAngle):
+            table.fill(g)
+            var sink = ShaderSink<B, ConicShader>(
+                base: base, stride: stride,
+                shader: ConicShader(table: table.entries, center: center, startAngle: startAngle, origin: (0, 0)),
+                colors: colors)
+            run(source, &sink)
+        }
+    }
+}

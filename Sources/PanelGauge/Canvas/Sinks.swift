@@ -1,0 +1,52 @@
+/// Span sinks that apply a paint to one pixel format: the join between the
+/// rasterizer's coverage and the blenders.
+
+/// A solid colour: `alpha` (0...255) times coverage.
+struct SolidSink<B: PixelBlender>: SpanSink {
+    let base: UnsafeMutableRawPointer
+    let stride: Int
+    let color: UInt32
+    let alpha: UInt32
+    let scratch: UnsafeMutablePointer<UInt8>
+
+    @inline(__always)
+    mutating func blendSpan(y: Int, x: Int, count: Int, coverage: UnsafePointer<UInt8>) {
+        let row = base + y * stride
+        if alpha == 255 {
+            B.blend(row: row, x: x, count: count, color: color, alphas: coverage)
+            return
+        }
+        for i in 0..<count { scratch[i] = UInt8(truncatingIfNeeded: div255(UInt32(coverage[i]) &* alpha)) }
+        B.blend(row: row, x: x, count: count, color: color, alphas: scratch)
+    }
+
+    @inline(__always)
+    mutating func blendRun(y: Int, x: Int, count: Int, coverage: UInt8) {
+        let a = alpha == 255 ? UInt32(coverage) : div255(UInt32(coverage) &* alpha)
+        B.blend(row: base + y * stride, x: x, count: count, color: color, alpha: a)
+    }
+}
+
+/// A shader (gradient): per-pixel colours times coverage.
+struct ShaderSink<B: PixelBlender, S: Shader>: SpanSink {
+    let base: UnsafeMutableRawPointer
+    let stride: Int
+    let shader: S
+    let colors: UnsafeMutablePointer<UInt32>
+
+    @inline(__always)
+    mutating func blendSpan(y: Int, x: Int, count: Int, coverage: UnsafePointer<UInt8>) {
+        shader.shade(y: y, x: x, count: count, into: colors)
+        B.blend(
+            row: base + y * stride, y: y, x: x, count: count, colors: colors, coverage: coverage,
+            constantCoverage: 0)
+    }
+
+    @inline(__always)
+    mutating func blendRun(y: Int, x: Int, count: Int, coverage: UInt8) {
+        shader.shade(y: y, x: x, count: count, into: colors)
+        B.blend(
+            row: base + y * stride, y: y, x: x, count: count, colors: colors, coverage: nil,
+            constantCoverage: UInt32(coverage))
+    }
+}

@@ -1,0 +1,36 @@
+/// A signed fixed-point number with 8 fractional bits (1/256 pixel), as used by
+/// the scan converter for edge coordinates.
+///
+/// Conversion from `Double` happens once, after clipping, when geometry enters
+/// the rasterizer; everything after that is integer arithmetic. Values are
+/// bounded by the clip rectangle (a surface is at most 2^23 pixels wide), so the
+/// `Int` arithmetic of the scan converter cannot overflow.
+struct Fixed24_8: Hashable, Comparable {
+    static let fractionBits = 8
+    static let one = 1 << fractionBits
+    static let mask = one - 1
+
+    /// The raw value: `value * 256`.
+    var raw: Int
+
+    init(raw: Int) { self.raw = raw }
+
+    /// Rounds `value * 256` to the nearest integer. `value` must be finite and
+    /// within +-2^23 (guaranteed by clipping before conversion).
+    init(rounding value: Double) { raw = Int((value * Double(Self.one)).rounded()) }
+
+    /// The whole-pixel part (floor).
+    var integer: Int { raw >> Self.fractionBits }
+    /// The fractional part in 0..<256.
+    var fraction: Int { raw & Self.mask }
+
+    static func < (a: Fixed24_8, b: Fixed24_8) -> Bool { a.raw < b.raw }
+}
+
+/// Coverage accumulated by the scan converter: `2 * 256 * 256` means a fully
+/// covered pixel (the factor 2 comes from summing the two x ends of an edge
+/// instead of averaging them).
+struct AreaCoverage {
+    static let shift = 2 * Fixed24_8.fractionBits + 1
+    static let full = 1 << shift
+}

@@ -1,0 +1,171 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Receives flattened geometry: closed polygons in surface coordinates.
+protocol ContourSink: ~Copyable {
+    mutating func move(_ x: Double, _ y: Double)
+    mutating func line(_ x: Double, _ y: Double)
+    mutating func close()
+}
+
+/// Turns curves into polygons whose distance to the true curve stays within
+/// `tolerance` pixels.
+///
+/// Arcs: a chord of angle `t` on radius `r` lies `r (1 - cos(t/2))` inside the
+/// circle. Vertices are placed on the slightly larger radius
+/// `2r / (1 + cos(t/2))`, so vertices sit outside and chord midpoints inside by
+/// the same amount (at most tolerance / 2): the polygon's edges straddle the
+/// circle instead of all lying inside it, which halves the worst error and
+/// cancels the area bias. Vertices advance by a rotation recurrence (no sin/cos
+/// per vertex).
+struct Flattener {
+    var tolerance: Double = 1.0 / 64
+
+    /// Number of chords for an arc of `sweep` radians on radius `r`.
+    @inline(__always)
+    func arcSegments(radius r: Double, sweep: Double) -> Int {
+        let s = abs(sweep)
+        guard r > tolerance else { return max(1, Int((s / (Double.pi / 2)).rounded(.up))) }
+        let step = 2 * acos(1 - tolerance / r)
+        return min(16_384, max(1, Int((s / step).rounded(.up))))
+    }
+
+    /// Emits the arc's points from `start` to `start + sweep` (radians, clockwise
+    /// on screen when positive). The first point is a `move` if `moveFirst`,
+    /// otherwise a `line` from the current point.
+    func arc<S: ContourSink & ~Copyable>(
+        _ sink: inout S, cx: Double, cy: Double, radius r: Double, start: Double, sweep: Double,
+        moveFirst: Bool
+    ) {
+        let n = arcSegments(radius: r, sweep: sweep)
+        let step = sweep / Double(n)
+        let rr = r <= 0 ? 0 : 2 * r / (1 + cos(step / 2))
+        var c = cos(start), s = sin(start)
+        let dc = cos(step), ds = sin(step)
+        if moveFirst { sink.move(cx + rr * c, cy + rr * s) } else { sink.line(cx + rr * c, cy + rr * s) }
+        for i in 1...n {
+            if i == n {
+                c = cos(start + sweep)
+                s = sin(start + sweep)
+            } else {
+                (c, s) = (c * dc - s * ds, s * dc + c * ds)
+            }
+            sink.line(cx + rr * c, cy + rr * s)
+        }
+    }
+
+    func quad<S: ContourSink & ~Copyable>(_ sink: inout S, _ p0: Point, _ p1: Point, _ p2: Point) {
+        let ddx = p0.x - 2 * p1.x + p2.x, ddy = p0.y - 2 * p1.y + p2.y
+        let dd = (ddx * ddx + ddy * ddy).squareRoot()
+        let n = min(1000, max(1, Int((dd / (4 * tolerance)).squareRoot().rounded(.up))))
+        for i in 1...n {
+            let t = Double(i) / Double(n), u = 1 - t
+            sink.line(
+                u * u * p0.x + 2 * u * t * p1.x + t * t * p2.x, u * u * p0.y + 2 * u * t * p1.y + t * t * p2.y)
+        }
+    }
+
+    func cubic<S: ContourSink & ~Copyable>(_ sink: inout S, _ p0: Point, _ p1: Point, _ p2: Point, _ p3: Point) {
+        let ax = p0.x - 2 * p1.x + p2.x, ay = p0.y - 2 * p1.y + p2.y
+        let bx = p1.x - 2 * p2.x + p3.x, by = p1.y - 2 * p2.y + p3.y
+        let dd = max((ax * ax + ay * ay).squareRoot(), (bx * bx + by * by).squareRoot())
+        let n = min(1000, max(1, Int((0.75 * dd / tolerance).squareRoot().rounded(.up))))
+        for i in 1...n {
+            let t = Double(i) / Double(n), u = 1 - t
+            let a = u * u * u, b = 3 * u * u * t, c = 3 * u * t * t, d = t * t * t
+            sink.line(a * p0.x + b * p1.x + c * p2.x + d * p3.x, a * p0.y + b * p1.y + c * p2.y + d * p3.y)
+        }
+    }
+
+    /// Flattens a whole path (contours are closed by the sink's `move`/`close`).
+    func path<S: ContourSink & ~Copyable>(_ sink: inout S, _ path: Path) {
+        var current = Point(x: 0, y: 0), start = current
+        var open = false
+        for e in path.elements {
+            switch e {
+            case .move(let p):
+                sink.move(p.x, p.y)
+                current = p
+                start = p
+                open = true
+            case .line(let p):
+                if open { sink.line(p.x, p.y) } else { sink.move(p.x, p.y); start = p; open = true }
+                current = p
+            case .quad(let c, let p):
+                if !open { sink.move(current.x, current.y); start = current; open = true }
+                quad(&sink, current, c, p)
+                current = p
+            case .cubic(let c1, let c2, let p):
+                if !open { sink.move(current.x, current.y); start = current; open = true }
+                cubic(&sink, current, c1, c2, p)
+                current = p
+            case .arc(let c, let r, let a0, let sw):
+                arc(&sink, cx: c.x, cy: c.y, radius: r, start: a0.radians, sweep: sw.radians, moveFirst: !open)
+                if !open { start = c.onCircle(radius: r, angle: a0) }
+                open = true
+                current = c.onCircle(radius: r, angle: a0 + sw)
+            case .close:
+                sink.close()
+                open = false
+                current = start
+            }
+        }
+        sink.close()
+    }
+
+    // MARK: Strokes of arcs
+
+    /// The outline of a stroked circular arc: outer arc, end cap, inner arc
+    /// backwards, start cap. `sweep >= 2 pi` gives a full ring (two circles of
+    /// opposite direction, so the hole stays empty under either fill rule).
+    func arcStroke<S: ContourSink & ~Copyable>(
+        _ sink: inout S, cx: Double, cy: Double, radius r: Double, start: Double, sweep: Double,
+        width w: Double, cap: LineCap
+    ) {
+        var a0 = start, sw = sweep
+        if sw < 0 {
+            a0 += sw
+            sw = -sw
+        }
+        let ro = r + w / 2, ri = max(0, r - w / 2)
+        if sw >= 2 * Double.pi {
+            arc(&sink, cx: cx, cy: cy, radius: ro, start: 0, sweep: 2 * Double.pi, moveFirst: true)
+            sink.close()
+            if ri > 0 {
+                arc(&sink, cx: cx, cy: cy, radius: ri, start: 0, sweep: -2 * Double.pi, moveFirst: true)
+                sink.close()
+            }
+            return
+        }
+        let a1 = a0 + sw
+        arc(&sink, cx: cx, cy: cy, radius: ro, start: a0, sweep: sw, moveFirst: true)
+        if cap == .round {
+            arc(&sink, cx: cx + r * cos(a1), cy: cy + r * sin(a1), radius: w / 2, start: a1, sweep: Double.pi, moveFirst: false)
+        }
+        if ri > 0 {
+            arc(&sink, cx: cx, cy: cy, radius: ri, start: a1, sweep: -sw, moveFirst: false)
+        } else {
+            sink.line(cx, cy)
+        }
+        if cap == .round {
+            arc(&sink, cx: cx + r * cos(a0), cy: cy + r * sin(a0), radius: w / 2, start: a0 + Double.pi, sweep: Double.pi, moveFirst: false)
+        }
+        sink.close()
+    }
+
+    /// A dashed stroke of an arc: every "on" interval of `dash` along the centre
+    /// line (arc length `r * angle`) becomes its own stroked sub-arc with `cap`.
+    func dashedArcStroke<S: ContourSink & ~Copyable>(
+        _ sink: inout S, cx: Double, cy: Double, radius r: Double, start: Double, sweep: Double,
+        width w: Double, cap: LineCap, dash: DashPattern
+    ) {
+        guard r > 0 else { return }
+        let dir: Double = sweep < 0 ? -1 : 1
+        dash.forEachDash(along: abs(sweep) * r) { u0, u1 in
+            arcStroke(
+                &sink, cx: cx, cy: cy, radius: r, start: start + dir * u0 / r, sweep: dir * (u1 - u0) / r,
+                width: w, cap: cap)
+        }
+    }
+}

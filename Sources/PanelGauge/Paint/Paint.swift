@@ -1,0 +1,63 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A colour ramp: stops at locations in 0...1, interpolated per 8-bit sRGB
+/// channel (and alpha), padded with the end colours outside the stops.
+public struct Gradient: Sendable, Hashable {
+    public struct Stop: Sendable, Hashable {
+        public var color: Color
+        public var location: Double
+        public init(color: Color, location: Double) {
+            self.color = color
+            self.location = location
+        }
+    }
+
+    /// Sorted by location, at least one stop, locations in 0...1.
+    public let stops: [Stop]
+
+    /// Stops are sorted; locations are clamped to 0...1; NaN locations are dropped.
+    /// An empty list gives a transparent gradient.
+    public init(stops: [Stop]) {
+        let valid = stops.filter { !$0.location.isNaN }.map {
+            Stop(color: $0.color, location: min(1, max(0, $0.location)))
+        }
+        self.stops = valid.isEmpty ? [Stop(color: .clear, location: 0)] : valid.sorted { $0.location < $1.location }
+    }
+
+    /// Evenly spaced colours, as SwiftUI's `Gradient(colors:)`.
+    public init(colors: [Color]) {
+        let n = colors.count
+        self.init(
+            stops: colors.enumerated().map {
+                Stop(color: $0.element, location: n > 1 ? Double($0.offset) / Double(n - 1) : 0)
+            })
+    }
+
+    /// The colour at `t` (clamped to 0...1).
+    public func color(at t: Double) -> Color {
+        let t = t.isNaN ? 0 : min(1, max(0, t))
+        guard let hi = stops.firstIndex(where: { $0.location >= t }) else { return stops.last!.color }
+        if hi == 0 { return stops[0].color }
+        let a = stops[hi - 1], b = stops[hi]
+        let span = b.location - a.location
+        return span <= 0 ? b.color : Color.lerp(a.color, b.color, (t - a.location) / span)
+    }
+}
+
+/// What fills a shape.
+public enum Paint: Sendable, Hashable {
+    /// One colour (with its alpha).
+    case solid(Color)
+    /// Colour varies along the line from `start` (t = 0) to `end` (t = 1),
+    /// constant across it, padded beyond the ends.
+    case linearGradient(Gradient, start: Point, end: Point)
+    /// Colour varies with the angle about `center`: t = 0 at `startAngle`,
+    /// increasing clockwise on screen (see ``Angle``) to t = 1 after a full turn,
+    /// like SwiftUI's `AngularGradient`. Evaluated at pixel centres.
+    case conicGradient(Gradient, center: Point, startAngle: Angle)
+
+    /// A solid paint.
+    public static func color(_ c: Color) -> Paint { .solid(c) }
+}

@@ -1,0 +1,414 @@
+/// The scan converter: exact-area coverage of polygons, in fixed point.
+///
+/// Geometry arrives as closed contours in floating-point surface coordinates
+/// (`move`, `line`, `close`). Each segment is clipped to the clip rectangle in
+/// floating point, converted once to ``Fixed24_8`` and walked cell by cell: a
+/// cell (one pixel) accumulates `cover` (the signed height of the edge inside it)
+/// and `area` (cover times the sum of the edge's two x offsets in the cell).
+/// A left-to-right sweep over the sorted cells of a row then gives every
+/// pixel's exact covered area (box filter) for straight edges, and constant runs
+/// between cells. This is the signed-area accumulation that libart, FreeType's
+/// "smooth" rasterizer and AGG use; the implementation here is our own.
+///
+/// Clipping: parts of an edge above or below the clip contribute nothing and
+/// are dropped; parts left of it are projected onto the clip's left edge (they
+/// still decide the winding of everything to their right); parts right of it
+/// are projected onto its right edge, where they produce cells the sweep never
+/// reaches.
+///
+/// Memory: cell and row buffers grow to the largest shape seen and are reused,
+/// so steady-state drawing does not allocate.
+struct CellRasterizer: ~Copyable {
+    struct Cell {
+        var x: Int32
+        var y: Int32
+        var cover: Int32
+        var area: Int32
+    }
+
+    private var cells: UnsafeMutablePointer<Cell>
+    private var cellCapacity: Int
+    private var cellCount = 0
+    private var sorted: UnsafeMutablePointer<Cell>
+    private var rowStarts: UnsafeMutablePointer<Int32>
+    private var rowCapacity: Int
+    private var coverageRow: UnsafeMutablePointer<UInt8>
+    private var coverageCapacity: Int
+
+    // The cell being accumulated.
+    private var curX = Int.min, curY = Int.min, curCover = 0, curArea = 0
+
+    // Clip rectangle, in pixels and as Double.
+    private var clipX0 = 0, clipY0 = 0, clipX1 = 0, clipY1 = 0
+    private var cx0 = 0.0, cy0 = 0.0, cx1 = 0.0, cy1 = 0.0
+
+    // Current contour.
+    private var startX = 0.0, startY = 0.0, lastX = 0.0, lastY = 0.0
+    private var inContour = false
+
+    init() {
+        cellCapacity = 1024
+        cells = .allocate(capacity: cellCapacity)
+        sorted = .allocate(capacity: cellCapacity)
+        rowCapacity = 256
+        rowStarts = .allocate(capacity: rowCapacity + 2)
+        coverageCapacity = 256
+        coverageRow = .allocate(capacity: coverageCapacity)
+    }
+
+    deinit {
+        cells.deallocate()
+        sorted.deallocate()
+        rowStarts.deallocate()
+        coverageRow.deallocate()
+    }
+
+    /// Starts a new shape clipped to `clip` (which must not be empty).
+    mutating func reset(clip: IntRect) {
+        cellCount = 0
+        curX = Int.min
+        curY = Int.min
+        curCover = 0
+        curArea = 0
+        inContour = false
+        clipX0 = clip.minX
+        clipY0 = clip.minY
+        clipX1 = clip.maxX
+        clipY1 = clip.maxY
+        cx0 = Double(clipX0)
+        cy0 = Double(clipY0)
+        cx1 = Double(clipX1)
+        cy1 = Double(clipY1)
+        if clip.width > coverageCapacity {
+            coverageRow.deallocate()
+            coverageCapacity = clip.width
+            coverageRow = .allocate(capacity: coverageCapacity)
+        }
+        if clip.height > rowCapacity {
+            rowStarts.deallocate()
+            rowCapacity = clip.height
+            rowStarts = .allocate(capacity: rowCapacity + 2)
+        }
+    }
+
+    // MARK: - Contours (floating point)
+
+    /// Begins a contour at (x, y), closing the previous one.
+    mutating func move(_ x: Double, _ y: Double) {
+        close()
+        startX = x
+        startY = y
+        lastX = x
+        lastY = y
+        inContour = true
+    }
+
+    /// Adds a straight edge from the current point to (x, y).
+    @inline(__always)
+    mutating func line(_ x: Double, _ y: Double) {
+        if !inContour {
+            move(x, y)
+            return
+        }
+        clippedEdge(lastX, lastY, x, y)
+        lastX = x
+        lastY = y
+    }
+
+    /// Closes the current contour with an edge back to its start.
+    mutating func close() {
+        if inContour {
+            clippedEdge(lastX, lastY, startX, startY)
+            inContour = false
+        }
+    }
+
+    /// Clips one edge to the clip rectangle (see the type's comment) and hands
+    /// the pieces to the fixed-point walker.
+    private mutating func clippedEdge(_ x0In: Double, _ y0In: Double, _ x1In: Double, _ y1In: Double) {
+        var x0 = x0In, y0 = y0In, x1 = x1In, y1 = y1In
+        if y0 == y1 { return }  // horizontal edges carry no cover
+        if (y0 <= cy0 && y1 <= cy0) || (y0 >= cy1 && y1 >= cy1) { return }
+        // Clip in y: only the part inside the clip's rows contributes.
+        let dxdy = (x1 - x0) / (y1 - y0)
+        if y0 < cy0 {
+            x0 += (cy0 - y0) * dxdy
+            y0 = cy0
+        } else if y0 > cy1 {
+            x0 += (cy1 - y0) * dxdy
+            y0 = cy1
+        }
+        if y1 < cy0 {
+            x1 += (cy0 - y1) * dxdy
+            y1 = cy0
+        } else if y1 > cy1 {
+            x1 += (cy1 - y1) * dxdy
+            y1 = cy1
+        }
+        // Fast path: entirely inside in x.
+        if x0 >= cx0 && x0 <= cx1 && x1 >= cx0 && x1 <= cx1 {
+            fixedEdge(x0, y0, x1, y1)
+            return
+        }
+        // Split where the edge crosses x = cx0 and x = cx1; project outside parts.
+        var ts: (Double, Double) = (2, 2)
+        if x0 != x1 {
+            let tA = (cx0 - x0) / (x1 - x0), tB = (cx1 - x0) / (x1 - x0)
+            let a = (tA > 0 && tA < 1) ? tA : 2, b = (tB > 0 && tB < 1) ? tB : 2
+            ts = a < b ? (a, b) : (b, a)
+        }
+        var px = x0, py = y0
+        for t in [ts.0, ts.1, 1.0] where t <= 1 {
+            let nx = t == 1 ? x1 : x0 + (x1 - x0) * t
+            let ny = t == 1 ? y1 : y0 + (y1 - y0) * t
+            fixedEdge(min(max(px, cx0), cx1), py, min(max(nx, cx0), cx1), ny)
+            px = nx
+            py = ny
+            if t == 1 { break }
+        }
+    }
+
+    @inline(__always)
+    private mutating func fixedEdge(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
+        walkEdge(
+            Fixed24_8(rounding: x0).raw, Fixed24_8(rounding: y0).raw,
+            Fixed24_8(rounding: x1).raw, Fixed24_8(rounding: y1).raw)
+    }
+
+    // MARK: - Cells (fixed point)
+
+    /// Walks an edge (24.8 coordinates) row by row.
+    private mutating func walkEdge(_ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int) {
+        if y0 == y1 { return }
+        let one = Fixed24_8.one
+        let ey0 = y0 >> 8, ey1 = y1 >> 8
+        let fy0 = y0 & 255, fy1 = y1 & 255
+        if ey0 == ey1 {
+            rowSegment(ey0, x0, fy0, x1, fy1)
+            return
+        }
+        let dx = x1 - x0, dy = y1 - y0
+        var xPrev = x0
+        if dy > 0 {
+            var fyPrev = fy0
+            var ey = ey0
+            var yb = (ey0 + 1) << 8
+            while ey < ey1 {
+                let xb = x0 + dx * (yb - y0) / dy
+                rowSegment(ey, xPrev, fyPrev, xb, one)
+                xPrev = xb
+                fyPrev = 0
+                ey += 1
+                yb += one
+            }
+            rowSegment(ey1, xPrev, 0, x1, fy1)
+        } else {
+            var fyPrev = fy0
+            var ey = ey0
+            var yb = ey0 << 8
+            while ey > ey1 {
+                let xb = x0 + dx * (yb - y0) / dy
+                rowSegment(ey, xPrev, fyPrev, xb, 0)
+                xPrev = xb
+                fyPrev = one
+                ey -= 1
+                yb -= one
+            }
+            rowSegment(ey1, xPrev, one, x1, fy1)
+        }
+    }
+
+    /// The part of an edge inside pixel row `ey`, from (x1, fy1) to (x2, fy2);
+    /// x in 24.8, fy in 0...256 within the row.
+    @inline(__always)
+    private mutating func rowSegment(_ ey: Int, _ x1: Int, _ fy1: Int, _ x2: Int, _ fy2: Int) {
+        if fy1 == fy2 { return }
+        let one = Fixed24_8.one
+        let ex1 = x1 >> 8, ex2 = x2 >> 8
+        let fx1 = x1 & 255, fx2 = x2 & 255
+        if ex1 == ex2 {
+            addCell(ex1, ey, fy2 - fy1, (fy2 - fy1) * (fx1 + fx2))
+            return
+        }
+        let dx = x2 - x1, dy = fy2 - fy1
+        var fyPrev = fy1
+        if dx > 0 {
+            var ex = ex1
+            var xb = (ex1 + 1) << 8
+            var fxStart = fx1
+            while ex < ex2 {
+                let fyb = fy1 + dy * (xb - x1) / dx
+                addCell(ex, ey, fyb - fyPrev, (fyb - fyPrev) * (fxStart + one))
+                fyPrev = fyb
+                fxStart = 0
+                ex += 1
+                xb += one
+            }
+            addCell(ex2, ey, fy2 - fyPrev, (fy2 - fyPrev) * fx2)
+        } else {
+            var ex = ex1
+            var xb = ex1 << 8
+            var fxStart = fx1
+            while ex > ex2 {
+                let fyb = fy1 + dy * (xb - x1) / dx
+                addCell(ex, ey, fyb - fyPrev, (fyb - fyPrev) * fxStart)
+                fyPrev = fyb
+                fxStart = one
+                ex -= 1
+                xb -= one
+            }
+            addCell(ex2, ey, fy2 - fyPrev, (fy2 - fyPrev) * (one + fx2))
+        }
+    }
+
+    @inline(__always)
+    private mutating func addCell(_ x: Int, _ y: Int, _ cover: Int, _ area: Int) {
+        if x == curX && y == curY {
+            curCover &+= cover
+            curArea &+= area
+            return
+        }
+        flushCell()
+        curX = x
+        curY = y
+        curCover = cover
+        curArea = area
+    }
+
+    @inline(__always)
+    private mutating func flushCell() {
+        if curCover == 0 && curArea == 0 { return }
+        if cellCount == cellCapacity { growCells() }
+        cells[cellCount] = Cell(
+            x: Int32(truncatingIfNeeded: curX), y: Int32(truncatingIfNeeded: curY),
+            cover: Int32(truncatingIfNeeded: curCover), area: Int32(truncatingIfNeeded: curArea))
+        cellCount += 1
+        curCover = 0
+        curArea = 0
+    }
+
+    private mutating func growCells() {
+        let bigger = cellCapacity * 2
+        let c = UnsafeMutablePointer<Cell>.allocate(capacity: bigger)
+        c.update(from: cells, count: cellCount)
+        cells.deallocate()
+        sorted.deallocate()
+        cells = c
+        sorted = .allocate(capacity: bigger)
+        cellCapacity = bigger
+    }
+
+    // MARK: - Sweep
+
+    /// Finishes the shape and delivers its coverage to `sink`, row by row.
+    mutating func sweep<S: SpanSink>(rule: FillRule, into sink: inout S) {
+        close()
+        flushCell()
+        curX = Int.min
+        curY = Int.min
+        let n = cellCount
+        if n == 0 { return }
+
+        // Counting sort by row (rows are inside the clip).
+        let rows = clipY1 - clipY0
+        let starts = rowStarts
+        starts.initialize(repeating: 0, count: rows + 2)
+        for i in 0..<n {
+            let r = Int(cells[i].y) - clipY0
+            starts[r + 2] &+= 1
+        }
+        var minRow = rows, maxRow = -1
+        for r in 0..<rows where starts[r + 2] != 0 {
+            if r < minRow { minRow = r }
+            maxRow = r
+        }
+        for r in 0..<rows { starts[r + 2] &+= starts[r + 1] }
+        for i in 0..<n {
+            let r = Int(cells[i].y) - clipY0
+            let at = Int(starts[r + 1])
+            sorted[at] = cells[i]
+            starts[r + 1] = Int32(at + 1)
+        }
+        // Now row r occupies sorted[starts[r] ..< starts[r + 1]].
+        if maxRow < 0 { return }
+        for r in minRow...maxRow {
+            let lo = Int(starts[r]), hi = Int(starts[r + 1])
+            if lo == hi { continue }
+            sortRow(lo, hi)
+            sweepRow(y: r + clipY0, lo, hi, rule: rule, into: &sink)
+        }
+    }
+
+    /// Insertion sort by x (rows hold few cells, mostly already in order).
+    @inline(__always)
+    private func sortRow(_ lo: Int, _ hi: Int) {
+        var i = lo + 1
+        while i < hi {
+            let c = sorted[i]
+            var j = i - 1
+            if sorted[j].x > c.x {
+                while j >= lo && sorted[j].x > c.x {
+                    sorted[j + 1] = sorted[j]
+                    j -= 1
+                }
+                sorted[j + 1] = c
+            }
+            i += 1
+        }
+    }
+
+    @inline(__always)
+    private static func coverage(_ area: Int, _ rule: FillRule) -> UInt8 {
+        var a = area < 0 ? -area : area
+        switch rule {
+        case .nonZero:
+            if a > AreaCoverage.full { a = AreaCoverage.full }
+        case .evenOdd:
+            a &= 2 * AreaCoverage.full - 1
+            if a > AreaCoverage.full { a = 2 * AreaCoverage.full - a }
+        }
+        return UInt8(truncatingIfNeeded: (a &* 255 &+ (AreaCoverage.full >> 1)) >> AreaCoverage.shift)
+    }
+
+    private func sweepRow<S: SpanSink>(y: Int, _ lo: Int, _ hi: Int, rule: FillRule, into sink: inout S) {
+        let buf = coverageRow
+        var acc = 0  // running cover sum, in 1/256 pixel heights
+        var spanX = 0, spanLen = 0  // pending per-pixel span in buf[0 ..< spanLen]
+        var i = lo
+        let shift = Fixed24_8.fractionBits + 1
+        while i < hi {
+            let x = Int(sorted[i].x)
+            var cover = 0, area = 0
+            repeat {
+                cover &+= Int(sorted[i].cover)
+                area &+= Int(sorted[i].area)
+                i += 1
+            } while i < hi && Int(sorted[i].x) == x
+            if x >= clipX1 { break }
+            let c = Self.coverage(((acc &+ cover) << shift) &- area, rule)
+            acc &+= cover
+            if x >= clipX0 {
+                if spanLen > 0 && spanX + spanLen != x {
+                    sink.blendSpan(y: y, x: spanX, count: spanLen, coverage: buf)
+                    spanLen = 0
+                }
+                if spanLen == 0 { spanX = x }
+                buf[spanLen] = c
+                spanLen += 1
+            }
+            let next = min(i < hi ? Int(sorted[i].x) : clipX1, clipX1)
+            let runStart = max(x + 1, clipX0)
+            if next > runStart && acc != 0 {
+                let rc = Self.coverage(acc << shift, rule)
+                if rc != 0 {
+                    if spanLen > 0 {
+                        sink.blendSpan(y: y, x: spanX, count: spanLen, coverage: buf)
+                        spanLen = 0
+                    }
+                    sink.blendRun(y: y, x: runStart, count: next - runStart, coverage: rc)
+                }
+            }
+        }
+        if spanLen > 0 { sink.blendSpan(y: y, x: spanX, count: spanLen, coverage: buf) }
+    }
+}

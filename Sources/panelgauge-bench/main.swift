@@ -1,1 +1,0 @@
-print("panelgauge-bench: not yet implemented")
