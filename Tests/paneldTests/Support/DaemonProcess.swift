@@ -53,15 +53,25 @@ final class DaemonProcess {
     private var exited: Int32? = nil
 
     /// Starts `paneld run ARGS --socket SOCKET` and waits until the socket answers.
-    init(_ dir: TempDirectory, args: [String], socket: String? = nil, environment: [String: String] = [:], waitForSocket: Bool = true) throws {
+    /// With `passSocket`, that descriptor becomes fd 3 and paneld is started the way
+    /// systemd's socket activation does it (LISTEN_FDS=1, LISTEN_PID = its own pid).
+    init(
+        _ dir: TempDirectory, args: [String], socket: String? = nil, environment: [String: String] = [:],
+        waitForSocket: Bool = true, passSocket: FileDescriptor? = nil
+    ) throws {
         socketPath = socket ?? dir.file("paneld.sock")
         logPath = dir.file("stderr-\(UInt32.random(in: 0...UInt32.max)).log")
-        let argv = [paneldBinary(), "run", "--socket", socketPath] + args
+        var argv = [paneldBinary(), "run", "--socket", socketPath] + args
+        if passSocket != nil {
+            // `exec` keeps the shell's pid, so $$ is paneld's pid.
+            argv = ["/bin/sh", "-c", "export LISTEN_PID=$$ LISTEN_FDS=1; exec \"$0\" \"$@\""] + argv
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         posix_spawn_file_actions_addopen(&actions, 2, logPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if let fd = passSocket { posix_spawn_file_actions_adddup2(&actions, fd.rawValue, 3) }
         defer { posix_spawn_file_actions_destroy(&actions) }
         var env = ["PATH=/usr/bin:/bin"]
         for (k, v) in environment { env.append("\(k)=\(v)") }
