@@ -247,6 +247,32 @@ import Testing
         print("wire fuzz: 100000 lines, \(bad) answered ERR")
     }
 
+    /// A frame that cannot be written (here: its directory is missing) is logged
+    /// once; paneld keeps serving, and shows frames again once it can.
+    @Test func frameFailuresAreLoggedAndServingContinues() throws {
+        let dir = TempDirectory()
+        let frameDir = dir.file("frames")
+        let d = try DaemonProcess(dir, args: ["--output", "png:" + frameDir + "/f.png", "--size", "32x32"])
+        let c = try TestClient(d.socketPath)
+        for v in 0..<20 {
+            try c.send("\(v)\n")
+            usleep(10_000)
+        }
+        #expect(try c.ask("get") == "value 19")
+        #expect(d.log().split(separator: "\n").filter { $0.contains("cannot show a frame") }.count == 1, "logged once: \(d.log())")
+        mkdir(frameDir, 0o755)
+        try c.send("50\n")
+        var shown = false
+        for _ in 0..<200 where !shown {
+            usleep(10_000)
+            shown = access(frameDir + "/f.png", F_OK) == 0
+        }
+        #expect(shown)
+        #expect(d.log().contains("frames are being shown again"))
+        unlink(frameDir + "/f.png")
+        rmdir(frameDir)
+    }
+
     /// With no input, paneld sleeps in poll with no timeout: its context-switch
     /// counters do not move over a quiet second.
     @Test func noWakeupsWithoutInput() throws {

@@ -42,6 +42,8 @@ final class Daemon {
     private var lastSaveAt: Int64 = .min / 2
     private var nextWatchdogAt: Int64?
     private var stopping = false
+    private var lastFrameError: String?
+    private var repaintAllNextFrame = false
     private var readBuffer = [UInt8](repeating: 0, count: 4096)
 
     init(
@@ -116,7 +118,21 @@ final class Daemon {
         let now = monotonicMilliseconds()
         dropStuckClients(now: now)
         if fullRedraw || !pendingNames.isEmpty, !output.isBusy, now >= lastFrameAt + settings.minFrameInterval {
-            try present(now: now)
+            do {
+                try present(now: now)
+                if lastFrameError != nil { Log.notice("frames are being shown again") }
+                lastFrameError = nil
+            } catch {
+                // Keep serving clients; the next change tries again. Log each new failure once.
+                let text = "\(error)"
+                if text != lastFrameError { Log.error("cannot show a frame: \(text)") }
+                lastFrameError = text
+                // Drop this frame (no retry loop) but repaint everything with the next change.
+                pendingNames = []
+                fullRedraw = false
+                repaintAllNextFrame = true
+                lastFrameAt = now
+            }
         }
         if let due = saveDue, now >= due, let path = settings.statePath {
             StateFile.save(store, to: path)
@@ -149,7 +165,7 @@ final class Daemon {
     }
 
     private func present(now: Int64) throws {
-        let full = fullRedraw || output.needsFullRedraw
+        let full = fullRedraw || repaintAllNextFrame || output.needsFullRedraw
         let damage = full ? [IntRect(x: 0, y: 0, width: output.width, height: output.height)] : renderer.damage(for: pendingNames)
         let values = store.values
         try output.present(damage: damage) { surface, rects in
@@ -157,6 +173,7 @@ final class Daemon {
         }
         pendingNames = []
         fullRedraw = false
+        repaintAllNextFrame = false
         lastFrameAt = now
     }
 
