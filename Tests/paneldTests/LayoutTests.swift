@@ -179,6 +179,13 @@ private func layout(_ json: String) throws -> Layout { try LayoutReader.parse(Ar
 
     @Test func errorsNameTheFile() {
         #expect(throws: LayoutError.self) { try LayoutReader.read(file: "/nonexistent/panel.json") }
+        // Not a regular file: refused before reading, so /dev/zero cannot exhaust memory.
+        do {
+            _ = try LayoutReader.read(file: "/dev/zero")
+            Issue.record("read /dev/zero")
+        } catch {
+            #expect("\(error)" == "/dev/zero: cannot read: not a regular file")
+        }
         do {
             _ = try LayoutReader.parse(Array("{\"gauges\": 1}".utf8), file: "panel.json")
         } catch {

@@ -1,3 +1,4 @@
+import Glibc
 import PanelGauge
 
 /// One mistake in a layout file: where (line and key path) and what.
@@ -47,11 +48,34 @@ enum LayoutReader {
     static func read(file path: String) throws -> Layout {
         let bytes: [UInt8]
         do {
-            bytes = try FileIO.read(path)
+            bytes = try readBounded(path, limit: maxFileSize)
         } catch {
             throw LayoutError(file: path, issues: [LayoutIssue(line: nil, path: "", message: "cannot read: \(error)")])
         }
         return try parse(bytes, file: path)
+    }
+
+    /// Reads a regular file of at most `limit` bytes (so `/dev/zero` or a huge file
+    /// is refused instead of exhausting memory).
+    static func readBounded(_ path: String, limit: Int) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw Errno.current("open") }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw Errno.current("fstat") }
+        guard st.st_mode & S_IFMT == S_IFREG else { throw DaemonError("not a regular file") }
+        guard st.st_size <= limit else { throw DaemonError("larger than \(limit) bytes") }
+        var out = [UInt8](repeating: 0, count: Int(st.st_size) + 1)
+        var used = 0
+        while used < out.count {
+            let n = out.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + used, $0.count - used) }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { throw Errno.current("read") }
+            if n == 0 { break }
+            used += n
+        }
+        guard used <= limit else { throw DaemonError("larger than \(limit) bytes") }
+        return Array(out[0..<used])
     }
 
     /// Parses layout JSON; `file` only labels the error.

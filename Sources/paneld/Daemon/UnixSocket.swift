@@ -89,6 +89,9 @@ enum UnixSocket {
         umask(old)
         if r != 0 {
             Glibc.close(fd)
+            if bindErr.code == EACCES || bindErr.code == ENOENT {
+                throw DaemonError("cannot create the socket \(path): \(String(cString: strerror(bindErr.code))) (choose another path with --socket)")
+            }
             throw bindErr
         }
         guard Glibc.listen(fd, backlog) == 0 else {
