@@ -5,7 +5,7 @@ import PanelGauge
 /// `paneld run` (the default command): the daemon.
 ///
 /// Reads top to bottom: parse and validate the arguments, open the resources
-/// in order (layout, saved values, signals, socket, display, statsd, systemd
+/// in order (layout, saved values, signals, statsd, socket, display, systemd
 /// notification), run the loop until SIGTERM/SIGINT, release in reverse.
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -75,6 +75,12 @@ struct Run: ParsableCommand {
         let signals = try SignalPipe(signals: [SIGTERM, SIGINT, SIGHUP])
         defer { signals.close() }
 
+        // Every input is open before the control socket is: once a client can connect,
+        // paneld is fully ready (systemd's READY=1 follows at the loop's start).
+        let statsd = try layout.statsd.flatMap(StatsdAddress.init).map { try StatsdListener($0) }
+        if let s = layout.statsd { Log.info("statsd on udp \(s)") }
+        defer { statsd?.close() }
+
         let listener: FileDescriptor
         var ownedSocketPath: String? = nil
         if let passed = try Systemd.takeListenSocket() {
@@ -94,10 +100,6 @@ struct Run: ParsableCommand {
         // After the socket, so a second paneld is refused before it touches the display.
         let frameOutput = try openOutput(layout)
         defer { frameOutput.close() }
-
-        let statsd = try layout.statsd.flatMap(StatsdAddress.init).map { try StatsdListener($0) }
-        if let s = layout.statsd { Log.info("statsd on udp \(s)") }
-        defer { statsd?.close() }
 
         var settings = Daemon.Settings()
         settings.statePath = statePath
