@@ -78,7 +78,7 @@ private func layout(_ json: String) throws -> Layout { try LayoutReader.parse(Ar
           "display": "/dev/dri/card0", "connector": "HDMI-A-1", "mode": "800x480@60",
           "format": "rgb565", "rotation": 90, "background": "#101010",
           "font": "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "default": "mem",
-          "statsd": "127.0.0.1:8125",
+          "statsd": "127.0.0.1:8125", "animation": 250,
           "gauges": [
             { "name": "cpu", "style": "ring", "rect": [0, 0, 240, 240], "range": [0, 100],
               "label": "CPU", "units": "%", "format": "%.1f%%", "tint": "#0A84FF",
@@ -96,7 +96,7 @@ private func layout(_ json: String) throws -> Layout { try LayoutReader.parse(Ar
         #expect(l.pixelFormat == .rgb565 && l.rotation == .quarter)
         #expect(l.logicalSize! == (480, 800))
         #expect(l.background == Color(hex: 0x101010))
-        #expect(l.defaultGauge == "mem" && l.statsd == "127.0.0.1:8125")
+        #expect(l.defaultGauge == "mem" && l.statsd == "127.0.0.1:8125" && l.animation == 250)
         #expect(l.gauges.map(\.name) == ["cpu", "mem"])
         let cpu = l.gauges[0]
         #expect(cpu.style == .ring && cpu.rect == IntRect(x: 0, y: 0, width: 240, height: 240))
@@ -137,6 +137,8 @@ private func layout(_ json: String) throws -> Layout { try LayoutReader.parse(Ar
         (##"{"gauges": [{"name": "a"}], "statsd": "localhost:8125"}"##, 1, "statsd", "IPv4"),
         (##"{"gauges": [{"name": "a"}], "statsd": "127.0.0.1:0"}"##, 1, "statsd", "IPv4"),
         (##"{"gauges": [{"name": "a"}], "default": "b"}"##, 1, "default", "no gauge is named 'b'"),
+        (##"{"gauges": [{"name": "a"}], "animation": 2.5}"##, 1, "animation", "whole milliseconds from 0 to 5000"),
+        (##"{"gauges": [{"name": "a"}], "animation": 9000}"##, 1, "animation", "whole milliseconds from 0 to 5000"),
         (##"{"gauges": [{"style": "ring"}]}"##, 1, "gauges[0].name", "missing"),
         (##"{"gauges": [{"name": "9a"}]}"##, 1, "gauges[0].name", "not a gauge name"),
         (##"{"gauges": [{"name": "list"}]}"##, 1, "gauges[0].name", "not a gauge name"),

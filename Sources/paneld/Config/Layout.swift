@@ -22,6 +22,8 @@ struct Layout: Sendable {
     var gauges: [GaugeSpec]
     /// Address for statsd over UDP (`HOST:PORT`); nil = off.
     var statsd: String?
+    /// Milliseconds a gauge takes to glide to a new value; 0 = it jumps.
+    var animation: Int = 0
 
     /// The layout used when no file is given: one ring gauge named `value`,
     /// range 0...100, filling the screen; a bare `73` sets it.

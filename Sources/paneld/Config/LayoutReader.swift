@@ -33,7 +33,7 @@ struct LayoutError: Error, CustomStringConvertible {
 ///       "display": "/dev/dri/card0", "connector": "HDMI-A-1", "mode": "800x480@60",
 ///       "format": "xrgb8888" | "rgb565", "rotation": 0 | 90 | 180 | 270,
 ///       "background": "#101010", "font": "/usr/share/fonts/.../DejaVuSans.ttf",
-///       "default": "cpu", "statsd": "127.0.0.1:8125",
+///       "default": "cpu", "statsd": "127.0.0.1:8125", "animation": 250,
 ///       "gauges": [
 ///         { "name": "cpu", "style": "ring" | "arc" | "bar", "rect": [x, y, width, height],
 ///           "range": [0, 100], "label": "CPU", "units": "%", "format": "%.0f",
@@ -154,7 +154,8 @@ private struct Checker {
 
     mutating func layout(_ root: JSONValue) -> Layout? {
         let keys = [
-            "display", "connector", "mode", "format", "rotation", "background", "font", "default", "statsd", "gauges",
+            "display", "connector", "mode", "format", "rotation", "background", "font", "default", "statsd", "animation",
+            "gauges",
         ]
         guard let m = members(root, "", known: keys) else { return nil }
         var layout = Layout(gauges: [])
@@ -186,6 +187,14 @@ private struct Checker {
                 fail(m["statsd"], "statsd", "'\(s)' is not an IPv4 address and port (e.g. 127.0.0.1:8125)")
             } else {
                 layout.statsd = s
+            }
+        }
+
+        if let a = number(m["animation"], "animation") {
+            if let ms = Int(exactly: a), (0...5000).contains(ms) {
+                layout.animation = ms
+            } else {
+                fail(m["animation"], "animation", "must be whole milliseconds from 0 to 5000")
             }
         }
 

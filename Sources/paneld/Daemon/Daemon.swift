@@ -33,6 +33,7 @@ final class Daemon {
     private let settings: Settings
 
     private(set) var store: GaugeStore
+    private var animator: Animator
     private var clients: [Int32: Client] = [:]
     private var nextClientID = 0
     private var pendingNames: Set<String> = []
@@ -59,7 +60,17 @@ final class Daemon {
         self.notifier = notifier
         self.store = store
         self.settings = settings
+        self.animator = Animator(duration: Int64(layout.animation), values: store.values)
     }
+
+    /// Frames while an animation runs come at most this often (about 60 per second).
+    static let animationFrameInterval: Int64 = 16
+
+    private var frameInterval: Int64 {
+        animator.isRunning ? max(settings.minFrameInterval, Daemon.animationFrameInterval) : settings.minFrameInterval
+    }
+
+    private var frameWanted: Bool { fullRedraw || !pendingNames.isEmpty || animator.isRunning }
 
     /// Runs until SIGTERM or SIGINT; then saves the values and disconnects clients.
     func run() throws {
@@ -117,7 +128,7 @@ final class Daemon {
 
         let now = monotonicMilliseconds()
         dropStuckClients(now: now)
-        if fullRedraw || !pendingNames.isEmpty, !output.isBusy, now >= lastFrameAt + settings.minFrameInterval {
+        if frameWanted, !output.isBusy, now >= lastFrameAt + frameInterval {
             do {
                 try present(now: now)
                 if lastFrameError != nil { Log.notice("frames are being shown again") }
@@ -148,7 +159,7 @@ final class Daemon {
     /// How long poll may sleep: forever unless a frame, a save or a watchdog ping is due.
     private func timeout(now: Int64) -> Int32 {
         var deadlines: [Int64] = []
-        if fullRedraw || !pendingNames.isEmpty, !output.isBusy { deadlines.append(lastFrameAt + settings.minFrameInterval) }
+        if frameWanted, !output.isBusy { deadlines.append(lastFrameAt + frameInterval) }
         if let d = saveDue { deadlines.append(d) }
         if let w = nextWatchdogAt { deadlines.append(w) }
         guard let first = deadlines.min() else { return -1 }
@@ -158,6 +169,8 @@ final class Daemon {
     private func markChanged() {
         let changed = store.takeChanged()
         guard !changed.isEmpty else { return }
+        let now = monotonicMilliseconds()
+        for name in changed { animator.retarget(name, to: store.values[name]!, now: now) }
         pendingNames.formUnion(changed)
         if settings.statePath != nil, saveDue == nil {
             saveDue = max(monotonicMilliseconds(), lastSaveAt + settings.saveInterval)
@@ -166,8 +179,12 @@ final class Daemon {
 
     private func present(now: Int64) throws {
         let full = fullRedraw || repaintAllNextFrame || output.needsFullRedraw
-        let damage = full ? [IntRect(x: 0, y: 0, width: output.width, height: output.height)] : renderer.damage(for: pendingNames)
-        let values = store.values
+        let values = animator.shown(at: now)
+        let moving = animator.advance(to: now)
+        let damage =
+            full
+            ? [IntRect(x: 0, y: 0, width: output.width, height: output.height)]
+            : renderer.damage(for: pendingNames.union(moving))
         try output.present(damage: damage) { surface, rects in
             renderer.draw(surface, rects: rects, values: values)
         }
