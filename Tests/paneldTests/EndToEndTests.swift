@@ -11,6 +11,8 @@ import Testing
         let dir = TempDirectory()
         let png = dir.file("frame.png")
         let d = try DaemonProcess(dir, args: ["--output", "png:" + png, "--size", "200x100"])
+        var st = stat()
+        #expect(lstat(d.socketPath, &st) == 0 && st.st_mode & 0o7777 == 0o660, "socket mode 0660")
         let c = try TestClient(d.socketPath)
         try c.send("73\n")
         #expect(try c.ask("get") == "value 73")  // and nothing was sent back for "73"

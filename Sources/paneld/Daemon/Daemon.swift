@@ -44,6 +44,7 @@ final class Daemon {
     private var nextWatchdogAt: Int64?
     private var stopping = false
     private var lastFrameError: String?
+    private var lastSaveError: String?
     private var repaintAllNextFrame = false
     private var readBuffer = [UInt8](repeating: 0, count: 4096)
 
@@ -80,7 +81,7 @@ final class Daemon {
             try turn()
         }
         notifier?.send("STOPPING=1")
-        if let path = settings.statePath { StateFile.save(store, to: path) }
+        save()
         for c in clients.values { drop(c, reason: nil) }
     }
 
@@ -105,6 +106,8 @@ final class Daemon {
                 if s == SIGTERM || s == SIGINT {
                     Log.notice("received signal \(s); stopping")
                     stopping = true
+                } else if s == SIGHUP {
+                    Log.notice("SIGHUP ignored: the layout is read at start; restart paneld to change it")
                 }
             }
         }
@@ -145,8 +148,8 @@ final class Daemon {
                 lastFrameAt = now
             }
         }
-        if let due = saveDue, now >= due, let path = settings.statePath {
-            StateFile.save(store, to: path)
+        if let due = saveDue, now >= due {
+            save()
             lastSaveAt = now
             saveDue = nil
         }
@@ -164,6 +167,20 @@ final class Daemon {
         if let w = nextWatchdogAt { deadlines.append(w) }
         guard let first = deadlines.min() else { return -1 }
         return Int32(clamping: max(0, first - now))
+    }
+
+    /// Writes the state file; a failure is logged when it first happens (and when it clears).
+    private func save() {
+        guard let path = settings.statePath else { return }
+        do {
+            try StateFile.save(store, to: path)
+            if lastSaveError != nil { Log.notice("values are being saved again") }
+            lastSaveError = nil
+        } catch {
+            let text = "\(error)"
+            if text != lastSaveError { Log.warning("cannot save values: \(text)") }
+            lastSaveError = text
+        }
     }
 
     private func markChanged() {

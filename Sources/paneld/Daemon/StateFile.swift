@@ -38,11 +38,7 @@ enum StateFile {
         return values
     }
 
-    static func save(_ store: GaugeStore, to path: String) {
-        do {
-            try FileIO.writeAtomically(encode(store), to: path, mode: 0o640)
-        } catch {
-            Log.warning("cannot save values: \(error)")
-        }
+    static func save(_ store: GaugeStore, to path: String) throws {
+        try FileIO.writeAtomically(encode(store), to: path, mode: 0o640)
     }
 }
