@@ -249,6 +249,30 @@ import Testing
         print("wire fuzz: 100000 lines, \(bad) answered ERR")
     }
 
+    /// A client that pipelines many requests faster than it reads gets every reply:
+    /// the high-water mark throttles it (requests held back, resumed as its replies
+    /// drain) but never loses one.
+    @Test func pipelinedRequestsAreAllAnswered() throws {
+        let dir = TempDirectory()
+        let d = try DaemonProcess(dir, args: ["--output", "png:" + dir.file("f.png"), "--size", "32x32"])
+        let c = try TestClient(d.socketPath)
+        let count = 30_000
+        try c.send("7\n")
+        let wire = Array(String(repeating: "get\n", count: count).utf8)
+        var sent = 0, got = 0
+        let deadline = monotonicMilliseconds() + 30_000
+        while got < count * 8 && monotonicMilliseconds() < deadline {
+            if sent < wire.count {
+                let n = wire.withUnsafeBytes { send(c.fd.rawValue, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+                if n > 0 { sent += n }
+            }
+            _ = try pollDescriptors([(c.fd, .input)], timeout: 50)
+            guard let more = c.readAvailable() else { break }
+            got += more.count
+        }
+        #expect(got == count * "value 7\n".utf8.count, "replies: \(got / 8) of \(count)")
+    }
+
     /// A frame that cannot be written (here: its directory is missing) is logged
     /// once; paneld keeps serving, and shows frames again once it can.
     @Test func frameFailuresAreLoggedAndServingContinues() throws {

@@ -87,10 +87,20 @@ final class Daemon {
 
     /// One poll and everything it reported.
     private func turn() throws {
-        var entries: [(FileDescriptor, PollEvents)] = [(signals.readEnd, .input), (listener, clients.count < settings.maxClients ? .input : [])]
-        let outputFD = output.pollDescriptor.map(FileDescriptor.init(rawValue:))
-        if let o = outputFD { entries.append((o, .input)) }
-        if let s = statsd { entries.append((s.fd, .input)) }
+        // Fixed entries first: signals, the control socket, then the display and statsd if present.
+        var entries: [(FileDescriptor, PollEvents)] = [
+            (signals.readEnd, .input), (listener, clients.count < settings.maxClients ? .input : []),
+        ]
+        var outputIndex: Int? = nil
+        if let o = output.pollDescriptor {
+            outputIndex = entries.count
+            entries.append((FileDescriptor(rawValue: o), .input))
+        }
+        var statsdIndex: Int? = nil
+        if let s = statsd {
+            statsdIndex = entries.count
+            entries.append((s.fd, .input))
+        }
         let fixed = entries.count
         let order = Array(clients.values)
         for c in order {
@@ -111,13 +121,10 @@ final class Daemon {
                 }
             }
         }
-        var k = 2
-        if let o = outputFD, ready[k].contains(.input) || ready[k].contains(.error) {
-            _ = o
+        if let k = outputIndex, !ready[k].isEmpty {
             try output.handleEvents()
         }
-        if outputFD != nil { k += 1 }
-        if let s = statsd, !ready[k].isEmpty {
+        if let s = statsd, let k = statsdIndex, !ready[k].isEmpty {
             s.receive { line in
                 if case .success(let cmd) = LineParser.parse(line), case .success = store.apply(cmd) { return true }
                 return false
@@ -230,21 +237,28 @@ final class Daemon {
             drop(c, reason: "invalid descriptor")
             return
         }
-        if !flush(c) { return }
-        if !c.stash.isEmpty, !c.isBlocked {
-            let stash = c.stash
-            c.stash = []
-            guard stash.withUnsafeBytes({ process(c, $0, count: stash.count) }) else { return }
-        }
+        guard flush(c), drainStash(c) else { return }
         if ev.contains(.input) || ev.contains(.hangUp), c.wantsRead {
-            guard readFrom(c) else { return }
+            guard readFrom(c), flush(c), drainStash(c) else { return }
         }
-        if !flush(c) { return }
         if c.readClosed && !c.wantsWrite && c.stash.isEmpty {
             drop(c, reason: nil)
         } else if ev.contains(.error) || (ev.contains(.hangUp) && c.readClosed) {
             drop(c, reason: nil)
         }
+    }
+
+    /// Processes requests held back while the client was over the high-water mark,
+    /// for as long as its replies keep draining. Every round consumes at least one
+    /// line, so this ends. (Without it a client whose replies drained at once would
+    /// keep a stash that no poll event ever brings back.) False if dropped.
+    private func drainStash(_ c: Client) -> Bool {
+        while !c.stash.isEmpty && !c.isBlocked {
+            let stash = c.stash
+            c.stash = []
+            guard stash.withUnsafeBytes({ process(c, $0, count: stash.count) }), flush(c) else { return false }
+        }
+        return true
     }
 
     /// Writes what the socket takes; false if the client was dropped.
