@@ -72,7 +72,7 @@ enum Rotation: Int, CaseIterable, Sendable, CustomStringConvertible {
             case .clockwise90:
                 // panel (px, py) shows logical (py, h - 1 - px)
                 for px in target.minX..<target.maxX {
-                    out[px] = src.row(px).assumingMemoryBound(to: P.self)[py]
+                    out[px] = src.row(h - 1 - px).assumingMemoryBound(to: P.self)[py]
                 }
             case .clockwise270:
                 // panel (px, py) shows logical (w - 1 - py, px)
