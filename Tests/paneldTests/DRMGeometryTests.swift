@@ -53,7 +53,7 @@ import Testing
     }
 
     /// Where logical (x, y) lands on the panel, written out per the documented convention.
-    func expectedPanelPoint(_ r: Rotation, _ x: Int, _ y: Int, _ w: Int, _ h: Int) -> (Int, Int) {
+    func expectedPanelPoint(_ r: PanelRotation, _ x: Int, _ y: Int, _ w: Int, _ h: Int) -> (Int, Int) {
         switch r {
         case .none: (x, y)
         case .clockwise90: (h - 1 - y, x)  // top-left goes to the top-right corner
@@ -62,8 +62,8 @@ import Testing
         }
     }
 
-    @Test(arguments: Rotation.allCases, PixelFormat.allCases)
-    func fullCopyPlacesEveryPixel(rotation: Rotation, format: PixelFormat) {
+    @Test(arguments: PanelRotation.allCases, PixelFormat.allCases)
+    func fullCopyPlacesEveryPixel(rotation: PanelRotation, format: PixelFormat) {
         let (w, h) = (7, 4)
         let src = numbered(w, h, format)
         let (pw, ph) = rotation.swapsAxes ? (h, w) : (w, h)
@@ -77,8 +77,8 @@ import Testing
         }
     }
 
-    @Test(arguments: Rotation.allCases)
-    func partialCopyTouchesOnlyThePanelRect(rotation: Rotation) {
+    @Test(arguments: PanelRotation.allCases)
+    func partialCopyTouchesOnlyThePanelRect(rotation: PanelRotation) {
         let (w, h) = (9, 5)
         let src = numbered(w, h, .xrgb8888)
         let (pw, ph) = rotation.swapsAxes ? (h, w) : (w, h)
@@ -98,11 +98,11 @@ import Testing
     }
 
     @Test func logicalSizeAndParsing() {
-        #expect(Rotation.clockwise90.logicalSize(panelWidth: 480, panelHeight: 800) == (800, 480))
-        #expect(Rotation.upsideDown.logicalSize(panelWidth: 480, panelHeight: 800) == (480, 800))
-        #expect(Rotation(degrees: "270") == .clockwise270)
-        #expect(Rotation(degrees: "45") == nil)
-        #expect(Rotation(degrees: "") == nil)
+        #expect(PanelRotation.clockwise90.logicalSize(panelWidth: 480, panelHeight: 800) == (800, 480))
+        #expect(PanelRotation.upsideDown.logicalSize(panelWidth: 480, panelHeight: 800) == (480, 800))
+        #expect(PanelRotation(degrees: "270") == .clockwise270)
+        #expect(PanelRotation(degrees: "45") == nil)
+        #expect(PanelRotation(degrees: "") == nil)
     }
 }
 

@@ -135,8 +135,8 @@ final class PictureModel {
         #expect(fake.leakedResources == 0)
     }
 
-    @Test(arguments: [Rotation.clockwise90, .upsideDown, .clockwise270])
-    func rotatedOutputDrawsLogicalLandscapeIntoAShadow(rotation: Rotation) throws {
+    @Test(arguments: [PanelRotation.clockwise90, .upsideDown, .clockwise270])
+    func rotatedOutputDrawsLogicalLandscapeIntoAShadow(rotation: PanelRotation) throws {
         let fake = FakeDRM.bochs(width: 16, height: 32)
         let out = try DRMOutput(options: DRMOutputOptions(rotation: rotation), syscalls: fake)
         let model = PictureModel(width: out.width, height: out.height)

@@ -13,7 +13,7 @@ struct DRMOutputOptions: Equatable, Sendable {
     /// nil picks the preferred mode, else the largest.
     var mode: ModeRequest? = nil
     var format: PixelFormat = .xrgb8888
-    var rotation: Rotation = .none
+    var rotation: PanelRotation = .none
 }
 
 /// A DRM/KMS display: two dumb buffers flipped by the kernel, drawn by damage.
@@ -33,7 +33,7 @@ final class DRMOutput: FrameOutput {
     let width: Int
     let height: Int
     let format: PixelFormat
-    let rotation: Rotation
+    let rotation: PanelRotation
     let connector: ConnectorInfo
     let mode: ModeInfo
     let crtcID: UInt32

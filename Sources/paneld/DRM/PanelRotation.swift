@@ -8,7 +8,7 @@ import PanelGauge
 /// panel size for 0 and 180 degrees and swapped for 90 and 270. Rotation is done
 /// in software because many display controllers (the Pi's among them) cannot
 /// rotate a plane by 90 degrees.
-enum Rotation: Int, CaseIterable, Sendable, CustomStringConvertible {
+enum PanelRotation: Int, CaseIterable, Sendable, CustomStringConvertible {
     case none = 0
     case clockwise90 = 90
     case upsideDown = 180
@@ -16,7 +16,7 @@ enum Rotation: Int, CaseIterable, Sendable, CustomStringConvertible {
 
     /// Parses `0`, `90`, `180` or `270`.
     init?(degrees text: String) {
-        guard let d = Int(text), let r = Rotation(rawValue: d) else { return nil }
+        guard let d = Int(text), let r = PanelRotation(rawValue: d) else { return nil }
         self = r
     }
 
