@@ -23,12 +23,12 @@ public struct TimingCurve: Sendable, Hashable {
     /// The progress at time fraction `t`; `t` is clamped to 0...1.
     public func progress(at t: Double) -> Double {
         let t = t.isNaN ? 0 : min(1, max(0, t))
-        if t == 0 || t == 1 { return t }
+        if t == 0 || t == 1 || self == .linear { return t }
         // Solve x(s) = t for the curve parameter s. x(s) is monotonic because the
         // control x coordinates are in 0...1, so bisection always converges;
-        // 40 halvings are below Double's resolution on 0...1.
+        // 60 halvings reach Double's resolution on 0...1.
         var lo = 0.0, hi = 1.0
-        for _ in 0..<40 {
+        for _ in 0..<60 {
             let mid = (lo + hi) / 2
             if Self.bezier(mid, c1.x, c2.x) < t { lo = mid } else { hi = mid }
         }
@@ -96,10 +96,11 @@ public struct AnimatedValue: Sendable, Hashable {
     /// The value to show at `time`: `from` before the change starts, `target`
     /// once ``GaugeAnimation/duration`` has passed.
     public func value(at time: Double) -> Double {
-        guard animation.duration > 0 else { return target }
+        // Compare times directly: (end - start) / duration can land just below 1
+        // in floating point, and the last frame must show the target exactly.
+        guard animation.duration > 0, time < startTime + animation.duration else { return target }
+        if time <= startTime { return from }
         let t = (time - startTime) / animation.duration
-        if t >= 1 { return target }
-        if t <= 0 { return from }
         return from + (target - from) * animation.curve.progress(at: t)
     }
 
