@@ -135,3 +135,83 @@ enum Gallery {
         },
     ]
 }
+
+/// An 8-bit RGB triple, for exact pixel expectations.
+struct RGB: Hashable, CustomStringConvertible {
+    var r: UInt8, g: UInt8, b: UInt8
+    init(_ r: UInt8, _ g: UInt8, _ b: UInt8) {
+        self.r = r
+        self.g = g
+        self.b = b
+    }
+    init(_ c: Color) { self.init(c.red, c.green, c.blue) }
+    var description: String { "(\(r), \(g), \(b))" }
+
+    /// Largest per-channel difference.
+    func distance(_ o: RGB) -> Int {
+        max(abs(Int(r) - Int(o.r)), abs(Int(g) - Int(o.g)), abs(Int(b) - Int(o.b)))
+    }
+}
+
+enum Expect {
+    /// `src` with its alpha composited over the opaque `dst`, as the scene spec
+    /// defines compositing: alpha in 8 bits `a = round(255 alpha)`, each channel
+    /// `round((src a + dst (255 - a)) / 255)`.
+    static func over(_ src: Color, _ dst: Color) -> RGB {
+        let a = Int((src.alpha * 255).rounded())
+        func ch(_ s: UInt8, _ d: UInt8) -> UInt8 {
+            UInt8((Double(Int(s) * a + Int(d) * (255 - a)) / 255).rounded())
+        }
+        return RGB(ch(src.red, dst.red), ch(src.green, dst.green), ch(src.blue, dst.blue))
+    }
+}
+
+extension Image {
+    func rgb(_ x: Int, _ y: Int) -> RGB {
+        let p = surface.pixel(x: x, y: y)
+        return RGB(p.red, p.green, p.blue)
+    }
+
+    /// The pixel whose square contains `p`.
+    func rgb(at p: Point) -> RGB { rgb(Int(p.x.rounded(.down)), Int(p.y.rounded(.down))) }
+
+    /// Pixels satisfying `keep`, with their centres.
+    func pixels(where keep: (Int, Int, RGB) -> Bool) -> [(x: Int, y: Int)] {
+        var out = [(x: Int, y: Int)]()
+        for y in 0..<height {
+            for x in 0..<width where keep(x, y, rgb(x, y)) { out.append((x, y)) }
+        }
+        return out
+    }
+
+    /// The bounding box of the pixels that differ from `background` inside `region`.
+    func inkBounds(in region: IntRect, background: RGB) -> IntRect? {
+        var box: IntRect?
+        let r = region.intersection(surface.bounds)
+        for y in r.minY..<r.maxY {
+            for x in r.minX..<r.maxX where rgb(x, y) != background {
+                let p = IntRect(x: x, y: y, width: 1, height: 1)
+                box = box.map { $0.union(p) } ?? p
+            }
+        }
+        return box
+    }
+
+    /// Whether two images hold the same pixels.
+    func samePixels(as other: Image) -> Bool {
+        width == other.width && height == other.height && surface.rgbBytes() == other.surface.rgbBytes()
+    }
+}
+
+/// Renders one gauge into a `w` x `h` panel filling it.
+func render(_ gauge: Gauge, width w: Int, height h: Int) -> Image {
+    let (img, canvas) = Panel.image(width: w, height: h)
+    gauge.draw(in: Rect(x: 0, y: 0, width: Double(w), height: Double(h)), on: canvas)
+    return img
+}
+
+/// The angle of pixel (x, y)'s centre about `c`, in [0, 360), screen convention.
+func angleOfPixel(_ x: Int, _ y: Int, about c: Point) -> Double {
+    let a = Angle(radians: atan2(Double(y) + 0.5 - c.y, Double(x) + 0.5 - c.x)).degrees
+    return a < 0 ? a + 360 : a
+}

@@ -30,7 +30,9 @@ public struct CircularGaugeLayout: Sendable, Hashable {
 /// `0.625 x` the stroke width, padding to `0.775 x`; the ring is inset so the
 /// padded dot stays inside the square. The current value's size is `0.3 D`, or
 /// less so its widest text fits `1.3 x` the ring's inner radius; the opening's
-/// labels are `0.14 D`, centred `0.8 r` below the centre and `0.5 r` to each side. The ring shows a gradient tint in full along the arc
+/// labels are `0.1 D`: minimum and maximum centred under the two round ends
+/// (their ink centred half a label below the caps' lowest point), the label
+/// centred `0.8 r` below the centre. The ring shows a gradient tint in full along the arc
 /// (solid tints draw it in the track colour) and the dot takes the tint's colour
 /// at its position, as in SwiftUI.
 public struct AccessoryCircularGaugeStyle: GaugeStyle {
@@ -70,17 +72,19 @@ public struct AccessoryCircularGaugeStyle: GaugeStyle {
                 let box = Rect(x: l.center.x - l.radius, y: l.center.y - l.radius, width: 2 * l.radius, height: 2 * l.radius)
                 current.draw(in: box, on: canvas, context: context, pixelSize: size, color: fg)
             }
-            // The opening: under the two ends, the min and max labels; else the label.
-            let small = 0.14 * d
-            let y = l.center.y + l.radius * 0.8
+            // The opening: the min and max labels centred under the two round
+            // ends, or else the label.
+            let small = 0.1 * d
             if c.minimumValueLabel != nil || c.maximumValueLabel != nil {
-                let endX = l.radius * 0.5
-                for (label, x) in [(c.minimumValueLabel, l.center.x - endX), (c.maximumValueLabel, l.center.x + endX)] {
+                let end = l.point(for: 0)
+                let y = end.y + l.lineWidth / 2 + small / 2
+                for (label, x) in [(c.minimumValueLabel, end.x), (c.maximumValueLabel, 2 * l.center.x - end.x)] {
                     label?.draw(
                         in: Rect(x: x - l.radius / 2, y: y - small / 2, width: l.radius, height: small), on: canvas,
                         context: context, pixelSize: small, color: fg)
                 }
             } else if let label = c.label {
+                let y = l.center.y + l.radius * 0.8
                 label.draw(
                     in: Rect(x: l.center.x - l.radius, y: y - small / 2, width: 2 * l.radius, height: small),
                     on: canvas, context: context, pixelSize: small, color: fg)
