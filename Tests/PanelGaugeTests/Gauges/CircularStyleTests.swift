@@ -106,6 +106,26 @@ import Testing
         }
     }
 
+    /// With a value format, the centre text is sized from the widest text the
+    /// range can show ("100 %"), so "0 %" is not drawn larger than "100 %".
+    @Test func centreTextSizeDoesNotChangeWithTheValue() throws {
+        let g = try Gauge(value: 0).valueFormat(.percent()).gaugeStyle(.accessoryCircular)
+        var heights = Set<Int>()
+        for v in [0.0, 0.5, 1.0] {
+            let img = render(try g.withValue(v), width: 80, height: 80)
+            let ink = try #require(img.inkBounds(in: IntRect(x: 20, y: 25, width: 40, height: 30), background: Self.bg))
+            heights.insert(ink.height)
+        }
+        #expect(heights.count == 1)
+        // Without a format nothing tells the style the widest text: each label
+        // only shrinks as far as it must to fit (as SwiftUI's text does).
+        let zero = render(try Gauge(value: 0) { "" } currentValueLabel: { "0 %" }.gaugeStyle(.accessoryCircular), width: 80, height: 80)
+        let full = render(try Gauge(value: 1) { "" } currentValueLabel: { "100 %" }.gaugeStyle(.accessoryCircular), width: 80, height: 80)
+        let a = try #require(zero.inkBounds(in: IntRect(x: 20, y: 25, width: 40, height: 30), background: Self.bg))
+        let b = try #require(full.inkBounds(in: IntRect(x: 20, y: 25, width: 40, height: 30), background: Self.bg))
+        #expect(a.height > b.height)
+    }
+
     @Test func minAndMaxLabelsSitInTheOpening() throws {
         let g = try Gauge(value: 0.5) { "" } currentValueLabel: { "50" } minimumValueLabel: { "0" } maximumValueLabel: { "9" }
         let img = render(g.gaugeStyle(.accessoryCircular), width: 160, height: 160)

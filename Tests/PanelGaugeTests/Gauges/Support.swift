@@ -75,8 +75,9 @@ enum Gallery {
     static let gradient = Tint.gradient([.green, .yellow, .red])
     static let values: [Double] = [0, 0.35, 0.73, 1]
 
+    /// One row per tint (solid, gradient), one column per value.
     static func strip(
-        cell: (w: Int, h: Int), _ make: (Double, Tint) throws -> Gauge
+        cell: (w: Int, h: Int), values: [Double] = values, _ make: (Double, Tint) throws -> Gauge
     ) throws -> Image {
         let cols = values.count
         let (img, canvas) = Panel.image(width: cell.w * cols, height: cell.h * 2)
@@ -113,8 +114,8 @@ enum Gallery {
         },
         Entry(name: "accessoryCircular") {
             try strip(cell: (90, 90)) { v, tint in
-                try Gauge(value: v * 100, in: 0...100) { "Speed" } currentValueLabel: { .text(ValueFormat.number(decimals: 0).string(for: v * 100, in: 0...100)) } minimumValueLabel: { "0" } maximumValueLabel: { "100" }
-                    .gaugeStyle(.accessoryCircular).tint(tint)
+                try Gauge(value: v * 100, in: 0...100) { "Speed" } minimumValueLabel: { "0" } maximumValueLabel: { "100" }
+                    .valueFormat(.number(decimals: 0)).gaugeStyle(.accessoryCircular).tint(tint)
             }
         },
         Entry(name: "accessoryCircularCapacity") {
