@@ -1,0 +1,36 @@
+import Testing
+@testable import PanelGauge
+
+/// The custom style of the README snippet, compiled and checked here so the
+/// snippet stays true.
+struct Bar: GaugeStyle {
+    func makeBody(configuration: Configuration) -> some Drawable {
+        Draw { rect, canvas, _ in
+            canvas.fill(rect, paint: .solid(.gray))
+            var filled = rect
+            filled.width *= configuration.value
+            canvas.fill(filled, paint: .solid(configuration.tint.color(at: configuration.value)))
+        }
+    }
+}
+
+@Suite struct CustomStyleTests {
+    @Test func aCustomStyleReceivesTheNormalizedValueAndTint() throws {
+        let g = try Gauge(value: 30, in: 0...40).gaugeStyle(Bar()).tint(.red)
+        let img = render(g, width: 40, height: 4)
+        #expect((0..<30).allSatisfy { img.rgb($0, 2) == RGB(.red) })
+        #expect((30..<40).allSatisfy { img.rgb($0, 2) == RGB(.gray) })
+    }
+
+    @Test func aCustomLabelMeasuresItselfAndDrawsIntoItsRectangle() throws {
+        let square = Draw(size: { _, _ in Size(width: 10, height: 10) }) { r, canvas, _ in
+            canvas.fill(r, paint: .solid(.white))
+        }
+        let g = try Gauge(value: 0.5) { "" } currentValueLabel: { .custom(square) }.gaugeStyle(.accessoryCircularCapacity)
+        let img = render(g, width: 60, height: 60)
+        // Centred: the 10x10 square covers exactly x, y in 25..<35.
+        let white = img.pixels { _, _, c in c == RGB(.white) }
+        #expect(white.count == 100)
+        #expect(white.allSatisfy { (25..<35).contains($0.x) && (25..<35).contains($0.y) })
+    }
+}
