@@ -109,3 +109,42 @@ public struct AnimatedValue: Sendable, Hashable {
         animation.duration > 0 && from != target && time < startTime + animation.duration
     }
 }
+
+/// A gauge whose value changes are eased: set new values as they arrive, and
+/// draw ``gauge(at:)`` for each frame's time.
+///
+/// The clamped value is animated, so a reading far out of range moves the
+/// indicator only as far as the end of the range, taking the same time as any
+/// other change.
+public struct AnimatedGauge: Sendable {
+    /// The gauge with the latest value (where the animation is going).
+    public private(set) var target: Gauge
+    private var shown: AnimatedValue
+
+    public init(_ gauge: Gauge, animation: GaugeAnimation = .default) {
+        target = gauge
+        shown = AnimatedValue(gauge.clampedValue, animation: animation)
+    }
+
+    public var animation: GaugeAnimation {
+        get { shown.animation }
+        set { shown.animation = newValue }
+    }
+
+    /// Starts easing to `value` at `time`. Throws ``GaugeError`` for NaN or
+    /// infinity, leaving the gauge as it was.
+    public mutating func setValue(_ value: Double, at time: Double) throws {
+        let next = try target.withValue(value)
+        target = next
+        shown.set(next.clampedValue, at: time)
+    }
+
+    /// The gauge to draw at `time`.
+    public func gauge(at time: Double) -> Gauge {
+        guard shown.isAnimating(at: time) else { return target }
+        // The eased value lies between two finite values, so this cannot throw.
+        return (try? target.withValue(shown.value(at: time))) ?? target
+    }
+
+    public func isAnimating(at time: Double) -> Bool { shown.isAnimating(at: time) }
+}

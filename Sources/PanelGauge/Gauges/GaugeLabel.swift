@@ -34,6 +34,25 @@ public struct Icon: Sendable, Hashable {
         self.height = height
         self.coverage = coverage
     }
+
+    /// An icon from a white-on-black picture: each pixel's coverage is its
+    /// luminance (Rec. 601 weights on the 8-bit values). Our PNG decoder drops
+    /// alpha, so icon files are drawn white on black rather than on transparency.
+    public init?(luminanceOf rgb: [UInt8], width: Int, height: Int) {
+        guard width >= 0, height >= 0, rgb.count == width * height * 3 else { return nil }
+        var cov = [UInt8](repeating: 0, count: width * height)
+        for i in 0..<cov.count {
+            let y = 299 * Int(rgb[3 * i]) + 587 * Int(rgb[3 * i + 1]) + 114 * Int(rgb[3 * i + 2])
+            cov[i] = UInt8((y + 500) / 1000)
+        }
+        self.init(width: width, height: height, coverage: cov)
+    }
+
+    /// An icon from a white-on-black PNG file's bytes (see ``init(luminanceOf:width:height:)``).
+    public init(png: [UInt8]) throws {
+        let d = try PNG.decode(png)
+        self.init(luminanceOf: d.rgb, width: d.width, height: d.height)!
+    }
 }
 
 /// A width and a height in pixels (continuous, see ``Point``).

@@ -34,3 +34,25 @@ struct Bar: GaugeStyle {
         #expect(white.allSatisfy { (25..<35).contains($0.x) && (25..<35).contains($0.y) })
     }
 }
+
+@Suite struct IconTests {
+    @Test func iconsComeFromWhiteOnBlackPictures() throws {
+        let rgb: [UInt8] = [255, 255, 255, 0, 0, 0, 255, 0, 0, 0, 0, 255]
+        let icon = try #require(Icon(luminanceOf: rgb, width: 2, height: 2))
+        #expect(icon.coverage == [255, 0, 76, 29])  // Rec. 601: 0.299 R, 0.114 B
+        #expect(Icon(luminanceOf: rgb, width: 3, height: 2) == nil)
+        let png = try PNG.encode(rgb: rgb, width: 2, height: 2)
+        #expect(try Icon(png: png) == icon)
+        #expect(Icon(width: 2, height: 2, coverage: [1, 2, 3]) == nil)
+    }
+
+    @Test func anIconLabelIsPaintedInTheForegroundColour() throws {
+        let icon = try #require(Icon(width: 6, height: 4, coverage: [UInt8](repeating: 255, count: 24)))
+        let g = try Gauge(value: 0.5) { "" } currentValueLabel: { .icon(icon) }.gaugeStyle(.accessoryCircularCapacity)
+            .environment { $0.foreground = .yellow }
+        let img = render(g, width: 60, height: 60)
+        let yellow = img.pixels { _, _, c in c == RGB(.yellow) }
+        #expect(yellow.count == 24)
+        #expect(yellow.allSatisfy { (27..<33).contains($0.x) && (28..<32).contains($0.y) })
+    }
+}

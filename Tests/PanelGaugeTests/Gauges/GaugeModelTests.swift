@@ -235,3 +235,31 @@ import Testing
         #expect(Loader(progress: 7).progress == 1 && Loader(progress: .nan).progress == 0)
     }
 }
+
+@Suite struct AnimatedGaugeTests {
+    @Test func valueChangesEaseInAndEndOnTheNewValue() throws {
+        var g = AnimatedGauge(try Gauge(value: 20, in: 0...100).valueFormat(.percent()))
+        try g.setValue(60, at: 5)
+        #expect(g.gauge(at: 5).value == 20)
+        #expect(abs(g.gauge(at: 5.1).value - (20 + 40 * TimingCurve.easeIn.progress(at: 0.5))) < 1e-9)
+        #expect(g.isAnimating(at: 5.1))
+        #expect(g.gauge(at: 5.2).value == 60 && !g.isAnimating(at: 5.2))
+        #expect(g.gauge(at: 5.2).configuration.currentValueLabel?.text == "60 %")
+    }
+
+    @Test func outOfRangeReadingsAnimateOnlyToTheEnd() throws {
+        var g = AnimatedGauge(try Gauge(value: 0, in: 0...10), animation: .linear(duration: 1))
+        try g.setValue(1000, at: 0)
+        #expect(abs(g.gauge(at: 0.5).value - 5) < 1e-9)  // half way to 10, not to 1000
+        #expect(g.gauge(at: 1).value == 1000 && g.gauge(at: 1).normalizedValue == 1)
+    }
+
+    @Test func garbageIsRefusedAndTheGaugeKeepsItsValue() throws {
+        var g = AnimatedGauge(try Gauge(value: 0.3), animation: .none)
+        #expect(throws: GaugeError.self) { try g.setValue(.nan, at: 1) }
+        #expect(throws: GaugeError.self) { try g.setValue(-.infinity, at: 1) }
+        #expect(g.gauge(at: 2).value == 0.3)
+        try g.setValue(0.9, at: 3)
+        #expect(g.gauge(at: 3).value == 0.9)  // animation off: at once
+    }
+}
