@@ -29,7 +29,9 @@ public struct Gauge: Sendable {
     /// on iOS.
     public var style: any GaugeStyle = LinearCapacityGaugeStyle()
     /// Colour or gradient of the value indicator.
-    public var tint: Tint = .color(.blue)
+    /// nil draws in the style's ``GaugeStyle/defaultTint`` (blue for SwiftUI's
+    /// styles, red to green for the article's ring).
+    public var tint: Tint?
     /// Colour zones keyed by value; when set they override ``tint``'s colour.
     public var thresholds: Thresholds?
     /// Formats the value into the current-value label when none is given.
@@ -142,8 +144,11 @@ public struct Gauge: Sendable {
     /// thresholds are set, else the tint's colour at the normalized value.
     public var indicatorColor: Color {
         if let thresholds { return thresholds.color(for: clampedValue) }
-        return tint.color(at: normalizedValue)
+        return resolvedTint.color(at: normalizedValue)
     }
+
+    /// The tint, or the style's default.
+    public var resolvedTint: Tint { tint ?? style.defaultTint }
 
     /// What the style receives: the normalized value and the resolved labels.
     public var configuration: GaugeStyleConfiguration {
@@ -155,7 +160,7 @@ public struct Gauge: Sendable {
             value: normalizedValue, label: label, currentValueLabel: current,
             minimumValueLabel: minimumValueLabel, maximumValueLabel: maximumValueLabel,
             sizingText: valueFormat.map { $0.widestCandidates(in: range) } ?? [],
-            tint: thresholds.map { .color($0.color(for: clampedValue)) } ?? tint,
+            tint: thresholds.map { .color($0.color(for: clampedValue)) } ?? resolvedTint,
             environment: environment)
     }
 
@@ -175,8 +180,13 @@ public struct Gauge: Sendable {
         return copy
     }
 
-    /// A solid or gradient tint.
-    public func tint(_ tint: Tint) -> Gauge {
+    /// A gradient tint along the value axis (`.tint(Gradient(colors: [.green, .red]))`).
+    public func tint(_ gradient: Gradient) -> Gauge {
+        tint(.gradient(gradient))
+    }
+
+    /// A solid or gradient tint; nil returns to the style's default.
+    public func tint(_ tint: Tint?) -> Gauge {
         var copy = self
         copy.tint = tint
         return copy

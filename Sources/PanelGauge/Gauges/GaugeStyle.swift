@@ -17,6 +17,12 @@ public protocol GaugeStyle: Sendable {
     typealias Configuration = GaugeStyleConfiguration
     /// The drawing for one gauge in this style.
     func makeBody(configuration: Configuration) -> Body
+    /// The tint of gauges that set none; blue unless a style says otherwise.
+    var defaultTint: Tint { get }
+}
+
+extension GaugeStyle {
+    public var defaultTint: Tint { .color(.blue) }
 }
 
 /// The resolved state a ``GaugeStyle`` draws: the normalized value and the labels.

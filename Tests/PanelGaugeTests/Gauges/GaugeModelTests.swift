@@ -63,6 +63,10 @@ import Testing
     @Test func tintTakesAColourOrAGradient() throws {
         let g = try Gauge(value: 0.5)
         #expect(g.tint(.red).tint == .color(.red))
+        #expect(g.tint == nil && g.resolvedTint == .color(.blue))  // SwiftUI's default accent
+        #expect(g.gaugeStyle(.ring).resolvedTint == .gradient([.red, .green]))  // the article's ring
+        #expect(g.gaugeStyle(.ring).tint(.purple).resolvedTint == .color(.purple))
+        #expect(g.tint(Gradient(colors: [.red, .green])).tint == .gradient([.red, .green]))
         let grad = g.tint(.gradient([.red, .green]))
         #expect(grad.indicatorColor == Color.lerp(.red, .green, 0.5))
         // A gradient's ends are its first and last colours.

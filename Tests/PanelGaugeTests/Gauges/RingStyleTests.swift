@@ -70,9 +70,9 @@ import Testing
     /// Red to green over the whole turn from the bottom, at pixel centres (the
     /// rasterizer's 1024-entry gradient table and its atan approximation allow
     /// one level per channel).
-    @Test func gradientRunsRedToGreenFromTheBottom() throws {
+    @Test func gradientRunsRedToGreenFromTheBottomByDefault() throws {
         let (_, d) = try Self.expectedFont()
-        let img = render(try Gauge(value: 1).gaugeStyle(.ring).tint(.gradient([.red, .green])), width: 160, height: 160)
+        let img = render(try Gauge(value: 1).gaugeStyle(.ring), width: 160, height: 160)
         let t = d / 16, r = (d - t) / 2
         let c = Point(x: 80, y: 80)
         for a in stride(from: 95.0, through: 445, by: 10) {

@@ -13,7 +13,7 @@
 /// stroke `T = D / 16`, butt ends; track stroke `T / 1.777` dashed `T` on, `T`
 /// off from the bottom; both on the centre-line radius `(D - T) / 2`. The tint
 /// is laid over the whole turn from the bottom, as the article's rotated
-/// `AngularGradient` (use `.tint(.gradient([.red, .green]))` for its look).
+/// `AngularGradient`; the default tint is the article's red to green.
 public struct RingGaugeStyle: GaugeStyle {
     /// Diameter over centre width.
     public static let scale = 1.777
@@ -24,6 +24,9 @@ public struct RingGaugeStyle: GaugeStyle {
     public init(fontSize: Double? = nil) {
         self.fontSize = fontSize
     }
+
+    /// The article's gradient: red at the bottom, through the turn to green.
+    public var defaultTint: Tint { .gradient([.red, .green]) }
 
     /// The ring for a centre `centreWidth` wide, centred in `rect`.
     public static func layout(centreWidth: Double, in rect: Rect) -> (ring: CircularGaugeLayout, diameter: Double) {
