@@ -91,11 +91,7 @@ public struct LoaderIndicator: Drawable {
 
     /// Where the arc goes in `rect`.
     public func layout(in rect: Rect) -> CircularGaugeLayout {
-        let sq = PanelLayout.centredSquare(in: rect)
-        let w = 0.1 * sq.width
-        return CircularGaugeLayout(
-            center: sq.center, radius: max(0, sq.width / 2 - w / 2), lineWidth: w, startAngle: rotation,
-            sweep: 360)
+        .inscribed(in: rect, lineWidthFraction: 0.1, startAngle: rotation)
     }
 
     public func sizeThatFits(_ proposal: Size, context: DrawContext) -> Size {

@@ -19,6 +19,31 @@ public struct CircularGaugeLayout: Sendable, Hashable {
     public func point(for v: Double) -> Point {
         center.onCircle(radius: radius, angle: angle(for: v))
     }
+
+    /// Radius of the stroke's inner edge.
+    public var innerRadius: Double { max(0, radius - lineWidth / 2) }
+
+    /// A full-turn stroke of `lineWidthFraction` of the side of the largest
+    /// square centred in `rect`, drawn inside that square.
+    static func inscribed(in rect: Rect, lineWidthFraction: Double, startAngle: Angle) -> CircularGaugeLayout {
+        let sq = PanelLayout.centredSquare(in: rect)
+        let w = lineWidthFraction * sq.width
+        return CircularGaugeLayout(
+            center: sq.center, radius: max(0, sq.width / 2 - w / 2), lineWidth: w, startAngle: startAngle, sweep: 360)
+    }
+
+    /// Draws a label in the middle of the ring at `preferred` pixels, or smaller
+    /// so that the widest of the configuration's sizing texts fits `fitting`
+    /// pixels (see ``centreTextSize(_:preferred:fitting:_:)``).
+    func drawCentre(
+        _ label: GaugeLabel, _ c: GaugeStyleConfiguration, preferred: Double, fitting: Double, on canvas: Canvas,
+        context: DrawContext
+    ) {
+        let size = centreTextSize(c, preferred: preferred, fitting: fitting, context)
+        let r = innerRadius
+        let box = Rect(x: center.x - r, y: center.y - r, width: 2 * r, height: 2 * r)
+        label.draw(in: box, on: canvas, context: context, pixelSize: size, color: c.environment.foreground)
+    }
 }
 
 /// SwiftUI's `.accessoryCircular`: a ring open at the bottom (270 degrees, from
@@ -68,9 +93,7 @@ public struct AccessoryCircularGaugeStyle: GaugeStyle {
             let d = 2 * (l.radius + radii.halo)
             let fg = c.environment.foreground
             if let current = c.currentValueLabel {
-                let size = centreTextSize(c, preferred: 0.3 * d, fitting: 1.3 * (l.radius - l.lineWidth / 2), context)
-                let box = Rect(x: l.center.x - l.radius, y: l.center.y - l.radius, width: 2 * l.radius, height: 2 * l.radius)
-                current.draw(in: box, on: canvas, context: context, pixelSize: size, color: fg)
+                l.drawCentre(current, c, preferred: 0.3 * d, fitting: 1.3 * l.innerRadius, on: canvas, context: context)
             }
             // The opening: the min and max labels centred under the two round
             // ends, or else the label.
@@ -106,10 +129,7 @@ public struct AccessoryCircularCapacityGaugeStyle: GaugeStyle {
     public static let trackOpacity = 0.3
 
     public static func layout(in rect: Rect) -> CircularGaugeLayout {
-        let sq = PanelLayout.centredSquare(in: rect)
-        let w = 0.1 * sq.width
-        return CircularGaugeLayout(
-            center: sq.center, radius: max(0, sq.width / 2 - w / 2), lineWidth: w, startAngle: 270, sweep: 360)
+        .inscribed(in: rect, lineWidthFraction: 0.1, startAngle: 270)
     }
 
     public func makeBody(configuration c: Configuration) -> some Drawable {
@@ -129,9 +149,7 @@ public struct AccessoryCircularCapacityGaugeStyle: GaugeStyle {
             }
             if let current = c.currentValueLabel {
                 let d = 2 * l.radius + l.lineWidth
-                let size = centreTextSize(c, preferred: 0.3 * d, fitting: 1.3 * (l.radius - l.lineWidth / 2), context)
-                let box = Rect(x: l.center.x - l.radius, y: l.center.y - l.radius, width: 2 * l.radius, height: 2 * l.radius)
-                current.draw(in: box, on: canvas, context: context, pixelSize: size, color: c.environment.foreground)
+                l.drawCentre(current, c, preferred: 0.3 * d, fitting: 1.3 * l.innerRadius, on: canvas, context: context)
             }
         }
     }

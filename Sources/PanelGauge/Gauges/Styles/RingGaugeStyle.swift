@@ -103,10 +103,7 @@ public struct SteppedGaugeStyle: GaugeStyle {
     }
 
     public static func layout(in rect: Rect) -> CircularGaugeLayout {
-        let sq = PanelLayout.centredSquare(in: rect)
-        let w = 0.12 * sq.width
-        return CircularGaugeLayout(
-            center: sq.center, radius: max(0, sq.width / 2 - w / 2), lineWidth: w, startAngle: 270, sweep: 360)
+        .inscribed(in: rect, lineWidthFraction: 0.12, startAngle: 270)
     }
 
     /// The dash pattern that splits the ring into segments, with a gap centred on
@@ -135,10 +132,7 @@ public struct SteppedGaugeStyle: GaugeStyle {
                     paint: c.tint.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: l.sweep))
             }
             if let current = c.currentValueLabel {
-                let inner = l.radius - l.lineWidth / 2
-                let size = centreTextSize(c, preferred: 0.5 * inner, fitting: 1.5 * inner, context)
-                let box = Rect(x: l.center.x - inner, y: l.center.y - inner, width: 2 * inner, height: 2 * inner)
-                current.draw(in: box, on: canvas, context: context, pixelSize: size, color: c.environment.foreground)
+                l.drawCentre(current, c, preferred: 0.5 * l.innerRadius, fitting: 1.5 * l.innerRadius, on: canvas, context: context)
             }
         }
     }
