@@ -79,10 +79,14 @@ extension Tint {
 }
 
 extension Gauge {
-    /// Draws the gauge in its style into `rect`.
+    /// Draws the gauge in its style into `rect`. Nothing is drawn outside the
+    /// pixels `rect` touches, even when the rectangle is too small for the
+    /// style, so gauges sharing a panel never paint over each other.
     public func draw(in rect: Rect, on canvas: Canvas, fonts: FontCache = .shared) {
         let context = DrawContext(fonts: fonts, environment: environment)
-        style.makeBody(configuration: configuration).draw(in: rect, on: canvas, context: context)
+        canvas.withClip(IntRect(covering: rect)) {
+            style.makeBody(configuration: configuration).draw(in: rect, on: canvas, context: context)
+        }
     }
 
     /// The size the gauge's style would like when offered `proposal`.

@@ -267,3 +267,18 @@ import Testing
         #expect(g.gauge(at: 3).value == 0.9)  // animation off: at once
     }
 }
+
+@Suite struct GaugeFitsItsRectangleTests {
+    /// Every style, given a cell too small for its labels, paints only inside
+    /// the cell; and it does paint there.
+    @Test(arguments: GaugeStyleName.allCases)
+    func drawsOnlyInsideItsCell(style: GaugeStyleName) throws {
+        let g = try Gauge(value: 0.6) { "Label" } currentValueLabel: { "60 %" } minimumValueLabel: { "0" } maximumValueLabel: { "100" }
+        let (img, canvas) = Panel.image(width: 80, height: 40)
+        let cell = IntRect(x: 25, y: 15, width: 30, height: 12)
+        g.gaugeStyle(style.style(segments: 4)).environment { $0.labelSize = 14 }.tint(.red)
+            .draw(in: Rect(cell), on: canvas)
+        let ink = try #require(img.inkBounds(in: img.surface.bounds, background: RGB(Panel.background)))
+        #expect(cell.contains(ink), "\(style) drew \(ink) outside \(cell)")
+    }
+}
