@@ -78,6 +78,16 @@ public struct LinearGaugeLayout: Sendable, Hashable {
         return layout
     }
 
+    /// A capacity bar: the track, the fill up to the value in `fill`, and the
+    /// labels (label and current value aligned by `labels`).
+    func drawCapacity(
+        _ c: GaugeStyleConfiguration, fill: Paint, labels: HorizontalAlignment, on canvas: Canvas, context: DrawContext
+    ) {
+        canvas.fillCapsule(bar, paint: .solid(c.environment.track))
+        if let f = self.fill(for: c.value) { canvas.fillCapsule(f, paint: fill) }
+        drawLabels(c, on: canvas, context: context, labelAlignment: labels, currentAlignment: labels)
+    }
+
     /// Draws whichever labels the layout placed.
     func drawLabels(
         _ c: GaugeStyleConfiguration, on canvas: Canvas, context: DrawContext,
@@ -118,13 +128,9 @@ public struct LinearCapacityGaugeStyle: GaugeStyle {
     public func makeBody(configuration c: Configuration) -> some Drawable {
         Draw { rect, canvas, context in
             let l = layout(c, in: rect, context: context)
-            canvas.fillCapsule(l.bar, paint: .solid(c.environment.track))
-            if let f = l.fill(for: c.value) {
-                let paint = c.tint.linearPaint(
-                    from: Point(x: l.bar.minX, y: l.bar.midY), to: Point(x: l.bar.maxX, y: l.bar.midY))
-                canvas.fillCapsule(f, paint: paint)
-            }
-            l.drawLabels(c, on: canvas, context: context, labelAlignment: .center, currentAlignment: .center)
+            let paint = c.tint.linearPaint(
+                from: Point(x: l.bar.minX, y: l.bar.midY), to: Point(x: l.bar.maxX, y: l.bar.midY))
+            l.drawCapacity(c, fill: paint, labels: .center, on: canvas, context: context)
         }
     }
 }
@@ -186,11 +192,7 @@ public struct AccessoryLinearCapacityGaugeStyle: GaugeStyle {
     public func makeBody(configuration c: Configuration) -> some Drawable {
         Draw { rect, canvas, context in
             let l = layout(c, in: rect, context: context)
-            canvas.fillCapsule(l.bar, paint: .solid(c.environment.track))
-            if let f = l.fill(for: c.value) {
-                canvas.fillCapsule(f, paint: .solid(c.tint.color(at: c.value)))
-            }
-            l.drawLabels(c, on: canvas, context: context, labelAlignment: .leading, currentAlignment: .leading)
+            l.drawCapacity(c, fill: .solid(c.tint.color(at: c.value)), labels: .leading, on: canvas, context: context)
         }
     }
 }
