@@ -82,6 +82,8 @@ public final class Font: Sendable {
         let library: FT_Library
         let face: FT_Face
         var glyphs: [UInt32: Glyph] = [:]
+        /// Advances of glyphs measured but not (yet) rendered.
+        var advances: [UInt32: Int] = [:]
         var indices: [Unicode.Scalar: UInt32] = [:]
 
         deinit {
@@ -139,28 +141,52 @@ public final class Font: Sendable {
     /// kerning rounds small pairs (DejaVu's "AV", 0.9 px at 14 px) to nothing.
     public func layout(_ text: String) -> Run {
         state.withLock { s in
-            var pen = 0
-            var out = [(glyph: Glyph, penX: Int)]()
-            var previous: UInt32?
-            for scalar in text.unicodeScalars {
-                let index = Self.index(scalar, &s)
-                if hasKerning, let previous {
-                    var k = FT_Vector()
-                    if FT_Get_Kerning(s.face, previous, index, FT_UInt(FT_KERNING_UNFITTED.rawValue), &k) == 0 {
-                        pen += Int((Double(k.x) / 64).rounded())
-                    }
-                }
-                let g = Self.glyph(index, &s)
-                out.append((g, pen))
-                pen += Int(g.advance.rounded())
-                previous = index
-            }
-            return Run(glyphs: out, advance: Double(pen))
+            let (pens, advance) = Self.pens(text, hasKerning: hasKerning, &s)
+            return Run(glyphs: pens.map { (Self.glyph($0.index, &s), $0.penX) }, advance: Double(advance))
         }
     }
 
     /// The advance width of `text` in pixels (what a label's slot must hold).
-    public func advance(of text: String) -> Double { layout(text).advance }
+    /// Measuring loads metrics only; no glyph is rendered.
+    public func advance(of text: String) -> Double {
+        state.withLock { s in Double(Self.pens(text, hasKerning: hasKerning, &s).advance) }
+    }
+
+    /// Glyph indices with their pen positions, and the total advance.
+    private static func pens(_ text: String, hasKerning: Bool, _ s: inout State) -> (
+        [(index: UInt32, penX: Int)], advance: Int
+    ) {
+        var pen = 0
+        var out = [(index: UInt32, penX: Int)]()
+        var previous: UInt32?
+        for scalar in text.unicodeScalars {
+            let index = Self.index(scalar, &s)
+            if hasKerning, let previous {
+                var k = FT_Vector()
+                if FT_Get_Kerning(s.face, previous, index, FT_UInt(FT_KERNING_UNFITTED.rawValue), &k) == 0 {
+                    pen += Int((Double(k.x) / 64).rounded())
+                }
+            }
+            out.append((index, pen))
+            pen += Self.advance(index, &s)
+            previous = index
+        }
+        return (out, pen)
+    }
+
+    /// The hinted advance of a glyph in whole pixels, from the glyph cache or
+    /// from the glyph's metrics (loaded with the same light hinting as rendering,
+    /// so both agree).
+    private static func advance(_ index: UInt32, _ s: inout State) -> Int {
+        if let g = s.glyphs[index] { return Int(g.advance.rounded()) }
+        if let a = s.advances[index] { return a }
+        var a = 0
+        if FT_Load_Glyph(s.face, index, cft_load_light()) == 0 {
+            a = Int((Double(s.face.pointee.glyph!.pointee.advance.x) / 64).rounded())
+        }
+        s.advances[index] = a
+        return a
+    }
 
     private static func index(_ scalar: Unicode.Scalar, _ s: inout State) -> UInt32 {
         if let i = s.indices[scalar] { return i }

@@ -38,6 +38,21 @@ import Testing
         #expect(try Font(pixelSize: 24).advance(of: "73 %") > f.advance(of: "73 %"))
     }
 
+    /// Measuring loads metrics only, drawing renders bitmaps: both give the same
+    /// widths, in either order.
+    @Test func measuringAndRenderingAgree() throws {
+        let texts = ["100 %", "73 %", "CPU", "21.5 °C", "AVATAR To", "gjpqy"]
+        for size in [10.0, 11, 12, 13, 14, 27] {
+            let measuredFirst = try Font(pixelSize: size), renderedFirst = try Font(pixelSize: size)
+            for t in texts {
+                let rendered = renderedFirst.layout(t).advance
+                #expect(measuredFirst.advance(of: t) == rendered, "\(t) at \(size) px")
+                #expect(renderedFirst.advance(of: t) == rendered)
+                #expect(measuredFirst.layout(t).advance == rendered)
+            }
+        }
+    }
+
     /// The hinted width at 12 px agrees with the font's design advances scaled to
     /// 12 px (read unscaled and unhinted through FT_LOAD_NO_SCALE): each glyph's
     /// advance is rounded to whole pixels, so at most half a pixel per glyph.
