@@ -30,6 +30,24 @@ import Testing
         #expect(img.rgb(0, 0) == Self.bg)
     }
 
+    /// A gradient runs over the turn from the top, squeezed by the round cap's
+    /// angle m at each end so the start cap keeps the first colour: the colour
+    /// at 270 + a degrees is the gradient at a / (360 - 2m).
+    @Test func gradientRunsClockwiseFromTheTop() throws {
+        let tint = Tint.gradient([.green, .yellow, .red])
+        let img = render(try Gauge(value: 1).gaugeStyle(.accessoryCircularCapacity).tint(tint), width: 80, height: 80)
+        let c = Point(x: 40, y: 40), r = 36.0
+        let m = Angle(radians: 4 / r).degrees
+        for a in stride(from: 10.0, through: 350, by: 20) {
+            let p = c.onCircle(radius: r, angle: .degrees(270 + a))
+            let (x, y) = (Int(p.x.rounded(.down)), Int(p.y.rounded(.down)))
+            var pa = angleOfPixel(x, y, about: c) - 270
+            if pa < 0 { pa += 360 }
+            // One level per channel: the rasterizer's 1024-entry gradient table.
+            #expect(img.rgb(x, y).distance(RGB(tint.color(at: pa / (360 - 2 * m)))) <= 1, "angle \(a)")
+        }
+    }
+
     @Test func zeroShowsOnlyTheTrackAndOutOfRangeClamps() throws {
         let g = try Gauge(value: 0.5).gaugeStyle(.accessoryCircularCapacity).tint(.blue)
         let zero = render(try g.withValue(0), width: 60, height: 60)

@@ -56,3 +56,23 @@ struct Bar: GaugeStyle {
         #expect(yellow.allSatisfy { (27..<33).contains($0.x) && (28..<32).contains($0.y) })
     }
 }
+
+@Suite struct ReadmeExampleTests {
+    /// The first example of docs/gallery/README-snippet.md, as written there.
+    @Test func theReadmeExampleRunsAndUsesTheThresholdColour() throws {
+        let cpu = try Gauge(value: 73, in: 0...100) { "CPU" }
+            .valueFormat(.percent())                       // "73 %"
+            .gaugeStyle(.accessoryCircularCapacity)
+            .thresholds(try Thresholds(.green, (60, .orange), (85, .red)))
+
+        let image = Image(width: 320, height: 240)         // or a DRM dumb buffer's Surface
+        let canvas = Canvas(surface: image.surface)
+        let cells = PanelLayout.grid(in: Rect(x: 0, y: 0, width: 320, height: 240), columns: 3, rows: 2, spacing: 6)
+        cpu.draw(in: cells[0], on: canvas)
+
+        // 73 is in the orange zone: the arc from the top is orange.
+        let l = AccessoryCircularCapacityGaugeStyle.layout(in: cells[0])
+        #expect(image.rgb(at: l.point(for: 0.36)) == RGB(.orange))
+        #expect(image.rgb(at: l.point(for: 0.9)) == Expect.over(Color.orange.opacity(0.3), .black))
+    }
+}
