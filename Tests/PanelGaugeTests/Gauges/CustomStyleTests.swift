@@ -74,5 +74,16 @@ struct Bar: GaugeStyle {
         let l = AccessoryCircularCapacityGaugeStyle.layout(in: cells[0])
         #expect(image.rgb(at: l.point(for: 0.36)) == RGB(.orange))
         #expect(image.rgb(at: l.point(for: 0.9)) == Expect.over(Color.orange.opacity(0.3), .black))
+
+        // The animation example.
+        let now = 100.0
+        var shown = AnimatedGauge(cpu)                     // .easeIn(duration: 0.2); or animation: .none
+        try shown.setValue(91, at: now)                    // a new reading
+        canvas.clear(.black)
+        shown.gauge(at: now + 0.1).draw(in: cells[0], on: canvas)
+        // Half way through, ease-in has moved 31.5 % of the way from 73 to 91:
+        // 78.7, still orange, past 0.75 of the ring.
+        #expect(image.rgb(at: l.point(for: 0.75)) == RGB(.orange))
+        #expect(image.rgb(at: l.point(for: 0.82)) == Expect.over(Color.orange.opacity(0.3), .black))
     }
 }
