@@ -142,8 +142,11 @@ struct Run: ParsableCommand {
     }
 
     private func openDRM(_ layout: Layout) throws -> FrameOutput {
-        // The DRM backend lands from the drm branch; until then say so plainly.
-        throw DaemonError("DRM output is not available in this build yet; use --output png or png:FILE")
+        let drm = try DRMOutput(options: DRMOutputOptions(layout: layout))
+        Log.notice(
+            "output: \(drm.device.path) (\(drm.device.driver.name)) \(drm.connector.name) \(drm.mode), "
+                + "\(drm.format), rotation \(drm.rotation), logical \(drm.width)x\(drm.height)")
+        return drm
     }
 }
 
