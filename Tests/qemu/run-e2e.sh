@@ -17,6 +17,12 @@
 # Needs root for apt-get (it installs what is missing) and nothing else.
 set -Eeuo pipefail
 
+# The overall timeout: run under timeout(1), which sends TERM (the trap below
+# then kills the QEMU this run started) and leaves no watchdog process behind.
+if [ -z "${E2E_UNDER_TIMEOUT:-}" ]; then
+    E2E_UNDER_TIMEOUT=1 exec timeout --kill-after=15 "${E2E_TIMEOUT:-600}" bash "$0" "$@"
+fi
+
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 CACHE=$HERE/.cache
@@ -36,21 +42,17 @@ die() {
 }
 
 QEMU_PID=""
-WATCHDOG_PID=""
 READER_PIDS=()
 cleanup() {
     local rc=$?
     # Only what this script started, by PID.
     if [ -n "$QEMU_PID" ] && kill -0 "$QEMU_PID" 2>/dev/null; then kill "$QEMU_PID" 2>/dev/null || true; fi
     for p in "${READER_PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
-    if [ -n "$WATCHDOG_PID" ]; then kill "$WATCHDOG_PID" 2>/dev/null || true; fi
     exit "$rc"
 }
 trap cleanup EXIT
 trap 'log "FAIL: line $LINENO: $BASH_COMMAND exited with status $?"' ERR
-trap 'log "FAIL: overall timeout of ${TIMEOUT}s"; exit 124' USR1
-(sleep "$TIMEOUT" && kill -USR1 $$) 2>/dev/null &
-WATCHDOG_PID=$!
+trap 'log "FAIL: overall timeout of ${TIMEOUT}s (or terminated)"; exit 124' TERM INT
 
 # ---------------------------------------------------------------- tools
 install_tools() {
