@@ -382,6 +382,11 @@ case_bochs320() {
     render b320-next panel320.json value=18
     expect_screen next-frame "$WORK/b320-next.png"
     stop_paneld
+    # bochs scans out only 32-bit formats: RGB565 must be refused up front, with the reason.
+    guest "paneld run --output drm --config /e2e/panel320-rgb565.json --socket /run/refused.sock </dev/null >/tmp/refused.log 2>&1; rc=\$?; cat /tmp/refused.log; [ \$rc != 0 ] && grep -q 'cannot scan out RGB565 (RG16); its plane takes: XR24' /tmp/refused.log"
+    [ "$GUEST_RC" = 0 ] || fail_vm "RGB565 on bochs was not refused with a clear message"
+    log "PASS bochs320/rgb565-refused"
+    PASSED+=("bochs320/rgb565-refused")
     shutdown_vm
 }
 

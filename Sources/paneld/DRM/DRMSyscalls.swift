@@ -20,6 +20,12 @@ protocol DRMSyscalls: AnyObject {
     func connector(_ fd: Int32, id: UInt32) throws -> ConnectorInfo
     func encoder(_ fd: Int32, id: UInt32) throws -> EncoderInfo
     func crtc(_ fd: Int32, id: UInt32) throws -> CrtcState
+    /// `drmSetClientCap`; paneld sets `DRM_CLIENT_CAP_UNIVERSAL_PLANES` (2) to see primary planes.
+    func setClientCapability(_ fd: Int32, _ cap: UInt64, _ value: UInt64) throws
+    /// The card's planes (`drmModeGetPlaneResources`).
+    func planeIDs(_ fd: Int32) throws -> [UInt32]
+    /// One plane with its formats and, when the driver exposes it, its type property.
+    func plane(_ fd: Int32, id: UInt32) throws -> PlaneInfo
 
     func createDumb(_ fd: Int32, width: UInt32, height: UInt32, bitsPerPixel: UInt32) throws -> DumbBufferInfo
     func addFramebuffer(

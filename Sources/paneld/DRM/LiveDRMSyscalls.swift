@@ -94,6 +94,34 @@ final class LiveDRMSyscalls: DRMSyscalls {
             mode: p.mode_valid != 0 ? LiveDRMSyscalls.mode(p.mode) : nil)
     }
 
+    func setClientCapability(_ fd: Int32, _ cap: UInt64, _ value: UInt64) throws {
+        if drmSetClientCap(fd, cap, value) != 0 { throw DRMError("drmSetClientCap(\(cap))", errno: errno) }
+    }
+
+    func planeIDs(_ fd: Int32) throws -> [UInt32] {
+        guard let r = drmModeGetPlaneResources(fd) else { throw DRMError("drmModeGetPlaneResources", errno: errno) }
+        defer { drmModeFreePlaneResources(r) }
+        return array(r.pointee.planes, Int32(r.pointee.count_planes))
+    }
+
+    func plane(_ fd: Int32, id: UInt32) throws -> PlaneInfo {
+        guard let p = drmModeGetPlane(fd, id) else { throw DRMError("drmModeGetPlane(\(id))", errno: errno) }
+        defer { drmModeFreePlane(p) }
+        var kind: PlaneInfo.Kind? = nil
+        if let props = drmModeObjectGetProperties(fd, id, UInt32(truncatingIfNeeded: 0xeeee_eeee)) {  // DRM_MODE_OBJECT_PLANE
+            defer { drmModeFreeObjectProperties(props) }
+            for i in 0..<Int(props.pointee.count_props) {
+                guard let prop = drmModeGetProperty(fd, props.pointee.props[i]) else { continue }
+                let name = withUnsafeBytes(of: prop.pointee.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                drmModeFreeProperty(prop)
+                if name == "type" { kind = PlaneInfo.Kind(rawValue: props.pointee.prop_values[i]) }
+            }
+        }
+        return PlaneInfo(
+            id: p.pointee.plane_id, kind: kind, crtcID: p.pointee.crtc_id, framebufferID: p.pointee.fb_id,
+            possibleCrtcs: p.pointee.possible_crtcs, formats: array(p.pointee.formats, Int32(p.pointee.count_formats)))
+    }
+
     func createDumb(_ fd: Int32, width: UInt32, height: UInt32, bitsPerPixel: UInt32) throws -> DumbBufferInfo {
         var handle: UInt32 = 0, pitch: UInt32 = 0, size: UInt64 = 0
         let rc = drmModeCreateDumbBuffer(fd, width, height, bitsPerPixel, 0, &handle, &pitch, &size)

@@ -68,6 +68,13 @@ final class DRMOutput: FrameOutput {
             mode = try chooseMode(connector.modes, requested: options.mode)
             let encoders = try res.encoderIDs.map { try sys.encoder(fd, id: $0) }
             crtcID = try chooseCrtc(connector: connector, encoders: encoders, crtcIDs: res.crtcIDs)
+            // Planes are optional knowledge: a driver that lists none still gets its chance at AddFB2.
+            try? sys.setClientCapability(fd, 2, 1)  // DRM_CLIENT_CAP_UNIVERSAL_PLANES: show primary planes
+            if let planeIDs = try? sys.planeIDs(fd) {
+                let planes = planeIDs.compactMap { try? sys.plane(fd, id: $0) }
+                try checkScanoutFormat(
+                    options.format, planes: planes, crtcIndex: res.crtcIDs.firstIndex(of: crtcID) ?? 0)
+            }
             savedCrtc = try sys.crtc(fd, id: crtcID)
             var made: [DumbFramebuffer] = []
             do {
