@@ -98,7 +98,7 @@ final class FakeDRM: DRMSyscalls {
         return card(fd).crtcs.first { $0.id == id }!
     }
 
-    func setClientCapability(_ fd: Int32, _ cap: UInt64, _ value: UInt64) throws {}
+    func setClientCapability(_ fd: Int32, _ cap: DRMClientCapability, _ value: UInt64) throws {}
 
     func planeIDs(_ fd: Int32) throws -> [UInt32] {
         try fail("planeIDs")

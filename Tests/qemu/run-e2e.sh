@@ -11,7 +11,7 @@
 # The host drives each guest through the serial console: the guest's /init
 # (guest-init.sh) runs one command per line and answers "E2E-DONE n rc=N".
 #
-# Usage: bash Tests/qemu/run-e2e.sh [CASE...]   (cases: bochs800 bochs320 cirrus565 rotate90 virtio)
+# Usage: bash Tests/qemu/run-e2e.sh [CASE...]   (cases: bochs800 bochs320 cirrus565 rotate virtio)
 # Environment: E2E_TIMEOUT (seconds, default 600), E2E_KEEP=1 keeps Tests/qemu/.work,
 #   PANELD=path uses that binary instead of building one.
 # Needs root for apt-get (it installs what is missing) and nothing else.
@@ -408,8 +408,8 @@ case_cirrus565() {
     shutdown_vm
 }
 
-case_rotate90() {
-    boot rotate90 bochs-display,xres=480,yres=800 bochs
+case_rotate() {
+    boot rotate bochs-display,xres=480,yres=800 bochs
     start_paneld rotate90.json
     send_values "cpu=30" "fan=1200"
     render r90-first rotate90.json cpu=30 fan=1200
@@ -417,6 +417,11 @@ case_rotate90() {
     send_values "cpu=81"
     render r90-update rotate90.json cpu=81 fan=1200
     expect_screen update-flip "$WORK/r90-update.png" 90
+    stop_paneld
+    start_paneld rotate270.json
+    send_values "cpu=64" "fan=4100"
+    render r270-first rotate270.json cpu=64 fan=4100
+    expect_screen rotate270 "$WORK/r270-first.png" 270
     stop_paneld
     shutdown_vm
 }
@@ -441,7 +446,7 @@ case_virtio() {
 
 # ---------------------------------------------------------------- main
 CASES=("$@")
-[ ${#CASES[@]} -gt 0 ] || CASES=(bochs800 bochs320 cirrus565 rotate90 virtio)
+[ ${#CASES[@]} -gt 0 ] || CASES=(bochs800 bochs320 cirrus565 rotate virtio)
 mkdir -p "$CACHE" "$WORK"
 prepare_kernel
 prepare_base

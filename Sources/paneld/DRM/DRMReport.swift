@@ -59,7 +59,7 @@ struct DRMReport: Equatable {
             for id in res.crtcIDs {
                 do { card.crtcs.append(try sys.crtc(fd, id: id)) } catch { card.errors.append("\(error)") }
             }
-            try? sys.setClientCapability(fd, 2, 1)  // DRM_CLIENT_CAP_UNIVERSAL_PLANES: list primary planes too
+            try? sys.setClientCapability(fd, .universalPlanes, 1)  // so primary planes are listed
             for id in try sys.planeIDs(fd) {
                 do { card.planes.append(try sys.plane(fd, id: id)) } catch { card.errors.append("\(error)") }
             }

@@ -20,8 +20,8 @@ protocol DRMSyscalls: AnyObject {
     func connector(_ fd: Int32, id: UInt32) throws -> ConnectorInfo
     func encoder(_ fd: Int32, id: UInt32) throws -> EncoderInfo
     func crtc(_ fd: Int32, id: UInt32) throws -> CrtcState
-    /// `drmSetClientCap`; paneld sets `DRM_CLIENT_CAP_UNIVERSAL_PLANES` (2) to see primary planes.
-    func setClientCapability(_ fd: Int32, _ cap: UInt64, _ value: UInt64) throws
+    /// `drmSetClientCap`.
+    func setClientCapability(_ fd: Int32, _ cap: DRMClientCapability, _ value: UInt64) throws
     /// The card's planes (`drmModeGetPlaneResources`).
     func planeIDs(_ fd: Int32) throws -> [UInt32]
     /// One plane with its formats and, when the driver exposes it, its type property.
@@ -50,7 +50,7 @@ protocol DRMSyscalls: AnyObject {
     /// `drmModeDirtyFB` with the given clips (framebuffer coordinates).
     func dirtyFramebuffer(_ fd: Int32, id: UInt32, clips: [IntRect]) throws
 
-    /// Reads the events available on the descriptor (it must be readable, or the read blocks).
+    /// Reads the events available on the descriptor; none when nothing is pending.
     func readEvents(_ fd: Int32) throws -> [DRMEvent]
     /// Waits until the descriptor is readable; false on timeout.
     func waitReadable(_ fd: Int32, timeoutMilliseconds: Int32) throws -> Bool

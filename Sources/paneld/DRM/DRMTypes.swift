@@ -163,6 +163,12 @@ enum DRMCapability: UInt64, CaseIterable, Sendable {
     }
 }
 
+/// The client capabilities (`DRM_CLIENT_CAP_*`) paneld sets.
+enum DRMClientCapability: UInt64, Sendable {
+    /// Lists primary and cursor planes too, so their formats can be checked.
+    case universalPlanes = 2
+}
+
 /// Names of `DRM_MODE_CONNECTOR_*`, as the kernel spells them in sysfs
 /// (`drm_connector_enum_list` in drivers/gpu/drm/drm_connector.c).
 enum ConnectorType {

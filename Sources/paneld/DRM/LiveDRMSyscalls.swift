@@ -30,7 +30,9 @@ final class LiveDRMSyscalls: DRMSyscalls {
     }
 
     func open(_ path: String) throws -> Int32 {
-        let fd = try retryingEINTR { Glibc.open(path, O_RDWR | O_CLOEXEC) }
+        // Non-blocking, so reading events after a spurious wakeup (POLLERR, POLLHUP) returns
+        // EAGAIN instead of stalling the daemon's loop; ioctls ignore the flag.
+        let fd = try retryingEINTR { Glibc.open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK) }
         if fd < 0 { throw DRMError("open(\(path))", errno: errno) }
         return fd
     }
@@ -94,8 +96,8 @@ final class LiveDRMSyscalls: DRMSyscalls {
             mode: p.mode_valid != 0 ? LiveDRMSyscalls.mode(p.mode) : nil)
     }
 
-    func setClientCapability(_ fd: Int32, _ cap: UInt64, _ value: UInt64) throws {
-        if drmSetClientCap(fd, cap, value) != 0 { throw DRMError("drmSetClientCap(\(cap))", errno: errno) }
+    func setClientCapability(_ fd: Int32, _ cap: DRMClientCapability, _ value: UInt64) throws {
+        if drmSetClientCap(fd, cap.rawValue, value) != 0 { throw DRMError("drmSetClientCap(\(cap))", errno: errno) }
     }
 
     func planeIDs(_ fd: Int32) throws -> [UInt32] {
@@ -108,7 +110,7 @@ final class LiveDRMSyscalls: DRMSyscalls {
         guard let p = drmModeGetPlane(fd, id) else { throw DRMError("drmModeGetPlane(\(id))", errno: errno) }
         defer { drmModeFreePlane(p) }
         var kind: PlaneInfo.Kind? = nil
-        if let props = drmModeObjectGetProperties(fd, id, UInt32(truncatingIfNeeded: 0xeeee_eeee)) {  // DRM_MODE_OBJECT_PLANE
+        if let props = drmModeObjectGetProperties(fd, id, UInt32(truncatingIfNeeded: DRM_MODE_OBJECT_PLANE)) {
             defer { drmModeFreeObjectProperties(props) }
             for i in 0..<Int(props.pointee.count_props) {
                 guard let prop = drmModeGetProperty(fd, props.pointee.props[i]) else { continue }
@@ -213,6 +215,7 @@ final class LiveDRMSyscalls: DRMSyscalls {
         let n = try buffer.withUnsafeMutableBytes { raw in
             try retryingEINTR { Glibc.read(fd, raw.baseAddress, raw.count) }
         }
+        if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return [] }
         if n < 0 { throw DRMError("read(DRM events)", errno: errno) }
         return DRMEventParser.parse(Array(buffer[0..<n]))
     }

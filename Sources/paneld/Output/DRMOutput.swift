@@ -69,7 +69,7 @@ final class DRMOutput: FrameOutput {
             let encoders = try res.encoderIDs.map { try sys.encoder(fd, id: $0) }
             crtcID = try chooseCrtc(connector: connector, encoders: encoders, crtcIDs: res.crtcIDs)
             // Planes are optional knowledge: a driver that lists none still gets its chance at AddFB2.
-            try? sys.setClientCapability(fd, 2, 1)  // DRM_CLIENT_CAP_UNIVERSAL_PLANES: show primary planes
+            try? sys.setClientCapability(fd, .universalPlanes, 1)  // so primary planes are listed
             if let planeIDs = try? sys.planeIDs(fd) {
                 let planes = planeIDs.compactMap { try? sys.plane(fd, id: $0) }
                 try checkScanoutFormat(
