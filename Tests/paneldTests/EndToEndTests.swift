@@ -38,6 +38,26 @@ import Testing
         return i.rgb[k + 2] > 200  // the default tint is blue #0A84FF
     }
 
+    /// With no --output and no DRM device, paneld says so and shows frames in a
+    /// PNG file (in $STATE_DIRECTORY when systemd gives one, else /tmp/paneld.png).
+    @Test(.enabled(if: DRMProbe.cardPaths().isEmpty, "needs a machine without /dev/dri/card*"))
+    func withoutADisplayTheDefaultIsAPNGFile() throws {
+        let dir = TempDirectory()
+        let d = try DaemonProcess(dir, args: ["--size", "64x48"], environment: ["STATE_DIRECTORY": dir.path])
+        try TestClient(d.socketPath).send("73\n")
+        var image: (width: Int, height: Int, rgb: [UInt8])? = nil
+        for _ in 0..<200 where image == nil {
+            usleep(10_000)
+            image = try? PNG.read(dir.file("frame.png"))
+        }
+        #expect(image?.width == 64 && image?.height == 48)
+        #expect(d.log().contains("no DRM device (nothing matches /dev/dri/card*): showing frames in a PNG file instead"))
+        #expect(d.log().contains("output: PNG file \(dir.path)/frame.png, 64x48"))
+        d.signal(SIGTERM)
+        #expect(d.wait(timeout: 5_000) == 0)
+        unlink(dir.file("values"))
+    }
+
     /// 100 clients, 10 000 lines each, all at once; each client owns one gauge and
     /// mixes every set/adjust form. Afterwards every gauge holds the last value sent.
     @Test func hundredConcurrentClientsTenThousandLinesEach() throws {
