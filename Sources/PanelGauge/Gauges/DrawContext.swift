@@ -1,0 +1,32 @@
+/// What drawing needs besides the geometry: the fonts and the environment.
+public struct DrawContext: Sendable {
+    public var fonts: FontCache
+    public var environment: GaugeEnvironment
+
+    public init(fonts: FontCache = .shared, environment: GaugeEnvironment = GaugeEnvironment()) {
+        self.fonts = fonts
+        self.environment = environment
+    }
+
+    /// The environment's font at `pixelSize`, or nil if it cannot be opened (text
+    /// is then left out rather than drawn as garbage; ``Gauge/validateFont()``
+    /// reports the reason up front).
+    public func font(size pixelSize: Double) -> Font? {
+        try? fonts.font(environment.font, pixelSize: pixelSize)
+    }
+}
+
+extension GaugeLabel {
+    /// The label's natural size when its text is set at `pixelSize`.
+    public func size(pixelSize: Double, context: DrawContext) -> Size {
+        switch self {
+        case .text(let s):
+            guard let font = context.font(size: pixelSize) else { return .zero }
+            return Size(width: font.advance(of: s), height: font.ascender + font.descender)
+        case .icon(let icon):
+            return Size(width: Double(icon.width), height: Double(icon.height))
+        case .custom(let d):
+            return d.sizeThatFits(Size(width: .infinity, height: .infinity), context: context)
+        }
+    }
+}

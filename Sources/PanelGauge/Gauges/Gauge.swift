@@ -1,0 +1,230 @@
+/// A gauge: a value within a range, with the labels that describe it, drawn by a
+/// ``GaugeStyle``. Modelled on SwiftUI's `Gauge`.
+///
+/// A gauge is a value type that describes what to show; it draws nothing until a
+/// style renders it into a rectangle. Values outside the range are clamped to
+/// it (``normalizedValue`` is always in 0...1); a NaN or infinite value, or a
+/// range that is empty or not finite, is refused by the initializers with a
+/// ``GaugeError``, so garbage never reaches the rasterizer.
+///
+/// ```swift
+/// let cpu = try Gauge(value: 73, in: 0...100) { "CPU" } currentValueLabel: { "73" }
+///     .gaugeStyle(.accessoryCircular)
+///     .tint(.gradient([.green, .yellow, .red]))
+/// ```
+public struct Gauge: Sendable {
+    /// The value as given (not clamped), in the units of ``range``.
+    public private(set) var value: Double
+    /// The range the value is shown in; `lowerBound < upperBound`, both finite.
+    public let range: ClosedRange<Double>
+    /// What the gauge measures ("CPU").
+    public var label: GaugeLabel?
+    /// The current value as the user reads it. If nil and ``valueFormat`` is set,
+    /// styles show the formatted value instead.
+    public var currentValueLabel: GaugeLabel?
+    public var minimumValueLabel: GaugeLabel?
+    public var maximumValueLabel: GaugeLabel?
+
+    /// How the style draws the gauge; `.linearCapacity` by default, as in SwiftUI
+    /// on iOS.
+    public var style: any GaugeStyle = LinearCapacityGaugeStyle()
+    /// Colour or gradient of the value indicator.
+    /// nil draws in the style's ``GaugeStyle/defaultTint`` (blue for SwiftUI's
+    /// styles, red to green for the article's ring).
+    public var tint: Tint?
+    /// Colour zones keyed by value; when set they override ``tint``'s colour.
+    public var thresholds: Thresholds?
+    /// Formats the value into the current-value label when none is given.
+    public var valueFormat: ValueFormat?
+    /// Colours, font and sizes shared with the labels.
+    public var environment = GaugeEnvironment()
+
+    /// A gauge with only a value label; `range` defaults to `0...1`.
+    public init(
+        value: some BinaryFloatingPoint, in range: ClosedRange<Double> = 0...1,
+        label: () -> GaugeLabel
+    ) throws {
+        try self.init(
+            checkedValue: Double(value), range: range, label: label(), current: nil, minimum: nil,
+            maximum: nil)
+    }
+
+    /// A gauge with a label and a current-value label.
+    public init(
+        value: some BinaryFloatingPoint, in range: ClosedRange<Double> = 0...1,
+        label: () -> GaugeLabel, currentValueLabel: () -> GaugeLabel
+    ) throws {
+        try self.init(
+            checkedValue: Double(value), range: range, label: label(), current: currentValueLabel(),
+            minimum: nil, maximum: nil)
+    }
+
+    /// A gauge with a label, a current-value label and the two end labels.
+    public init(
+        value: some BinaryFloatingPoint, in range: ClosedRange<Double> = 0...1,
+        label: () -> GaugeLabel, currentValueLabel: () -> GaugeLabel,
+        minimumValueLabel: () -> GaugeLabel, maximumValueLabel: () -> GaugeLabel
+    ) throws {
+        try self.init(
+            checkedValue: Double(value), range: range, label: label(), current: currentValueLabel(),
+            minimum: minimumValueLabel(), maximum: maximumValueLabel())
+    }
+
+    /// A gauge with a label and the two end labels, but no current-value label.
+    public init(
+        value: some BinaryFloatingPoint, in range: ClosedRange<Double> = 0...1,
+        label: () -> GaugeLabel,
+        minimumValueLabel: () -> GaugeLabel, maximumValueLabel: () -> GaugeLabel
+    ) throws {
+        try self.init(
+            checkedValue: Double(value), range: range, label: label(), current: nil,
+            minimum: minimumValueLabel(), maximum: maximumValueLabel())
+    }
+
+    /// A gauge with no labels at all (the self-sizing ring of the article shows
+    /// its formatted value in the centre).
+    public init(value: some BinaryFloatingPoint, in range: ClosedRange<Double> = 0...1) throws {
+        try self.init(
+            checkedValue: Double(value), range: range, label: nil, current: nil, minimum: nil, maximum: nil)
+    }
+
+    /// Integer values, as SwiftUI's `Gauge` also accepts (`Gauge(value: 7, in: 0...10)`).
+    public init(
+        value: some BinaryInteger, in range: ClosedRange<Int>,
+        label: GaugeLabel? = nil, currentValueLabel: GaugeLabel? = nil,
+        minimumValueLabel: GaugeLabel? = nil, maximumValueLabel: GaugeLabel? = nil
+    ) throws {
+        try self.init(
+            checkedValue: Double(value), range: Double(range.lowerBound)...Double(range.upperBound),
+            label: label, current: currentValueLabel, minimum: minimumValueLabel, maximum: maximumValueLabel)
+    }
+
+    /// The designated initializer: every public one funnels through the checks here.
+    public init(
+        checkedValue value: Double, range: ClosedRange<Double>, label: GaugeLabel?, current: GaugeLabel?,
+        minimum: GaugeLabel?, maximum: GaugeLabel?
+    ) throws {
+        guard value.isFinite else { throw GaugeError.valueNotFinite(value) }
+        guard range.lowerBound.isFinite, range.upperBound.isFinite else {
+            throw GaugeError.rangeNotFinite(range)
+        }
+        guard range.lowerBound < range.upperBound else { throw GaugeError.emptyRange(range) }
+        self.value = value
+        self.range = range
+        self.label = label
+        self.currentValueLabel = current
+        self.minimumValueLabel = minimum
+        self.maximumValueLabel = maximum
+    }
+
+    /// The value clamped into ``range``.
+    public var clampedValue: Double { min(max(value, range.lowerBound), range.upperBound) }
+
+    /// The clamped value mapped to 0...1 (0 at the lower bound).
+    public var normalizedValue: Double {
+        Self.normalize(value, in: range)
+    }
+
+    /// Maps `value` into 0...1 over `range`, clamping; NaN maps to 0.
+    static func normalize(_ value: Double, in range: ClosedRange<Double>) -> Double {
+        guard !value.isNaN else { return 0 }
+        let t = (value - range.lowerBound) / (range.upperBound - range.lowerBound)
+        return min(1, max(0, t))
+    }
+
+    /// A copy with another value (same checks as the initializers).
+    public func withValue(_ newValue: Double) throws -> Gauge {
+        guard newValue.isFinite else { throw GaugeError.valueNotFinite(newValue) }
+        var copy = self
+        copy.value = newValue
+        return copy
+    }
+
+    /// The colour at the value's position: the threshold zone's colour if
+    /// thresholds are set, else the tint's colour at the normalized value.
+    public var indicatorColor: Color {
+        if let thresholds { return thresholds.color(for: clampedValue) }
+        return resolvedTint.color(at: normalizedValue)
+    }
+
+    /// The tint, or the style's default.
+    public var resolvedTint: Tint { tint ?? style.defaultTint }
+
+    /// What the style receives: the normalized value and the resolved labels.
+    public var configuration: GaugeStyleConfiguration {
+        var current = currentValueLabel
+        if current == nil, let valueFormat {
+            current = .text(valueFormat.string(for: clampedValue, in: range))
+        }
+        return GaugeStyleConfiguration(
+            value: normalizedValue, label: label, currentValueLabel: current,
+            minimumValueLabel: minimumValueLabel, maximumValueLabel: maximumValueLabel,
+            sizingText: valueFormat.map { $0.widestCandidates(in: range) } ?? [],
+            tint: thresholds.map { .color($0.color(for: clampedValue)) } ?? resolvedTint,
+            environment: environment)
+    }
+
+    // MARK: Modifiers (each returns a modified copy, as SwiftUI's do)
+
+    /// Draw this gauge with `style` (`.gaugeStyle(.accessoryCircular)`).
+    public func gaugeStyle(_ style: some GaugeStyle) -> Gauge {
+        var copy = self
+        copy.style = style
+        return copy
+    }
+
+    /// A solid tint.
+    public func tint(_ color: Color) -> Gauge {
+        var copy = self
+        copy.tint = .color(color)
+        return copy
+    }
+
+    /// A gradient tint along the value axis (`.tint(Gradient(colors: [.green, .red]))`).
+    public func tint(_ gradient: Gradient) -> Gauge {
+        tint(.gradient(gradient))
+    }
+
+    /// A solid or gradient tint; nil returns to the style's default.
+    public func tint(_ tint: Tint?) -> Gauge {
+        var copy = self
+        copy.tint = tint
+        return copy
+    }
+
+    /// Colour zones by value (in the gauge's units).
+    public func thresholds(_ thresholds: Thresholds?) -> Gauge {
+        var copy = self
+        copy.thresholds = thresholds
+        return copy
+    }
+
+    /// The format of the generated current-value label.
+    public func valueFormat(_ format: ValueFormat?) -> Gauge {
+        var copy = self
+        copy.valueFormat = format
+        return copy
+    }
+
+    /// Changes the shared environment (colours, font, label size).
+    public func environment(_ change: (inout GaugeEnvironment) -> Void) -> Gauge {
+        var copy = self
+        change(&copy.environment)
+        return copy
+    }
+}
+
+/// Why a gauge was refused.
+public enum GaugeError: Error, Equatable, CustomStringConvertible {
+    case valueNotFinite(Double)
+    case rangeNotFinite(ClosedRange<Double>)
+    case emptyRange(ClosedRange<Double>)
+
+    public var description: String {
+        switch self {
+        case .valueNotFinite(let v): "gauge value \(v) is not a finite number"
+        case .rangeNotFinite(let r): "gauge range \(r) is not finite"
+        case .emptyRange(let r): "gauge range \(r) is empty: its lower bound must be below its upper bound"
+        }
+    }
+}

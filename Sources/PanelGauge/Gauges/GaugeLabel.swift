@@ -1,0 +1,67 @@
+/// The content of one of a gauge's labels: text, an icon, or a custom drawing.
+///
+/// A string literal is a text label, so label closures read as in SwiftUI:
+/// `Gauge(value: 0.4) { "CPU" }`.
+public enum GaugeLabel: Sendable, ExpressibleByStringLiteral {
+    /// Text in the environment's font and foreground colour.
+    case text(String)
+    /// A monochrome icon drawn in the foreground colour.
+    case icon(Icon)
+    /// Anything that can size itself and draw into a rectangle.
+    case custom(any Drawable)
+
+    public init(stringLiteral value: String) { self = .text(value) }
+
+    /// The text, if this is a text label.
+    public var text: String? {
+        if case .text(let s) = self { return s }
+        return nil
+    }
+}
+
+/// A monochrome icon: an 8-bit coverage mask (0 = transparent, 255 = solid),
+/// painted in a colour when drawn. Its size is its natural size in pixels.
+public struct Icon: Sendable, Hashable {
+    public let width: Int
+    public let height: Int
+    /// Row-major coverage, `width * height` bytes.
+    public let coverage: [UInt8]
+
+    /// Fails if `coverage` does not hold `width * height` bytes.
+    public init?(width: Int, height: Int, coverage: [UInt8]) {
+        guard width >= 0, height >= 0, coverage.count == width * height else { return nil }
+        self.width = width
+        self.height = height
+        self.coverage = coverage
+    }
+
+    /// An icon from a white-on-black picture: each pixel's coverage is its
+    /// luminance (Rec. 601 weights on the 8-bit values). Our PNG decoder drops
+    /// alpha, so icon files are drawn white on black rather than on transparency.
+    public init?(luminanceOf rgb: [UInt8], width: Int, height: Int) {
+        guard width >= 0, height >= 0, rgb.count == width * height * 3 else { return nil }
+        var cov = [UInt8](repeating: 0, count: width * height)
+        for i in 0..<cov.count {
+            let y = 299 * Int(rgb[3 * i]) + 587 * Int(rgb[3 * i + 1]) + 114 * Int(rgb[3 * i + 2])
+            cov[i] = UInt8((y + 500) / 1000)
+        }
+        self.init(width: width, height: height, coverage: cov)
+    }
+
+    /// An icon from a white-on-black PNG file's bytes (see ``init(luminanceOf:width:height:)``).
+    public init(png: [UInt8]) throws {
+        let d = try PNG.decode(png)
+        self.init(luminanceOf: d.rgb, width: d.width, height: d.height)!
+    }
+}
+
+/// A width and a height in pixels (continuous, see ``Point``).
+public struct Size: Sendable, Hashable {
+    public var width: Double
+    public var height: Double
+    public init(width: Double, height: Double) {
+        self.width = width
+        self.height = height
+    }
+    public static let zero = Size(width: 0, height: 0)
+}

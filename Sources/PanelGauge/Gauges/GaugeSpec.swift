@@ -1,0 +1,131 @@
+/// Names of the built-in styles, as a layout file spells them.
+public enum GaugeStyleName: String, Sendable, CaseIterable, Codable {
+    case linearCapacity, accessoryLinear, accessoryLinearCapacity
+    case accessoryCircular, accessoryCircularCapacity
+    case ring, stepped
+
+    /// The style; `segments` is used by `.stepped` only.
+    public func style(segments: Int = 10) -> any GaugeStyle {
+        switch self {
+        case .linearCapacity: LinearCapacityGaugeStyle()
+        case .accessoryLinear: AccessoryLinearGaugeStyle()
+        case .accessoryLinearCapacity: AccessoryLinearCapacityGaugeStyle()
+        case .accessoryCircular: AccessoryCircularGaugeStyle()
+        case .accessoryCircularCapacity: AccessoryCircularCapacityGaugeStyle()
+        case .ring: RingGaugeStyle()
+        case .stepped: SteppedGaugeStyle(segments: segments)
+        }
+    }
+}
+
+/// One gauge as a layout file describes it (JSON through `JSONDecoder`):
+///
+/// ```json
+/// { "style": "accessoryCircular", "min": 0, "max": 100, "value": 73,
+///   "label": "CPU", "minimumLabel": "0", "maximumLabel": "100",
+///   "tint": ["#34C759", "#FF3B30"],
+///   "thresholds": { "base": "#34C759", "steps": [{ "from": 60, "color": "#FF9500" }, { "from": 85, "color": "#FF3B30" }] },
+///   "format": { "kind": "percent", "decimals": 0 } }
+/// ```
+///
+/// Every key but `style` is optional: range 0...1, value at the minimum,
+/// default tint, no labels, no thresholds, no format. `tint` is one colour or a
+/// list (an evenly spaced gradient); colours are `#RGB`, `#RRGGBB` or `#RRGGBBAA`.
+public struct GaugeSpec: Sendable, Decodable {
+    public var style: GaugeStyleName
+    public var min: Double?
+    public var max: Double?
+    public var value: Double?
+    public var label: String?
+    public var currentLabel: String?
+    public var minimumLabel: String?
+    public var maximumLabel: String?
+    public var tint: Tint?
+    public var thresholds: Thresholds?
+    public var format: ValueFormat?
+    /// Steps of a `stepped` gauge.
+    public var segments: Int?
+    /// Pixel size of the labels.
+    public var labelSize: Double?
+
+    /// The gauge this describes (throws ``GaugeError`` for a bad value or range).
+    public func makeGauge() throws -> Gauge {
+        let range = (min ?? 0)...(Swift.max(min ?? 0, max ?? 1))
+        var g = try Gauge(
+            checkedValue: value ?? range.lowerBound, range: range, label: label.map(GaugeLabel.text),
+            current: currentLabel.map(GaugeLabel.text), minimum: minimumLabel.map(GaugeLabel.text),
+            maximum: maximumLabel.map(GaugeLabel.text))
+        g.style = style.style(segments: segments ?? 10)
+        if let tint { g.tint = tint }
+        g.thresholds = thresholds
+        g.valueFormat = format
+        if let labelSize { g.environment.labelSize = labelSize }
+        return g
+    }
+}
+
+/// A layout file's colour: a CSS-style hex string.
+struct HexColor: Decodable {
+    let color: Color
+    init(from decoder: any Decoder) throws {
+        let s = try decoder.singleValueContainer().decode(String.self)
+        guard let c = Color(css: s) else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "\"\(s)\" is not a #RRGGBB colour"))
+        }
+        color = c
+    }
+}
+
+extension Tint: Decodable {
+    /// `"#0A84FF"` or `["#34C759", "#FF3B30"]`.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if let list = try? c.decode([HexColor].self) {
+            self = .gradient(list.map(\.color))
+        } else {
+            self = .color(try c.decode(HexColor.self).color)
+        }
+    }
+}
+
+extension Thresholds: Decodable {
+    private enum Keys: String, CodingKey { case base, steps }
+    private enum StepKeys: String, CodingKey { case from, color }
+
+    /// `{"base": "#34C759", "steps": [{"from": 60, "color": "#FF9500"}]}`.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Keys.self)
+        let base = try c.decode(HexColor.self, forKey: .base).color
+        var list = try c.nestedUnkeyedContainer(forKey: .steps)
+        var steps = [Step]()
+        while !list.isAtEnd {
+            let s = try list.nestedContainer(keyedBy: StepKeys.self)
+            steps.append(Step(from: try s.decode(Double.self, forKey: .from), color: try s.decode(HexColor.self, forKey: .color).color))
+        }
+        do {
+            try self.init(base: base, steps: steps)
+        } catch {
+            throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath, debugDescription: "\(error)"))
+        }
+    }
+}
+
+extension ValueFormat: Decodable {
+    private enum Keys: String, CodingKey { case kind, decimals, unit }
+
+    /// `{"kind": "percent"}` or `{"kind": "number", "decimals": 1, "unit": "°C"}`.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Keys.self)
+        let kind = try c.decode(String.self, forKey: .kind)
+        let decimals = try c.decodeIfPresent(Int.self, forKey: .decimals)
+        let unit = try c.decodeIfPresent(String.self, forKey: .unit)
+        switch kind {
+        case "percent": self = .percent(decimals: decimals ?? 0)
+        case "number": self = .number(decimals: decimals ?? 2, unit: unit)
+        default:
+            throw DecodingError.dataCorruptedError(
+                forKey: .kind, in: c, debugDescription: "format kind must be \"percent\" or \"number\", not \"\(kind)\"")
+        }
+    }
+}

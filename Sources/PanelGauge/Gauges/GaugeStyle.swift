@@ -1,0 +1,79 @@
+/// Draws a gauge. The counterpart of SwiftUI's `GaugeStyle`: a style turns a
+/// ``GaugeStyleConfiguration`` (the value normalized to 0...1 and the label
+/// contents) into a ``Drawable`` that sizes itself and draws into a rectangle.
+///
+/// Built-in styles are static members, so call sites read as in SwiftUI:
+/// `gauge.gaugeStyle(.accessoryCircular)`. A custom style is a struct:
+///
+/// ```swift
+/// struct RingStyle: GaugeStyle {
+///     func makeBody(configuration: Configuration) -> some Drawable {
+///         Draw { canvas, rect, context in ... }
+///     }
+/// }
+/// ```
+public protocol GaugeStyle: Sendable {
+    associatedtype Body: Drawable
+    typealias Configuration = GaugeStyleConfiguration
+    /// The drawing for one gauge in this style.
+    func makeBody(configuration: Configuration) -> Body
+    /// The tint of gauges that set none; blue unless a style says otherwise.
+    var defaultTint: Tint { get }
+}
+
+extension GaugeStyle {
+    public var defaultTint: Tint { .color(.blue) }
+}
+
+/// The resolved state a ``GaugeStyle`` draws: the normalized value and the labels.
+public struct GaugeStyleConfiguration: Sendable {
+    /// The clamped value mapped to 0...1.
+    public var value: Double
+    public var label: GaugeLabel?
+    /// The current value label; the formatted value if the gauge has a
+    /// ``ValueFormat`` and no explicit label.
+    public var currentValueLabel: GaugeLabel?
+    public var minimumValueLabel: GaugeLabel?
+    public var maximumValueLabel: GaugeLabel?
+    /// Strings whose widest one sizes the current-value slot, so that a gauge never
+    /// changes size as its value changes (the article's invisible "100 %").
+    /// Empty when the current value label was given explicitly.
+    public var sizingText: [String]
+    /// The indicator's colour or gradient (threshold zones already resolved).
+    public var tint: Tint
+    public var environment: GaugeEnvironment
+
+    public init(
+        value: Double, label: GaugeLabel? = nil, currentValueLabel: GaugeLabel? = nil,
+        minimumValueLabel: GaugeLabel? = nil, maximumValueLabel: GaugeLabel? = nil,
+        sizingText: [String] = [], tint: Tint = .color(.blue), environment: GaugeEnvironment = GaugeEnvironment()
+    ) {
+        self.value = value.isNaN ? 0 : min(1, max(0, value))
+        self.label = label
+        self.currentValueLabel = currentValueLabel
+        self.minimumValueLabel = minimumValueLabel
+        self.maximumValueLabel = maximumValueLabel
+        self.sizingText = sizingText
+        self.tint = tint
+        self.environment = environment
+    }
+}
+
+/// Colours and fonts a style uses besides the tint; SwiftUI takes these from its
+/// environment.
+public struct GaugeEnvironment: Sendable, Hashable {
+    /// Primary text colour (labels, current value).
+    public var foreground: Color = .white
+    /// Colour of the panel behind the gauge; the "clear" padding around marker
+    /// dots is painted in it, since a framebuffer has nothing to see through to.
+    public var background: Color = Color(hex: 0x101418)
+    /// Colour of the unfilled track (drawn over the background).
+    public var track: Color = Color.white.opacity(0.2)
+    /// The font for every label.
+    public var font: FontDescriptor = .default
+    /// Pixel size of the secondary labels (label, min/max); the current value
+    /// of circular styles is sized from the ring instead.
+    public var labelSize: Double = 12
+
+    public init() {}
+}

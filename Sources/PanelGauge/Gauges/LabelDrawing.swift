@@ -1,0 +1,97 @@
+extension GaugeLabel {
+    /// Draws the label in `rect`: text at `pixelSize` in `color`, aligned
+    /// horizontally and centred vertically on its ink; an icon at its natural
+    /// size in `color`; a custom drawing at the size it asks for, aligned the
+    /// same way.
+    func draw(
+        in rect: Rect, on canvas: Canvas, context: DrawContext, pixelSize: Double, color: Color,
+        alignment: HorizontalAlignment = .center
+    ) {
+        switch self {
+        case .text(let s):
+            Text(s, size: pixelSize, color: color, alignment: alignment).draw(in: rect, on: canvas, context: context)
+        case .icon(let icon):
+            let r = Self.aligned(Size(width: Double(icon.width), height: Double(icon.height)), in: rect, alignment)
+            icon.coverage.withUnsafeBufferPointer { buf in
+                guard let base = buf.baseAddress else { return }
+                canvas.fillMask(
+                    base, width: icon.width, height: icon.height, pitch: icon.width, x: Int(r.minX.rounded()),
+                    y: Int(r.minY.rounded()), paint: .solid(color))
+            }
+        case .custom(let d):
+            let s = d.sizeThatFits(rect.size, context: context)
+            d.draw(in: Self.aligned(s, in: rect, alignment), on: canvas, context: context)
+        }
+    }
+
+    static func aligned(_ s: Size, in rect: Rect, _ alignment: HorizontalAlignment) -> Rect {
+        let x: Double
+        switch alignment {
+        case .leading: x = rect.minX
+        case .center: x = rect.midX - s.width / 2
+        case .trailing: x = rect.maxX - s.width
+        }
+        return Rect(x: x, y: rect.midY - s.height / 2, width: s.width, height: s.height)
+    }
+}
+
+extension Tint {
+    /// The tint along a straight line from `start` (value 0) to `end` (value 1).
+    func linearPaint(from start: Point, to end: Point) -> Paint {
+        switch self {
+        case .color(let c): .solid(c)
+        case .gradient(let g): .linearGradient(g, start: start, end: end)
+        }
+    }
+
+    /// The tint along an arc from `arcStart` clockwise over `arcSweep` degrees:
+    /// the gradient's 0...1 is laid onto the arc, and the rest of the turn is
+    /// split evenly between the two end colours, so that round caps on either
+    /// end take their own end's colour (the conic gradient's seam falls in the
+    /// middle of the gap).
+    func arcPaint(center: Point, arcStart: Angle, arcSweep: Angle) -> Paint {
+        switch self {
+        case .color(let c):
+            return .solid(c)
+        case .gradient(let g):
+            let sweep = min(360, max(0, arcSweep.degrees))
+            let margin = (360 - sweep) / 2
+            let stops = g.stops.map {
+                Gradient.Stop(color: $0.color, location: (margin + $0.location * sweep) / 360)
+            }
+            return .conicGradient(Gradient(stops: stops), center: center, startAngle: arcStart - .degrees(margin))
+        }
+    }
+
+    /// Every colour's alpha multiplied by `opacity`.
+    func opacity(_ opacity: Double) -> Tint {
+        switch self {
+        case .color(let c): .color(c.opacity(opacity))
+        case .gradient(let g):
+            .gradient(Gradient(stops: g.stops.map { Gradient.Stop(color: $0.color.opacity(opacity), location: $0.location) }))
+        }
+    }
+
+    var isGradient: Bool {
+        if case .gradient = self { return true }
+        return false
+    }
+}
+
+extension Gauge {
+    /// Draws the gauge in its style into `rect`. Nothing is drawn outside the
+    /// pixels `rect` touches, even when the rectangle is too small for the
+    /// style, so gauges sharing a panel never paint over each other.
+    public func draw(in rect: Rect, on canvas: Canvas, fonts: FontCache = .shared) {
+        let context = DrawContext(fonts: fonts, environment: environment)
+        canvas.withClip(IntRect(covering: rect)) {
+            style.makeBody(configuration: configuration).draw(in: rect, on: canvas, context: context)
+        }
+    }
+
+    /// The size the gauge's style would like when offered `proposal`.
+    public func sizeThatFits(_ proposal: Size, fonts: FontCache = .shared) -> Size {
+        let context = DrawContext(fonts: fonts, environment: environment)
+        return style.makeBody(configuration: configuration).sizeThatFits(proposal, context: context)
+    }
+}

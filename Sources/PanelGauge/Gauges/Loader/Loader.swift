@@ -1,0 +1,117 @@
+/// The customizable loader of the loader-styles article: an arc trimmed to the
+/// progress, with round ends, spinning once per ``rotationPeriod``; its look
+/// comes from a ``LoaderStyle``.
+///
+/// Rotation is a pure function of time: ``body(at:)`` gives the drawing for
+/// one instant, so a renderer asks for each frame's timestamp and tests pick
+/// times explicitly.
+///
+/// ```swift
+/// struct Secondary: LoaderStyle {
+///     func makeBody(configuration: Configuration) -> some Drawable {
+///         configuration.indicator.tint(.red).frame(width: 40, height: 40)
+///     }
+/// }
+/// ```
+public struct Loader: Sendable {
+    /// 0...1 (clamped; NaN is 0).
+    public let progress: Double
+    public var style: any LoaderStyle
+    /// Seconds per turn; 1 s as in the article. 0 or less stops the spin.
+    public var rotationPeriod: Double = 1
+
+    public init(progress: Double, style: any LoaderStyle = PlainLoaderStyle()) {
+        self.progress = progress.isNaN ? 0 : min(1, max(0, progress))
+        self.style = style
+    }
+
+    /// `.loaderStyle(.primary)`.
+    public func loaderStyle(_ style: some LoaderStyle) -> Loader {
+        var copy = self
+        copy.style = style
+        return copy
+    }
+
+    /// The spin at `time` (seconds): linear, one turn per period, repeating.
+    public func rotation(at time: Double) -> Angle {
+        guard rotationPeriod > 0, time.isFinite else { return 0 }
+        let turns = time / rotationPeriod
+        return .degrees(360 * (turns - turns.rounded(.down)))
+    }
+
+    /// The styled drawing at `time`.
+    public func body(at time: Double) -> any Drawable {
+        let configuration = LoaderStyleConfiguration(
+            progress: progress, indicator: LoaderIndicator(progress: progress, rotation: rotation(at: time)))
+        return style.makeBody(configuration: configuration)
+    }
+}
+
+/// Turns a loader's configuration into a drawing (the article's `LoaderStyle`).
+public protocol LoaderStyle: Sendable {
+    associatedtype Body: Drawable
+    typealias Configuration = LoaderStyleConfiguration
+    func makeBody(configuration: Configuration) -> Body
+}
+
+/// What a ``LoaderStyle`` receives: the progress and the ready-made indicator.
+public struct LoaderStyleConfiguration: Sendable {
+    public let progress: Double
+    public let indicator: LoaderIndicator
+}
+
+/// The spinning arc: from the loader's rotation angle (0 = 3 o'clock, where
+/// SwiftUI's `Circle().trim` starts) clockwise over `progress` of a turn, with
+/// round ends, in the tint. It fills the largest square of its rectangle; the
+/// stroke is 0.1 of the square's side (8 px at the article's ideal 80 px), and
+/// stays inside the square.
+public struct LoaderIndicator: Drawable {
+    public let progress: Double
+    public let rotation: Angle
+    public private(set) var tint: Tint = .color(.blue)
+    /// The article's ideal size.
+    public static let idealSide = 80.0
+
+    public init(progress: Double, rotation: Angle) {
+        self.progress = progress
+        self.rotation = rotation
+    }
+
+    public func tint(_ color: Color) -> LoaderIndicator {
+        var copy = self
+        copy.tint = .color(color)
+        return copy
+    }
+
+    public func tint(_ tint: Tint) -> LoaderIndicator {
+        var copy = self
+        copy.tint = tint
+        return copy
+    }
+
+    /// Where the arc goes in `rect`.
+    public func layout(in rect: Rect) -> CircularGaugeLayout {
+        .inscribed(in: rect, lineWidthFraction: 0.1, startAngle: rotation)
+    }
+
+    public func sizeThatFits(_ proposal: Size, context: DrawContext) -> Size {
+        Size(width: Self.idealSide, height: Self.idealSide)
+    }
+
+    public func draw(in rect: Rect, on canvas: Canvas, context: DrawContext) {
+        let l = layout(in: rect)
+        guard progress > 0, l.radius > 0 else { return }
+        canvas.strokeArc(
+            center: l.center, radius: l.radius, startAngle: l.startAngle, sweep: l.sweep * progress,
+            width: l.lineWidth, cap: .round,
+            paint: tint.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: l.sweep))
+    }
+}
+
+/// The indicator alone at its ideal size, in the default tint.
+public struct PlainLoaderStyle: LoaderStyle {
+    public init() {}
+    public func makeBody(configuration: Configuration) -> some Drawable {
+        configuration.indicator.frame(width: LoaderIndicator.idealSide, height: LoaderIndicator.idealSide)
+    }
+}

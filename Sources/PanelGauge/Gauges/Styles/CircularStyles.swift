@@ -1,0 +1,187 @@
+/// The geometry of a circular gauge in its rectangle: the largest centred
+/// square, a stroke of `lineWidth` on a centre-line `radius`, over an arc from
+/// `startAngle` clockwise through `sweep`. Pure, so tests can check drawings
+/// against it.
+public struct CircularGaugeLayout: Sendable, Hashable {
+    public var center: Point
+    /// Centre line of the stroke.
+    public var radius: Double
+    public var lineWidth: Double
+    public var startAngle: Angle
+    public var sweep: Angle
+
+    /// The angle of normalized value `v` on the arc.
+    public func angle(for v: Double) -> Angle {
+        startAngle + sweep * min(1, max(0, v))
+    }
+
+    /// The point on the centre line at normalized value `v`.
+    public func point(for v: Double) -> Point {
+        center.onCircle(radius: radius, angle: angle(for: v))
+    }
+
+    /// Radius of the stroke's inner edge.
+    public var innerRadius: Double { max(0, radius - lineWidth / 2) }
+
+    /// A full-turn stroke of `lineWidthFraction` of the side of the largest
+    /// square centred in `rect`, drawn inside that square.
+    static func inscribed(in rect: Rect, lineWidthFraction: Double, startAngle: Angle) -> CircularGaugeLayout {
+        let sq = PanelLayout.centredSquare(in: rect)
+        let w = lineWidthFraction * sq.width
+        return CircularGaugeLayout(
+            center: sq.center, radius: max(0, sq.width / 2 - w / 2), lineWidth: w, startAngle: startAngle, sweep: 360)
+    }
+
+    /// Draws a label in the middle of the ring at `preferred` pixels, or smaller
+    /// so that the widest of the configuration's sizing texts fits `fitting`
+    /// pixels (see ``centreTextSize(_:preferred:fitting:_:)``).
+    func drawCentre(
+        _ label: GaugeLabel, _ c: GaugeStyleConfiguration, preferred: Double, fitting: Double, on canvas: Canvas,
+        context: DrawContext
+    ) {
+        let size = centreTextSize(c, preferred: preferred, fitting: fitting, context)
+        let r = innerRadius
+        let box = Rect(x: center.x - r, y: center.y - r, width: 2 * r, height: 2 * r)
+        label.draw(in: box, on: canvas, context: context, pixelSize: size, color: c.environment.foreground)
+    }
+}
+
+/// SwiftUI's `.accessoryCircular`: a ring open at the bottom (270 degrees, from
+/// 135 to 405, round ends), a marker dot at the value with clear padding, the
+/// current value in the centre, and in the opening either the minimum and
+/// maximum labels (under the two ends) or the label.
+///
+/// Proportions of the square side `D`: stroke width `0.1 D`; dot radius
+/// `0.625 x` the stroke width, padding to `0.775 x`; the ring is inset so the
+/// padded dot stays inside the square. The current value's size is `0.3 D`, or
+/// less so its widest text fits `1.3 x` the ring's inner radius; the opening's
+/// labels are `0.1 D`: minimum and maximum centred under the two round ends
+/// (their ink centred half a label below the caps' lowest point), the label
+/// centred `0.8 r` below the centre. The ring shows a gradient tint in full along the arc
+/// (solid tints draw it in the track colour) and the dot takes the tint's colour
+/// at its position, as in SwiftUI.
+public struct AccessoryCircularGaugeStyle: GaugeStyle {
+    public init() {}
+
+    public static func markerRadii(lineWidth w: Double) -> (dot: Double, halo: Double) { (0.625 * w, 0.775 * w) }
+
+    public static func layout(in rect: Rect) -> CircularGaugeLayout {
+        let sq = PanelLayout.centredSquare(in: rect)
+        let d = sq.width
+        let w = 0.1 * d
+        return CircularGaugeLayout(
+            center: sq.center, radius: max(0, d / 2 - markerRadii(lineWidth: w).halo), lineWidth: w,
+            startAngle: 135, sweep: 270)
+    }
+
+    public func makeBody(configuration c: Configuration) -> some Drawable {
+        Draw { rect, canvas, context in
+            let l = Self.layout(in: rect)
+            guard l.radius > 0 else { return }
+            let track: Paint =
+                c.tint.isGradient
+                ? c.tint.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: l.sweep)
+                : .solid(c.environment.track)
+            canvas.strokeArc(
+                center: l.center, radius: l.radius, startAngle: l.startAngle, sweep: l.sweep, width: l.lineWidth,
+                cap: .round, paint: track)
+            let p = l.point(for: c.value)
+            let radii = Self.markerRadii(lineWidth: l.lineWidth)
+            canvas.fillDisc(center: p, radius: radii.halo, paint: .solid(c.environment.background))
+            canvas.fillDisc(center: p, radius: radii.dot, paint: .solid(c.tint.color(at: c.value)))
+
+            let d = 2 * (l.radius + radii.halo)
+            let fg = c.environment.foreground
+            if let current = c.currentValueLabel {
+                l.drawCentre(current, c, preferred: 0.3 * d, fitting: 1.3 * l.innerRadius, on: canvas, context: context)
+            }
+            // The opening: the min and max labels centred under the two round
+            // ends, or else the label.
+            let small = 0.1 * d
+            if c.minimumValueLabel != nil || c.maximumValueLabel != nil {
+                let end = l.point(for: 0)
+                let y = end.y + l.lineWidth / 2 + small / 2
+                for (label, x) in [(c.minimumValueLabel, end.x), (c.maximumValueLabel, 2 * l.center.x - end.x)] {
+                    label?.draw(
+                        in: Rect(x: x - l.radius / 2, y: y - small / 2, width: l.radius, height: small), on: canvas,
+                        context: context, pixelSize: small, color: fg)
+                }
+            } else if let label = c.label {
+                let y = l.center.y + l.radius * 0.8
+                label.draw(
+                    in: Rect(x: l.center.x - l.radius, y: y - small / 2, width: 2 * l.radius, height: small),
+                    on: canvas, context: context, pixelSize: small, color: fg)
+            }
+        }
+    }
+}
+
+/// SwiftUI's `.accessoryCircularCapacity`: a full ring in the tint at 0.3
+/// opacity, an arc in the tint from the top clockwise to the value (round
+/// ends), the current value in the centre. Label, minimum and maximum are not
+/// shown.
+///
+/// Stroke width `0.1 D` of the square side `D`; the ring touches the square.
+/// Current value as in ``AccessoryCircularGaugeStyle``.
+public struct AccessoryCircularCapacityGaugeStyle: GaugeStyle {
+    public init() {}
+
+    public static let trackOpacity = 0.3
+
+    public static func layout(in rect: Rect) -> CircularGaugeLayout {
+        .inscribed(in: rect, lineWidthFraction: 0.1, startAngle: 270)
+    }
+
+    public func makeBody(configuration c: Configuration) -> some Drawable {
+        Draw { rect, canvas, context in
+            let l = Self.layout(in: rect)
+            guard l.radius > 0 else { return }
+            // Leave room at the seam for the round start cap's own colour.
+            let capDegrees = Angle(radians: l.lineWidth / 2 / l.radius).degrees
+            let arcPaint = c.tint.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: .degrees(360 - 2 * capDegrees))
+            let trackPaint = c.tint.opacity(Self.trackOpacity).arcPaint(
+                center: l.center, arcStart: l.startAngle, arcSweep: .degrees(360 - 2 * capDegrees))
+            canvas.strokeRing(center: l.center, radius: l.radius, width: l.lineWidth, paint: trackPaint)
+            if c.value > 0 {
+                canvas.strokeArc(
+                    center: l.center, radius: l.radius, startAngle: l.startAngle, sweep: l.sweep * c.value,
+                    width: l.lineWidth, cap: .round, paint: arcPaint)
+            }
+            if let current = c.currentValueLabel {
+                let d = 2 * l.radius + l.lineWidth
+                l.drawCentre(current, c, preferred: 0.3 * d, fitting: 1.3 * l.innerRadius, on: canvas, context: context)
+            }
+        }
+    }
+}
+
+/// The pixel size for a centre value: `preferred`, or smaller so that the
+/// widest of the sizing texts (or the current text) is at most `width` wide.
+/// Sizing by the widest text keeps the size from changing with the value.
+func centreTextSize(_ c: GaugeStyleConfiguration, preferred: Double, fitting width: Double, _ context: DrawContext)
+    -> Double
+{
+    var texts = c.sizingText
+    if let t = c.currentValueLabel?.text { texts.append(t) }
+    guard preferred >= 1, width > 0, !texts.isEmpty else { return max(1, preferred) }
+    func widest(_ size: Double) -> Double {
+        guard let f = context.font(size: size) else { return 0 }
+        return texts.map { f.advance(of: $0) }.max() ?? 0
+    }
+    var size = preferred.rounded(.down)
+    let w = widest(size)
+    if w > width {
+        // Advances grow about linearly with size: start from the proportional
+        // guess, then step down until the hinted widths fit.
+        size = max(1, (size * width / w).rounded(.down))
+        while size > 1 && widest(size) > width { size -= 1 }
+    }
+    return size
+}
+
+extension GaugeStyle where Self == AccessoryCircularGaugeStyle {
+    public static var accessoryCircular: Self { Self() }
+}
+extension GaugeStyle where Self == AccessoryCircularCapacityGaugeStyle {
+    public static var accessoryCircularCapacity: Self { Self() }
+}

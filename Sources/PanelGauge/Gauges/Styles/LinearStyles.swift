@@ -1,0 +1,208 @@
+/// Where the parts of a linear gauge go inside its rectangle. Pure geometry, so
+/// tests can check a drawing against it.
+///
+/// Rows, top to bottom, the whole stack centred vertically: the label line (if
+/// shown), a gap, the bar row, a gap, the current-value line (if shown below).
+/// Minimum and maximum labels sit at the two ends of the bar row, the bar spans
+/// the space between them (less `endInset` on each side, room for a marker).
+public struct LinearGaugeLayout: Sendable, Hashable {
+    public var labelRect: Rect?
+    public var currentValueRect: Rect?
+    public var minimumRect: Rect?
+    public var maximumRect: Rect?
+    /// The track: a horizontal capsule of the bar's thickness.
+    public var bar: Rect
+
+    /// The fill of a capacity bar for normalized value `v`: the leading part of
+    /// the bar, `v` of its width (nil for nothing to draw).
+    public func fill(for v: Double) -> Rect? {
+        let w = bar.width * min(1, max(0, v))
+        return w > 0 ? Rect(x: bar.minX, y: bar.minY, width: w, height: bar.height) : nil
+    }
+
+    /// A marker's centre for normalized value `v`: it travels between the
+    /// centres of the bar's two round ends.
+    public func marker(for v: Double) -> Point {
+        let r = bar.height / 2
+        let t = min(1, max(0, v))
+        return Point(x: bar.minX + r + t * max(0, bar.width - 2 * r), y: bar.midY)
+    }
+
+    enum CurrentPlacement { case below(HorizontalAlignment), leadingEdge, hidden }
+
+    /// - Parameters:
+    ///   - labelAlignment: nil hides the label.
+    ///   - rowHeight: height of the bar row (at least the bar's thickness).
+    static func make(
+        rect: Rect, configuration c: GaugeStyleConfiguration, context: DrawContext, thickness t: Double,
+        rowHeight: Double, endInset: Double, labelAlignment: HorizontalAlignment?, current: CurrentPlacement
+    ) -> LinearGaugeLayout {
+        let s = c.environment.labelSize
+        let font = context.font(size: s)
+        let lineH = font.map { $0.ascender + $0.descender } ?? s
+        let gap = (s * 0.3).rounded()
+        func width(_ l: GaugeLabel?) -> Double { l.map { $0.size(pixelSize: s, context: context).width } ?? 0 }
+
+        let showLabel = labelAlignment != nil && c.label != nil
+        var showCurrentBelow = false, currentAtLeading = false
+        switch current {
+        case .below: showCurrentBelow = c.currentValueLabel != nil
+        case .leadingEdge:
+            currentAtLeading = c.currentValueLabel != nil && c.minimumValueLabel == nil && c.maximumValueLabel == nil
+        case .hidden: break
+        }
+        let topH = showLabel ? lineH + gap : 0
+        let bottomH = showCurrentBelow ? gap + lineH : 0
+        let rowH = max(t, rowHeight)
+        let y0 = rect.midY - (topH + rowH + bottomH) / 2
+        let row = Rect(x: rect.minX, y: y0 + topH, width: rect.width, height: rowH)
+
+        var layout = LinearGaugeLayout(bar: row)
+        if showLabel { layout.labelRect = Rect(x: rect.minX, y: y0, width: rect.width, height: lineH) }
+        if showCurrentBelow {
+            layout.currentValueRect = Rect(x: rect.minX, y: row.maxY + gap, width: rect.width, height: lineH)
+        }
+        var lead = 0.0, trail = 0.0
+        if currentAtLeading {
+            lead = width(c.currentValueLabel)
+            layout.currentValueRect = Rect(x: rect.minX, y: row.minY, width: lead, height: rowH)
+        } else if c.minimumValueLabel != nil || c.maximumValueLabel != nil {
+            lead = width(c.minimumValueLabel)
+            trail = width(c.maximumValueLabel)
+            layout.minimumRect = Rect(x: rect.minX, y: row.minY, width: lead, height: rowH)
+            layout.maximumRect = Rect(x: rect.maxX - trail, y: row.minY, width: trail, height: rowH)
+        }
+        let a = rect.minX + (lead > 0 ? lead + gap : 0) + endInset
+        let b = rect.maxX - (trail > 0 ? trail + gap : 0) - endInset
+        layout.bar = Rect(x: a, y: row.midY - t / 2, width: max(0, b - a), height: t)
+        return layout
+    }
+
+    /// A capacity bar: the track, the fill up to the value in `fill`, and the
+    /// labels (label and current value aligned by `labels`).
+    func drawCapacity(
+        _ c: GaugeStyleConfiguration, fill: Paint, labels: HorizontalAlignment, on canvas: Canvas, context: DrawContext
+    ) {
+        canvas.fillCapsule(bar, paint: .solid(c.environment.track))
+        if let f = self.fill(for: c.value) { canvas.fillCapsule(f, paint: fill) }
+        drawLabels(c, on: canvas, context: context, labelAlignment: labels, currentAlignment: labels)
+    }
+
+    /// Draws whichever labels the layout placed.
+    func drawLabels(
+        _ c: GaugeStyleConfiguration, on canvas: Canvas, context: DrawContext,
+        labelAlignment: HorizontalAlignment, currentAlignment: HorizontalAlignment
+    ) {
+        let s = c.environment.labelSize, fg = c.environment.foreground
+        if let r = labelRect, let l = c.label {
+            l.draw(in: r, on: canvas, context: context, pixelSize: s, color: fg, alignment: labelAlignment)
+        }
+        if let r = currentValueRect, let l = c.currentValueLabel {
+            l.draw(in: r, on: canvas, context: context, pixelSize: s, color: fg, alignment: currentAlignment)
+        }
+        if let r = minimumRect, let l = c.minimumValueLabel {
+            l.draw(in: r, on: canvas, context: context, pixelSize: s, color: fg, alignment: .leading)
+        }
+        if let r = maximumRect, let l = c.maximumValueLabel {
+            l.draw(in: r, on: canvas, context: context, pixelSize: s, color: fg, alignment: .trailing)
+        }
+    }
+}
+
+/// SwiftUI's `.linearCapacity`: a bar over the whole range in the track colour,
+/// filled from the leading end in the tint; the label centred above, the current
+/// value centred below, the minimum and maximum labels at the ends.
+///
+/// Bar thickness is half the label size. A gradient tint is laid out over the
+/// whole bar, so the fill reveals the part of it up to the value.
+public struct LinearCapacityGaugeStyle: GaugeStyle {
+    public init() {}
+
+    public func layout(_ c: GaugeStyleConfiguration, in rect: Rect, context: DrawContext) -> LinearGaugeLayout {
+        let t = c.environment.labelSize * 0.5
+        return .make(
+            rect: rect, configuration: c, context: context, thickness: t, rowHeight: t, endInset: 0,
+            labelAlignment: .center, current: .below(.center))
+    }
+
+    public func makeBody(configuration c: Configuration) -> some Drawable {
+        Draw { rect, canvas, context in
+            let l = layout(c, in: rect, context: context)
+            let paint = c.tint.linearPaint(
+                from: Point(x: l.bar.minX, y: l.bar.midY), to: Point(x: l.bar.maxX, y: l.bar.midY))
+            l.drawCapacity(c, fill: paint, labels: .center, on: canvas, context: context)
+        }
+    }
+}
+
+/// SwiftUI's `.accessoryLinear`: a thin bar with a marker dot at the value. The
+/// dot has the tint's colour at its position and a ring of clear padding (painted
+/// in the environment's background colour). The label is not shown; the current
+/// value sits at the leading end unless minimum and maximum labels are given,
+/// which then sit at the two ends.
+///
+/// The bar shows a gradient tint in full (so the dot's colour matches the bar
+/// under it); with a solid tint the bar is the track colour. Bar thickness is
+/// 0.35 x the label size, dot radius 0.9 x the thickness, padding 0.4 x the
+/// thickness.
+public struct AccessoryLinearGaugeStyle: GaugeStyle {
+    public init() {}
+
+    /// Radii of the dot and of its clear padding for a bar of thickness `t`.
+    public static func markerRadii(thickness t: Double) -> (dot: Double, halo: Double) { (t * 0.9, t * 1.3) }
+
+    public func layout(_ c: GaugeStyleConfiguration, in rect: Rect, context: DrawContext) -> LinearGaugeLayout {
+        let t = c.environment.labelSize * 0.35
+        let halo = Self.markerRadii(thickness: t).halo
+        return .make(
+            rect: rect, configuration: c, context: context, thickness: t, rowHeight: 2 * halo,
+            endInset: halo - t / 2, labelAlignment: nil, current: .leadingEdge)
+    }
+
+    public func makeBody(configuration c: Configuration) -> some Drawable {
+        Draw { rect, canvas, context in
+            let l = layout(c, in: rect, context: context)
+            let track: Paint =
+                c.tint.isGradient
+                ? c.tint.linearPaint(from: l.marker(for: 0), to: l.marker(for: 1)) : .solid(c.environment.track)
+            canvas.fillCapsule(l.bar, paint: track)
+            let p = l.marker(for: c.value)
+            let radii = Self.markerRadii(thickness: l.bar.height)
+            canvas.fillDisc(center: p, radius: radii.halo, paint: .solid(c.environment.background))
+            canvas.fillDisc(center: p, radius: radii.dot, paint: .solid(c.tint.color(at: c.value)))
+            l.drawLabels(c, on: canvas, context: context, labelAlignment: .leading, currentAlignment: .leading)
+        }
+    }
+}
+
+/// SwiftUI's `.accessoryLinearCapacity`: like ``LinearCapacityGaugeStyle`` with a
+/// thinner bar (0.35 x the label size), the label and the current value at the
+/// leading edge. Gradient tints are not drawn as gradients here (as in
+/// SwiftUI): the fill takes the gradient's colour at the value.
+public struct AccessoryLinearCapacityGaugeStyle: GaugeStyle {
+    public init() {}
+
+    public func layout(_ c: GaugeStyleConfiguration, in rect: Rect, context: DrawContext) -> LinearGaugeLayout {
+        let t = c.environment.labelSize * 0.35
+        return .make(
+            rect: rect, configuration: c, context: context, thickness: t, rowHeight: t, endInset: 0,
+            labelAlignment: .leading, current: .below(.leading))
+    }
+
+    public func makeBody(configuration c: Configuration) -> some Drawable {
+        Draw { rect, canvas, context in
+            let l = layout(c, in: rect, context: context)
+            l.drawCapacity(c, fill: .solid(c.tint.color(at: c.value)), labels: .leading, on: canvas, context: context)
+        }
+    }
+}
+
+extension GaugeStyle where Self == LinearCapacityGaugeStyle {
+    public static var linearCapacity: Self { Self() }
+}
+extension GaugeStyle where Self == AccessoryLinearGaugeStyle {
+    public static var accessoryLinear: Self { Self() }
+}
+extension GaugeStyle where Self == AccessoryLinearCapacityGaugeStyle {
+    public static var accessoryLinearCapacity: Self { Self() }
+}

@@ -1,0 +1,149 @@
+/// The self-sizing ring gauge of the SwiftUI article: a dashed track ring at
+/// 0.2 opacity of the foreground colour, a value arc from the bottom (90
+/// degrees) clockwise, and a centre whose width sets the ring's size:
+/// diameter = centre width x 1.777.
+///
+/// The centre is the current-value label, or by default the value as "73 %".
+/// A text centre is sized from the widest text the value can show ("100 %",
+/// or the gauge's ``ValueFormat`` at both ends of the range), so the ring never
+/// changes size as the value changes. An icon or custom centre sizes the ring
+/// by its own width.
+///
+/// Proportions, from the article's 5 pt stroke on a ring about 80 pt wide: value
+/// stroke `T = D / 16`, butt ends; track stroke `T / 1.777` dashed `T` on, `T`
+/// off from the bottom; both on the centre-line radius `(D - T) / 2`. The tint
+/// is laid over the whole turn from the bottom, as the article's rotated
+/// `AngularGradient`; the default tint is the article's red to green.
+public struct RingGaugeStyle: GaugeStyle {
+    /// Diameter over centre width.
+    public static let scale = 1.777
+    /// Text size of the centre; nil picks the largest size whose ring fits the
+    /// rectangle it is drawn into.
+    public var fontSize: Double?
+
+    public init(fontSize: Double? = nil) {
+        self.fontSize = fontSize
+    }
+
+    /// The article's gradient: red at the bottom, through the turn to green.
+    public var defaultTint: Tint { .gradient([.red, .green]) }
+
+    /// The ring for a centre `centreWidth` wide, centred in `rect`.
+    public static func layout(centreWidth: Double, in rect: Rect) -> (ring: CircularGaugeLayout, diameter: Double) {
+        let d = centreWidth * scale
+        let t = d / 16
+        return (
+            CircularGaugeLayout(
+                center: rect.center, radius: max(0, (d - t) / 2), lineWidth: t, startAngle: 90, sweep: 360), d
+        )
+    }
+
+    /// The centre label, the texts that size it, and its text size in `rect`.
+    func centre(_ c: GaugeStyleConfiguration, in rect: Rect, context: DrawContext) -> (
+        label: GaugeLabel, size: Double, width: Double
+    ) {
+        var c = c
+        if c.currentValueLabel == nil {
+            c.currentValueLabel = .text(ValueFormat.percent().string(for: c.value, in: 0...1))
+            c.sizingText = ["100 %"]
+        }
+        let label = c.currentValueLabel!
+        let side = min(rect.width, rect.height)
+        let size = centreTextSize(c, preferred: fontSize ?? side, fitting: side / Self.scale, context)
+        var width = label.size(pixelSize: size, context: context).width
+        if let f = context.font(size: size) {
+            for t in c.sizingText { width = max(width, f.advance(of: t)) }
+        }
+        return (label, size, width)
+    }
+
+    public func makeBody(configuration c: Configuration) -> some Drawable {
+        Draw(
+            size: { proposal, context in
+                let d = centre(c, in: Rect(x: 0, y: 0, width: proposal.width, height: proposal.height), context: context)
+                    .width * Self.scale
+                return Size(width: d, height: d)
+            },
+            { rect, canvas, context in
+                let centre = centre(c, in: rect, context: context)
+                let l = Self.layout(centreWidth: centre.width, in: rect).ring
+                if l.radius > 0 {
+                    let t = l.lineWidth
+                    canvas.strokeArc(
+                        center: l.center, radius: l.radius, startAngle: l.startAngle, sweep: l.sweep,
+                        width: t / Self.scale, cap: .butt, dash: try? DashPattern([t, t]),
+                        paint: .solid(c.environment.foreground.opacity(0.2)))
+                    if c.value > 0 {
+                        canvas.strokeArc(
+                            center: l.center, radius: l.radius, startAngle: l.startAngle, sweep: l.sweep * c.value,
+                            width: t, cap: .butt,
+                            paint: c.tint.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: l.sweep))
+                    }
+                }
+                let box = Rect(x: l.center.x - centre.width / 2, y: l.center.y - centre.size, width: centre.width, height: 2 * centre.size)
+                centre.label.draw(
+                    in: box, on: canvas, context: context, pixelSize: centre.size, color: c.environment.foreground)
+            })
+    }
+}
+
+/// The stepped ring of SBGauge: a track ring under a gauge arc that starts at
+/// the top and runs clockwise to the value; the ring is divided into `segments`
+/// by small gaps (in both track and gauge), so each step reads as one segment.
+/// Drive it with a ``SteppedGauge``, whose ``SteppedGauge/value(at:)`` eases
+/// each step from the previous one.
+///
+/// Stroke width `0.12 D` of the square side `D`, drawn inside the square;
+/// gaps of `max(1.5, 0.25 x stroke width)` pixels along the centre line.
+public struct SteppedGaugeStyle: GaugeStyle {
+    public let segments: Int
+
+    public init(segments: Int) {
+        self.segments = max(1, segments)
+    }
+
+    public static func layout(in rect: Rect) -> CircularGaugeLayout {
+        .inscribed(in: rect, lineWidthFraction: 0.12, startAngle: 270)
+    }
+
+    /// The dash pattern that splits the ring into segments, with a gap centred on
+    /// every segment boundary; nil for one segment.
+    public func segmentDash(_ l: CircularGaugeLayout) -> DashPattern? {
+        guard segments > 1 else { return nil }
+        let period = 2 * Double.pi * l.radius / Double(segments)
+        let gap = max(1.5, 0.25 * l.lineWidth)
+        guard gap < period else { return nil }
+        // Start half a gap into the "off" part, so that boundaries fall mid-gap.
+        return try? DashPattern([period - gap, gap], phase: period - gap / 2)
+    }
+
+    public func makeBody(configuration c: Configuration) -> some Drawable {
+        Draw { rect, canvas, context in
+            let l = Self.layout(in: rect)
+            guard l.radius > 0 else { return }
+            let dash = segmentDash(l)
+            canvas.strokeArc(
+                center: l.center, radius: l.radius, startAngle: l.startAngle, sweep: l.sweep, width: l.lineWidth,
+                cap: .butt, dash: dash, paint: .solid(c.environment.track))
+            if c.value > 0 {
+                canvas.strokeArc(
+                    center: l.center, radius: l.radius, startAngle: l.startAngle, sweep: l.sweep * c.value,
+                    width: l.lineWidth, cap: .butt, dash: dash,
+                    paint: c.tint.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: l.sweep))
+            }
+            if let current = c.currentValueLabel {
+                l.drawCentre(current, c, preferred: 0.5 * l.innerRadius, fitting: 1.5 * l.innerRadius, on: canvas, context: context)
+            }
+        }
+    }
+}
+
+extension GaugeStyle where Self == RingGaugeStyle {
+    /// The self-sizing ring gauge (see ``RingGaugeStyle``).
+    public static var ring: Self { Self() }
+    public static func ring(fontSize: Double?) -> Self { Self(fontSize: fontSize) }
+}
+extension GaugeStyle where Self == SteppedGaugeStyle {
+    /// The SBGauge stepped ring with `segments` steps.
+    public static func stepped(segments: Int) -> Self { Self(segments: segments) }
+}

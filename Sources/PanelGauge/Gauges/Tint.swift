@@ -1,0 +1,76 @@
+/// The colour of a gauge's value indicator: one colour, or a gradient along the
+/// gauge's value axis (0 = minimum, 1 = maximum).
+///
+/// Linear styles lay the gradient out from the bar's leading to its trailing
+/// end, circular styles along the arc; a marker dot takes the gradient's colour
+/// at its own position. ``Gradient`` is the rasterizer's colour ramp (8-bit sRGB
+/// interpolation, padded with the end colours).
+public enum Tint: Sendable, Hashable {
+    case color(Color)
+    case gradient(Gradient)
+
+    /// A gradient of evenly spaced colours (`.gradient([.green, .red])`).
+    public static func gradient(_ colors: [Color]) -> Tint { .gradient(Gradient(colors: colors)) }
+
+    /// The tint's colour at position `t` (0...1) along the value axis.
+    public func color(at t: Double) -> Color {
+        switch self {
+        case .color(let c): c
+        case .gradient(let g): g.color(at: t)
+        }
+    }
+}
+
+/// Colour zones by value, for status screens ("green below 60, amber from 60,
+/// red from 85"). A value `v` takes the colour of the last step whose `from`
+/// is `<= v`, or ``base`` below every step; so boundaries belong to the zone
+/// above them.
+public struct Thresholds: Sendable, Hashable {
+    public struct Step: Sendable, Hashable {
+        /// Lower bound of the zone, inclusive, in the gauge's units.
+        public var from: Double
+        public var color: Color
+        public init(from: Double, color: Color) {
+            self.from = from
+            self.color = color
+        }
+    }
+
+    /// Colour below the first step.
+    public let base: Color
+    /// Strictly increasing, finite `from` values.
+    public let steps: [Step]
+
+    /// Throws ``ThresholdsError`` if a bound is not finite or the bounds are not
+    /// strictly increasing.
+    public init(base: Color, steps: [Step]) throws {
+        for s in steps where !s.from.isFinite { throw ThresholdsError.boundNotFinite(s.from) }
+        for (a, b) in zip(steps, steps.dropFirst()) where !(a.from < b.from) {
+            throw ThresholdsError.notIncreasing(a.from, b.from)
+        }
+        self.base = base
+        self.steps = steps
+    }
+
+    /// `Thresholds(.green, (60, .orange), (85, .red))`.
+    public init(_ base: Color, _ steps: (Double, Color)...) throws {
+        try self.init(base: base, steps: steps.map { Step(from: $0.0, color: $0.1) })
+    }
+
+    public func color(for value: Double) -> Color {
+        var c = base
+        for s in steps where value >= s.from { c = s.color }
+        return c
+    }
+}
+
+public enum ThresholdsError: Error, Equatable, CustomStringConvertible {
+    case boundNotFinite(Double)
+    case notIncreasing(Double, Double)
+    public var description: String {
+        switch self {
+        case .boundNotFinite(let v): "threshold bound \(v) is not a finite number"
+        case .notIncreasing(let a, let b): "threshold bounds must increase, but \(b) follows \(a)"
+        }
+    }
+}

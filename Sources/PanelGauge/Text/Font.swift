@@ -1,0 +1,223 @@
+import CFreeType
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Which font file to draw text with. Sizes are chosen per use, so one
+/// descriptor serves every label.
+public struct FontDescriptor: Sendable, Hashable {
+    /// Path of a TrueType or OpenType file.
+    public var path: String
+    /// Face index inside the file (collections hold several).
+    public var faceIndex: Int
+
+    public init(path: String, faceIndex: Int = 0) {
+        self.path = path
+        self.faceIndex = faceIndex
+    }
+
+    /// DejaVu Sans from Debian's fonts-dejavu-core.
+    public static let `default` = FontDescriptor(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+}
+
+/// Why a font could not be used.
+public enum FontError: Error, Equatable, CustomStringConvertible {
+    /// The file does not exist or cannot be read.
+    case unreadable(path: String)
+    /// FreeType refused the file or a request; `call` is the FreeType function.
+    case freeType(call: String, code: Int32, path: String)
+    /// The size is not a positive finite number of pixels.
+    case invalidSize(Double)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let p):
+            "font file \(p) does not exist or is not readable (install fonts-dejavu-core, or set another font path)"
+        case .freeType(let call, let code, let p):
+            "FreeType \(call) failed with error 0x\(String(code, radix: 16)) for font \(p)"
+        case .invalidSize(let s): "font size \(s) px is not a positive number"
+        }
+    }
+}
+
+/// One rendered glyph: its advance and its coverage bitmap relative to the pen.
+public struct Glyph: Sendable {
+    /// Horizontal advance in pixels (hinted, so whole pixels with light hinting).
+    public let advance: Double
+    /// Offset from the pen position to the bitmap's left column.
+    public let left: Int
+    /// Offset from the baseline up to the bitmap's top row (positive = above).
+    public let top: Int
+    public let width: Int
+    public let height: Int
+    /// 8-bit coverage, row-major, `width * height` bytes.
+    public let coverage: [UInt8]
+}
+
+/// A face from a font file at one pixel size, with its glyph cache.
+///
+/// Glyphs are loaded with FreeType's light hinting (`FT_LOAD_TARGET_LIGHT`):
+/// outlines snap vertically to the pixel grid, which keeps 10-14 px text crisp
+/// on small panels, while horizontal shapes and spacing keep the designer's
+/// proportions. Pens sit on whole pixels. All FreeType calls of one font are
+/// serialized by a lock, since a face is not safe to share across threads.
+public final class Font: Sendable {
+    public let descriptor: FontDescriptor
+    /// The requested size: the em square in pixels.
+    public let pixelSize: Double
+    /// Distance from the baseline up to the top of tall glyphs, in pixels.
+    public let ascender: Double
+    /// Distance from the baseline down to the bottom of descenders (positive).
+    public let descender: Double
+    /// Recommended baseline-to-baseline distance.
+    public let lineHeight: Double
+    /// Whether the face has kerning that ``advance(of:)`` applies.
+    public let hasKerning: Bool
+
+    private let state: Mutex<State>
+
+    private struct State: ~Copyable {
+        let library: FT_Library
+        let face: FT_Face
+        var glyphs: [UInt32: Glyph] = [:]
+        /// Advances of glyphs measured but not (yet) rendered.
+        var advances: [UInt32: Int] = [:]
+        var indices: [Unicode.Scalar: UInt32] = [:]
+
+        deinit {
+            FT_Done_Face(face)
+            FT_Done_FreeType(library)
+        }
+    }
+
+    /// Opens `descriptor`'s file at `pixelSize` pixels per em.
+    public init(_ descriptor: FontDescriptor = .default, pixelSize: Double) throws(FontError) {
+        guard pixelSize.isFinite, pixelSize > 0, pixelSize < 10_000 else { throw .invalidSize(pixelSize) }
+        let path = descriptor.path
+        guard access(path, R_OK) == 0 else { throw .unreadable(path: path) }
+        var lib: FT_Library?
+        var rc = FT_Init_FreeType(&lib)
+        guard rc == 0, let lib else { throw .freeType(call: "FT_Init_FreeType", code: rc, path: path) }
+        var faceOpt: FT_Face?
+        rc = FT_New_Face(lib, path, FT_Long(descriptor.faceIndex), &faceOpt)
+        guard rc == 0, let face = faceOpt else {
+            FT_Done_FreeType(lib)
+            throw .freeType(call: "FT_New_Face", code: rc, path: path)
+        }
+        // Size in 26.6 fixed point; 72 dpi makes points equal pixels.
+        rc = FT_Set_Char_Size(face, 0, FT_F26Dot6((pixelSize * 64).rounded()), 72, 72)
+        guard rc == 0 else {
+            FT_Done_Face(face)
+            FT_Done_FreeType(lib)
+            throw .freeType(call: "FT_Set_Char_Size", code: rc, path: path)
+        }
+        let m = face.pointee.size.pointee.metrics
+        self.descriptor = descriptor
+        self.pixelSize = pixelSize
+        ascender = Double(m.ascender) / 64
+        descender = -Double(m.descender) / 64
+        lineHeight = Double(m.height) / 64
+        hasKerning = cft_has_kerning(face) != 0
+        state = Mutex(State(library: lib, face: face))
+    }
+
+    /// The glyph for `scalar` (the font's .notdef glyph if it has none).
+    public func glyph(for scalar: Unicode.Scalar) -> Glyph {
+        state.withLock { s in Self.glyph(Self.index(scalar, &s), &s) }
+    }
+
+    /// A laid-out run: each glyph with its pen position relative to the start of
+    /// the baseline, and the total advance.
+    public struct Run: Sendable {
+        public let glyphs: [(glyph: Glyph, penX: Int)]
+        /// Width from the first pen position to the pen after the last glyph.
+        public let advance: Double
+    }
+
+    /// Lays out `text` on one line: hinted advances plus kerning, pens on whole
+    /// pixels. Kerning is read unfitted and rounded here: FreeType's grid-fitted
+    /// kerning rounds small pairs (DejaVu's "AV", 0.9 px at 14 px) to nothing.
+    public func layout(_ text: String) -> Run {
+        state.withLock { s in
+            let (pens, advance) = Self.pens(text, hasKerning: hasKerning, &s)
+            return Run(glyphs: pens.map { (Self.glyph($0.index, &s), $0.penX) }, advance: Double(advance))
+        }
+    }
+
+    /// The advance width of `text` in pixels (what a label's slot must hold).
+    /// Measuring loads metrics only; no glyph is rendered.
+    public func advance(of text: String) -> Double {
+        state.withLock { s in Double(Self.pens(text, hasKerning: hasKerning, &s).advance) }
+    }
+
+    /// Glyph indices with their pen positions, and the total advance.
+    private static func pens(_ text: String, hasKerning: Bool, _ s: inout State) -> (
+        [(index: UInt32, penX: Int)], advance: Int
+    ) {
+        var pen = 0
+        var out = [(index: UInt32, penX: Int)]()
+        var previous: UInt32?
+        for scalar in text.unicodeScalars {
+            let index = Self.index(scalar, &s)
+            if hasKerning, let previous {
+                var k = FT_Vector()
+                if FT_Get_Kerning(s.face, previous, index, FT_UInt(FT_KERNING_UNFITTED.rawValue), &k) == 0 {
+                    pen += Int((Double(k.x) / 64).rounded())
+                }
+            }
+            out.append((index, pen))
+            pen += Self.advance(index, &s)
+            previous = index
+        }
+        return (out, pen)
+    }
+
+    /// The hinted advance of a glyph in whole pixels, from the glyph cache or
+    /// from the glyph's metrics (loaded with the same light hinting as rendering,
+    /// so both agree).
+    private static func advance(_ index: UInt32, _ s: inout State) -> Int {
+        if let g = s.glyphs[index] { return Int(g.advance.rounded()) }
+        if let a = s.advances[index] { return a }
+        var a = 0
+        if FT_Load_Glyph(s.face, index, cft_load_light()) == 0 {
+            a = Int((Double(s.face.pointee.glyph!.pointee.advance.x) / 64).rounded())
+        }
+        s.advances[index] = a
+        return a
+    }
+
+    private static func index(_ scalar: Unicode.Scalar, _ s: inout State) -> UInt32 {
+        if let i = s.indices[scalar] { return i }
+        let i = UInt32(FT_Get_Char_Index(s.face, FT_ULong(scalar.value)))
+        s.indices[scalar] = i
+        return i
+    }
+
+    private static func glyph(_ index: UInt32, _ s: inout State) -> Glyph {
+        if let g = s.glyphs[index] { return g }
+        let g: Glyph
+        if FT_Load_Glyph(s.face, index, cft_load_light_render()) == 0 {
+            let slot = s.face.pointee.glyph!.pointee
+            let bm = slot.bitmap
+            let w = Int(bm.width), h = Int(bm.rows)
+            var cov = [UInt8](repeating: 0, count: w * h)
+            if let buffer = bm.buffer, bm.pixel_mode == UInt8(FT_PIXEL_MODE_GRAY.rawValue) {
+                // The pitch may be negative (rows stored bottom-up).
+                let pitch = Int(bm.pitch)
+                for y in 0..<h {
+                    let row = pitch >= 0 ? buffer + y * pitch : buffer + (h - 1 - y) * -pitch
+                    for x in 0..<w { cov[y * w + x] = row[x] }
+                }
+            }
+            g = Glyph(
+                advance: Double(slot.advance.x) / 64, left: Int(slot.bitmap_left), top: Int(slot.bitmap_top),
+                width: w, height: h, coverage: cov)
+        } else {
+            g = Glyph(advance: 0, left: 0, top: 0, width: 0, height: 0, coverage: [])
+        }
+        s.glyphs[index] = g
+        return g
+    }
+}

@@ -1,0 +1,29 @@
+import Synchronization
+
+/// Opened fonts by file and pixel size, so that every label of every gauge on a
+/// panel shares one FreeType face and one glyph cache per size.
+public final class FontCache: Sendable {
+    private struct Key: Hashable {
+        let descriptor: FontDescriptor
+        let size: Double
+    }
+    private let fonts = Mutex<[Key: Font]>([:])
+
+    public init() {}
+
+    /// The process-wide cache.
+    public static let shared = FontCache()
+
+    /// The font at `pixelSize` (rounded to 1/64 px, FreeType's resolution).
+    public func font(_ descriptor: FontDescriptor, pixelSize: Double) throws(FontError) -> Font {
+        let size = (pixelSize * 64).rounded() / 64
+        let key = Key(descriptor: descriptor, size: size)
+        if let f = fonts.withLock({ $0[key] }) { return f }
+        let f = try Font(descriptor, pixelSize: size)
+        return fonts.withLock { table in
+            if let existing = table[key] { return existing }
+            table[key] = f
+            return f
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import Testing
+@testable import PanelGauge
+
+/// SBGauge's stepped ring: D = 80 gives a 9.6 px stroke on radius 35.2 about
+/// (40, 40), from the top clockwise, with 2.4 px gaps at segment boundaries.
+@Suite struct SteppedStyleTests {
+    static let bg = RGB(Panel.background)
+    static let c = Point(x: 40, y: 40)
+    static let r = 35.2
+
+    static func draw(_ steps: SteppedGauge, at time: Double, tint: Tint = .color(.blue)) throws -> Image {
+        render(
+            try Gauge(value: steps.value(at: time)).gaugeStyle(.stepped(segments: steps.segments)).tint(tint),
+            width: 80, height: 80)
+    }
+
+    @Test func segmentsAreSplitByGapsAndFillStepByStep() throws {
+        var steps = try SteppedGauge(segments: 4, animation: .none)
+        steps.stepUp(at: 0)
+        steps.stepUp(at: 0)
+        let img = try Self.draw(steps, at: 0)
+        let track = Expect.over(GaugeEnvironment().track, Panel.background)
+        // Boundaries at 270, 0, 90, 180 degrees fall mid-gap: background on the centre line.
+        #expect(img.rgb(39, 4) == Self.bg && img.rgb(40, 4) == Self.bg)  // top
+        #expect(img.rgb(75, 39) == Self.bg && img.rgb(75, 40) == Self.bg)  // right
+        #expect(img.rgb(39, 75) == Self.bg && img.rgb(4, 40) == Self.bg)  // bottom, left
+        // Two of four steps: the first two segments in the tint, the rest track.
+        for a in [285.0, 315, 345, 15, 45, 75] {
+            #expect(img.rgb(at: Self.c.onCircle(radius: Self.r, angle: .degrees(a))) == RGB(.blue), "angle \(a)")
+        }
+        for a in [105.0, 135, 165, 195, 225, 255] {
+            #expect(img.rgb(at: Self.c.onCircle(radius: Self.r, angle: .degrees(a))) == track, "angle \(a)")
+        }
+    }
+
+    @Test func aStepEasesInFromThePreviousOne() throws {
+        var steps = try SteppedGauge(segments: 4, step: 1)
+        steps.stepUp(at: 10)
+        // Half way through the 0.2 s, ease-in has shown 31.5 % of the change.
+        let shown = 0.25 + 0.25 * TimingCurve.easeIn.progress(at: 0.5)
+        #expect(abs(steps.value(at: 10.1) - shown) < 1e-12)
+        let img = try Self.draw(steps, at: 10.1)
+        let end = 270 + 360 * shown
+        let margin = Angle(radians: 1.5 / Self.r).degrees
+        #expect(img.rgb(at: Self.c.onCircle(radius: Self.r, angle: .degrees(end - margin))) == RGB(.blue))
+        #expect(img.rgb(at: Self.c.onCircle(radius: Self.r, angle: .degrees(end + margin))) != RGB(.blue))
+        // Before the change and after it, the step boundaries.
+        #expect(try Self.draw(steps, at: 10).samePixels(as: try Self.draw(try SteppedGauge(segments: 4, step: 1), at: 0)))
+        #expect(try Self.draw(steps, at: 10.2).samePixels(as: try Self.draw(try SteppedGauge(segments: 4, step: 2), at: 0)))
+    }
+}
+
+// MARK: - The loader of the loader-styles article, written as user code.
+
+/// Primary: 80 px, purple, the percentage inside.
+struct PrimaryLoaderStyle: LoaderStyle {
+    func makeBody(configuration: Configuration) -> some Drawable {
+        configuration.indicator.tint(.purple).frame(width: 80, height: 80)
+            .overlay(Text("\(Int(configuration.progress * 100))%", size: 14, color: .gray))
+    }
+}
+
+/// Secondary: 40 px, red, no text.
+struct SecondaryLoaderStyle: LoaderStyle {
+    func makeBody(configuration: Configuration) -> some Drawable {
+        configuration.indicator.tint(.red).frame(width: 40, height: 40)
+    }
+}
+
+extension LoaderStyle where Self == PrimaryLoaderStyle {
+    static var primary: Self { Self() }
+}
+extension LoaderStyle where Self == SecondaryLoaderStyle {
+    static var secondary: Self { Self() }
+}
+
+@Suite struct LoaderStyleTests {
+    static let bg = RGB(Panel.background)
+
+    static func draw(_ loader: Loader, at time: Double, size: Int) -> Image {
+        let (img, canvas) = Panel.image(width: size, height: size)
+        loader.body(at: time).draw(
+            in: Rect(x: 0, y: 0, width: Double(size), height: Double(size)), on: canvas, context: DrawContext())
+        return img
+    }
+
+    /// Primary at t = 0.25 s: the arc starts at 90 degrees (a quarter turn of the
+    /// one-second spin) and runs 0.6 of a turn; 8 px stroke on radius 36.
+    @Test func primaryIsAPurpleArcWithThePercentageInside() throws {
+        let img = Self.draw(Loader(progress: 0.6).loaderStyle(.primary), at: 0.25, size: 100)
+        let c = Point(x: 50, y: 50)
+        for k in stride(from: 0.0, through: 1.0, by: 0.05) {
+            #expect(img.rgb(at: c.onCircle(radius: 36, angle: .degrees(90 + 216 * k))) == RGB(.purple))
+        }
+        // Round caps reach 4 px past each end; beyond them, background.
+        let cap = Angle(radians: 5.5 / 36).degrees
+        for a in stride(from: 306 + cap, through: 450 - cap, by: 3) {
+            #expect(img.rgb(at: c.onCircle(radius: 36, angle: .degrees(a))) == Self.bg, "angle \(a)")
+        }
+        // Inside the square inscribed in the ring's inner edge (radius 32).
+        let text = try #require(img.inkBounds(in: IntRect(x: 28, y: 28, width: 44, height: 44), background: Self.bg))
+        let expected = try #require(try FontCache.shared.font(.default, pixelSize: 14).inkBounds(of: "60%"))
+        // Grey text: an edge column of very faint coverage can round to the
+        // background itself, so the drawn ink may be a pixel narrower.
+        #expect(abs(text.width - expected.width) <= 1 && abs(text.height - expected.height) <= 1, "\(text) vs \(expected)")
+        #expect(abs(Double(text.minX + text.maxX) / 2 - 50) <= 1.5 && abs(Double(text.minY + text.maxY) / 2 - 50) <= 1)
+    }
+
+    @Test func secondaryIsASmallRedArcWithoutText() throws {
+        let img = Self.draw(Loader(progress: 0.6).loaderStyle(.secondary), at: 0, size: 60)
+        // 40 px centred in 60: radius 18, stroke 4, from 0 degrees at t = 0.
+        let c = Point(x: 30, y: 30)
+        for k in stride(from: 0.0, through: 1.0, by: 0.1) {
+            #expect(img.rgb(at: c.onCircle(radius: 18, angle: .degrees(216 * k))) == RGB(.red))
+        }
+        // Nothing inside the ring (inner radius 16) and nothing outside its 40 px square.
+        #expect(img.inkBounds(in: IntRect(x: 19, y: 19, width: 22, height: 22), background: Self.bg) == nil)
+        #expect(img.inkBounds(in: IntRect(x: 0, y: 0, width: 60, height: 9), background: Self.bg) == nil)
+    }
+
+    @Test func theArcSpinsWithTime() throws {
+        let loader = Loader(progress: 0.25).loaderStyle(.secondary)
+        let a = Self.draw(loader, at: 0.5, size: 40)
+        // Half a turn later: the arc from 180 to 270 degrees.
+        #expect(a.rgb(at: Point(x: 20 + 18 * -0.7071, y: 20 + 18 * 0.7071)) == Self.bg)  // 135: before the start
+        #expect(a.rgb(at: Point(x: 20 + 18 * -0.7071, y: 20 - 18 * 0.7071)) == RGB(.red))  // 225: inside
+        #expect(Self.draw(loader, at: 1.5, size: 40).samePixels(as: a))  // one turn per second
+    }
+}

@@ -1,0 +1,264 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import PanelGauge
+
+enum Environment {
+    static func flag(_ name: String) -> Bool {
+        guard let v = getenv(name) else { return false }
+        return String(cString: v) == "1"
+    }
+}
+
+enum Paths {
+    /// The package root, found from this file's path.
+    static let repoRoot: String = {
+        var parts = String(#filePath).split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(4)  // Tests/PanelGaugeTests/Gauges/Support.swift
+        return parts.joined(separator: "/")
+    }()
+
+    static func write(_ bytes: [UInt8], to path: String) throws {
+        guard let f = fopen(path, "wb") else { throw IOError(description: "cannot open \(path) for writing") }
+        defer { fclose(f) }
+        guard fwrite(bytes, 1, bytes.count, f) == bytes.count else {
+            throw IOError(description: "short write to \(path)")
+        }
+    }
+
+    static func read(_ path: String) -> [UInt8]? {
+        guard let f = fopen(path, "rb") else { return nil }
+        defer { fclose(f) }
+        var out = [UInt8]()
+        var buf = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = fread(&buf, 1, buf.count, f)
+            if n <= 0 { break }
+            out += buf[0..<n]
+        }
+        return out
+    }
+
+    static func makeDirectory(_ path: String) {
+        var p = ""
+        for part in path.split(separator: "/") {
+            p += "/" + part
+            mkdir(p, 0o755)
+        }
+    }
+}
+
+struct IOError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// Test panels: a background like the scene spec's, drawn with the project's canvas.
+enum Panel {
+    static let background = Color(hex: 0x101418)
+
+    static func image(width: Int, height: Int) -> (Image, Canvas) {
+        let img = Image(width: width, height: height)
+        let canvas = Canvas(surface: img.surface)
+        canvas.clear(background)
+        return (img, canvas)
+    }
+}
+
+/// The gallery: every style at several values, with a solid and a gradient tint.
+enum Gallery {
+    struct Entry: Sendable {
+        let name: String
+        let render: @Sendable () throws -> Image
+    }
+
+    static let solid = Tint.color(.blue)
+    static let gradient = Tint.gradient([.green, .yellow, .red])
+    static let values: [Double] = [0, 0.35, 0.73, 1]
+
+    /// One row per tint (solid, gradient), one column per value.
+    static func strip(
+        cell: (w: Int, h: Int), values: [Double] = values, _ make: (Double, Tint) throws -> Gauge
+    ) throws -> Image {
+        let cols = values.count
+        let (img, canvas) = Panel.image(width: cell.w * cols, height: cell.h * 2)
+        for (row, tint) in [solid, gradient].enumerated() {
+            for (col, v) in values.enumerated() {
+                let g = try make(v, tint)
+                let r = Rect(x: Double(col * cell.w), y: Double(row * cell.h), width: Double(cell.w), height: Double(cell.h))
+                g.draw(in: r.insetBy(6), on: canvas)
+            }
+        }
+        return img
+    }
+
+    static func percent(_ v: Double) -> GaugeLabel { .text(ValueFormat.percent().string(for: v, in: 0...1)) }
+
+    static let entries: [Entry] = [
+        Entry(name: "linearCapacity") {
+            try strip(cell: (150, 64)) { v, tint in
+                try Gauge(value: v) { "CPU" } currentValueLabel: { percent(v) } minimumValueLabel: { "0" } maximumValueLabel: { "1" }
+                    .gaugeStyle(.linearCapacity).tint(tint)
+            }
+        },
+        Entry(name: "accessoryLinear") {
+            try strip(cell: (150, 40)) { v, tint in
+                try Gauge(value: v) { "Temp" } currentValueLabel: { percent(v) } minimumValueLabel: { "0" } maximumValueLabel: { "1" }
+                    .gaugeStyle(.accessoryLinear).tint(tint)
+            }
+        },
+        Entry(name: "accessoryLinearCapacity") {
+            try strip(cell: (150, 64)) { v, tint in
+                try Gauge(value: v) { "Battery" } currentValueLabel: { percent(v) }
+                    .gaugeStyle(.accessoryLinearCapacity).tint(tint)
+            }
+        },
+        Entry(name: "accessoryCircular") {
+            try strip(cell: (90, 90)) { v, tint in
+                try Gauge(value: v * 100, in: 0...100) { "Speed" } minimumValueLabel: { "0" } maximumValueLabel: { "100" }
+                    .valueFormat(.number(decimals: 0)).gaugeStyle(.accessoryCircular).tint(tint)
+            }
+        },
+        Entry(name: "accessoryCircularCapacity") {
+            try strip(cell: (90, 90)) { v, tint in
+                try Gauge(value: v).valueFormat(.percent()).gaugeStyle(.accessoryCircularCapacity).tint(tint)
+            }
+        },
+        Entry(name: "ring") {
+            try strip(cell: (100, 100)) { v, tint in
+                try Gauge(value: v).gaugeStyle(.ring).tint(tint.isGradient ? .gradient([.red, .green]) : tint)
+            }
+        },
+        Entry(name: "stepped") {
+            try strip(cell: (90, 90)) { v, tint in
+                let steps = try SteppedGauge(segments: 8, step: Int((v * 8).rounded()))
+                return try Gauge(value: steps.value(at: 0)).gaugeStyle(.stepped(segments: 8)).tint(tint)
+            }
+        },
+        Entry(name: "ringCustomCentre") {
+            // The article's custom centres: a fixed text, and a drawing that sizes itself.
+            let (img, canvas) = Panel.image(width: 300, height: 130)
+            let text = try Gauge(value: 0.6) { "" } currentValueLabel: { "fixed text" }
+                .gaugeStyle(.ring(fontSize: 14)).tint(.gradient([.red, .green]))
+            text.draw(in: Rect(x: 0, y: 0, width: 150, height: 130).insetBy(4), on: canvas)
+            let bolt = Draw(size: { _, _ in Size(width: 34, height: 34) }) { r, canvas, _ in
+                var p = Path()
+                let pts: [(Double, Double)] = [(0.6, 0), (0.1, 0.58), (0.45, 0.58), (0.35, 1), (0.9, 0.38), (0.52, 0.38)]
+                p.move(to: Point(x: r.minX + pts[0].0 * r.width, y: r.minY + pts[0].1 * r.height))
+                for q in pts.dropFirst() { p.line(to: Point(x: r.minX + q.0 * r.width, y: r.minY + q.1 * r.height)) }
+                p.closeSubpath()
+                canvas.fill(p, paint: .solid(.yellow))
+            }
+            let icon = try Gauge(value: 0.35) { "" } currentValueLabel: { .custom(bolt) }
+                .gaugeStyle(.ring).tint(.gradient([.red, .green]))
+            icon.draw(in: Rect(x: 150, y: 0, width: 150, height: 130).insetBy(4), on: canvas)
+            return img
+        },
+        Entry(name: "loader") {
+            let (img, canvas) = Panel.image(width: 260, height: 100)
+            for (i, t) in [0.0, 0.35].enumerated() {
+                Loader(progress: 0.6).loaderStyle(.primary).body(at: t).draw(
+                    in: Rect(x: Double(i) * 90, y: 0, width: 90, height: 100), on: canvas, context: DrawContext())
+            }
+            Loader(progress: 0.6).loaderStyle(.secondary).body(at: 0.6).draw(
+                in: Rect(x: 180, y: 0, width: 80, height: 100), on: canvas, context: DrawContext())
+            return img
+        },
+        Entry(name: "panel") {
+            // Several gauges sharing a 320x240 panel, with threshold zones.
+            let (img, canvas) = Panel.image(width: 320, height: 240)
+            let zones = try Thresholds(.green, (60, .orange), (85, .red))
+            let cells = PanelLayout.grid(in: Rect(x: 0, y: 0, width: 320, height: 240), columns: 3, rows: 2, spacing: 6, padding: 6)
+            let gauges: [Gauge] = [
+                try Gauge(value: 42, in: 0...100) { "CPU" }.valueFormat(.percent()).gaugeStyle(.accessoryCircularCapacity).thresholds(zones),
+                try Gauge(value: 71, in: 0...100) { "GPU" }.valueFormat(.percent()).gaugeStyle(.accessoryCircularCapacity).thresholds(zones),
+                try Gauge(value: 93, in: 0...100) { "Disk" }.valueFormat(.percent()).gaugeStyle(.accessoryCircularCapacity).thresholds(zones),
+                try Gauge(value: 47.5, in: 20...90) { "Temp" } minimumValueLabel: { "20" } maximumValueLabel: { "90" }
+                    .valueFormat(.number(decimals: 0)).gaugeStyle(.accessoryCircular).tint(.gradient([.blue, .green, .yellow, .red])),
+                try Gauge(value: 0.73).gaugeStyle(.ring).tint(.gradient([.red, .green])),
+                try Gauge(value: 5, in: 0...8).gaugeStyle(.stepped(segments: 8)).valueFormat(.number(decimals: 0, unit: "/ 8")).tint(.purple),
+            ]
+            for (g, cell) in zip(gauges, cells) { g.draw(in: cell, on: canvas) }
+            return img
+        },
+    ]
+}
+
+/// An 8-bit RGB triple, for exact pixel expectations.
+struct RGB: Hashable, CustomStringConvertible {
+    var r: UInt8, g: UInt8, b: UInt8
+    init(_ r: UInt8, _ g: UInt8, _ b: UInt8) {
+        self.r = r
+        self.g = g
+        self.b = b
+    }
+    init(_ c: Color) { self.init(c.red, c.green, c.blue) }
+    var description: String { "(\(r), \(g), \(b))" }
+
+    /// Largest per-channel difference.
+    func distance(_ o: RGB) -> Int {
+        max(abs(Int(r) - Int(o.r)), abs(Int(g) - Int(o.g)), abs(Int(b) - Int(o.b)))
+    }
+}
+
+enum Expect {
+    /// `src` with its alpha composited over the opaque `dst`, as the scene spec
+    /// defines compositing: alpha in 8 bits `a = round(255 alpha)`, each channel
+    /// `round((src a + dst (255 - a)) / 255)`.
+    static func over(_ src: Color, _ dst: Color) -> RGB {
+        let a = Int((src.alpha * 255).rounded())
+        func ch(_ s: UInt8, _ d: UInt8) -> UInt8 {
+            UInt8((Double(Int(s) * a + Int(d) * (255 - a)) / 255).rounded())
+        }
+        return RGB(ch(src.red, dst.red), ch(src.green, dst.green), ch(src.blue, dst.blue))
+    }
+}
+
+extension Image {
+    func rgb(_ x: Int, _ y: Int) -> RGB {
+        let p = surface.pixel(x: x, y: y)
+        return RGB(p.red, p.green, p.blue)
+    }
+
+    /// The pixel whose square contains `p`.
+    func rgb(at p: Point) -> RGB { rgb(Int(p.x.rounded(.down)), Int(p.y.rounded(.down))) }
+
+    /// Pixels satisfying `keep`, with their centres.
+    func pixels(where keep: (Int, Int, RGB) -> Bool) -> [(x: Int, y: Int)] {
+        var out = [(x: Int, y: Int)]()
+        for y in 0..<height {
+            for x in 0..<width where keep(x, y, rgb(x, y)) { out.append((x, y)) }
+        }
+        return out
+    }
+
+    /// The bounding box of the pixels that differ from `background` inside `region`.
+    func inkBounds(in region: IntRect, background: RGB) -> IntRect? {
+        var box: IntRect?
+        let r = region.intersection(surface.bounds)
+        for y in r.minY..<r.maxY {
+            for x in r.minX..<r.maxX where rgb(x, y) != background {
+                let p = IntRect(x: x, y: y, width: 1, height: 1)
+                box = box.map { $0.union(p) } ?? p
+            }
+        }
+        return box
+    }
+
+    /// Whether two images hold the same pixels.
+    func samePixels(as other: Image) -> Bool {
+        width == other.width && height == other.height && surface.rgbBytes() == other.surface.rgbBytes()
+    }
+}
+
+/// Renders one gauge into a `w` x `h` panel filling it.
+func render(_ gauge: Gauge, width w: Int, height h: Int) -> Image {
+    let (img, canvas) = Panel.image(width: w, height: h)
+    gauge.draw(in: Rect(x: 0, y: 0, width: Double(w), height: Double(h)), on: canvas)
+    return img
+}
+
+/// The angle of pixel (x, y)'s centre about `c`, in [0, 360), screen convention.
+func angleOfPixel(_ x: Int, _ y: Int, about c: Point) -> Double {
+    let a = Angle(radians: atan2(Double(y) + 0.5 - c.y, Double(x) + 0.5 - c.x)).degrees
+    return a < 0 ? a + 360 : a
+}

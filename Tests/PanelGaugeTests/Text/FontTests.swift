@@ -1,0 +1,135 @@
+import CFreeType
+import Testing
+@testable import PanelGauge
+
+@Suite struct FontTests {
+    static let dejaVu = FontDescriptor.default
+
+    @Test func missingFontGivesAClearError() {
+        let path = "/nonexistent/fonts/NoSuchFont.ttf"
+        #expect(throws: FontError.unreadable(path: path)) { try Font(FontDescriptor(path: path), pixelSize: 12) }
+        #expect(FontError.unreadable(path: path).description.contains(path))
+        #expect(FontError.unreadable(path: path).description.contains("not readable"))
+    }
+
+    @Test func aFileThatIsNotAFontIsRefusedByFreeType() throws {
+        let notAFont = Paths.repoRoot + "/Package.swift"
+        let error = #expect(throws: FontError.self) { try Font(FontDescriptor(path: notAFont), pixelSize: 12) }
+        guard case .freeType(let call, let code, let path)? = error else {
+            Issue.record("expected a FreeType error, got \(String(describing: error))")
+            return
+        }
+        #expect(call == "FT_New_Face" && code != 0 && path == notAFont)
+    }
+
+    @Test func sizesMustBePositive() {
+        #expect(throws: FontError.invalidSize(0)) { try Font(pixelSize: 0) }
+        #expect(throws: FontError.self) { try Font(pixelSize: .nan) }
+    }
+
+    @Test func widerValuesMeasureWider() throws {
+        let f = try Font(pixelSize: 12)
+        #expect(f.advance(of: "100 %") > f.advance(of: "73 %"))
+        #expect(f.advance(of: "73 %") > f.advance(of: "7 %"))
+        #expect(f.advance(of: "") == 0)
+        // Measuring is deterministic and cache-independent.
+        let again = try Font(pixelSize: 12)
+        #expect(again.advance(of: "73 %") == f.advance(of: "73 %"))
+        #expect(try Font(pixelSize: 24).advance(of: "73 %") > f.advance(of: "73 %"))
+    }
+
+    /// Measuring loads metrics only, drawing renders bitmaps: both give the same
+    /// widths, in either order.
+    @Test func measuringAndRenderingAgree() throws {
+        let texts = ["100 %", "73 %", "CPU", "21.5 °C", "AVATAR To", "gjpqy"]
+        for size in [10.0, 11, 12, 13, 14, 27] {
+            let measuredFirst = try Font(pixelSize: size), renderedFirst = try Font(pixelSize: size)
+            for t in texts {
+                let rendered = renderedFirst.layout(t).advance
+                #expect(measuredFirst.advance(of: t) == rendered, "\(t) at \(size) px")
+                #expect(renderedFirst.advance(of: t) == rendered)
+                #expect(measuredFirst.layout(t).advance == rendered)
+            }
+        }
+    }
+
+    /// The hinted width at 12 px agrees with the font's design advances scaled to
+    /// 12 px (read unscaled and unhinted through FT_LOAD_NO_SCALE): each glyph's
+    /// advance is rounded to whole pixels, so at most half a pixel per glyph.
+    @Test func widthsAgreeWithTheDesignAdvances() throws {
+        let text = "100 % CPU 21.5 °C"
+        let f = try Font(pixelSize: 12)
+        var lib: FT_Library?
+        #expect(FT_Init_FreeType(&lib) == 0)
+        defer { FT_Done_FreeType(lib) }
+        var face: FT_Face?
+        #expect(FT_New_Face(lib, Self.dejaVu.path, 0, &face) == 0)
+        defer { FT_Done_Face(face) }
+        let upem = Double(face!.pointee.units_per_EM)
+        var design = 0.0
+        for s in text.unicodeScalars {
+            let index = FT_Get_Char_Index(face, FT_ULong(s.value))
+            #expect(index != 0, "DejaVu Sans has \(s)")
+            #expect(FT_Load_Glyph(face, index, FT_Int32(FT_LOAD_NO_SCALE)) == 0)
+            design += Double(face!.pointee.glyph.pointee.advance.x) * 12 / upem
+        }
+        let n = Double(text.unicodeScalars.count)
+        #expect(abs(f.advance(of: text) - design) <= n * 0.5)
+    }
+
+    /// DejaVu Sans has a 'kern' table; its "To" pair is -348/2048 em (-2.4 px at
+    /// 14 px) and "AV" -131/2048 em (-0.9 px).
+    @Test func kerningTightensPairs() throws {
+        let f = try Font(pixelSize: 14)
+        try #require(f.hasKerning)
+        #expect(f.advance(of: "To") == f.advance(of: "T") + f.advance(of: "o") - 2)
+        #expect(f.advance(of: "AV") == f.advance(of: "A") + f.advance(of: "V") - 1)
+        #expect(f.advance(of: "oo") == 2 * f.advance(of: "o"))  // no pair, no change
+    }
+
+    /// DejaVu Sans capitals are 1493/2048 em tall (0.729 em): 8.75 px at 12 px,
+    /// which light hinting snaps to a whole pixel (8 or 9).
+    @Test func inkBoundsSitOnTheBaseline() throws {
+        let f = try Font(pixelSize: 12)
+        let h = try #require(f.inkBounds(of: "H"))
+        #expect(h.maxY == 0)
+        #expect(h.minY == -9 || h.minY == -8)
+        let g = try #require(f.inkBounds(of: "g"))
+        #expect(g.maxY > 0)  // a descender
+        #expect(f.inkBounds(of: "   ") == nil)
+        #expect(f.ascender > 0 && f.descender > 0 && f.lineHeight >= f.ascender + f.descender - 1)
+    }
+
+    @Test func drawnTextLandsOnItsInkBounds() throws {
+        let f = try Font(pixelSize: 14)
+        let img = Image(width: 60, height: 24)
+        let canvas = Canvas(surface: img.surface)
+        canvas.clear(.black)
+        f.draw("73 %", at: Point(x: 5, y: 18), on: canvas, paint: .solid(.white))
+        var ink: IntRect?
+        var brightest = 0
+        for y in 0..<img.height {
+            for x in 0..<img.width {
+                let p = img.surface.pixel(x: x, y: y)
+                if p.red != 0 {
+                    let r = IntRect(x: x, y: y, width: 1, height: 1)
+                    ink = ink.map { $0.union(r) } ?? r
+                    brightest = max(brightest, Int(p.red))
+                }
+                #expect(p.red == p.green && p.green == p.blue, "white text stays grey")
+            }
+        }
+        let expected = try #require(f.inkBounds(of: "73 %"))
+        let drawn = try #require(ink)
+        #expect(drawn == IntRect(x: expected.x + 5, y: expected.y + 18, width: expected.width, height: expected.height))
+        #expect(brightest == 255)  // hinted horizontals are fully covered
+    }
+
+    @Test func theCacheSharesFacesPerSize() throws {
+        let cache = FontCache()
+        let a = try cache.font(.default, pixelSize: 12)
+        #expect(try cache.font(.default, pixelSize: 12) === a)
+        #expect(try cache.font(.default, pixelSize: 13) !== a)
+        #expect(throws: FontError.self) { try cache.font(FontDescriptor(path: "/nope.ttf"), pixelSize: 12) }
+    }
+}
