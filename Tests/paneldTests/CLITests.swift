@@ -64,7 +64,7 @@ func runPaneld(_ args: [String], stdin: String = "", in dir: TempDirectory) thro
 
     @Test func renderWritesTheSamePixelsTheDaemonShows() throws {
         let dir = TempDirectory()
-        try dir.write("l.json", ##"{"mode": "160x120", "gauges": [{"name": "a", "style": "arc", "gradient": ["#00FF00", "#FF0000"]}, {"name": "b", "style": "bar", "rect": [0, 90, 160, 30]}]}"##)
+        try dir.write("l.json", ##"{"mode": "160x120", "gauges": [{"name": "a", "style": "accessoryCircularCapacity", "gradient": ["#00FF00", "#FF0000"]}, {"name": "b", "style": "linearCapacity", "label": "B", "rect": [0, 90, 160, 30]}]}"##)
         let r = try runPaneld(["render", "--config", dir.file("l.json"), "--set", "a=64", "--set", "b=-3.5", "--output", dir.file("r.png")], in: dir)
         #expect(r.status == 0, "\(r.err)")
         let d = try DaemonProcess(dir, args: ["--config", dir.file("l.json"), "--output", "png:" + dir.file("d.png")])
