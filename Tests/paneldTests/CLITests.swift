@@ -47,6 +47,15 @@ func runPaneld(_ args: [String], stdin: String = "", in dir: TempDirectory) thro
         #expect(access(dir.file("x.png"), F_OK) != 0, "nothing written on bad input")
     }
 
+    @Test(.enabled(if: DRMProbe.cardPaths().isEmpty, "needs a machine without /dev/dri/card*"))
+    func explicitDRMWithoutADeviceFailsPlainlyAndCleansUp() throws {
+        let dir = TempDirectory()
+        let r = try runPaneld(["run", "--output", "drm", "--socket", dir.file("s.sock")], in: dir)
+        #expect(r.status == 1)
+        #expect(r.err.contains("no DRM device"), "\(r.err)")
+        #expect(access(dir.file("s.sock"), F_OK) != 0, "the socket it made is removed again")
+    }
+
     @Test func aBadLayoutIsReportedWithLineAndKeyAndNothingStarts() throws {
         let dir = TempDirectory()
         try dir.write("bad.json", "{\n  \"gauges\": [\n    {\"name\": \"cpu\", \"style\": \"dial\"}\n  ],\n  \"rotation\": 45\n}\n")

@@ -100,6 +100,10 @@ struct Run: ParsableCommand {
         // After the socket, so a second paneld is refused before it touches the display.
         let frameOutput = try openOutput(layout)
         defer { frameOutput.close() }
+        let screen = IntRect(x: 0, y: 0, width: frameOutput.width, height: frameOutput.height)
+        for g in layout.gauges where !(g.rect.map(screen.contains) ?? true) {
+            Log.warning("gauge '\(g.name)' at \(g.rect!) is partly off the \(screen.width)x\(screen.height) screen; it is clipped")
+        }
 
         var settings = Daemon.Settings()
         settings.statePath = statePath
@@ -132,18 +136,35 @@ struct Run: ParsableCommand {
         case .png(let path): return png(path)
         case .drm: return try openDRM(layout)
         case .automatic:
-            let cards = DRMProbe.cardPaths()
-            if cards.isEmpty {
+            if DRMProbe.cardPaths().isEmpty {
                 Log.notice("no DRM device (nothing matches /dev/dri/card*): showing frames in a PNG file instead")
                 return png(nil)
             }
-            return try openDRM(layout)
+            do {
+                return try openDRM(layout)
+            } catch {
+                Log.notice("no usable DRM display (\(error)): showing frames in a PNG file instead")
+                return png(nil)
+            }
         }
     }
 
+    /// The DRM/KMS display the layout asks for (card, connector, mode, format, rotation).
     private func openDRM(_ layout: Layout) throws -> FrameOutput {
-        // The DRM backend lands from the drm branch; until then say so plainly.
-        throw DaemonError("DRM output is not available in this build yet; use --output png or png:FILE")
+        var options = DRMOutputOptions()
+        options.devicePath = layout.display
+        options.connector = layout.connector
+        options.mode = layout.mode.map { ModeRequest(width: $0.width, height: $0.height, refresh: $0.refresh) }
+        options.format = layout.pixelFormat ?? .xrgb8888
+        options.rotation = PanelRotation(rawValue: layout.rotation.rawValue) ?? .none
+        let output = try DRMOutput(options: options)
+        Log.notice(
+            "output: DRM \(output.device.path) \(output.connector.name) \(output.mode), \(output.format), rotation \(options.rotation), drawing at \(output.width)x\(output.height)"
+        )
+        if let (w, h) = layout.logicalSize, (w, h) != (output.width, output.height) {
+            Log.warning("the layout's mode gives \(w)x\(h) but the display is \(output.width)x\(output.height)")
+        }
+        return output
     }
 }
 
