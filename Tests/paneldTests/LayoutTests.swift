@@ -126,6 +126,12 @@ private func layout(_ json: String) throws -> Layout { try LayoutReader.parse(Ar
         #expect(l.gauges[0].range == (try ValueRange(0, 100)) && l.rotation == .none && l.mode == nil)
     }
 
+    @Test func acceptsTheShortStyleAliases() throws {
+        let l = try layout(##"{"gauges": [{"name": "a", "style": "arc"}, {"name": "b", "style": "bar"}]}"##)
+        #expect(l.gauges[0].gauge.style is AccessoryCircularGaugeStyle)
+        #expect(l.gauges[1].gauge.style is LinearCapacityGaugeStyle)
+    }
+
     @Test func theDefaultLayoutIsOneRingNamedValue() throws {
         let l = Layout.fallback
         #expect(l.gauges.map(\.name) == ["value"] && l.defaultGauge == "value")

@@ -58,6 +58,7 @@ struct Run: ParsableCommand {
 
         let layout = try config.map { try LayoutReader.read(file: $0) } ?? Layout.fallback
         Log.info(config.map { "layout \($0): \(layout.gauges.count) gauge(s)" } ?? "no layout given: one ring gauge 'value', 0...100")
+        if let problem = Render.fontProblem(layout) { Log.warning(problem) }
 
         let statePath = state ?? Systemd.env("STATE_DIRECTORY").map { Run.firstPath($0) + "/values" }
         var store = GaugeStore(

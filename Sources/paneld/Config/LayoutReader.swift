@@ -42,11 +42,15 @@ struct LayoutError: Error, CustomStringConvertible {
 ///           "minimumLabel": "0", "maximumLabel": "100", "labelSize": 12, "segments": 10 (stepped only) }
 ///
 /// Styles are PanelGauge's: linearCapacity, accessoryLinear, accessoryLinearCapacity,
-/// accessoryCircular, accessoryCircularCapacity, ring, stepped (default ring).
+/// accessoryCircular, accessoryCircularCapacity, ring, stepped (default ring);
+/// `arc` and `bar` are accepted as aliases of accessoryCircular and linearCapacity.
 ///       ]
 ///     }
 enum LayoutReader {
     static let maxGauges = 256
+    /// Short names kept from the first layout format: `arc` is the open
+    /// speedometer arc, `bar` the horizontal capacity bar.
+    static let styleAliases: [String: GaugeStyleName] = ["arc": .accessoryCircular, "bar": .linearCapacity]
     static let maxFileSize = 1 << 20
 
     static func read(file path: String) throws -> Layout {
@@ -261,8 +265,9 @@ private struct Checker {
         }
         var style = GaugeStyleName.ring
         if let s = string(m["style"], path + ".style") {
-            if let st = GaugeStyleName(rawValue: s) { style = st } else {
-                fail(m["style"], path + ".style", "unknown style '\(s)' (one of: \(GaugeStyleName.allCases.map(\.rawValue).joined(separator: ", ")))")
+            if let st = GaugeStyleName(rawValue: s) ?? LayoutReader.styleAliases[s] { style = st } else {
+                let names = GaugeStyleName.allCases.map(\.rawValue) + LayoutReader.styleAliases.keys.sorted()
+                fail(m["style"], path + ".style", "unknown style '\(s)' (one of: \(names.joined(separator: ", ")))")
             }
         }
         var segments = 10
