@@ -11,9 +11,11 @@ struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the daemon (the default).",
         discussion: """
-            Feed it one command per line on the socket: '73' sets the default gauge, 'cpu 73' or
-            'cpu=73' a named one, 'cpu:+5|g' adjusts, 'get cpu' and 'list' answer.
-            Example: echo 73 | socat - UNIX:/run/paneld.sock
+            Feed it one command per line on the socket: '73' sets the default gauge, \
+            'cpu 73' or 'cpu=73' a named one, 'cpu:73|g' and 'cpu:+5|g' (statsd) set and adjust, \
+            'get cpu' and 'list' answer; a bad line is answered 'ERR <reason>'.
+
+            Example: paneld --socket /tmp/paneld.sock & echo 73 | socat - UNIX:/tmp/paneld.sock
             """)
 
     @Option(name: .long, help: "Layout file (JSON). Default: one ring gauge named 'value', 0...100, filling the screen.")
@@ -25,7 +27,7 @@ struct Run: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Where frames go: drm, png (default file) or png:FILE. Default: drm when a DRM device exists, else png.",
+            "Where frames go: drm, png or png:FILE. Default: drm when a DRM device exists, else png. The png file defaults to $STATE_DIRECTORY/frame.png, else /tmp/paneld.png.",
             valueName: "drm|png|png:FILE"))
     var output: String?
 
