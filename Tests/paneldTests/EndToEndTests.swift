@@ -195,6 +195,22 @@ import Testing
         #expect(d2.wait(timeout: 5000) == 0)
     }
 
+    /// SIGTERM saves at once (no waiting for the save interval), removes the
+    /// socket, exits 0; the next start shows the same values.
+    @Test func sigtermSavesImmediately() throws {
+        let dir = TempDirectory()
+        let args = ["--output", "png:" + dir.file("f.png"), "--state", dir.file("state")]
+        let d = try DaemonProcess(dir, args: args)
+        let c = try TestClient(d.socketPath)
+        try c.send("12\n13\n")
+        #expect(try c.ask("get") == "value 13")
+        d.signal(SIGTERM)
+        #expect(d.wait(timeout: 5_000) == 0)
+        #expect(access(d.socketPath, F_OK) != 0)
+        let d2 = try DaemonProcess(dir, args: args)
+        #expect(try TestClient(d2.socketPath).ask("get") == "value 13")
+    }
+
     @Test func refusesToReplaceAnythingButAStaleSocket() throws {
         let dir = TempDirectory()
         try dir.write("regular", "keep me")
@@ -285,6 +301,29 @@ import Testing
             got += more.count
         }
         #expect(got == count * "value 7\n".utf8.count, "replies: \(got / 8) of \(count)")
+    }
+
+    /// Updates between two frames coalesce: 20 000 values in a burst give a few
+    /// frames (PNG output allows one per 50 ms), and the last frame shows the last value.
+    @Test func updatesBetweenFramesCoalesce() throws {
+        let dir = TempDirectory()
+        let d = try DaemonProcess(dir, args: ["--output", "png:" + dir.file("f.png"), "--size", "64x64", "--verbose"])
+        let c = try TestClient(d.socketPath)
+        #expect(try c.ask("get") == "value 0")
+        usleep(100_000)
+        let start = monotonicMilliseconds()
+        var burst = ""
+        for k in 0..<20_000 { burst += "\(k % 100)\n" }
+        try c.send(burst + "42\n")
+        #expect(try c.ask("get") == "value 42")
+        let elapsed = monotonicMilliseconds() - start
+        usleep(200_000)
+        let frames = d.log().split(separator: "\n").filter { $0.contains("frame: ") }.count
+        print("coalescing: 20001 updates in \(elapsed) ms gave \(frames) frames")
+        #expect(frames >= 2 && Int64(frames) <= 2 + (elapsed + 200) / 50)
+        let r = try runPaneld(["render", "--set", "value=42", "--size", "64x64", "--output", dir.file("want.png")], in: dir)
+        #expect(r.status == 0)
+        #expect(try PNG.read(dir.file("f.png")).rgb == PNG.read(dir.file("want.png")).rgb)
     }
 
     /// A frame that cannot be written (here: its directory is missing) is logged

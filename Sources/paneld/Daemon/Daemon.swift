@@ -212,6 +212,7 @@ final class Daemon {
         try output.present(damage: damage) { surface, rects in
             renderer.draw(surface, rects: rects, values: values)
         }
+        if Log.threshold == .debug { Log.debug("frame: \(damage.count) rectangle(s), \(pendingNames.count) gauge(s) changed") }
         pendingNames = []
         fullRedraw = false
         repaintAllNextFrame = false
