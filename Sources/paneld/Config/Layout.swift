@@ -91,12 +91,6 @@ struct ValueRange: Sendable, Equatable {
         self.lower = lower
         self.upper = upper
     }
-
-    /// Where `value` lies in the range, clamped to 0...1.
-    func fraction(_ value: Double) -> Double {
-        guard value.isFinite else { return 0 }
-        return min(1, max(0, (value - lower) / (upper - lower)))
-    }
 }
 
 /// One gauge of a layout: its name on the socket, where it goes, its range,
