@@ -326,6 +326,21 @@ import Testing
         #expect(try PNG.read(dir.file("f.png")).rgb == PNG.read(dir.file("want.png")).rgb)
     }
 
+    /// At the client limit paneld stops accepting (new connections wait in the
+    /// listen backlog) and serves them as soon as a slot frees up.
+    @Test func clientsBeyondTheLimitWaitForAFreeSlot() throws {
+        let dir = TempDirectory()
+        let d = try DaemonProcess(dir, args: ["--output", "png:" + dir.file("f.png"), "--size", "32x32", "--max-clients", "3"])
+        var held = try (0..<3).map { _ in try TestClient(d.socketPath) }
+        for c in held { #expect(try c.ask("get") == "value 0") }
+        let waiting = try TestClient(d.socketPath)  // connects: the kernel queues it
+        try waiting.send("get\n")
+        #expect(throws: TestFailure.self) { try waiting.readLine(timeout: 300) }
+        held.removeFirst()  // closes one connection
+        #expect(try waiting.readLine(timeout: 5_000) == "value 0")
+        #expect(try held[0].ask("get") == "value 0")
+    }
+
     /// A frame that cannot be written (here: its directory is missing) is logged
     /// once; paneld keeps serving, and shows frames again once it can.
     @Test func frameFailuresAreLoggedAndServingContinues() throws {

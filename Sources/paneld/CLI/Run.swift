@@ -40,6 +40,9 @@ struct Run: ParsableCommand {
     @Option(name: .long, help: .hidden)
     var stuckClientTimeout: Int64 = 10_000
 
+    @Option(name: .long, help: .hidden)
+    var maxClients: Int = 256
+
     @Flag(name: .long, help: "Log debug messages.")
     var verbose = false
 
@@ -52,6 +55,7 @@ struct Run: ParsableCommand {
             throw ValidationError("--socket must be a path of 1 to \(UnixSocket.maxPathLength) bytes")
         }
         if let state, state.isEmpty { throw ValidationError("--state needs a file name") }
+        if !(1...4096).contains(maxClients) { throw ValidationError("--max-clients must be 1 to 4096") }
     }
 
     func run() throws {
@@ -111,6 +115,7 @@ struct Run: ParsableCommand {
         var settings = Daemon.Settings()
         settings.statePath = statePath
         settings.stuckClientTimeout = max(1, stuckClientTimeout)
+        settings.maxClients = maxClients
         settings.minFrameInterval = frameOutput is PNGOutput ? 50 : 0
         settings.watchdogInterval = Systemd.watchdogInterval(
             usec: Systemd.env("WATCHDOG_USEC"), watchdogPID: Systemd.env("WATCHDOG_PID"), pid: getpid())
