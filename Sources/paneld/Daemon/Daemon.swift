@@ -85,8 +85,9 @@ final class Daemon {
         for c in clients.values { drop(c, reason: nil) }
     }
 
-    /// One poll and everything it reported.
-    private func turn() throws {
+    /// One poll and everything it reported. (Internal so tests can drive the loop
+    /// one step at a time.)
+    func turn() throws {
         // Fixed entries first: signals, the control socket, then the display and statsd if present.
         var entries: [(FileDescriptor, PollEvents)] = [
             (signals.readEnd, .input), (listener, clients.count < settings.maxClients ? .input : []),
