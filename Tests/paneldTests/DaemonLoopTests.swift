@@ -25,13 +25,16 @@ final class FakeFlipOutput: FrameOutput {
     }
 
     var pollDescriptor: Int32? { pipeRead }
-    var needsFullRedraw: Bool { presents.isEmpty }
+    /// Set to play "DRM master lost": the next present must redraw everything.
+    var lostPicture = false
+    var needsFullRedraw: Bool { presents.isEmpty || lostPicture }
 
     func present(damage: [IntRect], draw: (Surface, [IntRect]) throws -> Void) throws {
         precondition(!isBusy, "present while a flip is pending")
         try draw(image.surface, damage)
         presents.append(damage)
         isBusy = true
+        lostPicture = false
     }
 
     /// The kernel's flip-complete event arriving.
@@ -97,5 +100,17 @@ final class FakeFlipOutput: FrameOutput {
         try daemon.turn()
         #expect(try c.readLine(timeout: 1000) == "b 30")
         #expect(output.presents.count == 2, "a get changes nothing on screen")
+
+        // The display loses its picture (another DRM master): with no input at all,
+        // a full frame follows within the recovery interval, and then paneld sleeps.
+        output.completeFlip()
+        try daemon.turn()
+        output.lostPicture = true
+        let t0 = monotonicMilliseconds()
+        try daemon.turn()
+        let waited = monotonicMilliseconds() - t0
+        #expect(output.presents.count == 3)
+        #expect(output.presents.last == [IntRect(x: 0, y: 0, width: 64, height: 32)])
+        #expect(waited >= Daemon.recoveryInterval / 2 && waited < Daemon.recoveryInterval * 3, "\(waited) ms")
     }
 }
