@@ -73,6 +73,15 @@ final class Daemon {
 
     private var frameWanted: Bool { fullRedraw || !pendingNames.isEmpty || animator.isRunning }
 
+    /// While the display has lost what it showed (DRM master taken by another
+    /// process), a full frame is retried this often, so the picture returns within
+    /// this time of the display coming back, even if no value changes.
+    static let recoveryInterval: Int64 = 1000
+
+    private var recoveryDue: Int64? {
+        output.needsFullRedraw && !fullRedraw ? lastFrameAt + Daemon.recoveryInterval : nil
+    }
+
     /// Runs until SIGTERM or SIGINT; then saves the values and disconnects clients.
     func run() throws {
         notifier?.send("READY=1\nSTATUS=showing \(store.names.count) gauge(s)")
@@ -85,8 +94,9 @@ final class Daemon {
         for c in clients.values { drop(c, reason: nil) }
     }
 
-    /// One poll and everything it reported.
-    private func turn() throws {
+    /// One poll and everything it reported. (Internal so tests can drive the loop
+    /// one step at a time.)
+    func turn() throws {
         // Fixed entries first: signals, the control socket, then the display and statsd if present.
         var entries: [(FileDescriptor, PollEvents)] = [
             (signals.readEnd, .input), (listener, clients.count < settings.maxClients ? .input : []),
@@ -138,7 +148,8 @@ final class Daemon {
 
         let now = monotonicMilliseconds()
         dropStuckClients(now: now)
-        if frameWanted, !output.isBusy, now >= lastFrameAt + frameInterval {
+        let recovering = recoveryDue.map { now >= $0 } ?? false  // `present` then redraws everything
+        if frameWanted || recovering, !output.isBusy, now >= lastFrameAt + frameInterval {
             do {
                 try present(now: now)
                 if lastFrameError != nil { Log.notice("frames are being shown again") }
@@ -170,6 +181,7 @@ final class Daemon {
     private func timeout(now: Int64) -> Int32 {
         var deadlines: [Int64] = []
         if frameWanted, !output.isBusy { deadlines.append(lastFrameAt + frameInterval) }
+        if let due = recoveryDue, !output.isBusy { deadlines.append(due) }
         if let d = saveDue { deadlines.append(d) }
         if let w = nextWatchdogAt { deadlines.append(w) }
         guard let first = deadlines.min() else { return -1 }
@@ -212,6 +224,7 @@ final class Daemon {
         try output.present(damage: damage) { surface, rects in
             renderer.draw(surface, rects: rects, values: values)
         }
+        if Log.threshold == .debug { Log.debug("frame: \(damage.count) rectangle(s), \(pendingNames.count) gauge(s) changed") }
         pendingNames = []
         fullRedraw = false
         repaintAllNextFrame = false
