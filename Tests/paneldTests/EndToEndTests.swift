@@ -211,6 +211,34 @@ import Testing
         #expect(try TestClient(d2.socketPath).ask("get") == "value 13")
     }
 
+    /// SIGHUP re-reads the layout: a good file takes effect (same-named gauges
+    /// keep their values); a file with mistakes, or one that changes a
+    /// restart-only setting, is reported and changes nothing.
+    @Test func sighupReloadsTheLayoutOrChangesNothing() throws {
+        let dir = TempDirectory()
+        try dir.write("l.json", ##"{"mode": "64x32", "gauges": [{"name": "cpu"}, {"name": "mem"}]}"##)
+        let d = try DaemonProcess(dir, args: ["--output", "png:" + dir.file("f.png"), "--config", dir.file("l.json")])
+        let c = try TestClient(d.socketPath)
+        try c.send("cpu 40\nmem 7\n")
+        #expect(try c.list() == ["cpu": "40", "mem": "7"])
+        func hup(waitingFor text: String) {
+            d.signal(SIGHUP)
+            for _ in 0..<300 where !d.log().contains(text) { usleep(10_000) }
+        }
+        try dir.write("l.json", ##"{"mode": "64x32", "gauges": [{"name": "cpu"}, {"name": "temp", "range": [20, 90]}]}"##)
+        hup(waitingFor: "reloaded, 2 gauge(s)")
+        #expect(try c.list() == ["cpu": "40", "temp": "20"])
+        try dir.write("l.json", "{\"mode\": \"64x32\",\n \"gauges\": [{\"name\": \"cpu\", \"style\": \"dial\"}]}")
+        hup(waitingFor: "layout not reloaded; the old one stays")
+        #expect(d.log().contains("l.json: line 2: gauges[0].style: unknown style 'dial'"))
+        #expect(try c.list() == ["cpu": "40", "temp": "20"])
+        try dir.write("l.json", ##"{"mode": "32x32", "gauges": [{"name": "cpu"}]}"##)
+        hup(waitingFor: "mode changed, which needs a restart")
+        #expect(try c.list() == ["cpu": "40", "temp": "20"])
+        d.signal(SIGTERM)
+        #expect(d.wait(timeout: 5_000) == 0)
+    }
+
     @Test func refusesToReplaceAnythingButAStaleSocket() throws {
         let dir = TempDirectory()
         try dir.write("regular", "keep me")

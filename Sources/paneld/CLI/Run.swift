@@ -13,7 +13,8 @@ struct Run: ParsableCommand {
         discussion: """
             Feed it one command per line on the socket: '73' sets the default gauge, \
             'cpu 73' or 'cpu=73' a named one, 'cpu:73|g' and 'cpu:+5|g' (statsd) set and adjust, \
-            'get cpu' and 'list' answer; a bad line is answered 'ERR <reason>'.
+            'get cpu' and 'list' answer; a bad line is answered 'ERR <reason>'. \
+            SIGHUP re-reads the --config file; SIGTERM saves the values and exits.
 
             Example: paneld --socket /tmp/paneld.sock & echo 73 | socat - UNIX:/tmp/paneld.sock
             """)
@@ -114,6 +115,7 @@ struct Run: ParsableCommand {
 
         var settings = Daemon.Settings()
         settings.statePath = statePath
+        settings.layoutPath = config
         settings.stuckClientTimeout = max(1, stuckClientTimeout)
         settings.maxClients = maxClients
         settings.minFrameInterval = frameOutput is PNGOutput ? 50 : 0

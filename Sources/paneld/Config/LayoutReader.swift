@@ -121,7 +121,7 @@ private struct Checker {
     /// The object's members, after reporting any key not in `known`.
     mutating func members(_ v: JSONValue, _ path: String, known: [String]) -> [String: JSONValue]? {
         guard case .object(let m) = v.kind else {
-            fail(v, path, "expected an object { ... }")
+            fail(v, path, "expected an object { ... }, found \(kindName(v))")
             return nil
         }
         var out: [String: JSONValue] = [:]
@@ -135,12 +135,24 @@ private struct Checker {
         return out
     }
 
+    /// What a value is, for messages: `a string ("90")`, `an array`, ...
+    func kindName(_ v: JSONValue) -> String {
+        switch v.kind {
+        case .null: "null"
+        case .bool(let b): "\(b)"
+        case .number(let d): "the number \(GaugeStore.format(d))"
+        case .string(let s): "a string (\"\(LineError.clip(s))\")"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+
     func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
 
     mutating func string(_ v: JSONValue?, _ path: String) -> String? {
         guard let v else { return nil }
         guard case .string(let s) = v.kind else {
-            fail(v, path, "expected a string")
+            fail(v, path, "expected a string, found \(kindName(v))")
             return nil
         }
         return s
@@ -149,7 +161,7 @@ private struct Checker {
     mutating func number(_ v: JSONValue?, _ path: String) -> Double? {
         guard let v else { return nil }
         guard case .number(let d) = v.kind else {
-            fail(v, path, "expected a number")
+            fail(v, path, "expected a number, found \(kindName(v))")
             return nil
         }
         return d

@@ -18,14 +18,16 @@ final class Daemon {
         /// Reads per client per loop turn, so one busy client cannot starve the rest.
         var readsPerTurn = 8
         var statePath: String?
+        /// The layout file, re-read on SIGHUP; nil = the built-in layout (nothing to reload).
+        var layoutPath: String?
         /// A client whose unsent replies stay above the high-water mark this long is dropped.
         var stuckClientTimeout: Int64 = 10_000
         var watchdogInterval: Int64?
     }
 
-    private let layout: Layout
+    private var layout: Layout
     private let output: FrameOutput
-    private let renderer: PanelRenderer
+    private var renderer: PanelRenderer
     private let listener: FileDescriptor
     private let signals: SignalPipe
     private let statsd: StatsdListener?
@@ -127,7 +129,7 @@ final class Daemon {
                     Log.notice("received signal \(s); stopping")
                     stopping = true
                 } else if s == SIGHUP {
-                    Log.notice("SIGHUP ignored: the layout is read at start; restart paneld to change it")
+                    reloadLayout()
                 }
             }
         }
@@ -186,6 +188,53 @@ final class Daemon {
         if let w = nextWatchdogAt { deadlines.append(w) }
         guard let first = deadlines.min() else { return -1 }
         return Int32(clamping: max(0, first - now))
+    }
+
+    /// SIGHUP: reads the layout file again. A file with mistakes is reported and
+    /// changes nothing; so does one that changes the display settings (card,
+    /// connector, mode, format, rotation) or statsd, which need a restart. Otherwise
+    /// the new gauges are shown at once; gauges that keep their name keep their value.
+    private func reloadLayout() {
+        guard let path = settings.layoutPath else {
+            Log.notice("SIGHUP: no layout file to reload (started without --config)")
+            return
+        }
+        let new: Layout
+        do {
+            new = try LayoutReader.read(file: path)
+        } catch let error as LayoutError {
+            for issue in error.issues { Log.error("\(error.file): \(issue)") }
+            Log.error("SIGHUP: layout not reloaded; the old one stays")
+            return
+        } catch {
+            Log.error("SIGHUP: layout not reloaded (\(error)); the old one stays")
+            return
+        }
+        if let change = Daemon.restartOnlyChange(from: layout, to: new) {
+            Log.error("SIGHUP: layout not reloaded: \(change) changed, which needs a restart")
+            return
+        }
+        var values: [String: Double] = [:]
+        for g in new.gauges { values[g.name] = store.values[g.name] ?? g.range.lower }
+        store = GaugeStore(names: new.gauges.map(\.name), defaultGauge: new.defaultGauge, initial: values)
+        animator = Animator(duration: Int64(new.animation), values: values)
+        layout = new
+        renderer = PanelRenderer(layout: new, width: output.width, height: output.height)
+        pendingNames = []
+        fullRedraw = true
+        if settings.statePath != nil, saveDue == nil { saveDue = monotonicMilliseconds() }
+        Log.notice("SIGHUP: layout \(path) reloaded, \(new.gauges.count) gauge(s)")
+    }
+
+    /// The first setting that differs between two layouts and only takes effect at start. Pure.
+    static func restartOnlyChange(from a: Layout, to b: Layout) -> String? {
+        if a.display != b.display { return "display" }
+        if a.connector != b.connector { return "connector" }
+        if a.mode != b.mode { return "mode" }
+        if a.pixelFormat != b.pixelFormat { return "format" }
+        if a.rotation != b.rotation { return "rotation" }
+        if a.statsd != b.statsd { return "statsd" }
+        return nil
     }
 
     /// Writes the state file; a failure is logged when it first happens (and when it clears).
