@@ -194,13 +194,21 @@ prepare_initrd() {
     strip --strip-debug "$dir/usr/local/bin/paneld" 2>/dev/null || true
     copy_with_libs "$(command -v socat)" "$dir" /usr/bin/socat
     cp "$HERE"/layouts/*.json "$dir/e2e/"
+    # The font PanelGauge uses by default, at the same path, so the guest draws the
+    # same labels as the host's render (without it, both draw none).
+    local font
+    for font in /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf; do
+        [ -f "$font" ] || continue
+        mkdir -p "$dir/$(dirname "$font")"
+        cp "$font" "$dir/$font"
+    done
     (cd "$dir" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$WORK/payload.cpio"
     cat "$BASE" "$WORK/payload.cpio" >"$WORK/initrd"
     log "initrd $(($(stat -c %s "$WORK/initrd") / 1024)) KiB"
 }
 
 # ---------------------------------------------------------------- one VM
-# boot DEVICE-ARGS GPU: starts QEMU with FIFO pairs for serial and monitor.
+# boot NAME DEVICE GPU: starts QEMU with FIFO pairs for serial and monitor.
 BOOT_NAME=""
 boot() {
     BOOT_NAME=$1
