@@ -168,3 +168,12 @@ import Glibc
         #expect(fake.openDescriptors.isEmpty)
     }
 }
+
+@Suite struct FBDevOutputChoiceTests {
+    @Test func parsesFbdevWithAndWithoutADevice() {
+        #expect(OutputChoice("fbdev") == .fbdev(nil))
+        #expect(OutputChoice("fbdev:/dev/fb1") == .fbdev("/dev/fb1"))
+        #expect(OutputChoice("fbdev:") == nil)
+        #expect(OutputChoice("fb") == nil)
+    }
+}
