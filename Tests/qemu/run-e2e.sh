@@ -343,6 +343,13 @@ send_values() {
     guest_ok "printf '$text' | socat -t 5 - UNIX-CONNECT:/run/paneld.sock"
 }
 
+# console_picture FILE: text on the console (tty1, drawn by fbcon), then its screendump:
+# the picture that must come back when paneld exits.
+console_picture() {
+    guest_ok "printf 'paneld e2e: this console must come back after SIGTERM\\n' >/dev/tty1; sleep 0.5"
+    screendump "$1"
+}
+
 # stop_paneld: SIGTERM; it must exit with status 0 (the guest shell is its parent, so wait works).
 stop_paneld() {
     guest_ok "p=\$(cat /tmp/paneld.pid); kill -TERM \$p; wait \$p; rc=\$?; echo paneld-exit=\$rc; [ \$rc = 0 ]" 20
@@ -354,7 +361,7 @@ stop_paneld() {
 case_bochs800() {
     boot bochs800 bochs-display,xres=800,yres=480 bochs
     local console=$VM/console-before.ppm
-    screendump "$console"
+    console_picture "$console"
     guest_ok "paneld drm-info >/tmp/drm-info.txt 2>&1; cat /tmp/drm-info.txt; grep -q 'bochs-drm' /tmp/drm-info.txt && grep -q '800x480@[0-9]* preferred' /tmp/drm-info.txt && grep -q 'usable for paneld: yes' /tmp/drm-info.txt"
     log "PASS bochs800/drm-info"
     PASSED+=("bochs800/drm-info")
@@ -403,7 +410,7 @@ case_bochs320() {
 case_cirrus565() {
     boot cirrus565 cirrus-vga cirrus
     local console=$VM/console-before.ppm
-    screendump "$console"
+    console_picture "$console"
     start_paneld panel-rgb565.json
     send_values "value=35" "bar=0.6"
     render c565-first panel-rgb565.json value=35 bar=0.6
@@ -437,7 +444,7 @@ case_rotate() {
 case_virtio() {
     boot virtio virtio-gpu-pci,xres=800,yres=480 virtio
     local console=$VM/console-before.ppm
-    screendump "$console"
+    console_picture "$console"
     start_paneld panel800.json
     render v-first panel800.json
     expect_screen first-frame "$WORK/v-first.png"
