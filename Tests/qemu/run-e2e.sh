@@ -331,8 +331,8 @@ render() {
         || die "paneld render failed for $name"
 }
 
-start_paneld() { # CONFIG
-    guest_ok "paneld run --output drm --config /e2e/$1 --socket /run/paneld.sock </dev/null >/tmp/paneld.log 2>&1 & echo \$! >/tmp/paneld.pid"
+start_paneld() { # CONFIG [OUTPUT]
+    guest_ok "paneld run --output ${2:-drm} --config /e2e/$1 --socket /run/paneld.sock </dev/null >/tmp/paneld.log 2>&1 & echo \$! >/tmp/paneld.pid"
     guest_ok "i=0; while [ ! -S /run/paneld.sock ] && [ \$i -lt 200 ]; do sleep 0.05; i=\$((i+1)); done; [ -S /run/paneld.sock ]" 20
 }
 
@@ -402,6 +402,18 @@ case_bochs320() {
     [ "$GUEST_RC" = 0 ] || fail_vm "RGB565 on bochs was not refused with a clear message"
     log "PASS bochs320/rgb565-refused"
     PASSED+=("bochs320/rgb565-refused")
+    # The same panel through the legacy framebuffer (DRM's fbdev emulation, 32 bpp).
+    local console=$VM/console-before-fbdev.ppm
+    console_picture "$console"
+    start_paneld panel320.json fbdev
+    send_values "value=77"
+    render fb32 panel320.json value=77
+    expect_screen fbdev32 "$WORK/fb32.png"
+    send_values "value=12"
+    render fb32-update panel320.json value=12
+    expect_screen fbdev32-update "$WORK/fb32-update.png"
+    stop_paneld
+    expect_screen fbdev-console "$console"
     shutdown_vm
 }
 
@@ -420,6 +432,16 @@ case_cirrus565() {
     expect_screen rgb565-update "$WORK/c565-update.png"
     stop_paneld
     expect_screen sigterm-console "$console"
+    # cirrus's fbdev emulation is 16 bpp RGB565 at 1024x768.
+    start_paneld fbdev-rgb565.json fbdev
+    send_values "value=64" "level=3"
+    render fb16 fbdev-rgb565.json value=64 level=3
+    expect_screen fbdev16 "$WORK/fb16.png"
+    send_values "level=9.5"
+    render fb16-update fbdev-rgb565.json value=64 level=9.5
+    expect_screen fbdev16-update "$WORK/fb16-update.png"
+    stop_paneld
+    expect_screen fbdev16-console "$console"
     shutdown_vm
 }
 
