@@ -64,6 +64,9 @@ import Glibc
         var small = fix
         small.memoryLength = 3200 * 960 - 1
         #expect(FBLayout.pageCount(v, small) == 1)
+        var drmEmulation = fix
+        drmEmulation.id = "bochs-drmdrmfb"
+        #expect(FBLayout.pageCount(v, drmEmulation) == 1)
     }
 }
 
@@ -155,6 +158,21 @@ import Glibc
             }
             out.close()
         }
+    }
+
+    @Test func drmFbdevEmulationKeepsOnePageAndDoesNotAskForMore() throws {
+        let fake = FakeFB()
+        fake.fixInfo.id = "virtio_gpudrmfb"
+        fake.varInfo.yresVirtual = 20  // room for two pages, as with drm_fbdev_overalloc=200
+        let out = try FBDevOutput(options: FBDevOutputOptions(), syscalls: fake)
+        #expect(out.pages == 1)
+        #expect(!fake.trace.contains { $0.hasPrefix("putVar") })
+        let model = PictureModel(width: 24, height: 10)
+        try out.present(damage: []) { model.draw($0, $1) }
+        try out.present(damage: model.fill(IntRect(x: 2, y: 2, width: 3, height: 3), 0xFFFF_0000)) { model.draw($0, $1) }
+        #expect(!fake.trace.contains { $0.hasPrefix("pan") })
+        expectShown(fake, model)
+        out.close()
     }
 
     @Test func vsyncIsNotAskedAgainOnceUnsupported() throws {

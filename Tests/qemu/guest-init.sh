@@ -15,7 +15,10 @@ mkdir -p /dev/pts /dev/shm
 export PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin
 
 for m in $(cat "/e2e/modules.$gpu"); do
-    insmod "$m" || echo "E2E-INIT-ERROR insmod $m failed"
+    params=""
+    # fbdev_overalloc=200 on the kernel command line: fbdev emulation with room for two pages.
+    case "$m" in */drm_kms_helper.ko) [ -n "$fbdev_overalloc" ] && params="drm_fbdev_overalloc=$fbdev_overalloc" ;; esac
+    insmod "$m" $params || echo "E2E-INIT-ERROR insmod $m $params failed"
 done
 i=0
 while [ ! -e /dev/dri/card0 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done

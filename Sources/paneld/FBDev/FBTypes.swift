@@ -75,14 +75,23 @@ enum FBLayout {
     }
 
     /// Two pages when the virtual height holds two screens, the driver can pan, and
-    /// the memory covers both; else one (drawn in place).
+    /// the memory covers both; else one (drawn in place). Never two on DRM's fbdev
+    /// emulation (see ``pansReliably(_:)``).
     static func pageCount(_ v: FBVarInfo, _ fix: FBFixInfo) -> Int {
+        guard pansReliably(fix) else { return 1 }
         let twoPages = UInt64(fix.lineLength) * UInt64(v.yres) * 2
         return v.yresVirtual >= 2 * v.yres && fix.ypanstep > 0 && UInt64(fix.memoryLength) >= twoPages ? 2 : 1
     }
 }
 
 extension FBLayout {
+    /// False for DRM's fbdev emulation (its id ends in `drmfb`). Measured on Linux
+    /// 6.1 in QEMU with two pages (`drm_kms_helper.drm_fbdev_overalloc=200`):
+    /// bochs-drm ignores the pan offset and keeps showing the first page, and
+    /// virtio-gpu pans to a second page that was never flushed (black). A real
+    /// fbdev driver that offers a virtual height of two screens is trusted.
+    static func pansReliably(_ fix: FBFixInfo) -> Bool { !fix.id.hasSuffix("drmfb") }
+
     /// The byte range to write back for a damaged panel rectangle on a page at
     /// `pageOffset`: from its first pixel to its last, rows at `stride`. A range
     /// that covers exactly one whole line is widened by one pixel (onto the next

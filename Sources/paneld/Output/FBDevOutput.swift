@@ -81,7 +81,7 @@ final class FBDevOutput: FrameOutput {
             }
             format = try FBLayout.pixelFormat(of: v, fix: fix)
             // Double buffering needs a virtual height of two screens; ask, and accept a no.
-            if v.yresVirtual < 2 * v.yres && fix.ypanstep > 0 {
+            if v.yresVirtual < 2 * v.yres && fix.ypanstep > 0 && FBLayout.pansReliably(fix) {
                 var two = v
                 two.yresVirtual = 2 * v.yres
                 two.yoffset = 0
