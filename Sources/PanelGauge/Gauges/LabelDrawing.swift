@@ -3,7 +3,7 @@ extension GaugeLabel {
     /// horizontally and centred vertically on its ink; an icon at its natural
     /// size in `color`; a custom drawing at the size it asks for, aligned the
     /// same way.
-    func draw(
+    public func draw(
         in rect: Rect, on canvas: Canvas, context: DrawContext, pixelSize: Double, color: Color,
         alignment: HorizontalAlignment = .center
     ) {
@@ -37,7 +37,7 @@ extension GaugeLabel {
 
 extension Tint {
     /// The tint along a straight line from `start` (value 0) to `end` (value 1).
-    func linearPaint(from start: Point, to end: Point) -> Paint {
+    public func linearPaint(from start: Point, to end: Point) -> Paint {
         switch self {
         case .color(let c): .solid(c)
         case .gradient(let g): .linearGradient(g, start: start, end: end)
@@ -49,7 +49,7 @@ extension Tint {
     /// split evenly between the two end colours, so that round caps on either
     /// end take their own end's colour (the conic gradient's seam falls in the
     /// middle of the gap).
-    func arcPaint(center: Point, arcStart: Angle, arcSweep: Angle) -> Paint {
+    public func arcPaint(center: Point, arcStart: Angle, arcSweep: Angle) -> Paint {
         switch self {
         case .color(let c):
             return .solid(c)
@@ -64,7 +64,7 @@ extension Tint {
     }
 
     /// Every colour's alpha multiplied by `opacity`.
-    func opacity(_ opacity: Double) -> Tint {
+    public func opacity(_ opacity: Double) -> Tint {
         switch self {
         case .color(let c): .color(c.opacity(opacity))
         case .gradient(let g):
@@ -72,7 +72,7 @@ extension Tint {
         }
     }
 
-    var isGradient: Bool {
+    public var isGradient: Bool {
         if case .gradient = self { return true }
         return false
     }

@@ -50,29 +50,7 @@ import Testing
     }
 }
 
-// MARK: - The loader of the loader-styles article, written as user code.
-
-/// Primary: 80 px, purple, the percentage inside.
-struct PrimaryLoaderStyle: LoaderStyle {
-    func makeBody(configuration: Configuration) -> some Drawable {
-        configuration.indicator.tint(.purple).frame(width: 80, height: 80)
-            .overlay(Text("\(Int(configuration.progress * 100))%", size: 14, color: .gray))
-    }
-}
-
-/// Secondary: 40 px, red, no text.
-struct SecondaryLoaderStyle: LoaderStyle {
-    func makeBody(configuration: Configuration) -> some Drawable {
-        configuration.indicator.tint(.red).frame(width: 40, height: 40)
-    }
-}
-
-extension LoaderStyle where Self == PrimaryLoaderStyle {
-    static var primary: Self { Self() }
-}
-extension LoaderStyle where Self == SecondaryLoaderStyle {
-    static var secondary: Self { Self() }
-}
+// The Primary and Secondary loader styles are user code: UserCodeStyles.swift.
 
 @Suite struct LoaderStyleTests {
     static let bg = RGB(Panel.background)

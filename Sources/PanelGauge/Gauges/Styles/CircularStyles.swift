@@ -25,7 +25,7 @@ public struct CircularGaugeLayout: Sendable, Hashable {
 
     /// A full-turn stroke of `lineWidthFraction` of the side of the largest
     /// square centred in `rect`, drawn inside that square.
-    static func inscribed(in rect: Rect, lineWidthFraction: Double, startAngle: Angle) -> CircularGaugeLayout {
+    public static func inscribed(in rect: Rect, lineWidthFraction: Double, startAngle: Angle) -> CircularGaugeLayout {
         let sq = PanelLayout.centredSquare(in: rect)
         let w = lineWidthFraction * sq.width
         return CircularGaugeLayout(
@@ -34,8 +34,8 @@ public struct CircularGaugeLayout: Sendable, Hashable {
 
     /// Draws a label in the middle of the ring at `preferred` pixels, or smaller
     /// so that the widest of the configuration's sizing texts fits `fitting`
-    /// pixels (see ``centreTextSize(_:preferred:fitting:_:)``).
-    func drawCentre(
+    /// pixels, so the size does not change with the value.
+    public func drawCentre(
         _ label: GaugeLabel, _ c: GaugeStyleConfiguration, preferred: Double, fitting: Double, on canvas: Canvas,
         context: DrawContext
     ) {
