@@ -29,7 +29,9 @@ public enum GaugeStyleName: String, Sendable, CaseIterable, Codable {
 /// ```
 ///
 /// Every key but `style` is optional: range 0...1, value at the minimum,
-/// default tint, no labels, no thresholds, no format. `tint` is one colour or a
+/// the style's default tint, no labels, no thresholds, no format. Also:
+/// `segments` (stepped), `labelSize` (px), `font` (a font file's path),
+/// `foreground`, `background`, `track` (colours). `tint` is one colour or a
 /// list (an evenly spaced gradient); colours are `#RGB`, `#RRGGBB` or `#RRGGBBAA`.
 public struct GaugeSpec: Sendable, Decodable {
     public var style: GaugeStyleName
@@ -47,6 +49,39 @@ public struct GaugeSpec: Sendable, Decodable {
     public var segments: Int?
     /// Pixel size of the labels.
     public var labelSize: Double?
+    /// Path of a TrueType/OpenType file (default DejaVu Sans).
+    public var font: String?
+    /// Text colour, panel background (painted as the markers' clear padding) and
+    /// track colour; hex strings in the file.
+    public var foreground: Color?
+    public var background: Color?
+    public var track: Color?
+
+    private enum CodingKeys: String, CodingKey {
+        case style, min, max, value, label, currentLabel, minimumLabel, maximumLabel, tint, thresholds, format
+        case segments, labelSize, font, foreground, background, track
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        style = try c.decode(GaugeStyleName.self, forKey: .style)
+        min = try c.decodeIfPresent(Double.self, forKey: .min)
+        max = try c.decodeIfPresent(Double.self, forKey: .max)
+        value = try c.decodeIfPresent(Double.self, forKey: .value)
+        label = try c.decodeIfPresent(String.self, forKey: .label)
+        currentLabel = try c.decodeIfPresent(String.self, forKey: .currentLabel)
+        minimumLabel = try c.decodeIfPresent(String.self, forKey: .minimumLabel)
+        maximumLabel = try c.decodeIfPresent(String.self, forKey: .maximumLabel)
+        tint = try c.decodeIfPresent(Tint.self, forKey: .tint)
+        thresholds = try c.decodeIfPresent(Thresholds.self, forKey: .thresholds)
+        format = try c.decodeIfPresent(ValueFormat.self, forKey: .format)
+        segments = try c.decodeIfPresent(Int.self, forKey: .segments)
+        labelSize = try c.decodeIfPresent(Double.self, forKey: .labelSize)
+        font = try c.decodeIfPresent(String.self, forKey: .font)
+        foreground = try c.decodeIfPresent(HexColor.self, forKey: .foreground)?.color
+        background = try c.decodeIfPresent(HexColor.self, forKey: .background)?.color
+        track = try c.decodeIfPresent(HexColor.self, forKey: .track)?.color
+    }
 
     /// The gauge this describes (throws ``GaugeError`` for a bad value or range).
     public func makeGauge() throws -> Gauge {
@@ -60,6 +95,10 @@ public struct GaugeSpec: Sendable, Decodable {
         g.thresholds = thresholds
         g.valueFormat = format
         if let labelSize { g.environment.labelSize = labelSize }
+        if let font { g.environment.font = FontDescriptor(path: font) }
+        if let foreground { g.environment.foreground = foreground }
+        if let background { g.environment.background = background }
+        if let track { g.environment.track = track }
         return g
     }
 }
