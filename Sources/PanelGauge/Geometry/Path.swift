@@ -77,10 +77,13 @@ public struct Path: Sendable, Hashable {
         return out
     }
 
-    /// A rectangle containing every point of the path (control points included).
+    /// A rectangle containing every point of the path (control points included);
+    /// nil for an empty path or one with a non-finite coordinate or radius.
     public var bounds: Rect? {
         var x0 = Double.infinity, y0 = Double.infinity, x1 = -Double.infinity, y1 = -Double.infinity
+        var finite = true
         func add(_ p: Point) {
+            finite = finite && p.x.isFinite && p.y.isFinite
             x0 = min(x0, p.x)
             y0 = min(y0, p.y)
             x1 = max(x1, p.x)
@@ -96,12 +99,13 @@ public struct Path: Sendable, Hashable {
                 add(c1)
                 add(c2)
                 add(p)
-            case .arc(let c, let r, _, _):
+            case .arc(let c, let r, let a, let sw):
+                finite = finite && r.isFinite && a.degrees.isFinite && sw.degrees.isFinite
                 add(Point(x: c.x - r, y: c.y - r))
                 add(Point(x: c.x + r, y: c.y + r))
             case .close: break
             }
         }
-        return x0 <= x1 ? Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0) : nil
+        return finite && x0 <= x1 ? Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0) : nil
     }
 }

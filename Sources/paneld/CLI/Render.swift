@@ -1,9 +1,60 @@
 import ArgumentParser
+import PanelGauge
 
 /// `paneld render`: draw a layout with given values to a PNG, no display needed.
+///
+/// Draws exactly what the daemon would show after receiving the same values,
+/// so previews, docs and the display tests can compare against it.
 struct Render: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Render a layout with given values to a PNG file.")
+    static let configuration = CommandConfiguration(
+        abstract: "Render a layout with given values to a PNG file.",
+        discussion: """
+            Example: paneld render --config panel.json --set cpu=73 --set mem=41.5 --output panel.png
+            Without --config the default layout is used (one ring gauge named 'value', 0...100).
+            """)
+
+    @Option(name: .long, help: "Layout file (JSON). Default: one ring gauge named 'value'.")
+    var config: String?
+
+    @Option(name: .customLong("set"), help: ArgumentHelp("A gauge value, NAME=VALUE (repeatable).", valueName: "NAME=VALUE"))
+    var values: [String] = []
+
+    @Option(name: .long, help: "Where to write the PNG.")
+    var output: String
+
+    @Option(name: .long, help: "Screen size WIDTHxHEIGHT (logical, after rotation). Default: the layout's mode, else 800x480.")
+    var size: String?
+
+    func validate() throws {
+        if let size, DisplayMode(size) == nil { throw ValidationError("--size '\(size)' is not WIDTHxHEIGHT, e.g. 800x480") }
+        for v in values where Render.parseAssignment(v) == nil {
+            throw ValidationError("--set '\(v)' is not NAME=VALUE with a finite decimal VALUE, e.g. --set cpu=73")
+        }
+        if output.isEmpty { throw ValidationError("--output needs a file name") }
+    }
+
+    /// `NAME=VALUE` through the socket protocol's own parser, so the same text means the same thing.
+    static func parseAssignment(_ s: String) -> (String, Double)? {
+        guard s.contains("="), case .success(.set(let g?, let v)) = LineParser.parse(Array(s.utf8)) else { return nil }
+        return (g, v)
+    }
+
     func run() throws {
-        throw ValidationError("render is not implemented yet")
+        let layout = try config.map { try LayoutReader.read(file: $0) } ?? Layout.fallback
+        var store = GaugeStore(
+            names: layout.gauges.map(\.name), defaultGauge: layout.defaultGauge,
+            initial: Dictionary(uniqueKeysWithValues: layout.gauges.map { ($0.name, $0.range.lower) }))
+        for v in values {
+            let (name, value) = Render.parseAssignment(v)!
+            guard store.set(name, value) else {
+                throw ValidationError("--set \(v): the layout has no gauge named '\(name)' (gauges: \(store.names.joined(separator: ", ")))")
+            }
+        }
+        let (w, h) = size.flatMap { DisplayMode($0) }.map { ($0.width, $0.height) } ?? layout.logicalSize ?? (800, 480)
+        let output = PNGOutput(path: self.output, width: w, height: h, format: layout.pixelFormat ?? .xrgb8888)
+        let renderer = PanelRenderer(layout: layout, width: w, height: h)
+        try output.present(damage: [IntRect(x: 0, y: 0, width: w, height: h)]) { surface, rects in
+            renderer.draw(surface, rects: rects, values: store.values)
+        }
     }
 }

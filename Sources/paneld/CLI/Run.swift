@@ -1,9 +1,183 @@
 import ArgumentParser
+import Glibc
+import PanelGauge
 
-/// `paneld run`: the daemon. (Owned by the daemon work, issue 5.)
+/// `paneld run` (the default command): the daemon.
+///
+/// Reads top to bottom: parse and validate the arguments, open the resources
+/// in order (layout, saved values, signals, statsd, socket, display, systemd
+/// notification), run the loop until SIGTERM/SIGINT, release in reverse.
 struct Run: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run the daemon (the default).")
+    static let configuration = CommandConfiguration(
+        abstract: "Run the daemon (the default).",
+        discussion: """
+            Feed it one command per line on the socket: '73' sets the default gauge, 'cpu 73' or
+            'cpu=73' a named one, 'cpu:+5|g' adjusts, 'get cpu' and 'list' answer.
+            Example: echo 73 | socat - UNIX:/run/paneld.sock
+            """)
+
+    @Option(name: .long, help: "Layout file (JSON). Default: one ring gauge named 'value', 0...100, filling the screen.")
+    var config: String?
+
+    @Option(name: .long, help: "Control socket path (ignored when systemd passes the socket).")
+    var socket: String = "/run/paneld.sock"
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Where frames go: drm, png (default file) or png:FILE. Default: drm when a DRM device exists, else png.",
+            valueName: "drm|png|png:FILE"))
+    var output: String?
+
+    @Option(name: .long, help: "File the last values are saved to and restored from. Default: $STATE_DIRECTORY/values, else none.")
+    var state: String?
+
+    @Option(name: .long, help: "Screen size WIDTHxHEIGHT for PNG output. Default: the layout's mode, else 800x480.")
+    var size: String?
+
+    @Option(name: .long, help: .hidden)
+    var stuckClientTimeout: Int64 = 10_000
+
+    @Flag(name: .long, help: "Log debug messages.")
+    var verbose = false
+
+    func validate() throws {
+        if let output, OutputChoice(output) == nil {
+            throw ValidationError("--output '\(output)' is not one of: drm, png, png:FILE")
+        }
+        if let size, DisplayMode(size) == nil { throw ValidationError("--size '\(size)' is not WIDTHxHEIGHT, e.g. 800x480") }
+        if socket.isEmpty || socket.utf8.count > UnixSocket.maxPathLength {
+            throw ValidationError("--socket must be a path of 1 to \(UnixSocket.maxPathLength) bytes")
+        }
+        if let state, state.isEmpty { throw ValidationError("--state needs a file name") }
+    }
+
     func run() throws {
-        throw ValidationError("the daemon is not implemented yet")
+        if verbose { Log.threshold = .debug }
+        signal(SIGPIPE, SIG_IGN)  // a vanished client is an EPIPE, not a dead daemon
+
+        let layout = try config.map { try LayoutReader.read(file: $0) } ?? Layout.fallback
+        Log.info(config.map { "layout \($0): \(layout.gauges.count) gauge(s)" } ?? "no layout given: one ring gauge 'value', 0...100")
+
+        let statePath = state ?? Systemd.env("STATE_DIRECTORY").map { Run.firstPath($0) + "/values" }
+        var store = GaugeStore(
+            names: layout.gauges.map(\.name), defaultGauge: layout.defaultGauge,
+            initial: Dictionary(uniqueKeysWithValues: layout.gauges.map { ($0.name, $0.range.lower) }))
+        if let statePath {
+            for (name, value) in StateFile.load(statePath) where !store.set(name, value) {
+                Log.info("saved value for '\(name)' ignored: the layout has no such gauge")
+            }
+            _ = store.takeChanged()
+        } else {
+            Log.info("values are not saved across restarts (no --state and no $STATE_DIRECTORY)")
+        }
+
+        let signals = try SignalPipe(signals: [SIGTERM, SIGINT, SIGHUP])
+        defer { signals.close() }
+
+        // Every input is open before the control socket is: once a client can connect,
+        // paneld is fully ready (systemd's READY=1 follows at the loop's start).
+        let statsd = try layout.statsd.flatMap(StatsdAddress.init).map { try StatsdListener($0) }
+        if let s = layout.statsd { Log.info("statsd on udp \(s)") }
+        defer { statsd?.close() }
+
+        let listener: FileDescriptor
+        var ownedSocketPath: String? = nil
+        if let passed = try Systemd.takeListenSocket() {
+            listener = passed
+            Log.info("listening on the socket passed by systemd")
+        } else {
+            listener = try UnixSocket.listen(socket)
+            ownedSocketPath = socket
+            Log.info("listening on \(socket)")
+        }
+        defer {
+            listener.close()
+            // Remove only what we created, and only if it is still a socket.
+            if let p = ownedSocketPath, (try? UnixSocket.inspect(p)) == .socket { unlink(p) }
+        }
+
+        // After the socket, so a second paneld is refused before it touches the display.
+        let frameOutput = try openOutput(layout)
+        defer { frameOutput.close() }
+
+        var settings = Daemon.Settings()
+        settings.statePath = statePath
+        settings.stuckClientTimeout = max(1, stuckClientTimeout)
+        settings.minFrameInterval = frameOutput is PNGOutput ? 50 : 0
+        settings.watchdogInterval = Systemd.watchdogInterval(
+            usec: Systemd.env("WATCHDOG_USEC"), watchdogPID: Systemd.env("WATCHDOG_PID"), pid: getpid())
+        let daemon = Daemon(
+            layout: layout, output: frameOutput, listener: listener, signals: signals, statsd: statsd,
+            notifier: Notifier(), store: store, settings: settings)
+        try daemon.run()
+        Log.info("stopped")
+    }
+
+    /// `$STATE_DIRECTORY` may list several directories separated by ':'; the first is ours.
+    static func firstPath(_ list: String) -> String {
+        String(list.split(separator: ":", maxSplits: 1).first ?? Substring(list))
+    }
+
+    private func openOutput(_ layout: Layout) throws -> FrameOutput {
+        let choice = output.flatMap(OutputChoice.init) ?? .automatic
+        let defaultPNG = Systemd.env("STATE_DIRECTORY").map { Run.firstPath($0) + "/frame.png" } ?? "/tmp/paneld.png"
+        let size = self.size.flatMap(DisplayMode.init).map { ($0.width, $0.height) } ?? layout.logicalSize ?? (800, 480)
+        func png(_ path: String?) -> FrameOutput {
+            let p = path ?? defaultPNG
+            Log.notice("output: PNG file \(p), \(size.0)x\(size.1)")
+            return PNGOutput(path: p, width: size.0, height: size.1, format: layout.pixelFormat ?? .xrgb8888)
+        }
+        switch choice {
+        case .png(let path): return png(path)
+        case .drm: return try openDRM(layout)
+        case .automatic:
+            let cards = DRMProbe.cardPaths()
+            if cards.isEmpty {
+                Log.notice("no DRM device (nothing matches /dev/dri/card*): showing frames in a PNG file instead")
+                return png(nil)
+            }
+            return try openDRM(layout)
+        }
+    }
+
+    private func openDRM(_ layout: Layout) throws -> FrameOutput {
+        // The DRM backend lands from the drm branch; until then say so plainly.
+        throw DaemonError("DRM output is not available in this build yet; use --output png or png:FILE")
+    }
+}
+
+/// The `--output` argument.
+enum OutputChoice: Equatable {
+    case automatic
+    case drm
+    /// nil = the default file.
+    case png(String?)
+
+    init?(_ text: String) {
+        switch text {
+        case "drm": self = .drm
+        case "png": self = .png(nil)
+        case "auto": self = .automatic
+        default:
+            guard text.hasPrefix("png:"), text.count > 4 else { return nil }
+            self = .png(String(text.dropFirst(4)))
+        }
+    }
+}
+
+/// Finds DRM card nodes without opening them.
+enum DRMProbe {
+    static func cardPaths(directory: String = "/dev/dri") -> [String] {
+        guard let dir = opendir(directory) else { return [] }
+        defer { closedir(dir) }
+        var out: [String] = []
+        while let e = readdir(dir) {
+            let name = withUnsafeBytes(of: e.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name.hasPrefix("card") { out.append(directory + "/" + name) }
+        }
+        return out.sorted()
     }
 }

@@ -1,0 +1,78 @@
+import ArgumentParser
+import Glibc
+
+/// `paneld send`: a small client for the control socket (no socat needed).
+///
+/// Sends each LINE argument (or standard input when there are none), then
+/// prints paneld's replies. Exits 1 if any reply was an `ERR`.
+struct Send: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Send commands to a running paneld and print its replies.",
+        discussion: "Examples: paneld send 73   paneld send 'cpu 41' 'get cpu'   echo list | paneld send")
+
+    @Option(name: .long, help: "Control socket path.")
+    var socket: String = "/run/paneld.sock"
+
+    @Option(name: .long, help: "Seconds to wait for the replies.")
+    var timeout: Int = 5
+
+    @Argument(help: "Lines to send, e.g. 73, 'cpu 73', 'get cpu', list. None: read standard input.")
+    var lines: [String] = []
+
+    func validate() throws {
+        if socket.isEmpty || socket.utf8.count > UnixSocket.maxPathLength {
+            throw ValidationError("--socket must be a path of 1 to \(UnixSocket.maxPathLength) bytes")
+        }
+        if timeout < 1 || timeout > 3600 { throw ValidationError("--timeout must be 1 to 3600 seconds") }
+        if let bad = lines.first(where: { $0.contains("\n") }) {
+            throw ValidationError("a LINE must not contain a newline: \(bad.debugDescription)")
+        }
+    }
+
+    func run() throws {
+        let fd: FileDescriptor
+        do {
+            fd = try UnixSocket.connect(socket)
+        } catch {
+            throw ValidationError("cannot reach paneld at \(socket): \(error)")
+        }
+        defer { fd.close() }
+        var payload: [UInt8] = []
+        if lines.isEmpty {
+            var buf = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let n = try buf.withUnsafeMutableBytes { try FileDescriptor(rawValue: 0).read(into: $0) }
+                if n == 0 { break }
+                payload += buf[0..<n]
+            }
+        } else {
+            for l in lines { payload += Array(l.utf8) + [0x0A] }
+        }
+        var off = 0
+        while off < payload.count {
+            off += try payload.withUnsafeBytes { try fd.write(UnsafeRawBufferPointer(rebasing: $0[off...])) }
+        }
+        shutdown(fd.rawValue, Int32(SHUT_WR))  // paneld answers, then closes
+        var replies: [UInt8] = []
+        var buf = [UInt8](repeating: 0, count: 65536)
+        let deadline = monotonicMilliseconds() + Int64(timeout) * 1000
+        while true {
+            let left = deadline - monotonicMilliseconds()
+            guard left > 0, try pollDescriptors([(fd, .input)], timeout: Int32(left)).first?.isEmpty == false else {
+                throw ValidationError("no end of reply from paneld within \(timeout) s")
+            }
+            let n = try buf.withUnsafeMutableBytes { try fd.read(into: $0) }
+            if n == 0 { break }
+            replies += buf[0..<n]
+        }
+        var out = replies
+        while !out.isEmpty {
+            let n = out.withUnsafeBytes { Glibc.write(1, $0.baseAddress, $0.count) }
+            if n <= 0 { break }
+            out.removeFirst(n)
+        }
+        if String(decoding: replies, as: UTF8.self).split(separator: "\n").contains(where: { $0.hasPrefix("ERR ") }) {
+            throw ExitCode(1)
+        }
+    }
+}

@@ -1,0 +1,347 @@
+import Glibc
+import PanelGauge
+
+/// One mistake in a layout file: where (line and key path) and what.
+struct LayoutIssue: Equatable, Sendable, CustomStringConvertible {
+    /// 1-based line, when known.
+    var line: Int?
+    /// Key path such as `gauges[1].range`; empty for the document itself.
+    var path: String
+    var message: String
+
+    var description: String {
+        let at = line.map { "line \($0): " } ?? ""
+        return path.isEmpty ? at + message : at + path + ": " + message
+    }
+}
+
+/// Every mistake found in a layout file (the reader reports all, not just the first).
+struct LayoutError: Error, CustomStringConvertible {
+    var file: String
+    var issues: [LayoutIssue]
+    var description: String {
+        issues.map { "\(file): \($0)" }.joined(separator: "\n")
+    }
+}
+
+/// Turns layout JSON into a checked ``Layout``. Pure: bytes in, layout or issues out.
+///
+/// The format (every key optional except `gauges`; unknown keys are errors, so
+/// typos never pass silently):
+///
+///     {
+///       "display": "/dev/dri/card0", "connector": "HDMI-A-1", "mode": "800x480@60",
+///       "format": "xrgb8888" | "rgb565", "rotation": 0 | 90 | 180 | 270,
+///       "background": "#101010", "font": "/usr/share/fonts/.../DejaVuSans.ttf",
+///       "default": "cpu", "statsd": "127.0.0.1:8125", "animation": 250,
+///       "gauges": [
+///         { "name": "cpu", "style": "ring" | "arc" | "bar", "rect": [x, y, width, height],
+///           "range": [0, 100], "label": "CPU", "units": "%", "format": "%.0f",
+///           "tint": "#0A84FF"  or  "gradient": ["#34C759", "#FF3B30"],
+///           "thresholds": [ { "above": 80, "color": "#FF3B30" } ] }
+///       ]
+///     }
+enum LayoutReader {
+    static let maxGauges = 256
+    static let maxFileSize = 1 << 20
+
+    static func read(file path: String) throws -> Layout {
+        let bytes: [UInt8]
+        do {
+            bytes = try readBounded(path, limit: maxFileSize)
+        } catch {
+            throw LayoutError(file: path, issues: [LayoutIssue(line: nil, path: "", message: "cannot read: \(error)")])
+        }
+        return try parse(bytes, file: path)
+    }
+
+    /// Reads a regular file of at most `limit` bytes (so `/dev/zero` or a huge file
+    /// is refused instead of exhausting memory).
+    static func readBounded(_ path: String, limit: Int) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw Errno.current("open") }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw Errno.current("fstat") }
+        guard st.st_mode & S_IFMT == S_IFREG else { throw DaemonError("not a regular file") }
+        guard st.st_size <= limit else { throw DaemonError("larger than \(limit) bytes") }
+        var out = [UInt8](repeating: 0, count: Int(st.st_size) + 1)
+        var used = 0
+        while used < out.count {
+            let n = out.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + used, $0.count - used) }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { throw Errno.current("read") }
+            if n == 0 { break }
+            used += n
+        }
+        guard used <= limit else { throw DaemonError("larger than \(limit) bytes") }
+        return Array(out[0..<used])
+    }
+
+    /// Parses layout JSON; `file` only labels the error.
+    static func parse(_ bytes: [UInt8], file: String = "layout") throws(LayoutError) -> Layout {
+        guard bytes.count <= maxFileSize else {
+            throw LayoutError(file: file, issues: [LayoutIssue(line: nil, path: "", message: "file is larger than \(maxFileSize) bytes")])
+        }
+        let root: JSONValue
+        do {
+            root = try JSONReader.parse(bytes)
+        } catch {
+            throw LayoutError(file: file, issues: [
+                LayoutIssue(line: error.line, path: "", message: "JSON syntax: column \(error.column): \(error.message)")
+            ])
+        }
+        var c = Checker()
+        let layout = c.layout(root)
+        if let layout, c.issues.isEmpty { return layout }
+        throw LayoutError(file: file, issues: c.issues)
+    }
+}
+
+/// Walks the JSON tree, collecting issues with their key paths.
+private struct Checker {
+    var issues: [LayoutIssue] = []
+
+    mutating func fail(_ v: JSONValue?, _ path: String, _ message: String) {
+        issues.append(LayoutIssue(line: v?.line, path: path, message: message))
+    }
+
+    /// The object's members, after reporting any key not in `known`.
+    mutating func members(_ v: JSONValue, _ path: String, known: [String]) -> [String: JSONValue]? {
+        guard case .object(let m) = v.kind else {
+            fail(v, path, "expected an object { ... }")
+            return nil
+        }
+        var out: [String: JSONValue] = [:]
+        for (k, value) in m {
+            if known.contains(k) {
+                out[k] = value
+            } else {
+                fail(value, join(path, k), "unknown key (expected one of: \(known.joined(separator: ", ")))")
+            }
+        }
+        return out
+    }
+
+    func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
+
+    mutating func string(_ v: JSONValue?, _ path: String) -> String? {
+        guard let v else { return nil }
+        guard case .string(let s) = v.kind else {
+            fail(v, path, "expected a string")
+            return nil
+        }
+        return s
+    }
+
+    mutating func number(_ v: JSONValue?, _ path: String) -> Double? {
+        guard let v else { return nil }
+        guard case .number(let d) = v.kind else {
+            fail(v, path, "expected a number")
+            return nil
+        }
+        return d
+    }
+
+    mutating func color(_ v: JSONValue?, _ path: String) -> Color? {
+        guard let s = string(v, path) else { return nil }
+        guard let c = Color(css: s) else {
+            fail(v, path, "'\(s)' is not a colour (use #RGB, #RRGGBB or #RRGGBBAA)")
+            return nil
+        }
+        return c
+    }
+
+    mutating func layout(_ root: JSONValue) -> Layout? {
+        let keys = [
+            "display", "connector", "mode", "format", "rotation", "background", "font", "default", "statsd", "animation",
+            "gauges",
+        ]
+        guard let m = members(root, "", known: keys) else { return nil }
+        var layout = Layout(gauges: [])
+        layout.display = string(m["display"], "display")
+        if let d = layout.display, !d.hasPrefix("/") { fail(m["display"], "display", "expected an absolute path such as /dev/dri/card0") }
+        layout.connector = string(m["connector"], "connector")
+        if let s = string(m["mode"], "mode") {
+            layout.mode = DisplayMode(s)
+            if layout.mode == nil { fail(m["mode"], "mode", "'\(s)' is not a mode (use WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, e.g. 800x480@60)") }
+        }
+        if let s = string(m["format"], "format") {
+            switch s.lowercased() {
+            case "xrgb8888": layout.pixelFormat = .xrgb8888
+            case "rgb565": layout.pixelFormat = .rgb565
+            default: fail(m["format"], "format", "'\(s)' is not a pixel format (xrgb8888 or rgb565)")
+            }
+        }
+        if let r = number(m["rotation"], "rotation") {
+            if let rot = Rotation(rawValue: Int(exactly: r) ?? -1) {
+                layout.rotation = rot
+            } else {
+                fail(m["rotation"], "rotation", "must be 0, 90, 180 or 270")
+            }
+        }
+        if let c = color(m["background"], "background") { layout.background = c }
+        layout.font = string(m["font"], "font")
+        if let s = string(m["statsd"], "statsd") {
+            if StatsdAddress(s) == nil {
+                fail(m["statsd"], "statsd", "'\(s)' is not an IPv4 address and port (e.g. 127.0.0.1:8125)")
+            } else {
+                layout.statsd = s
+            }
+        }
+
+        if let a = number(m["animation"], "animation") {
+            if let ms = Int(exactly: a), (0...5000).contains(ms) {
+                layout.animation = ms
+            } else {
+                fail(m["animation"], "animation", "must be whole milliseconds from 0 to 5000")
+            }
+        }
+
+        guard let g = m["gauges"] else {
+            fail(root, "gauges", "missing (a layout needs at least one gauge)")
+            return nil
+        }
+        guard case .array(let items) = g.kind else {
+            fail(g, "gauges", "expected an array of gauges [ { ... } ]")
+            return nil
+        }
+        if items.isEmpty { fail(g, "gauges", "needs at least one gauge") }
+        if items.count > LayoutReader.maxGauges { fail(g, "gauges", "at most \(LayoutReader.maxGauges) gauges") }
+        var seen: [String: Int] = [:]
+        for (k, item) in items.prefix(LayoutReader.maxGauges).enumerated() {
+            let path = "gauges[\(k)]"
+            guard let spec = gauge(item, path, screen: layout.logicalSize) else { continue }
+            if let first = seen[spec.name] {
+                fail(item, path + ".name", "duplicate name '\(spec.name)' (also gauges[\(first)])")
+            }
+            seen[spec.name] = k
+            layout.gauges.append(spec)
+        }
+        if let d = string(m["default"], "default") {
+            if seen[d] == nil { fail(m["default"], "default", "no gauge is named '\(d)'") }
+            layout.defaultGauge = d
+        } else {
+            layout.defaultGauge = layout.gauges.first?.name
+        }
+        return layout
+    }
+
+    mutating func gauge(_ v: JSONValue, _ path: String, screen: (width: Int, height: Int)?) -> GaugeSpec? {
+        let keys = ["name", "style", "rect", "range", "label", "units", "tint", "gradient", "thresholds", "format"]
+        guard let m = members(v, path, known: keys) else { return nil }
+        let before = issues.count
+        var name = "?"
+        if let n = string(m["name"], path + ".name") {
+            if !GaugeName.isValid(n.utf8) || GaugeName.reserved.contains(n) {
+                fail(m["name"], path + ".name", "'\(n)' is not a gauge name (start with a letter or '_', then letters, digits, '_', '-', '.'; at most \(GaugeName.maxLength); not 'get' or 'list')")
+            }
+            name = n
+        } else if m["name"] == nil {
+            fail(v, path + ".name", "missing")
+        }
+        var style = GaugeStyle.ring
+        if let s = string(m["style"], path + ".style") {
+            if let st = GaugeStyle(rawValue: s) { style = st } else {
+                fail(m["style"], path + ".style", "unknown style '\(s)' (one of: \(GaugeStyle.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+        }
+        var rect: IntRect? = nil
+        if let r = m["rect"] {
+            if case .array(let a) = r.kind, a.count == 4, let n = intArray(a), n[2] > 0, n[3] > 0 {
+                rect = IntRect(x: n[0], y: n[1], width: n[2], height: n[3])
+                if let s = screen, !IntRect(x: 0, y: 0, width: s.width, height: s.height).contains(rect!) {
+                    fail(r, path + ".rect", "\(n) does not fit on the \(s.width)x\(s.height) screen")
+                }
+            } else {
+                fail(r, path + ".rect", "expected [x, y, width, height] in whole pixels, width and height > 0")
+            }
+        }
+        var range = try! ValueRange(0, 100)
+        if let r = m["range"] {
+            if case .array(let a) = r.kind, a.count == 2, case .number(let lo) = a[0].kind,
+                case .number(let hi) = a[1].kind
+            {
+                if let vr = try? ValueRange(lo, hi) { range = vr } else { fail(r, path + ".range", "needs min < max") }
+            } else {
+                fail(r, path + ".range", "expected [min, max]")
+            }
+        }
+        let label = string(m["label"], path + ".label") ?? ""
+        let units = string(m["units"], path + ".units") ?? ""
+        var paint = GaugePaint.tint(.blue)
+        if m["tint"] != nil, m["gradient"] != nil {
+            fail(m["gradient"], path + ".gradient", "give either tint or gradient, not both")
+        }
+        if let c = color(m["tint"], path + ".tint") { paint = .tint(c) }
+        if let g = m["gradient"] {
+            if case .array(let a) = g.kind, a.count >= 2, a.count <= 16 {
+                var stops: [Color] = []
+                for (k, s) in a.enumerated() { if let c = color(s, path + ".gradient[\(k)]") { stops.append(c) } }
+                if stops.count == a.count { paint = .gradient(stops) }
+            } else {
+                fail(g, path + ".gradient", "expected 2 to 16 colours [\"#RRGGBB\", ...]")
+            }
+        }
+        var thresholds: [Threshold] = []
+        if let t = m["thresholds"] {
+            if case .array(let a) = t.kind {
+                for (k, item) in a.enumerated() {
+                    let p = path + ".thresholds[\(k)]"
+                    guard let tm = members(item, p, known: ["above", "color"]) else { continue }
+                    let value = number(tm["above"], p + ".above")
+                    let c = color(tm["color"], p + ".color")
+                    if tm["above"] == nil { fail(item, p + ".above", "missing") }
+                    if tm["color"] == nil { fail(item, p + ".color", "missing") }
+                    if let value, let c {
+                        if let last = thresholds.last, value <= last.value {
+                            fail(tm["above"], p + ".above", "thresholds must be in increasing order")
+                        }
+                        thresholds.append(Threshold(value: value, color: c))
+                    }
+                }
+            } else {
+                fail(t, path + ".thresholds", "expected an array [ { \"above\": 80, \"color\": \"#FF3B30\" } ]")
+            }
+        }
+        var format = ValueFormat.default
+        if let f = string(m["format"], path + ".format") {
+            if let vf = ValueFormat(pattern: f) { format = vf } else {
+                fail(m["format"], path + ".format", "'\(f)' is not a number format (one of %d, %f, %.Nf with N 0-9; %% for a percent sign)")
+            }
+        }
+        guard issues.count == before else { return nil }
+        return GaugeSpec(
+            name: name, style: style, rect: rect, range: range, label: label, units: units, paint: paint,
+            thresholds: thresholds, format: format)
+    }
+
+    func intArray(_ a: [JSONValue]) -> [Int]? {
+        var out: [Int] = []
+        for v in a {
+            guard case .number(let d) = v.kind, let i = Int(exactly: d), abs(i) <= 1 << 20 else { return nil }
+            out.append(i)
+        }
+        return out
+    }
+}
+
+/// `A.B.C.D:PORT` for the optional statsd UDP listener.
+struct StatsdAddress: Equatable, Sendable {
+    var octets: [UInt8]
+    var port: UInt16
+
+    init?(_ text: String) {
+        let hp = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard hp.count == 2, let port = UInt16(hp[1]), port > 0 else { return nil }
+        let parts = hp[0].split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 4 else { return nil }
+        var o: [UInt8] = []
+        for p in parts {
+            guard p.count <= 3, let b = UInt8(p) else { return nil }
+            o.append(b)
+        }
+        self.octets = o
+        self.port = port
+    }
+}

@@ -1,0 +1,189 @@
+/// Swift values for the DRM/KMS objects paneld reads, independent of libdrm.
+///
+/// The live seam (`LiveDRMSyscalls`) converts libdrm's structs into these; tests
+/// build them directly. Names follow the kernel's (`drm_mode.h`).
+
+/// One display mode (`struct drm_mode_modeinfo`): timings in pixels and lines,
+/// `clock` in kHz, `vrefresh` in Hz.
+struct ModeInfo: Equatable, Sendable, CustomStringConvertible {
+    var clock: UInt32 = 0
+    var hdisplay: UInt16
+    var hsyncStart: UInt16 = 0
+    var hsyncEnd: UInt16 = 0
+    var htotal: UInt16 = 0
+    var hskew: UInt16 = 0
+    var vdisplay: UInt16
+    var vsyncStart: UInt16 = 0
+    var vsyncEnd: UInt16 = 0
+    var vtotal: UInt16 = 0
+    var vscan: UInt16 = 0
+    var vrefresh: UInt32
+    var flags: UInt32 = 0
+    /// `DRM_MODE_TYPE_*` bits; ``isPreferred`` reads the one that matters here.
+    var type: UInt32 = 0
+    var name: String = ""
+
+    /// `DRM_MODE_TYPE_PREFERRED` (1 << 3): the mode the sink says it wants.
+    static let typePreferred: UInt32 = 1 << 3
+    /// `DRM_MODE_TYPE_DRIVER` (1 << 6).
+    static let typeDriver: UInt32 = 1 << 6
+
+    var isPreferred: Bool { type & ModeInfo.typePreferred != 0 }
+    var width: Int { Int(hdisplay) }
+    var height: Int { Int(vdisplay) }
+
+    /// `800x480@60`, plus ` preferred` when flagged.
+    var description: String {
+        "\(hdisplay)x\(vdisplay)@\(vrefresh)" + (isPreferred ? " preferred" : "")
+    }
+}
+
+/// `DRM_MODE_CONNECTED` and friends.
+enum ConnectionStatus: UInt32, Sendable {
+    case connected = 1
+    case disconnected = 2
+    case unknown = 3
+
+    init(raw: UInt32) { self = ConnectionStatus(rawValue: raw) ?? .unknown }
+}
+
+/// A connector (`drmModeConnector`): the port a panel is attached to.
+struct ConnectorInfo: Equatable, Sendable {
+    var id: UInt32
+    /// `DRM_MODE_CONNECTOR_*`; see ``ConnectorType``.
+    var type: UInt32
+    /// The 1-based index among connectors of the same type (the `1` in `HDMI-A-1`).
+    var typeIndex: UInt32
+    var status: ConnectionStatus
+    var widthMM: UInt32 = 0
+    var heightMM: UInt32 = 0
+    var modes: [ModeInfo]
+    /// The encoder currently driving this connector, 0 if none.
+    var encoderID: UInt32 = 0
+    var encoderIDs: [UInt32] = []
+
+    /// The kernel's name for it, e.g. `HDMI-A-1`, `DSI-1`, `Virtual-1`.
+    var name: String { "\(ConnectorType.name(of: type))-\(typeIndex)" }
+}
+
+/// An encoder (`drmModeEncoder`): which CRTCs can feed it.
+struct EncoderInfo: Equatable, Sendable {
+    var id: UInt32
+    /// The CRTC currently attached, 0 if none.
+    var crtcID: UInt32
+    /// Bit `i` set means the CRTC at index `i` of ``CardResources/crtcIDs`` can drive it.
+    var possibleCrtcs: UInt32
+}
+
+/// A CRTC's current state (`drmModeCrtc`), saved at start and restored at exit.
+struct CrtcState: Equatable, Sendable {
+    var id: UInt32
+    /// The framebuffer being scanned out, 0 if none.
+    var bufferID: UInt32
+    var x: UInt32
+    var y: UInt32
+    /// The mode set on it, nil when the CRTC is off.
+    var mode: ModeInfo?
+}
+
+/// The KMS objects of one card (`drmModeRes`).
+struct CardResources: Equatable, Sendable {
+    var crtcIDs: [UInt32]
+    var connectorIDs: [UInt32]
+    var encoderIDs: [UInt32]
+    var framebufferIDs: [UInt32] = []
+    var minWidth: UInt32 = 0
+    var maxWidth: UInt32 = 0
+    var minHeight: UInt32 = 0
+    var maxHeight: UInt32 = 0
+}
+
+/// What `DRM_IOCTL_VERSION` says about the driver.
+struct DriverVersion: Equatable, Sendable {
+    var name: String
+    var description: String
+    var date: String = ""
+    var major: Int32 = 0
+    var minor: Int32 = 0
+    var patch: Int32 = 0
+}
+
+/// A dumb buffer the kernel created: its handle, row pitch and total size in bytes.
+struct DumbBufferInfo: Equatable, Sendable {
+    var handle: UInt32
+    var pitch: UInt32
+    var size: UInt64
+}
+
+/// An event read from the DRM file descriptor.
+enum DRMEvent: Equatable, Sendable {
+    /// `DRM_EVENT_FLIP_COMPLETE` for the CRTC, with the user data passed to the flip.
+    case flipComplete(crtcID: UInt32, userData: UInt64)
+    /// `DRM_EVENT_VBLANK` or any event paneld does not ask for.
+    case other(type: UInt32)
+}
+
+/// The DRM capabilities (`DRM_CAP_*`) paneld reads, with their kernel values.
+enum DRMCapability: UInt64, CaseIterable, Sendable {
+    case dumbBuffer = 0x1
+    case vblankHighCrtc = 0x2
+    case dumbPreferredDepth = 0x3
+    case dumbPreferShadow = 0x4
+    case prime = 0x5
+    case timestampMonotonic = 0x6
+    case asyncPageFlip = 0x7
+    case cursorWidth = 0x8
+    case cursorHeight = 0x9
+    case addFB2Modifiers = 0x10
+    case pageFlipTarget = 0x11
+    case crtcInVblankEvent = 0x12
+    case syncobj = 0x13
+    case syncobjTimeline = 0x14
+
+    /// The macro name, as drm_info prints it.
+    var name: String {
+        switch self {
+        case .dumbBuffer: "DRM_CAP_DUMB_BUFFER"
+        case .vblankHighCrtc: "DRM_CAP_VBLANK_HIGH_CRTC"
+        case .dumbPreferredDepth: "DRM_CAP_DUMB_PREFERRED_DEPTH"
+        case .dumbPreferShadow: "DRM_CAP_DUMB_PREFER_SHADOW"
+        case .prime: "DRM_CAP_PRIME"
+        case .timestampMonotonic: "DRM_CAP_TIMESTAMP_MONOTONIC"
+        case .asyncPageFlip: "DRM_CAP_ASYNC_PAGE_FLIP"
+        case .cursorWidth: "DRM_CAP_CURSOR_WIDTH"
+        case .cursorHeight: "DRM_CAP_CURSOR_HEIGHT"
+        case .addFB2Modifiers: "DRM_CAP_ADDFB2_MODIFIERS"
+        case .pageFlipTarget: "DRM_CAP_PAGE_FLIP_TARGET"
+        case .crtcInVblankEvent: "DRM_CAP_CRTC_IN_VBLANK_EVENT"
+        case .syncobj: "DRM_CAP_SYNCOBJ"
+        case .syncobjTimeline: "DRM_CAP_SYNCOBJ_TIMELINE"
+        }
+    }
+}
+
+/// Names of `DRM_MODE_CONNECTOR_*`, as the kernel spells them in sysfs
+/// (`drm_connector_enum_list` in drivers/gpu/drm/drm_connector.c).
+enum ConnectorType {
+    static let names: [UInt32: String] = [
+        0: "Unknown", 1: "VGA", 2: "DVI-I", 3: "DVI-D", 4: "DVI-A", 5: "Composite",
+        6: "SVIDEO", 7: "LVDS", 8: "Component", 9: "DIN", 10: "DP", 11: "HDMI-A",
+        12: "HDMI-B", 13: "TV", 14: "eDP", 15: "Virtual", 16: "DSI", 17: "DPI",
+        18: "Writeback", 19: "SPI", 20: "USB",
+    ]
+
+    static func name(of type: UInt32) -> String { names[type] ?? "Unknown\(type)" }
+}
+
+/// A DRM fourcc pixel format code for the formats paneld scans out.
+enum DRMFourCC {
+    /// `fourcc_code('X', 'R', '2', '4')`.
+    static let xrgb8888: UInt32 = fourcc("XR24")
+    /// `fourcc_code('R', 'G', '1', '6')`.
+    static let rgb565: UInt32 = fourcc("RG16")
+
+    static func fourcc(_ s: StaticString) -> UInt32 {
+        precondition(s.utf8CodeUnitCount == 4)
+        let p = s.utf8Start
+        return UInt32(p[0]) | UInt32(p[1]) << 8 | UInt32(p[2]) << 16 | UInt32(p[3]) << 24
+    }
+}

@@ -1,0 +1,34 @@
+import PanelGauge
+
+/// Damage bookkeeping: which rectangles a frame must repaint.
+enum Damage {
+    /// More clip rectangles than this are merged into their bounding box: drivers
+    /// walk the list per plane update, and one large copy beats many tiny ones.
+    static let maxRects = 8
+
+    /// `rects` clipped to `bounds`, without empty rectangles or ones contained in
+    /// another, overlapping ones merged; collapsed into one bounding box when more
+    /// than ``maxRects`` remain. The result covers every pixel of the input inside
+    /// `bounds` and its rectangles do not overlap.
+    static func normalize(_ rects: [IntRect], in bounds: IntRect) -> [IntRect] {
+        var work = rects.map { $0.intersection(bounds) }.filter { !$0.isEmpty }
+        // Merge overlapping rectangles until none overlap. Overlap is rare in
+        // practice (gauges do not overlap), so the quadratic loop stays small.
+        var merged = true
+        while merged {
+            merged = false
+            outer: for i in work.indices {
+                for j in work.indices where j > i && work[i].intersects(work[j]) {
+                    work[i] = work[i].union(work[j])
+                    work.remove(at: j)
+                    merged = true
+                    break outer
+                }
+            }
+        }
+        if work.count > maxRects {
+            return [work.reduce(IntRect(x: 0, y: 0, width: 0, height: 0)) { $0.union($1) }]
+        }
+        return work
+    }
+}

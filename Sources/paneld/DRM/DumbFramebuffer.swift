@@ -1,0 +1,71 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import PanelGauge
+
+/// One scanout buffer: a dumb buffer, the framebuffer object over it, and its
+/// CPU mapping. The single owner of those three kernel resources.
+///
+/// Acquired in the order create -> add framebuffer -> map, and released in the
+/// reverse order (remove framebuffer... see ``release()``), on failure as on exit.
+final class DumbFramebuffer {
+    let framebufferID: UInt32
+    let info: DumbBufferInfo
+    /// The mapped pixels at the buffer's pitch (which may exceed width * bytes per pixel).
+    let surface: Surface
+    private let fd: Int32
+    private let sys: DRMSyscalls
+    private let mapping: UnsafeMutableRawPointer
+    private var released = false
+
+    /// Creates, registers and maps a `width` x `height` buffer of `format`. On
+    /// failure, whatever was already acquired is released before the error is thrown.
+    init(sys: DRMSyscalls, fd: Int32, width: Int, height: Int, format: PixelFormat) throws {
+        let bpp = UInt32(format.bytesPerPixel * 8)
+        let fourcc = format == .xrgb8888 ? DRMFourCC.xrgb8888 : DRMFourCC.rgb565
+        let dumb = try sys.createDumb(fd, width: UInt32(width), height: UInt32(height), bitsPerPixel: bpp)
+        let fb: UInt32
+        do {
+            fb = try sys.addFramebuffer(
+                fd, width: UInt32(width), height: UInt32(height), fourcc: fourcc, handle: dumb.handle, pitch: dumb.pitch)
+        } catch {
+            try? sys.destroyDumb(fd, handle: dumb.handle)
+            throw error
+        }
+        let base: UnsafeMutableRawPointer
+        do {
+            let offset = try sys.mapDumbOffset(fd, handle: dumb.handle)
+            base = try sys.mmap(fd, size: Int(dumb.size), offset: offset)
+        } catch {
+            try? sys.removeFramebuffer(fd, id: fb)
+            try? sys.destroyDumb(fd, handle: dumb.handle)
+            throw error
+        }
+        self.fd = fd
+        self.sys = sys
+        self.info = dumb
+        self.framebufferID = fb
+        self.mapping = base
+        self.surface = Surface(base: base, width: width, height: height, stride: Int(dumb.pitch), format: format)
+    }
+
+    /// Removes the framebuffer, unmaps and destroys the dumb buffer; safe to call
+    /// twice. Errors are reported on stderr: at teardown there is nothing else to do.
+    func release() {
+        guard !released else { return }
+        released = true
+        do { try sys.removeFramebuffer(fd, id: framebufferID) } catch { DRMLog.warning("\(error)") }
+        do { try sys.munmap(mapping, size: Int(info.size)) } catch { DRMLog.warning("\(error)") }
+        do { try sys.destroyDumb(fd, handle: info.handle) } catch { DRMLog.warning("\(error)") }
+    }
+
+    deinit { release() }
+}
+
+/// Messages from the display side, on stderr (the daemon's log).
+enum DRMLog {
+    static func warning(_ message: String) {
+        var line = "paneld: drm: \(message)\n"
+        line.withUTF8 { buffer in _ = write(2, buffer.baseAddress, buffer.count) }
+    }
+}

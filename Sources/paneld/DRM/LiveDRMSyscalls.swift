@@ -1,0 +1,275 @@
+import CDRM
+import PanelGauge
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The real ``DRMSyscalls``: libdrm, `open`, `mmap`, `poll` and `read`.
+///
+/// The only file in paneld that imports libdrm. Each method converts C structs to
+/// the Swift values of `DRMTypes.swift` and turns a failure into a ``DRMError``
+/// with the errno. libdrm's own `drmIoctl` already retries EINTR and EAGAIN;
+/// the plain syscalls here retry EINTR through ``retryingEINTR(_:)``.
+final class LiveDRMSyscalls: DRMSyscalls {
+    init() {}
+
+    func listCards() -> [String] {
+        guard let dir = opendir("/dev/dri") else { return [] }
+        defer { closedir(dir) }
+        var numbers: [Int] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+            }
+            if name.hasPrefix("card"), let n = Int(name.dropFirst(4)) { numbers.append(n) }
+        }
+        return numbers.sorted().map { "/dev/dri/card\($0)" }
+    }
+
+    func open(_ path: String) throws -> Int32 {
+        let fd = try retryingEINTR { Glibc.open(path, O_RDWR | O_CLOEXEC) }
+        if fd < 0 { throw DRMError("open(\(path))", errno: errno) }
+        return fd
+    }
+
+    func close(_ fd: Int32) { _ = Glibc.close(fd) }
+
+    func version(_ fd: Int32) throws -> DriverVersion {
+        guard let v = drmGetVersion(fd) else { throw DRMError("drmGetVersion", errno: errno) }
+        defer { drmFreeVersion(v) }
+        func text(_ p: UnsafeMutablePointer<CChar>?, _ n: Int32) -> String {
+            guard let p, n > 0 else { return "" }
+            return String(decoding: UnsafeRawBufferPointer(start: p, count: Int(n)), as: UTF8.self)
+        }
+        return DriverVersion(
+            name: text(v.pointee.name, v.pointee.name_len), description: text(v.pointee.desc, v.pointee.desc_len),
+            date: text(v.pointee.date, v.pointee.date_len), major: v.pointee.version_major,
+            minor: v.pointee.version_minor, patch: v.pointee.version_patchlevel)
+    }
+
+    func capability(_ fd: Int32, _ cap: DRMCapability) throws -> UInt64 {
+        var value: UInt64 = 0
+        if drmGetCap(fd, cap.rawValue, &value) != 0 { throw DRMError("drmGetCap(\(cap.name))", errno: errno) }
+        return value
+    }
+
+    func resources(_ fd: Int32) throws -> CardResources {
+        guard let r = drmModeGetResources(fd) else {
+            throw DRMError("drmModeGetResources", errno: errno, hint: "the device has no KMS (render-only?)")
+        }
+        defer { drmModeFreeResources(r) }
+        let p = r.pointee
+        return CardResources(
+            crtcIDs: array(p.crtcs, p.count_crtcs), connectorIDs: array(p.connectors, p.count_connectors),
+            encoderIDs: array(p.encoders, p.count_encoders), framebufferIDs: array(p.fbs, p.count_fbs),
+            minWidth: p.min_width, maxWidth: p.max_width, minHeight: p.min_height, maxHeight: p.max_height)
+    }
+
+    func connector(_ fd: Int32, id: UInt32) throws -> ConnectorInfo {
+        guard let c = drmModeGetConnector(fd, id) else { throw DRMError("drmModeGetConnector(\(id))", errno: errno) }
+        defer { drmModeFreeConnector(c) }
+        let p = c.pointee
+        let modes = (0..<Int(max(0, p.count_modes))).map { LiveDRMSyscalls.mode(p.modes[$0]) }
+        return ConnectorInfo(
+            id: p.connector_id, type: p.connector_type, typeIndex: p.connector_type_id,
+            status: ConnectionStatus(raw: p.connection.rawValue), widthMM: p.mmWidth, heightMM: p.mmHeight,
+            modes: modes, encoderID: p.encoder_id, encoderIDs: array(p.encoders, p.count_encoders))
+    }
+
+    func encoder(_ fd: Int32, id: UInt32) throws -> EncoderInfo {
+        guard let e = drmModeGetEncoder(fd, id) else { throw DRMError("drmModeGetEncoder(\(id))", errno: errno) }
+        defer { drmModeFreeEncoder(e) }
+        return EncoderInfo(id: e.pointee.encoder_id, crtcID: e.pointee.crtc_id, possibleCrtcs: e.pointee.possible_crtcs)
+    }
+
+    func crtc(_ fd: Int32, id: UInt32) throws -> CrtcState {
+        guard let c = drmModeGetCrtc(fd, id) else { throw DRMError("drmModeGetCrtc(\(id))", errno: errno) }
+        defer { drmModeFreeCrtc(c) }
+        let p = c.pointee
+        return CrtcState(
+            id: p.crtc_id, bufferID: p.buffer_id, x: p.x, y: p.y,
+            mode: p.mode_valid != 0 ? LiveDRMSyscalls.mode(p.mode) : nil)
+    }
+
+    func createDumb(_ fd: Int32, width: UInt32, height: UInt32, bitsPerPixel: UInt32) throws -> DumbBufferInfo {
+        var handle: UInt32 = 0, pitch: UInt32 = 0, size: UInt64 = 0
+        let rc = drmModeCreateDumbBuffer(fd, width, height, bitsPerPixel, 0, &handle, &pitch, &size)
+        if rc != 0 { throw DRMError("create dumb buffer \(width)x\(height) \(bitsPerPixel) bpp", errno: -rc) }
+        return DumbBufferInfo(handle: handle, pitch: pitch, size: size)
+    }
+
+    func addFramebuffer(
+        _ fd: Int32, width: UInt32, height: UInt32, fourcc: UInt32, handle: UInt32, pitch: UInt32
+    ) throws -> UInt32 {
+        var id: UInt32 = 0
+        var handles: (UInt32, UInt32, UInt32, UInt32) = (handle, 0, 0, 0)
+        var pitches: (UInt32, UInt32, UInt32, UInt32) = (pitch, 0, 0, 0)
+        var offsets: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
+        let rc = withUnsafeMutablePointer(to: &handles) { h in
+            withUnsafeMutablePointer(to: &pitches) { p in
+                withUnsafeMutablePointer(to: &offsets) { o in
+                    drmModeAddFB2(
+                        fd, width, height, fourcc, UnsafeRawPointer(h).assumingMemoryBound(to: UInt32.self),
+                        UnsafeRawPointer(p).assumingMemoryBound(to: UInt32.self),
+                        UnsafeRawPointer(o).assumingMemoryBound(to: UInt32.self), &id, 0)
+                }
+            }
+        }
+        if rc != 0 { throw DRMError("drmModeAddFB2(handle \(handle))", errno: errno) }
+        return id
+    }
+
+    func mapDumbOffset(_ fd: Int32, handle: UInt32) throws -> UInt64 {
+        var offset: UInt64 = 0
+        let rc = drmModeMapDumbBuffer(fd, handle, &offset)
+        if rc != 0 { throw DRMError("map dumb buffer \(handle)", errno: -rc) }
+        return offset
+    }
+
+    func mmap(_ fd: Int32, size: Int, offset: UInt64) throws -> UnsafeMutableRawPointer {
+        let p = Glibc.mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(bitPattern: UInt(offset)))
+        guard let p, p != MAP_FAILED else { throw DRMError("mmap(\(size) bytes)", errno: errno) }
+        return p
+    }
+
+    func munmap(_ address: UnsafeMutableRawPointer, size: Int) throws {
+        if Glibc.munmap(address, size) != 0 { throw DRMError("munmap", errno: errno) }
+    }
+
+    func removeFramebuffer(_ fd: Int32, id: UInt32) throws {
+        if drmModeRmFB(fd, id) != 0 { throw DRMError("drmModeRmFB(\(id))", errno: errno) }
+    }
+
+    func destroyDumb(_ fd: Int32, handle: UInt32) throws {
+        let rc = drmModeDestroyDumbBuffer(fd, handle)
+        if rc != 0 { throw DRMError("destroy dumb buffer \(handle)", errno: -rc) }
+    }
+
+    func setCrtc(
+        _ fd: Int32, crtcID: UInt32, framebufferID: UInt32, x: UInt32, y: UInt32,
+        connectorIDs: [UInt32], mode: ModeInfo?
+    ) throws {
+        var connectors = connectorIDs
+        var raw = mode.map(LiveDRMSyscalls.raw)
+        let rc = connectors.withUnsafeMutableBufferPointer { ids in
+            if raw != nil {
+                return drmModeSetCrtc(fd, crtcID, framebufferID, x, y, ids.baseAddress, Int32(ids.count), &raw!)
+            }
+            return drmModeSetCrtc(fd, crtcID, framebufferID, x, y, ids.baseAddress, Int32(ids.count), nil)
+        }
+        if rc != 0 { throw DRMError("drmModeSetCrtc(crtc \(crtcID), fb \(framebufferID))", errno: errno) }
+    }
+
+    func pageFlip(_ fd: Int32, crtcID: UInt32, framebufferID: UInt32, userData: UInt64) throws {
+        let rc = drmModePageFlip(
+            fd, crtcID, framebufferID, UInt32(DRM_MODE_PAGE_FLIP_EVENT), UnsafeMutableRawPointer(bitPattern: UInt(userData)))
+        if rc != 0 { throw DRMError("drmModePageFlip(crtc \(crtcID), fb \(framebufferID))", errno: errno) }
+    }
+
+    func dirtyFramebuffer(_ fd: Int32, id: UInt32, clips: [IntRect]) throws {
+        var rects = clips.map {
+            drmModeClip(
+                x1: UInt16(clamping: $0.minX), y1: UInt16(clamping: $0.minY), x2: UInt16(clamping: $0.maxX),
+                y2: UInt16(clamping: $0.maxY))
+        }
+        let rc = rects.withUnsafeMutableBufferPointer { drmModeDirtyFB(fd, id, $0.baseAddress, UInt32($0.count)) }
+        // libdrm returns -errno here rather than setting errno.
+        if rc != 0 { throw DRMError("drmModeDirtyFB(fb \(id))", errno: rc < 0 ? -rc : errno) }
+    }
+
+    func readEvents(_ fd: Int32) throws -> [DRMEvent] {
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        let n = try buffer.withUnsafeMutableBytes { raw in
+            try retryingEINTR { Glibc.read(fd, raw.baseAddress, raw.count) }
+        }
+        if n < 0 { throw DRMError("read(DRM events)", errno: errno) }
+        return DRMEventParser.parse(Array(buffer[0..<n]))
+    }
+
+    func waitReadable(_ fd: Int32, timeoutMilliseconds: Int32) throws -> Bool {
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let n = try retryingEINTR { poll(&p, 1, timeoutMilliseconds) }
+        if n < 0 { throw DRMError("poll(DRM fd)", errno: errno) }
+        return n > 0
+    }
+
+    // MARK: - conversions
+
+    private func array(_ p: UnsafeMutablePointer<UInt32>?, _ n: Int32) -> [UInt32] {
+        guard let p, n > 0 else { return [] }
+        return Array(UnsafeBufferPointer(start: p, count: Int(n)))
+    }
+
+    static func mode(_ m: drmModeModeInfo) -> ModeInfo {
+        let name = withUnsafeBytes(of: m.name) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        return ModeInfo(
+            clock: m.clock, hdisplay: m.hdisplay, hsyncStart: m.hsync_start, hsyncEnd: m.hsync_end, htotal: m.htotal,
+            hskew: m.hskew, vdisplay: m.vdisplay, vsyncStart: m.vsync_start, vsyncEnd: m.vsync_end, vtotal: m.vtotal,
+            vscan: m.vscan, vrefresh: m.vrefresh, flags: m.flags, type: m.type, name: name)
+    }
+
+    static func raw(_ m: ModeInfo) -> drmModeModeInfo {
+        var r = drmModeModeInfo()
+        r.clock = m.clock
+        r.hdisplay = m.hdisplay
+        r.hsync_start = m.hsyncStart
+        r.hsync_end = m.hsyncEnd
+        r.htotal = m.htotal
+        r.hskew = m.hskew
+        r.vdisplay = m.vdisplay
+        r.vsync_start = m.vsyncStart
+        r.vsync_end = m.vsyncEnd
+        r.vtotal = m.vtotal
+        r.vscan = m.vscan
+        r.vrefresh = m.vrefresh
+        r.flags = m.flags
+        r.type = m.type
+        withUnsafeMutableBytes(of: &r.name) { dst in
+            for (i, b) in m.name.utf8.prefix(dst.count - 1).enumerated() { dst[i] = b }
+        }
+        return r
+    }
+}
+
+/// Runs a syscall again while it fails with EINTR (the swift-system pattern).
+func retryingEINTR<T: FixedWidthInteger>(_ body: () -> T) throws -> T {
+    while true {
+        let r = body()
+        if r == -1 && errno == EINTR { continue }
+        return r
+    }
+}
+
+/// Splits the bytes read from a DRM descriptor into events.
+///
+/// Layout (`struct drm_event` / `drm_event_vblank` in drm.h, little-endian):
+/// `type: u32, length: u32`, then for vblank and flip events `user_data: u64,
+/// tv_sec: u32, tv_usec: u32, sequence: u32, crtc_id: u32` (32 bytes in all).
+enum DRMEventParser {
+    static let flipComplete: UInt32 = 0x02
+
+    static func parse(_ bytes: [UInt8]) -> [DRMEvent] {
+        func u32(_ at: Int) -> UInt32 {
+            UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24
+        }
+        var events: [DRMEvent] = []
+        var i = 0
+        while i + 8 <= bytes.count {
+            let type = u32(i), length = Int(u32(i + 4))
+            guard length >= 8, i + length <= bytes.count else { break }
+            if type == flipComplete && length >= 32 {
+                let userData = UInt64(u32(i + 8)) | UInt64(u32(i + 12)) << 32
+                events.append(.flipComplete(crtcID: u32(i + 28), userData: userData))
+            } else {
+                events.append(.other(type: type))
+            }
+            i += length
+        }
+        return events
+    }
+}

@@ -1,0 +1,119 @@
+/// Pure decisions for bringing up a display: which card, connector, mode and CRTC.
+///
+/// The policy follows kmscube and drm_info: a user's explicit choice wins, else
+/// the first thing that can work. None of these functions does I/O; the probing
+/// that feeds them lives in `DRMDevice.swift`.
+
+/// What probing one `/dev/dri/card*` found.
+struct DeviceProbe: Equatable, Sendable {
+    var path: String
+    var driver: String
+    /// The card has CRTCs and connectors (`drmModeGetResources` worked and is non-empty).
+    var hasKMS: Bool
+    /// `DRM_CAP_DUMB_BUFFER` is 1.
+    var hasDumbBuffers: Bool
+    /// Why probing failed (open or ioctl error), if it did.
+    var failure: String? = nil
+
+    var isUsable: Bool { failure == nil && hasKMS && hasDumbBuffers }
+
+    /// Why this card cannot drive a display, or nil when it can.
+    var rejection: String? {
+        if let failure { return failure }
+        if !hasKMS { return "\(driver) has no KMS outputs (render-only device)" }
+        if !hasDumbBuffers { return "\(driver) has no dumb buffers" }
+        return nil
+    }
+}
+
+/// The first usable card in probe order. On a Raspberry Pi 4/5, card0 can be the
+/// render-only v3d and the display controller (vc4) another card: it is skipped.
+func chooseDevice(_ probes: [DeviceProbe]) throws -> DeviceProbe {
+    if let found = probes.first(where: \.isUsable) { return found }
+    if probes.isEmpty {
+        throw DRMError.notFound("no DRM device: /dev/dri/card* does not exist (is the display driver loaded?)")
+    }
+    let reasons = probes.map { "\($0.path): \($0.rejection ?? "unusable")" }.joined(separator: "; ")
+    throw DRMError.notFound("no DRM device can drive a display: \(reasons)")
+}
+
+/// The connector named `name` (e.g. `HDMI-A-1`, case-insensitive), which must be
+/// connected; or, without a name, the first connected one that has modes.
+func chooseConnector(_ connectors: [ConnectorInfo], named name: String?) throws -> ConnectorInfo {
+    let summary = connectors.map { "\($0.name) (\($0.status))" }.joined(separator: ", ")
+    if let name {
+        guard let c = connectors.first(where: { $0.name.lowercased() == name.lowercased() }) else {
+            throw DRMError.notFound("no connector named \(name); this card has: \(summary.isEmpty ? "none" : summary)")
+        }
+        guard c.status != .disconnected else { throw DRMError.notFound("connector \(c.name) is disconnected") }
+        guard !c.modes.isEmpty else { throw DRMError.notFound("connector \(c.name) offers no modes") }
+        return c
+    }
+    if let c = connectors.first(where: { $0.status == .connected && !$0.modes.isEmpty }) { return c }
+    throw DRMError.notFound("no connected connector with modes; this card has: \(summary.isEmpty ? "none" : summary)")
+}
+
+/// A mode the user asked for: `WIDTHxHEIGHT` with an optional `@HZ`.
+struct ModeRequest: Equatable, Sendable, CustomStringConvertible {
+    var width: Int
+    var height: Int
+    var refresh: Int?
+
+    init(width: Int, height: Int, refresh: Int? = nil) {
+        self.width = width
+        self.height = height
+        self.refresh = refresh
+    }
+
+    /// Parses `800x480` or `800x480@60`; nil for anything else (zero sizes included).
+    init?(parsing text: String) {
+        let parts = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
+        let size = parts[0].split(separator: "x", omittingEmptySubsequences: false)
+        guard size.count == 2, let w = Int(size[0]), let h = Int(size[1]), w > 0, h > 0 else { return nil }
+        var hz: Int? = nil
+        if parts.count == 2 {
+            guard let r = Int(parts[1]), r > 0 else { return nil }
+            hz = r
+        }
+        self.init(width: w, height: h, refresh: hz)
+    }
+
+    var description: String { "\(width)x\(height)" + (refresh.map { "@\($0)" } ?? "") }
+}
+
+/// The user's mode if given (the first listed match, which drivers sort best
+/// first), else the connector's preferred mode, else the largest (ties: the
+/// higher refresh rate).
+func chooseMode(_ modes: [ModeInfo], requested: ModeRequest?) throws -> ModeInfo {
+    guard !modes.isEmpty else { throw DRMError.notFound("the connector offers no modes") }
+    if let r = requested {
+        if let m = modes.first(where: {
+            $0.width == r.width && $0.height == r.height && (r.refresh == nil || Int($0.vrefresh) == r.refresh)
+        }) {
+            return m
+        }
+        let offered = modes.map { "\($0.hdisplay)x\($0.vdisplay)@\($0.vrefresh)" }.joined(separator: ", ")
+        throw DRMError.notFound("mode \(r) is not offered; the connector offers: \(offered)")
+    }
+    if let preferred = modes.first(where: \.isPreferred) { return preferred }
+    return modes.max { a, b in
+        (a.width * a.height, a.vrefresh) < (b.width * b.height, b.vrefresh)
+    }!
+}
+
+/// The CRTC to drive a connector: the one its current encoder already uses, else
+/// the first CRTC (by index in `crtcIDs`) that one of its encoders can use.
+func chooseCrtc(connector: ConnectorInfo, encoders: [EncoderInfo], crtcIDs: [UInt32]) throws -> UInt32 {
+    if let current = encoders.first(where: { $0.id == connector.encoderID }), current.crtcID != 0,
+        crtcIDs.contains(current.crtcID)
+    {
+        return current.crtcID
+    }
+    for encoderID in connector.encoderIDs {
+        guard let e = encoders.first(where: { $0.id == encoderID }) else { continue }
+        for (index, crtc) in crtcIDs.enumerated() where index < 32 && e.possibleCrtcs & (1 << UInt32(index)) != 0 {
+            return crtc
+        }
+    }
+    throw DRMError.notFound("no CRTC can drive connector \(connector.name)")
+}

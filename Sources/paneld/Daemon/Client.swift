@@ -1,0 +1,63 @@
+import Glibc
+
+/// One connection on the control socket: its line framer (bounded input) and
+/// its unsent replies (bounded output).
+final class Client {
+    /// Above this many unsent reply bytes paneld stops reading the client's requests
+    /// until it reads its replies (backpressure: its further requests wait in the kernel).
+    static let highWater = 16 * 1024
+    /// Hard ceiling on unsent bytes (one huge reply past the high-water mark); beyond it
+    /// the client is disconnected.
+    static let maxPendingOutput = 64 * 1024
+
+    let fd: FileDescriptor
+    let id: Int
+    var framer = LineFramer()
+    private(set) var output: [UInt8] = []
+    private var outputStart = 0
+    /// The peer shut down its sending side; close once replies are flushed.
+    var readClosed = false
+    /// Read but not yet processed request bytes (at most one read's worth), kept
+    /// while the client is over the high-water mark.
+    var stash: [UInt8] = []
+    /// When the client last went over the high-water mark, while it stays there.
+    var blockedSince: Int64?
+
+    init(fd: FileDescriptor, id: Int) {
+        self.fd = fd
+        self.id = id
+    }
+
+    var pendingOutput: Int { output.count - outputStart }
+    var wantsWrite: Bool { pendingOutput > 0 }
+    var isBlocked: Bool { pendingOutput > Client.highWater }
+    /// Whether to poll for requests: not while blocked, stashed or closed.
+    var wantsRead: Bool { !readClosed && !isBlocked && stash.isEmpty }
+
+    /// Queues a reply; false when the bound is exceeded (the caller disconnects).
+    func queue(_ text: String) -> Bool {
+        if outputStart > 0 && outputStart == output.count {
+            output.removeAll(keepingCapacity: true)
+            outputStart = 0
+        }
+        guard pendingOutput + text.utf8.count <= Client.maxPendingOutput else { return false }
+        output.append(contentsOf: text.utf8)
+        return true
+    }
+
+    /// Writes as much pending output as the socket takes without blocking.
+    func flush() throws(Errno) {
+        while pendingOutput > 0 {
+            let r = output.withUnsafeBytes { raw in
+                Result { () throws(Errno) -> Int in try fd.write(UnsafeRawBufferPointer(rebasing: raw[outputStart...])) }
+            }
+            switch r {
+            case .success(let n): outputStart += n
+            case .failure(let e) where e.isWouldBlock: return
+            case .failure(let e): throw e
+            }
+        }
+        output.removeAll(keepingCapacity: output.capacity <= 4096)
+        outputStart = 0
+    }
+}

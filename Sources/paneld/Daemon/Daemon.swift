@@ -1,0 +1,353 @@
+import Glibc
+import PanelGauge
+
+/// The running daemon: one poll loop over the control socket, its clients, the
+/// display's events, the optional statsd socket and the signal pipe.
+///
+/// It owns none of the resources it is given; ``Run`` opens them in order and
+/// releases them in reverse after ``run()`` returns. With no input and no
+/// pending frame or save, `poll` sleeps with no timeout (the watchdog, when
+/// systemd enables it, is the only periodic wake-up).
+final class Daemon {
+    struct Settings {
+        /// Shortest time between two frames (PNG output); 0 = paced by the display alone.
+        var minFrameInterval: Int64 = 0
+        /// Shortest time between two state-file writes.
+        var saveInterval: Int64 = 1000
+        var maxClients = 256
+        /// Reads per client per loop turn, so one busy client cannot starve the rest.
+        var readsPerTurn = 8
+        var statePath: String?
+        /// A client whose unsent replies stay above the high-water mark this long is dropped.
+        var stuckClientTimeout: Int64 = 10_000
+        var watchdogInterval: Int64?
+    }
+
+    private let layout: Layout
+    private let output: FrameOutput
+    private let renderer: PanelRenderer
+    private let listener: FileDescriptor
+    private let signals: SignalPipe
+    private let statsd: StatsdListener?
+    private let notifier: Notifier?
+    private let settings: Settings
+
+    private(set) var store: GaugeStore
+    private var animator: Animator
+    private var clients: [Int32: Client] = [:]
+    private var nextClientID = 0
+    private var pendingNames: Set<String> = []
+    private var fullRedraw = true
+    private var lastFrameAt: Int64 = .min / 2
+    private var saveDue: Int64?
+    private var lastSaveAt: Int64 = .min / 2
+    private var nextWatchdogAt: Int64?
+    private var stopping = false
+    private var lastFrameError: String?
+    private var lastSaveError: String?
+    private var repaintAllNextFrame = false
+    private var readBuffer = [UInt8](repeating: 0, count: 4096)
+
+    init(
+        layout: Layout, output: FrameOutput, listener: FileDescriptor, signals: SignalPipe,
+        statsd: StatsdListener?, notifier: Notifier?, store: GaugeStore, settings: Settings
+    ) {
+        self.layout = layout
+        self.output = output
+        self.renderer = PanelRenderer(layout: layout, width: output.width, height: output.height)
+        self.listener = listener
+        self.signals = signals
+        self.statsd = statsd
+        self.notifier = notifier
+        self.store = store
+        self.settings = settings
+        self.animator = Animator(duration: Int64(layout.animation), values: store.values)
+    }
+
+    /// Frames while an animation runs come at most this often (about 60 per second).
+    static let animationFrameInterval: Int64 = 16
+
+    private var frameInterval: Int64 {
+        animator.isRunning ? max(settings.minFrameInterval, Daemon.animationFrameInterval) : settings.minFrameInterval
+    }
+
+    private var frameWanted: Bool { fullRedraw || !pendingNames.isEmpty || animator.isRunning }
+
+    /// Runs until SIGTERM or SIGINT; then saves the values and disconnects clients.
+    func run() throws {
+        notifier?.send("READY=1\nSTATUS=showing \(store.names.count) gauge(s)")
+        if let w = settings.watchdogInterval { nextWatchdogAt = monotonicMilliseconds() + w / 2 }
+        while !stopping {
+            try turn()
+        }
+        notifier?.send("STOPPING=1")
+        save()
+        for c in clients.values { drop(c, reason: nil) }
+    }
+
+    /// One poll and everything it reported.
+    private func turn() throws {
+        // Fixed entries first: signals, the control socket, then the display and statsd if present.
+        var entries: [(FileDescriptor, PollEvents)] = [
+            (signals.readEnd, .input), (listener, clients.count < settings.maxClients ? .input : []),
+        ]
+        var outputIndex: Int? = nil
+        if let o = output.pollDescriptor {
+            outputIndex = entries.count
+            entries.append((FileDescriptor(rawValue: o), .input))
+        }
+        var statsdIndex: Int? = nil
+        if let s = statsd {
+            statsdIndex = entries.count
+            entries.append((s.fd, .input))
+        }
+        let fixed = entries.count
+        let order = Array(clients.values)
+        for c in order {
+            var ev: PollEvents = c.wantsRead ? .input : []
+            if c.wantsWrite { ev.insert(.output) }
+            entries.append((c.fd, ev))
+        }
+
+        let ready = try pollDescriptors(entries, timeout: timeout(now: monotonicMilliseconds()))
+
+        if ready[0].contains(.input) {
+            for s in signals.drain() {
+                if s == SIGTERM || s == SIGINT {
+                    Log.notice("received signal \(s); stopping")
+                    stopping = true
+                } else if s == SIGHUP {
+                    Log.notice("SIGHUP ignored: the layout is read at start; restart paneld to change it")
+                }
+            }
+        }
+        if let k = outputIndex, !ready[k].isEmpty {
+            try output.handleEvents()
+        }
+        if let s = statsd, let k = statsdIndex, !ready[k].isEmpty {
+            s.receive { line in
+                if case .success(let cmd) = LineParser.parse(line), case .success = store.apply(cmd) { return true }
+                return false
+            }
+        }
+        for (c, ev) in zip(order, ready[fixed...]) where !ev.isEmpty {
+            service(c, ev)
+        }
+        if ready[1].contains(.input) { acceptClients() }
+        markChanged()
+
+        let now = monotonicMilliseconds()
+        dropStuckClients(now: now)
+        if frameWanted, !output.isBusy, now >= lastFrameAt + frameInterval {
+            do {
+                try present(now: now)
+                if lastFrameError != nil { Log.notice("frames are being shown again") }
+                lastFrameError = nil
+            } catch {
+                // Keep serving clients; the next change tries again. Log each new failure once.
+                let text = "\(error)"
+                if text != lastFrameError { Log.error("cannot show a frame: \(text)") }
+                lastFrameError = text
+                // Drop this frame (no retry loop) but repaint everything with the next change.
+                pendingNames = []
+                fullRedraw = false
+                repaintAllNextFrame = true
+                lastFrameAt = now
+            }
+        }
+        if let due = saveDue, now >= due {
+            save()
+            lastSaveAt = now
+            saveDue = nil
+        }
+        if let w = settings.watchdogInterval, let at = nextWatchdogAt, now >= at {
+            notifier?.send("WATCHDOG=1")
+            nextWatchdogAt = now + w / 2
+        }
+    }
+
+    /// How long poll may sleep: forever unless a frame, a save or a watchdog ping is due.
+    private func timeout(now: Int64) -> Int32 {
+        var deadlines: [Int64] = []
+        if frameWanted, !output.isBusy { deadlines.append(lastFrameAt + frameInterval) }
+        if let d = saveDue { deadlines.append(d) }
+        if let w = nextWatchdogAt { deadlines.append(w) }
+        guard let first = deadlines.min() else { return -1 }
+        return Int32(clamping: max(0, first - now))
+    }
+
+    /// Writes the state file; a failure is logged when it first happens (and when it clears).
+    private func save() {
+        guard let path = settings.statePath else { return }
+        do {
+            try StateFile.save(store, to: path)
+            if lastSaveError != nil { Log.notice("values are being saved again") }
+            lastSaveError = nil
+        } catch {
+            let text = "\(error)"
+            if text != lastSaveError { Log.warning("cannot save values: \(text)") }
+            lastSaveError = text
+        }
+    }
+
+    private func markChanged() {
+        let changed = store.takeChanged()
+        guard !changed.isEmpty else { return }
+        let now = monotonicMilliseconds()
+        for name in changed { animator.retarget(name, to: store.values[name]!, now: now) }
+        pendingNames.formUnion(changed)
+        if settings.statePath != nil, saveDue == nil {
+            saveDue = max(monotonicMilliseconds(), lastSaveAt + settings.saveInterval)
+        }
+    }
+
+    private func present(now: Int64) throws {
+        let full = fullRedraw || repaintAllNextFrame || output.needsFullRedraw
+        let values = animator.shown(at: now)
+        let moving = animator.advance(to: now)
+        let damage =
+            full
+            ? [IntRect(x: 0, y: 0, width: output.width, height: output.height)]
+            : renderer.damage(for: pendingNames.union(moving))
+        try output.present(damage: damage) { surface, rects in
+            renderer.draw(surface, rects: rects, values: values)
+        }
+        pendingNames = []
+        fullRedraw = false
+        repaintAllNextFrame = false
+        lastFrameAt = now
+    }
+
+    private func acceptClients() {
+        for _ in 0..<64 {
+            guard clients.count < settings.maxClients else { return }
+            let fd: FileDescriptor?
+            do { fd = try UnixSocket.accept(listener) } catch {
+                Log.warning("\(error)")
+                return
+            }
+            guard let fd else { return }
+            nextClientID += 1
+            clients[fd.rawValue] = Client(fd: fd, id: nextClientID)
+        }
+    }
+
+    private func service(_ c: Client, _ ev: PollEvents) {
+        if ev.contains(.invalid) {
+            drop(c, reason: "invalid descriptor")
+            return
+        }
+        guard flush(c), drainStash(c) else { return }
+        if ev.contains(.input) || ev.contains(.hangUp), c.wantsRead {
+            guard readFrom(c), flush(c), drainStash(c) else { return }
+        }
+        if c.readClosed && !c.wantsWrite && c.stash.isEmpty {
+            drop(c, reason: nil)
+        } else if ev.contains(.error) || (ev.contains(.hangUp) && c.readClosed) {
+            drop(c, reason: nil)
+        }
+    }
+
+    /// Processes requests held back while the client was over the high-water mark,
+    /// for as long as its replies keep draining. Every round consumes at least one
+    /// line, so this ends. (Without it a client whose replies drained at once would
+    /// keep a stash that no poll event ever brings back.) False if dropped.
+    private func drainStash(_ c: Client) -> Bool {
+        while !c.stash.isEmpty && !c.isBlocked {
+            let stash = c.stash
+            c.stash = []
+            guard stash.withUnsafeBytes({ process(c, $0, count: stash.count) }), flush(c) else { return false }
+        }
+        return true
+    }
+
+    /// Writes what the socket takes; false if the client was dropped.
+    private func flush(_ c: Client) -> Bool {
+        do {
+            try c.flush()
+        } catch {
+            drop(c, reason: nil)  // the peer went away; nothing to tell it
+            return false
+        }
+        c.blockedSince = c.isBlocked ? (c.blockedSince ?? monotonicMilliseconds()) : nil
+        return true
+    }
+
+    /// Reads up to `readsPerTurn` chunks of requests; false if the client was dropped.
+    private func readFrom(_ c: Client) -> Bool {
+        for _ in 0..<settings.readsPerTurn {
+            let n: Int
+            switch readBuffer.withUnsafeMutableBytes({ b in Result { () throws(Errno) -> Int in try c.fd.read(into: b) } }) {
+            case .success(let count): n = count
+            case .failure(let e) where e.isWouldBlock: return true
+            case .failure:
+                drop(c, reason: nil)
+                return false
+            }
+            if n == 0 {
+                c.readClosed = true
+                var ok = true
+                c.framer.finish { event in
+                    ok = handle(event, from: c)
+                    return ok
+                }
+                if !ok { drop(c, reason: "reply larger than \(Client.maxPendingOutput) bytes unsent") }
+                return ok
+            }
+            let chunk = readBuffer  // `process` must not see the buffer change under it
+            guard chunk.withUnsafeBytes({ process(c, $0, count: n) }) else { return false }
+            if !c.stash.isEmpty || n < readBuffer.count { return true }
+        }
+        return true
+    }
+
+    /// Frames and applies `bytes[0..<count]`. Stops when the client's unsent replies
+    /// pass the high-water mark and keeps the rest in its stash. False if dropped.
+    private func process(_ c: Client, _ bytes: UnsafeRawBufferPointer, count: Int) -> Bool {
+        var overflow = false
+        let used = c.framer.feed(UnsafeRawBufferPointer(rebasing: bytes[0..<count])) { event in
+            if !handle(event, from: c) {
+                overflow = true
+                return false
+            }
+            if c.isBlocked { try? c.flush() }
+            return !c.isBlocked
+        }
+        if overflow {
+            drop(c, reason: "not reading its replies (more than \(Client.maxPendingOutput) bytes unsent)")
+            return false
+        }
+        if used < count { c.stash = Array(bytes[used..<count]) }
+        return true
+    }
+
+    /// Applies one framed line; false when the reply does not fit the client's output bound.
+    private func handle(_ event: LineFramer.Event, from c: Client) -> Bool {
+        let reply: String
+        switch event {
+        case .tooLong:
+            reply = "ERR \(LineError.tooLong(limit: LineParser.maxLineLength))\n"
+        case .line(let bytes):
+            switch LineParser.parse(bytes).flatMap({ store.apply($0) }) {
+            case .success(let text): reply = text
+            case .failure(let e): reply = "ERR \(e)\n"
+            }
+        }
+        return reply.isEmpty || c.queue(reply)
+    }
+
+    /// Disconnects clients that have not read their replies for too long.
+    private func dropStuckClients(now: Int64) {
+        for c in clients.values {
+            if let since = c.blockedSince, now - since > settings.stuckClientTimeout {
+                drop(c, reason: "not reading its replies for \(settings.stuckClientTimeout) ms")
+            }
+        }
+    }
+
+    private func drop(_ c: Client, reason: String?) {
+        if let reason { Log.warning("client \(c.id): disconnected: \(reason)") }
+        clients[c.fd.rawValue] = nil
+        c.fd.close()
+    }
+}

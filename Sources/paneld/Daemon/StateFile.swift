@@ -1,0 +1,44 @@
+import PanelGauge
+
+/// The last gauge values, kept across restarts.
+///
+/// Format: one `name value` line per gauge, the same text `list` answers with,
+/// written atomically (temporary file, fsync, rename) so a crash leaves the
+/// old or the new file, never a torn one.
+enum StateFile {
+    /// Parses a state file; lines that do not parse are skipped (and counted), so a
+    /// damaged file costs at most the damaged values. Pure.
+    static func parse(_ bytes: [UInt8]) -> (values: [String: Double], skipped: Int) {
+        var values: [String: Double] = [:]
+        var skipped = 0
+        for line in bytes.split(separator: 0x0A) {
+            if case .success(.set(let name?, let v)) = LineParser.parse(line) {
+                values[name] = v
+            } else if !line.elementsEqual("END".utf8) {
+                skipped += 1
+            }
+        }
+        return (values, skipped)
+    }
+
+    static func encode(_ store: GaugeStore) -> [UInt8] {
+        var s = ""
+        for n in store.names { s += "\(n) \(GaugeStore.format(store.values[n]!))\n" }
+        return Array(s.utf8)
+    }
+
+    static func load(_ path: String) -> [String: Double] {
+        guard let bytes = try? FileIO.read(path) else {
+            Log.info("no saved values at \(path)")
+            return [:]
+        }
+        let (values, skipped) = parse(bytes)
+        if skipped > 0 { Log.warning("\(path): skipped \(skipped) unreadable line(s)") }
+        Log.info("restored \(values.count) value(s) from \(path)")
+        return values
+    }
+
+    static func save(_ store: GaugeStore, to path: String) throws {
+        try FileIO.writeAtomically(encode(store), to: path, mode: 0o640)
+    }
+}

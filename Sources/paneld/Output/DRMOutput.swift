@@ -1,0 +1,214 @@
+import PanelGauge
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What the user chose for the DRM output; every field may be left to discovery.
+struct DRMOutputOptions: Equatable, Sendable {
+    /// A card such as `/dev/dri/card1`; nil picks the first card with KMS and dumb buffers.
+    var devicePath: String? = nil
+    /// A connector name such as `HDMI-A-1`; nil picks the first connected one.
+    var connector: String? = nil
+    /// nil picks the preferred mode, else the largest.
+    var mode: ModeRequest? = nil
+    var format: PixelFormat = .xrgb8888
+    var rotation: PanelRotation = .none
+}
+
+/// A DRM/KMS display: two dumb buffers flipped by the kernel, drawn by damage.
+///
+/// Life: discovery and modeset state are read at ``init(options:syscalls:)``; the
+/// first ``present(damage:draw:)`` shows its frame with SetCrtc, later ones with a
+/// page flip whose completion arrives on ``pollDescriptor`` (the daemon calls
+/// ``handleEvents()``; nothing here blocks but ``close()``). Each frame repaints its
+/// own damage plus the previous frame's, because the back buffer still shows the
+/// frame before that (double buffering: drm-howto's modeset-double-buffered).
+/// With a rotation, the daemon draws into a logical shadow surface and the
+/// damaged rectangles are copied turned into the scanout buffer.
+/// Losing DRM master (EACCES/EPERM on SetCrtc, page flip or DirtyFB) is not an
+/// error: frames keep being drawn, and the next ``present`` redraws everything and
+/// sets the CRTC again, which succeeds once master is back.
+final class DRMOutput: FrameOutput {
+    let width: Int
+    let height: Int
+    let format: PixelFormat
+    let rotation: PanelRotation
+    let connector: ConnectorInfo
+    let mode: ModeInfo
+    let crtcID: UInt32
+    let device: DRMDevice
+
+    private let sys: DRMSyscalls
+    private var buffers: [DumbFramebuffer]
+    /// The logical picture when rotated; nil at 0 degrees (the daemon draws straight into the buffer).
+    private let shadow: Image?
+    private let savedCrtc: CrtcState
+    private var backIndex = 0
+    /// Logical rectangles the back buffer lacks: what the last frame changed in the other buffer.
+    private var staleInBack: [IntRect] = []
+    /// False until a SetCrtc succeeded, and again after master was lost.
+    private var crtcIsSet = false
+    private var flipPending = false
+    private var masterLost = false
+    private var dirtyFBUnsupported = false
+    private var frameNumber: UInt64 = 0
+    private var closed = false
+
+    /// Opens the device and prepares both buffers; the screen changes only at the first `present`.
+    init(options: DRMOutputOptions, syscalls sys: DRMSyscalls = LiveDRMSyscalls()) throws {
+        self.sys = sys
+        let device = try DRMDevice.openDisplay(sys: sys, path: options.devicePath)
+        self.device = device
+        do {
+            let fd = device.fd
+            let res = try sys.resources(fd)
+            let connectors = try res.connectorIDs.map { try sys.connector(fd, id: $0) }
+            connector = try chooseConnector(connectors, named: options.connector)
+            mode = try chooseMode(connector.modes, requested: options.mode)
+            let encoders = try res.encoderIDs.map { try sys.encoder(fd, id: $0) }
+            crtcID = try chooseCrtc(connector: connector, encoders: encoders, crtcIDs: res.crtcIDs)
+            savedCrtc = try sys.crtc(fd, id: crtcID)
+            var made: [DumbFramebuffer] = []
+            do {
+                for _ in 0..<2 {
+                    made.append(
+                        try DumbFramebuffer(sys: sys, fd: fd, width: mode.width, height: mode.height, format: options.format))
+                }
+            } catch {
+                for b in made.reversed() { b.release() }
+                throw error
+            }
+            buffers = made
+        } catch {
+            device.close()
+            throw error
+        }
+        format = options.format
+        rotation = options.rotation
+        (width, height) = rotation.logicalSize(panelWidth: mode.width, panelHeight: mode.height)
+        shadow = rotation == .none ? nil : Image(width: width, height: height, format: format)
+    }
+
+    var pollDescriptor: Int32? { closed ? nil : device.fd }
+    var isBusy: Bool { flipPending }
+    var needsFullRedraw: Bool { !crtcIsSet }
+    /// True between a refused SetCrtc/flip (another process is master) and the next successful SetCrtc.
+    var hasLostMaster: Bool { masterLost }
+
+    var bounds: IntRect { IntRect(x: 0, y: 0, width: width, height: height) }
+
+    func present(damage: [IntRect], draw: (Surface, [IntRect]) throws -> Void) throws {
+        guard !closed else { throw DRMError("present after close", errno: EBADF) }
+        guard !flipPending else {
+            throw DRMError("present while a page flip is pending", errno: EBUSY, hint: "wait for isBusy to clear")
+        }
+        let full = !crtcIsSet
+        let damaged = full ? [bounds] : Damage.normalize(damage, in: bounds)
+        if damaged.isEmpty { return }
+        let back = buffers[backIndex]
+        // What the back buffer must receive: this frame's damage and what it missed last frame.
+        let repaint = full ? [bounds] : Damage.normalize(damaged + staleInBack, in: bounds)
+        if let shadow {
+            // The shadow always holds the latest logical picture: draw only the new damage.
+            try draw(shadow.surface, damaged)
+            for r in repaint { rotation.copy(r, from: shadow.surface, to: back.surface) }
+        } else {
+            try draw(back.surface, repaint)
+        }
+        let clips = repaint.map { rotation.panelRect($0, logicalWidth: width, logicalHeight: height) }
+        markDirty(back, clips: clips)
+        try show(back)
+        if crtcIsSet {
+            // The other buffer is the new back; it lacks this frame's damage (all of it after a modeset).
+            staleInBack = full ? [bounds] : damaged
+        }
+    }
+
+    /// Tells drivers that need it (virtio-gpu, SPI panels) which parts changed.
+    private func markDirty(_ buffer: DumbFramebuffer, clips: [IntRect]) {
+        guard !dirtyFBUnsupported else { return }
+        do {
+            try sys.dirtyFramebuffer(device.fd, id: buffer.framebufferID, clips: clips)
+        } catch let e as DRMError where e.errno == ENOSYS {
+            dirtyFBUnsupported = true  // bochs and most scanout-from-memory drivers: not needed
+        } catch let e as DRMError where e.isPermissionLoss {
+            loseMaster(e)
+        } catch {
+            DRMLog.warning("\(error)")
+        }
+    }
+
+    private func show(_ buffer: DumbFramebuffer) throws {
+        frameNumber &+= 1
+        do {
+            if crtcIsSet {
+                try sys.pageFlip(device.fd, crtcID: crtcID, framebufferID: buffer.framebufferID, userData: frameNumber)
+                flipPending = true
+            } else {
+                try sys.setCrtc(
+                    device.fd, crtcID: crtcID, framebufferID: buffer.framebufferID, x: 0, y: 0,
+                    connectorIDs: [connector.id], mode: mode)
+                crtcIsSet = true
+                if masterLost {
+                    masterLost = false
+                    DRMLog.warning("DRM master is back; screen redrawn")
+                }
+            }
+            backIndex ^= 1
+        } catch let e as DRMError where e.isPermissionLoss {
+            loseMaster(e)
+        }
+    }
+
+    private func loseMaster(_ error: DRMError) {
+        if !masterLost {
+            DRMLog.warning("lost DRM master (\(error)); still drawing, will redraw fully when it returns")
+        }
+        masterLost = true
+        crtcIsSet = false
+    }
+
+    func handleEvents() throws {
+        for event in try sys.readEvents(device.fd) {
+            if case .flipComplete = event { flipPending = false }
+        }
+    }
+
+    /// Waits for a pending flip (at most a second), restores the CRTC as it was,
+    /// then releases the buffers in reverse order and closes the device.
+    func close() {
+        guard !closed else { return }
+        closed = true
+        let fd = device.fd
+        if flipPending {
+            // The kernel cannot cancel a flip, and freeing its framebuffer under it is refused.
+            do {
+                if try sys.waitReadable(fd, timeoutMilliseconds: 1000) {
+                    for event in try sys.readEvents(fd) { if case .flipComplete = event { flipPending = false } }
+                }
+                if flipPending { DRMLog.warning("page flip did not complete within 1 s") }
+            } catch {
+                DRMLog.warning("\(error)")
+            }
+        }
+        if crtcIsSet {
+            do {
+                if savedCrtc.bufferID != 0, let mode = savedCrtc.mode {
+                    try sys.setCrtc(
+                        fd, crtcID: savedCrtc.id, framebufferID: savedCrtc.bufferID, x: savedCrtc.x, y: savedCrtc.y,
+                        connectorIDs: [connector.id], mode: mode)
+                } else {
+                    try sys.setCrtc(fd, crtcID: crtcID, framebufferID: 0, x: 0, y: 0, connectorIDs: [], mode: nil)
+                }
+            } catch {
+                DRMLog.warning("restoring the previous display state: \(error)")
+            }
+        }
+        for buffer in buffers.reversed() { buffer.release() }
+        buffers.removeAll()
+        device.close()
+    }
+
+    deinit { close() }
+}

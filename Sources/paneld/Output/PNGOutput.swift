@@ -1,0 +1,33 @@
+import PanelGauge
+
+/// The headless backend: keeps the frame in memory and replaces a PNG file
+/// with it after every `present` (atomically: readers see the old or the new
+/// image, never half of one).
+final class PNGOutput: FrameOutput {
+    let path: String
+    private let image: Image
+    private var firstFrame = true
+
+    init(path: String, width: Int, height: Int, format: PixelFormat = .xrgb8888) {
+        self.path = path
+        self.image = Image(width: width, height: height, format: format)
+    }
+
+    var width: Int { image.width }
+    var height: Int { image.height }
+    var format: PixelFormat { image.format }
+    var pollDescriptor: Int32? { nil }
+    /// Writing the file is synchronous, so a frame is never pending.
+    var isBusy: Bool { false }
+    var needsFullRedraw: Bool { firstFrame }
+
+    func present(damage: [IntRect], draw: (Surface, [IntRect]) throws -> Void) throws {
+        let rects = firstFrame ? [image.surface.bounds] : damage
+        try draw(image.surface, rects)
+        try PNG.write(image.surface, to: path)
+        firstFrame = false
+    }
+
+    func handleEvents() throws {}
+    func close() {}
+}

@@ -1,0 +1,86 @@
+/// One request on the control socket, as parsed from one line.
+///
+/// The line grammar (one command per line, `\n` or `\r\n` ended):
+///
+///     73               set the default gauge
+///     cpu 73           set gauge `cpu`           (also `cpu=73`)
+///     cpu:73|g         statsd gauge: set         (also `cpu:73|g|@0.5`, sample rate ignored)
+///     cpu:+5|g         statsd gauge: adjust by +5 (`-5` adjusts down)
+///     get cpu          reply `cpu <value>`
+///     get              reply with the default gauge
+///     list             reply one `name value` line per gauge, then `END`
+///
+/// A statsd `:` line whose value has no sign sets; `+`/`-` adjusts, as statsd does.
+/// (This is why `cpu:-5|g` lowers the value rather than setting -5: to set a
+/// negative value use `cpu -5` or `cpu=-5`.)
+enum Command: Equatable, Sendable {
+    /// Set a gauge; `nil` names the default gauge.
+    case set(gauge: String?, value: Double)
+    /// Add `delta` to a gauge's current value.
+    case adjust(gauge: String, delta: Double)
+    /// Ask for one gauge's value; `nil` names the default gauge.
+    case get(gauge: String?)
+    /// Ask for every gauge and value.
+    case list
+}
+
+/// Why a line was rejected. Its `description` is what follows `ERR ` on the wire.
+enum LineError: Error, Equatable, Sendable, CustomStringConvertible {
+    case empty
+    case tooLong(limit: Int)
+    case invalidUTF8
+    case controlCharacter
+    case badName(String)
+    case notANumber(String)
+    case notFinite(String)
+    case unknownCommand(String)
+    case unknownGauge(String)
+    case noDefaultGauge
+    case unsupportedStatsdType(String)
+    case missingValue(String)
+    case tooManyFields
+
+    var description: String {
+        switch self {
+        case .empty: "empty line"
+        case .tooLong(let limit): "line too long (limit \(limit) bytes)"
+        case .invalidUTF8: "invalid UTF-8"
+        case .controlCharacter: "control character in line"
+        case .badName(let n): "bad gauge name '\(LineError.clip(n))' (letters, digits, '_', '-', '.'; at most \(GaugeName.maxLength))"
+        case .notANumber(let s): "not a number: '\(LineError.clip(s))'"
+        case .notFinite(let s): "value is not finite: '\(LineError.clip(s))'"
+        case .unknownCommand(let s): "unknown command '\(LineError.clip(s))'"
+        case .unknownGauge(let n): "unknown gauge '\(LineError.clip(n))'"
+        case .noDefaultGauge: "this layout has no default gauge; name one, e.g. 'cpu 73'"
+        case .unsupportedStatsdType(let t): "unsupported statsd type '\(LineError.clip(t))' (only g)"
+        case .missingValue(let n): "missing value for '\(LineError.clip(n))'"
+        case .tooManyFields: "too many fields (expected 'NAME VALUE')"
+        }
+    }
+
+    /// Keeps echoed input short so a reply stays bounded whatever was sent.
+    static func clip(_ s: String) -> String {
+        s.utf8.count <= 40 ? s : String(decoding: s.utf8.prefix(40), as: UTF8.self) + "..."
+    }
+}
+
+/// The gauge-name rule, shared by the protocol and the layout file.
+enum GaugeName {
+    static let maxLength = 64
+
+    /// Words that are commands and so can never be gauge names.
+    static let reserved: Set<String> = ["get", "list"]
+
+    /// A name starts with a letter or `_` (so it never looks like a number) and
+    /// continues with letters, digits, `_`, `-` or `.`; 1 to ``maxLength`` bytes.
+    static func isValid<S: Collection>(_ bytes: S) -> Bool where S.Element == UInt8 {
+        guard let first = bytes.first, bytes.count <= maxLength else { return false }
+        guard (first >= 0x41 && first <= 0x5A) || (first >= 0x61 && first <= 0x7A) || first == 0x5F else {
+            return false
+        }
+        return bytes.allSatisfy { b in
+            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
+                || b == 0x5F || b == 0x2D || b == 0x2E
+        }
+    }
+}

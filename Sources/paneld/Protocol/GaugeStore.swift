@@ -1,0 +1,74 @@
+/// The live values of a layout's gauges and the rules for changing them.
+///
+/// A value type with no I/O: the daemon owns one, applies each parsed
+/// ``Command`` to it and sends back whatever reply it returns. A rejected
+/// command leaves the store exactly as it was.
+struct GaugeStore: Equatable, Sendable {
+    /// Gauge names in layout order (the order `list` answers in).
+    let names: [String]
+    /// The gauge a bare number sets, if any.
+    let defaultGauge: String?
+    private(set) var values: [String: Double]
+    /// Gauges changed since the last ``takeChanged()``.
+    private(set) var changed: Set<String> = []
+
+    init(names: [String], defaultGauge: String?, initial: [String: Double]) {
+        self.names = names
+        self.defaultGauge = defaultGauge
+        var v: [String: Double] = [:]
+        for n in names { v[n] = initial[n] ?? 0 }
+        self.values = v
+    }
+
+    /// Applies `command`. Returns the reply text (each line `\n`-terminated),
+    /// `""` when a good command needs no reply, or the error; on error nothing changed.
+    mutating func apply(_ command: Command) -> Result<String, LineError> {
+        switch command {
+        case .set(let gauge, let value):
+            return resolve(gauge).map { name in
+                set(name, value)
+                return ""
+            }
+        case .adjust(let gauge, let delta):
+            return resolve(gauge).flatMap { name in
+                let v = values[name]! + delta
+                guard v.isFinite else { return .failure(.notFinite(GaugeStore.format(v))) }
+                set(name, v)
+                return .success("")
+            }
+        case .get(let gauge):
+            return resolve(gauge).map { "\($0) \(GaugeStore.format(values[$0]!))\n" }
+        case .list:
+            var out = ""
+            for n in names { out += "\(n) \(GaugeStore.format(values[n]!))\n" }
+            return .success(out + "END\n")
+        }
+    }
+
+    /// Sets a known gauge directly (state restore, `render --set`). Returns false if unknown.
+    @discardableResult
+    mutating func set(_ name: String, _ value: Double) -> Bool {
+        guard let old = values[name], value.isFinite else { return false }
+        if old != value || old.sign != value.sign { changed.insert(name) }
+        values[name] = value
+        return true
+    }
+
+    /// Returns and clears the set of changed gauges.
+    mutating func takeChanged() -> Set<String> {
+        defer { changed = [] }
+        return changed
+    }
+
+    private func resolve(_ gauge: String?) -> Result<String, LineError> {
+        guard let name = gauge ?? defaultGauge else { return .failure(.noDefaultGauge) }
+        guard values[name] != nil else { return .failure(.unknownGauge(name)) }
+        return .success(name)
+    }
+
+    /// Shortest text that reads back as the same value: `73`, `0.5`, `1e+20`.
+    static func format(_ v: Double) -> String {
+        if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
+        return "\(v)"
+    }
+}

@@ -1,0 +1,75 @@
+import Glibc
+import PanelGauge
+import Testing
+
+@testable import paneld
+
+@Suite struct AnimatorTests {
+    @Test func easingRunsFromZeroToOneMonotonically() {
+        #expect(Easing.easeOut(0) == 0 && Easing.easeOut(1) == 1)
+        #expect(Easing.easeOut(-1) == 0 && Easing.easeOut(2) == 1)
+        var last = -1.0
+        for k in 0...100 {
+            let v = Easing.easeOut(Double(k) / 100)
+            #expect(v >= last)
+            last = v
+        }
+        #expect(Easing.easeOut(0.5) == 0.875)
+    }
+
+    @Test func glidesAndEndsExactlyOnTheTarget() {
+        var a = Animator(duration: 100, values: ["cpu": 0])
+        #expect(!a.isRunning)
+        a.retarget("cpu", to: 80, now: 1000)
+        #expect(a.isRunning)
+        #expect(a.shownValue("cpu", at: 1000) == 0)
+        #expect(a.shownValue("cpu", at: 1050) == 70)  // 80 * easeOut(0.5)
+        #expect(a.advance(to: 1050) == ["cpu"] && a.isRunning)
+        #expect(a.shown(at: 1100)["cpu"] == 80)
+        #expect(a.advance(to: 1100) == ["cpu"])
+        #expect(!a.isRunning && a.shown(at: 1100)["cpu"] == 80)
+    }
+
+    @Test func aNewTargetMidwayStartsFromWhatIsShown() {
+        var a = Animator(duration: 100, values: ["cpu": 0])
+        a.retarget("cpu", to: 80, now: 0)
+        a.retarget("cpu", to: 0, now: 50)  // shown 70 at that moment
+        #expect(a.tracks["cpu"] == Animator.Track(from: 70, to: 0, start: 50))
+        #expect(a.shownValue("cpu", at: 150) == 0)
+    }
+
+    @Test func zeroDurationJumps() {
+        var a = Animator(duration: 0, values: ["cpu": 0])
+        a.retarget("cpu", to: 5, now: 0)
+        #expect(!a.isRunning && a.shown(at: 0)["cpu"] == 5)
+    }
+}
+
+@Suite(.serialized) struct AnimationEndToEndTests {
+    /// With "animation": 300 a change is shown over several frames (a timer runs
+    /// only then), ends on exactly `paneld render`'s picture, and then paneld
+    /// sleeps again.
+    @Test func animationShowsIntermediateFramesThenSettlesAndSleeps() throws {
+        let dir = TempDirectory()
+        try dir.write("l.json", #"{"mode": "96x96", "animation": 300, "gauges": [{"name": "value"}]}"#)
+        let r = try runPaneld(["render", "--config", dir.file("l.json"), "--set", "value=90", "--output", dir.file("r.png")], in: dir)
+        #expect(r.status == 0)
+        let want = try PNG.read(dir.file("r.png")).rgb
+        let d = try DaemonProcess(dir, args: ["--config", dir.file("l.json"), "--output", "png:" + dir.file("d.png")])
+        let c = try TestClient(d.socketPath)
+        #expect(try c.ask("get") == "value 0")
+        usleep(200_000)
+        try c.send("90\n")
+        var seen: [[UInt8]] = []
+        let start = monotonicMilliseconds()
+        while monotonicMilliseconds() - start < 700 {
+            if let img = try? PNG.read(dir.file("d.png")).rgb, img != seen.last { seen.append(img) }
+            usleep(5_000)
+        }
+        #expect(seen.count >= 4, "distinct frames seen: \(seen.count)")
+        #expect(seen.last == want, "the last frame is the target picture")
+        let before = d.status("voluntary_ctxt_switches")
+        usleep(1_000_000)
+        #expect(d.status("voluntary_ctxt_switches") == before, "no wake-ups once the animation ended")
+    }
+}

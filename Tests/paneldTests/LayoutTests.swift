@@ -1,0 +1,227 @@
+import PanelGauge
+import Testing
+
+@testable import paneld
+
+private func issues(_ json: String) -> [LayoutIssue] {
+    do {
+        _ = try LayoutReader.parse(Array(json.utf8))
+        return []
+    } catch {
+        return error.issues
+    }
+}
+
+private func layout(_ json: String) throws -> Layout { try LayoutReader.parse(Array(json.utf8)) }
+
+@Suite struct JSONReaderTests {
+    @Test func readsEveryKindWithLines() throws {
+        let v = try JSONReader.parse(Array("{\n \"a\": [1, -2.5e1, true, false, null],\n \"b\": \"x\\u00e9\\n\\ud83d\\ude00\"\n}".utf8))
+        guard case .object(let m) = v.kind else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(m.map(\.key) == ["a", "b"])
+        #expect(m[0].value.line == 2 && m[1].value.line == 3)
+        #expect(m[0].value.kind == .array([
+            JSONValue(kind: .number(1), line: 2), JSONValue(kind: .number(-25), line: 2),
+            JSONValue(kind: .bool(true), line: 2), JSONValue(kind: .bool(false), line: 2), JSONValue(kind: .null, line: 2),
+        ]))
+        #expect(m[1].value.kind == .string("xé\n😀"))
+    }
+
+    @Test(arguments: [
+        ("", 1, "unexpected end of file"),
+        ("{", 1, "expected a \"key\" in an object"),
+        ("{\"a\": 1,}", 1, "expected a \"key\" in an object"),
+        ("[1, 2,]", 1, "unexpected ']'"),
+        ("[1 2]", 1, "expected ',' or ']' in an array"),
+        ("{\"a\" 1}", 1, "expected ':' after \"a\""),
+        ("{\"a\": 1, \"a\": 2}", 1, "duplicate key \"a\""),
+        ("{\n\n  \"a\": tru }", 3, "invalid literal (expected 'true')"),
+        ("01", 1, "leading zero in a number"),
+        ("1.", 1, "expected digits after '.'"),
+        ("1e+", 1, "expected digits in an exponent"),
+        ("-", 1, "expected digits in a number"),
+        ("NaN", 1, "unexpected 'N'"),
+        ("1e999", 1, "number out of range"),
+        ("\"abc", 1, "unterminated string"),
+        ("\"a\nb\"", 1, "unterminated string (newline inside)"),
+        ("\"\\x\"", 1, "unknown escape '\\x'"),
+        ("\"\\ud800\"", 1, "unpaired surrogate in \\u escape"),
+        ("\"\\u12G4\"", 1, "bad hex digit in \\u escape"),
+        ("// c\n{}", 1, "unexpected '/'"),
+        ("{} {}", 1, "unexpected '{' after the document"),
+    ])
+    func reportsSyntaxErrorsWithLines(text: String, line: Int, message: String) {
+        do {
+            _ = try JSONReader.parse(Array(text.utf8))
+            Issue.record("accepted \(text)")
+        } catch {
+            #expect(error.line == line)
+            #expect(error.message == message)
+        }
+    }
+
+    @Test func rejectsInvalidUTF8AndDeepNesting() {
+        #expect(throws: JSONSyntaxError.self) { try JSONReader.parse([0x22, 0xFF, 0x22]) }
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        #expect(throws: JSONSyntaxError.self) { try JSONReader.parse(Array(deep.utf8)) }
+        let ok = String(repeating: "[", count: 60) + String(repeating: "]", count: 60)
+        #expect(throws: Never.self) { try JSONReader.parse(Array(ok.utf8)) }
+    }
+}
+
+@Suite struct LayoutReaderTests {
+    static let full = """
+        {
+          "display": "/dev/dri/card0", "connector": "HDMI-A-1", "mode": "800x480@60",
+          "format": "rgb565", "rotation": 90, "background": "#101010",
+          "font": "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "default": "mem",
+          "statsd": "127.0.0.1:8125", "animation": 250,
+          "gauges": [
+            { "name": "cpu", "style": "ring", "rect": [0, 0, 240, 240], "range": [0, 100],
+              "label": "CPU", "units": "%", "format": "%.1f%%", "tint": "#0A84FF",
+              "thresholds": [ { "above": 80, "color": "#FF9500" }, { "above": 95, "color": "#FF3B30" } ] },
+            { "name": "mem", "style": "bar", "rect": [0, 240, 480, 100], "range": [-10, 10],
+              "gradient": ["#34C759", "#FFD60A", "#FF3B30"] }
+          ]
+        }
+        """
+
+    @Test func readsEveryField() throws {
+        let l = try layout(LayoutReaderTests.full)
+        #expect(l.display == "/dev/dri/card0" && l.connector == "HDMI-A-1")
+        #expect(l.mode == DisplayMode(width: 800, height: 480, refresh: 60))
+        #expect(l.pixelFormat == .rgb565 && l.rotation == .quarter)
+        #expect(l.logicalSize! == (480, 800))
+        #expect(l.background == Color(hex: 0x101010))
+        #expect(l.defaultGauge == "mem" && l.statsd == "127.0.0.1:8125" && l.animation == 250)
+        #expect(l.gauges.map(\.name) == ["cpu", "mem"])
+        let cpu = l.gauges[0]
+        #expect(cpu.style == .ring && cpu.rect == IntRect(x: 0, y: 0, width: 240, height: 240))
+        #expect(cpu.label == "CPU" && cpu.units == "%")
+        #expect(cpu.format.string(42.25) == "42.3%")
+        #expect(cpu.color(at: 50) == Color(hex: 0x0A84FF))
+        #expect(cpu.color(at: 80) == Color(hex: 0xFF9500))
+        #expect(cpu.color(at: 99) == Color(hex: 0xFF3B30))
+        let mem = l.gauges[1]
+        #expect(mem.range == (try ValueRange(-10, 10)))
+        #expect(mem.color(at: -10) == Color(hex: 0x34C759))
+        #expect(mem.color(at: 0) == Color(hex: 0xFFD60A))
+        #expect(mem.color(at: 10) == Color(hex: 0xFF3B30))
+    }
+
+    @Test func minimalLayoutGetsDefaults() throws {
+        let l = try layout(##"{"gauges": [{"name": "cpu"}]}"##)
+        #expect(l.defaultGauge == "cpu" && l.gauges[0].style == .ring && l.gauges[0].rect == nil)
+        #expect(l.gauges[0].range == (try ValueRange(0, 100)) && l.rotation == .none && l.mode == nil)
+    }
+
+    /// One case per mistake: the text, the line and key path it must be reported at, and part of the message.
+    @Test(arguments: [
+        (##"[1]"##, 1, "", "expected an object"),
+        (##"{}"##, 1, "gauges", "missing"),
+        (##"{"gauges": {}}"##, 1, "gauges", "expected an array"),
+        (##"{"gauges": []}"##, 1, "gauges", "at least one gauge"),
+        (##"{"gauges": [{"name": "a"}], "colour": "#fff"}"##, 1, "colour", "unknown key"),
+        ("{\"gauges\": [{\"name\": \"a\",\n \"tnit\": \"#fff\"}]}", 2, "gauges[0].tnit", "unknown key"),
+        (##"{"gauges": [{"name": "a"}], "display": "card0"}"##, 1, "display", "absolute path"),
+        (##"{"gauges": [{"name": "a"}], "display": 0}"##, 1, "display", "expected a string"),
+        (##"{"gauges": [{"name": "a"}], "mode": "800x"}"##, 1, "mode", "is not a mode"),
+        (##"{"gauges": [{"name": "a"}], "mode": "800x480@0"}"##, 1, "mode", "is not a mode"),
+        (##"{"gauges": [{"name": "a"}], "format": "rgb888"}"##, 1, "format", "not a pixel format"),
+        (##"{"gauges": [{"name": "a"}], "rotation": 45}"##, 1, "rotation", "0, 90, 180 or 270"),
+        (##"{"gauges": [{"name": "a"}], "rotation": "90"}"##, 1, "rotation", "expected a number"),
+        (##"{"gauges": [{"name": "a"}], "background": "black"}"##, 1, "background", "not a colour"),
+        (##"{"gauges": [{"name": "a"}], "statsd": "localhost:8125"}"##, 1, "statsd", "IPv4"),
+        (##"{"gauges": [{"name": "a"}], "statsd": "127.0.0.1:0"}"##, 1, "statsd", "IPv4"),
+        (##"{"gauges": [{"name": "a"}], "default": "b"}"##, 1, "default", "no gauge is named 'b'"),
+        (##"{"gauges": [{"name": "a"}], "animation": 2.5}"##, 1, "animation", "whole milliseconds from 0 to 5000"),
+        (##"{"gauges": [{"name": "a"}], "animation": 9000}"##, 1, "animation", "whole milliseconds from 0 to 5000"),
+        (##"{"gauges": [{"style": "ring"}]}"##, 1, "gauges[0].name", "missing"),
+        (##"{"gauges": [{"name": "9a"}]}"##, 1, "gauges[0].name", "not a gauge name"),
+        (##"{"gauges": [{"name": "list"}]}"##, 1, "gauges[0].name", "not a gauge name"),
+        (##"{"gauges": [{"name": "a b"}]}"##, 1, "gauges[0].name", "not a gauge name"),
+        ("{\"gauges\": [{\"name\": \"a\"},\n{\"name\": \"a\"}]}", 2, "gauges[1].name", "duplicate name 'a'"),
+        (##"{"gauges": [{"name": "a", "style": "dial"}]}"##, 1, "gauges[0].style", "unknown style 'dial'"),
+        (##"{"gauges": [{"name": "a", "rect": [0, 0, 10]}]}"##, 1, "gauges[0].rect", "[x, y, width, height]"),
+        (##"{"gauges": [{"name": "a", "rect": [0, 0, 0, 10]}]}"##, 1, "gauges[0].rect", "[x, y, width, height]"),
+        (##"{"gauges": [{"name": "a", "rect": [0.5, 0, 10, 10]}]}"##, 1, "gauges[0].rect", "[x, y, width, height]"),
+        (##"{"mode": "100x100", "gauges": [{"name": "a", "rect": [50, 0, 60, 10]}]}"##, 1, "gauges[0].rect", "does not fit"),
+        (##"{"gauges": [{"name": "a", "range": [10, 10]}]}"##, 1, "gauges[0].range", "min < max"),
+        (##"{"gauges": [{"name": "a", "range": [0]}]}"##, 1, "gauges[0].range", "[min, max]"),
+        (##"{"gauges": [{"name": "a", "range": ["0", 1]}]}"##, 1, "gauges[0].range", "[min, max]"),
+        (##"{"gauges": [{"name": "a", "label": 3}]}"##, 1, "gauges[0].label", "expected a string"),
+        (##"{"gauges": [{"name": "a", "units": []}]}"##, 1, "gauges[0].units", "expected a string"),
+        (##"{"gauges": [{"name": "a", "tint": "#12"}]}"##, 1, "gauges[0].tint", "not a colour"),
+        (##"{"gauges": [{"name": "a", "tint": "#fff", "gradient": ["#000", "#fff"]}]}"##, 1, "gauges[0].gradient", "not both"),
+        (##"{"gauges": [{"name": "a", "gradient": ["#000"]}]}"##, 1, "gauges[0].gradient", "2 to 16 colours"),
+        (##"{"gauges": [{"name": "a", "gradient": ["#000", "nope"]}]}"##, 1, "gauges[0].gradient[1]", "not a colour"),
+        (##"{"gauges": [{"name": "a", "thresholds": {}}]}"##, 1, "gauges[0].thresholds", "expected an array"),
+        (##"{"gauges": [{"name": "a", "thresholds": [{"color": "#fff"}]}]}"##, 1, "gauges[0].thresholds[0].above", "missing"),
+        (##"{"gauges": [{"name": "a", "thresholds": [{"above": 1}]}]}"##, 1, "gauges[0].thresholds[0].color", "missing"),
+        (##"{"gauges": [{"name": "a", "thresholds": [{"above": 1, "colour": "#fff"}]}]}"##, 1, "gauges[0].thresholds[0].colour", "unknown key"),
+        (##"{"gauges": [{"name": "a", "thresholds": [{"above": 5, "color": "#fff"}, {"above": 5, "color": "#000"}]}]}"##, 1, "gauges[0].thresholds[1].above", "increasing order"),
+        (##"{"gauges": [{"name": "a", "format": "%s"}]}"##, 1, "gauges[0].format", "not a number format"),
+        (##"{"gauges": [{"name": "a", "format": "%d %d"}]}"##, 1, "gauges[0].format", "not a number format"),
+        (##"{"gauges": [{"name": "a", "format": "no conversion"}]}"##, 1, "gauges[0].format", "not a number format"),
+        ("{\n\"gauges\": [\n{\"name\": \"a\",,}]}", 3, "", "JSON syntax"),
+    ])
+    func reportsEveryMistakeWithLineAndKey(json: String, line: Int, path: String, message: String) {
+        let found = issues(json)
+        #expect(found.contains { $0.line == line && $0.path == path && $0.message.contains(message) }, "got \(found)")
+    }
+
+    @Test func reportsAllMistakesNotJustTheFirst() {
+        let found = issues("{\"rotation\": 1,\n \"gauges\": [{\"name\": \"a\", \"style\": \"x\"},\n {\"name\": \"b\", \"range\": [2, 1]}]}")
+        #expect(found.map(\.path) == ["rotation", "gauges[0].style", "gauges[1].range"])
+        #expect(found.map(\.line) == [1, 2, 3])
+    }
+
+    @Test func errorsNameTheFile() {
+        #expect(throws: LayoutError.self) { try LayoutReader.read(file: "/nonexistent/panel.json") }
+        // Not a regular file: refused before reading, so /dev/zero cannot exhaust memory.
+        do {
+            _ = try LayoutReader.read(file: "/dev/zero")
+            Issue.record("read /dev/zero")
+        } catch {
+            #expect("\(error)" == "/dev/zero: cannot read: not a regular file")
+        }
+        do {
+            _ = try LayoutReader.parse(Array("{\"gauges\": 1}".utf8), file: "panel.json")
+        } catch {
+            #expect(error.description == "panel.json: line 1: gauges: expected an array of gauges [ { ... } ]")
+        }
+    }
+
+    @Test func refusesTooManyGauges() {
+        let many = (0...LayoutReader.maxGauges).map { "{\"name\": \"g\($0)\"}" }.joined(separator: ",")
+        #expect(issues("{\"gauges\": [\(many)]}").contains { $0.path == "gauges" && $0.message.contains("at most") })
+    }
+}
+
+@Suite struct ValueFormatTests {
+    @Test(arguments: [
+        ("%d", 72.5, "73"), ("%d", -0.4, "0"), ("%.1f", 3.14159, "3.1"), ("%.2f", -0.005, "-0.01"),
+        ("%f", 1, "1.000000"), ("%.0f%%", 99.5, "100%"), ("T %.1f C", 21.25, "T 21.3 C"), ("%.3f", 0.0005, "0.001"),
+    ])
+    func formats(pattern: String, value: Double, text: String) {
+        #expect(ValueFormat(pattern: pattern)?.string(value) == text)
+    }
+
+    @Test(arguments: ["", "%", "%s", "%.f", "%.10f", "%d%d", "abc", "%5d"])
+    func rejects(pattern: String) {
+        #expect(ValueFormat(pattern: pattern) == nil)
+    }
+}
+
+@Suite struct DisplayModeTests {
+    @Test func parses() {
+        #expect(DisplayMode("800x480") == DisplayMode(width: 800, height: 480))
+        #expect(DisplayMode("1920x1080@60") == DisplayMode(width: 1920, height: 1080, refresh: 60))
+        for bad in ["", "800", "x480", "800x480@", "800x480@x", "0x10", "-1x10", "800X480", "99999x10", "800x480@60@60"] {
+            #expect(DisplayMode(bad) == nil, "\(bad)")
+        }
+    }
+}

@@ -1,2 +1,0 @@
-import Testing
-@Suite struct Placeholder { @Test func builds() {} }
