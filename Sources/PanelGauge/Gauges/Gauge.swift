@@ -32,7 +32,7 @@ public struct Gauge: Sendable {
     /// nil draws in the style's ``GaugeStyle/defaultTint`` (blue for SwiftUI's
     /// styles, red to green for the article's ring).
     public var tint: Tint?
-    /// Colour zones keyed by value; when set they override ``tint``'s colour.
+    /// Colour zones keyed by value; where a zone applies it overrides ``tint``.
     public var thresholds: Thresholds?
     /// Formats the value into the current-value label when none is given.
     public var valueFormat: ValueFormat?
@@ -143,8 +143,7 @@ public struct Gauge: Sendable {
     /// The colour at the value's position: the threshold zone's colour if
     /// thresholds are set, else the tint's colour at the normalized value.
     public var indicatorColor: Color {
-        if let thresholds { return thresholds.color(for: clampedValue) }
-        return resolvedTint.color(at: normalizedValue)
+        thresholds?.color(for: clampedValue) ?? resolvedTint.color(at: normalizedValue)
     }
 
     /// The tint, or the style's default.
@@ -160,7 +159,7 @@ public struct Gauge: Sendable {
             value: normalizedValue, label: label, currentValueLabel: current,
             minimumValueLabel: minimumValueLabel, maximumValueLabel: maximumValueLabel,
             sizingText: valueFormat.map { $0.widestCandidates(in: range) } ?? [],
-            tint: thresholds.map { .color($0.color(for: clampedValue)) } ?? resolvedTint,
+            tint: thresholds?.color(for: clampedValue).map(Tint.color) ?? resolvedTint,
             environment: environment)
     }
 

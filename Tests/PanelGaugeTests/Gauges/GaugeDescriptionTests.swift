@@ -2,9 +2,9 @@ import Foundation
 import Testing
 @testable import PanelGauge
 
-@Suite struct GaugeSpecTests {
-    func decode(_ json: String) throws -> GaugeSpec {
-        try JSONDecoder().decode(GaugeSpec.self, from: Data(json.utf8))
+@Suite struct GaugeDescriptionTests {
+    func decode(_ json: String) throws -> GaugeDescription {
+        try JSONDecoder().decode(GaugeDescription.self, from: Data(json.utf8))
     }
 
     @Test func aFullSpecBuildsTheGauge() throws {
@@ -34,6 +34,8 @@ import Testing
         #expect(g.environment.foreground == .yellow && g.environment.background == .black)
         #expect(g.environment.track == Color(hex: 0xFFFFFF, alpha: 0x33 / 255.0))
         #expect(try decode(##"{ "style": "ring" }"##).makeGauge().environment == GaugeEnvironment())
+        let upper = try decode(##"{ "style": "ring", "thresholds": { "steps": [{ "from": 0.9, "color": "#FF3B30" }] } }"##)
+        #expect(upper.thresholds?.base == nil && upper.thresholds?.steps.count == 1)
     }
 
     @Test func onlyTheStyleIsRequired() throws {

@@ -33,7 +33,7 @@ public enum GaugeStyleName: String, Sendable, CaseIterable, Codable {
 /// `segments` (stepped), `labelSize` (px), `font` (a font file's path),
 /// `foreground`, `background`, `track` (colours). `tint` is one colour or a
 /// list (an evenly spaced gradient); colours are `#RGB`, `#RRGGBB` or `#RRGGBBAA`.
-public struct GaugeSpec: Sendable, Decodable {
+public struct GaugeDescription: Sendable, Decodable {
     public var style: GaugeStyleName
     public var min: Double?
     public var max: Double?
@@ -132,10 +132,11 @@ extension Thresholds: Decodable {
     private enum Keys: String, CodingKey { case base, steps }
     private enum StepKeys: String, CodingKey { case from, color }
 
-    /// `{"base": "#34C759", "steps": [{"from": 60, "color": "#FF9500"}]}`.
+    /// `{"base": "#34C759", "steps": [{"from": 60, "color": "#FF9500"}]}`; without
+    /// `base`, values below the first step keep the tint.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Keys.self)
-        let base = try c.decode(HexColor.self, forKey: .base).color
+        let base = try c.decodeIfPresent(HexColor.self, forKey: .base)?.color
         var list = try c.nestedUnkeyedContainer(forKey: .steps)
         var steps = [Step]()
         while !list.isAtEnd {
