@@ -100,6 +100,18 @@ import Testing
         #expect(f.ascender > 0 && f.descender > 0 && f.lineHeight >= f.ascender + f.descender - 1)
     }
 
+    /// Light hinting snaps horizontal stems to whole pixels: the top bar of a
+    /// "T" fills its first row at every label size. (Unhinted, DejaVu's cap
+    /// height of 0.729 em puts the bar across two rows at most of these sizes,
+    /// e.g. 8.75 px at 12 px, leaving the top row about three quarters covered.)
+    @Test(arguments: [10.0, 11, 12, 13, 14])
+    func horizontalStemsSnapToThePixelGrid(size: Double) throws {
+        let t = try Font(pixelSize: size).glyph(for: "T")
+        let topRow = t.coverage[0..<t.width].max() ?? 0
+        #expect(topRow >= 240)
+        #expect(t.top == Int((0.729 * size).rounded()) || t.top == Int((0.729 * size).rounded(.up)))
+    }
+
     @Test func drawnTextLandsOnItsInkBounds() throws {
         let f = try Font(pixelSize: 14)
         let img = Image(width: 60, height: 24)
