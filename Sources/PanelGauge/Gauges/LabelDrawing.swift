@@ -89,6 +89,12 @@ extension Gauge {
         }
     }
 
+    /// Opens the gauge's font, so a missing or broken font file is reported
+    /// (``FontError``) before drawing; drawing itself leaves text out instead.
+    public func validateFont(fonts: FontCache = .shared) throws(FontError) {
+        _ = try fonts.font(environment.font, pixelSize: environment.labelSize)
+    }
+
     /// The size the gauge's style would like when offered `proposal`.
     public func sizeThatFits(_ proposal: Size, fonts: FontCache = .shared) -> Size {
         let context = DrawContext(fonts: fonts, environment: environment)

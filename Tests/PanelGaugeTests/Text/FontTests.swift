@@ -145,3 +145,18 @@ import Testing
         #expect(throws: FontError.self) { try cache.font(FontDescriptor(path: "/nope.ttf"), pixelSize: 12) }
     }
 }
+
+@Suite struct MissingFontTests {
+    @Test func aGaugeWithAMissingFontReportsItAndDrawsWithoutText() throws {
+        let path = "/nonexistent/Missing.ttf"
+        let g = try Gauge(value: 0.5).valueFormat(.percent()).gaugeStyle(.accessoryCircularCapacity)
+        let broken = g.environment { $0.font = FontDescriptor(path: path) }
+        #expect(throws: FontError.unreadable(path: path)) { try broken.validateFont() }
+        try g.validateFont()
+        // The ring is still drawn, without its text.
+        let withText = render(g, width: 60, height: 60), without = render(broken, width: 60, height: 60)
+        #expect(withText.inkBounds(in: IntRect(x: 18, y: 18, width: 24, height: 24), background: RGB(Panel.background)) != nil)
+        #expect(without.inkBounds(in: IntRect(x: 18, y: 18, width: 24, height: 24), background: RGB(Panel.background)) == nil)
+        #expect(without.rgb(30, 3) == withText.rgb(30, 3))
+    }
+}
