@@ -3,7 +3,19 @@ enum XRGB8888Blender: PixelBlender {
     @inline(__always)
     static func fill(row: UnsafeMutableRawPointer, x: Int, count: Int, color: UInt32) {
         let p = row.assumingMemoryBound(to: UInt32.self) + x
-        p.update(repeating: 0xFF00_0000 | color, count: count)
+        let word = 0xFF00_0000 | color
+        // Eight pixels per (unaligned) vector store, then the rest one by one.
+        let v = SIMD8<UInt32>(repeating: word)
+        let raw = UnsafeMutableRawPointer(p)
+        var i = 0
+        while i + 8 <= count {
+            raw.storeBytes(of: v, toByteOffset: i * 4, as: SIMD8<UInt32>.self)
+            i += 8
+        }
+        while i < count {
+            p[i] = word
+            i += 1
+        }
     }
 
     @inline(__always)

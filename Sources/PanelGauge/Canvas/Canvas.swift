@@ -91,10 +91,12 @@ public final class Canvas {
     /// Fills a rectangle (anti-aliased at fractional edges).
     public func fill(_ rect: Rect, paint: Paint) {
         guard rect.width > 0, rect.height > 0, begin(bounds: rect) else { return }
+        raster.beginSimpleGroup()
         raster.move(rect.minX, rect.minY)
         raster.line(rect.maxX, rect.minY)
         raster.line(rect.maxX, rect.maxY)
         raster.line(rect.minX, rect.maxY)
+        raster.endSimpleGroup()
         finish(rule: .nonZero, paint: paint)
     }
 
@@ -102,16 +104,21 @@ public final class Canvas {
     public func fillDisc(center: Point, radius: Double, paint: Paint) {
         guard radius > 0, begin(bounds: Rect(x: center.x - radius, y: center.y - radius, width: 2 * radius, height: 2 * radius))
         else { return }
+        raster.beginSimpleGroup()
         flattener.arc(&raster, cx: center.x, cy: center.y, radius: radius, start: 0, sweep: 2 * Double.pi, moveFirst: true)
+        raster.endSimpleGroup()
         finish(rule: .nonZero, paint: paint)
     }
 
     /// Fills a rectangle with circular corners (radius limited to half the shorter side).
     public func fillRoundedRect(_ rect: Rect, cornerRadius: Double, paint: Paint) {
-        guard rect.width > 0, rect.height > 0, cornerRadius.isFinite else { return }
+        guard rect.width > 0, rect.height > 0, cornerRadius.isFinite, begin(bounds: rect) else { return }
         var p = Path()
         p.addRoundedRect(rect, cornerRadius: cornerRadius)
-        fill(p, paint: paint)
+        raster.beginSimpleGroup()  // a convex outline
+        flattener.path(&raster, p)
+        raster.endSimpleGroup()
+        finish(rule: .nonZero, paint: paint)
     }
 
     /// Fills a capsule: the rounded rectangle whose corner radius is half the

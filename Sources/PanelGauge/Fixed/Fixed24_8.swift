@@ -19,6 +19,15 @@ struct Fixed24_8: Hashable, Comparable {
     /// within +-2^23 (guaranteed by clipping before conversion).
     init(rounding value: Double) { raw = Int((value * Double(Self.one)).rounded()) }
 
+    /// Rounds `value * 256` (half up) for `0 <= value < 2^23`: clipped
+    /// coordinates are never negative, so truncation after adding one half is
+    /// rounding, without a call into libm.
+    @inline(__always)
+    init(roundingNonNegative value: Double) {
+        assert(value >= 0, "clipped coordinates are not negative")
+        raw = Int(value * Double(Self.one) + 0.5)
+    }
+
     /// The whole-pixel part (floor).
     var integer: Int { raw >> Self.fractionBits }
     /// The fractional part in 0..<256.

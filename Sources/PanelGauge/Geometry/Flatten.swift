@@ -7,6 +7,10 @@ protocol ContourSink: ~Copyable {
     mutating func move(_ x: Double, _ y: Double)
     mutating func line(_ x: Double, _ y: Double)
     mutating func close()
+    /// The contours until `endSimpleGroup()` never overlap one another or
+    /// themselves (a winding number of 0 or +-1 everywhere).
+    mutating func beginSimpleGroup()
+    mutating func endSimpleGroup()
 }
 
 /// Turns curves into polygons whose distance to the true curve stays within
@@ -130,14 +134,24 @@ struct Flattener {
         }
         let ro = r + w / 2, ri = max(0, r - w / 2)
         if sw >= 2 * Double.pi {
+            // A ring: the inner circle runs the other way, a hole in the outer disc.
+            sink.beginSimpleGroup()
             arc(&sink, cx: cx, cy: cy, radius: ro, start: 0, sweep: 2 * Double.pi, moveFirst: true)
             sink.close()
             if ri > 0 {
                 arc(&sink, cx: cx, cy: cy, radius: ri, start: 0, sweep: -2 * Double.pi, moveFirst: true)
                 sink.close()
             }
+            sink.endSimpleGroup()
             return
         }
+        // The outline is simple unless the round caps reach each other across the
+        // gap (or the stroke covers the centre, where a cap can reach the other
+        // end): then it overlaps itself, and the rasterizer must see that.
+        let gap = 2 * Double.pi - sw
+        let simple = ri > 0 && (cap == .butt || 2 * r * sin(min(gap, Double.pi) / 2) > w + 1)
+        if simple { sink.beginSimpleGroup() }
+        defer { if simple { sink.endSimpleGroup() } }
         let a1 = a0 + sw
         arc(&sink, cx: cx, cy: cy, radius: ro, start: a0, sweep: sw, moveFirst: true)
         if cap == .round {

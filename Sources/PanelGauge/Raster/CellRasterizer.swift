@@ -45,6 +45,8 @@ struct CellRasterizer: ~Copyable {
     /// Ordinal of the input edge being walked (every edge of the shape counts,
     /// horizontal and clipped-away ones included, so that adjacent means adjacent).
     private var walkingEdge = 0
+    /// Inside a simple group (see `beginSimpleGroup`), the tag all its cells carry.
+    private var groupTag: Int? = nil
     // Scratch for the fallback: edges crossing the current row, crossings of a sub-scanline.
     private var rowEdges: UnsafeMutablePointer<SIMD4<Int32>>
     private var rowEdgeCount = 0
@@ -94,6 +96,7 @@ struct CellRasterizer: ~Copyable {
     mutating func reset(clip: IntRect) {
         cellCount = 0
         firstCellIndex = -1
+        groupTag = nil
         edgeCount = 0
         rowEdgesFor = Int.min
         curX = Int.min
@@ -122,6 +125,26 @@ struct CellRasterizer: ~Copyable {
     }
 
     // MARK: - Contours (floating point)
+
+    /// The contours up to `endSimpleGroup()` form a shape whose winding number
+    /// is 0 or 1 everywhere (or 0 or -1): simple contours that do not overlap,
+    /// or an outer contour with holes of the opposite direction, like a ring.
+    /// Their cells share one tag, so no pixel of the group is mistaken for a
+    /// self-overlap (see `sweepRow`), however often its edges pass through it.
+    mutating func beginSimpleGroup() {
+        close()
+        flushCell()
+        groupTag = walkingEdge &+ 1
+    }
+
+    mutating func endSimpleGroup() {
+        close()
+        flushCell()
+        // The next ordinal is at least two past the group's tag: a later cell in
+        // the same pixel is never taken for an adjacent edge.
+        walkingEdge &+= 2
+        groupTag = nil
+    }
 
     /// Begins a contour at (x, y), closing the previous one.
     mutating func move(_ x: Double, _ y: Double) {
@@ -207,8 +230,8 @@ struct CellRasterizer: ~Copyable {
     @inline(__always)
     private mutating func fixedEdge(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
         walkEdge(
-            Fixed24_8(rounding: x0).raw, Fixed24_8(rounding: y0).raw,
-            Fixed24_8(rounding: x1).raw, Fixed24_8(rounding: y1).raw)
+            Fixed24_8(roundingNonNegative: x0).raw, Fixed24_8(roundingNonNegative: y0).raw,
+            Fixed24_8(roundingNonNegative: x1).raw, Fixed24_8(roundingNonNegative: y1).raw)
     }
 
     // MARK: - Cells (fixed point)
@@ -312,7 +335,7 @@ struct CellRasterizer: ~Copyable {
         curY = y
         curCover = cover
         curArea = area
-        curEdge = walkingEdge
+        curEdge = groupTag ?? walkingEdge
     }
 
     @inline(__always)
