@@ -168,14 +168,15 @@ func centreTextSize(_ c: GaugeStyleConfiguration, preferred: Double, fitting wid
         guard let f = context.font(size: size) else { return 0 }
         return texts.map { f.advance(of: $0) }.max() ?? 0
     }
-    var size = preferred.rounded(.down)
-    let w = widest(size)
-    if w > width {
-        // Advances grow about linearly with size: start from the proportional
-        // guess, then step down until the hinted widths fit.
-        size = max(1, (size * width / w).rounded(.down))
-        while size > 1 && widest(size) > width { size -= 1 }
-    }
+    // Advances grow about linearly with size: guess from a measurement at a
+    // modest reference size (opening no huge font just to measure), then step
+    // to the largest whole size whose hinted widths fit.
+    let top = preferred.rounded(.down)
+    let reference = min(top, 32)
+    let w = widest(reference)
+    var size = w > 0 ? min(top, max(1, (reference * width / w).rounded(.down))) : top
+    while size < top && widest(size + 1) <= width { size += 1 }
+    while size > 1 && widest(size) > width { size -= 1 }
     return size
 }
 
