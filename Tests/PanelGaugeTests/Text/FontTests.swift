@@ -53,6 +53,47 @@ import Testing
         }
     }
 
+    /// Sizes sharing one face switch the face's active size under its lock:
+    /// interleaved use gives what separate faces give.
+    @Test func sizesSharingAFaceDoNotDisturbEachOther() throws {
+        let file = try FontFile(.default)
+        let small = try Font(file: file, pixelSize: 12), large = try Font(file: file, pixelSize: 20)
+        let alone12 = try Font(pixelSize: 12), alone20 = try Font(pixelSize: 20)
+        for t in ["100 %", "Tg", "73"] {
+            #expect(large.advance(of: t) == alone20.advance(of: t))
+            #expect(small.advance(of: t) == alone12.advance(of: t))
+            #expect(large.inkBounds(of: t) == alone20.inkBounds(of: t))
+            #expect(small.inkBounds(of: t) == alone12.inkBounds(of: t))
+        }
+        #expect(small.ascender == alone12.ascender && large.lineHeight == alone20.lineHeight)
+    }
+
+    /// Many tasks measuring and rendering at different sizes of one shared face
+    /// get the answers a single task gets.
+    @Test func concurrentUseOfOneFaceIsSafe() async throws {
+        let cache = FontCache()
+        let texts = ["100 %", "73 %", "CPU", "Temp 21.5 °C"]
+        var expected = [Double: [Double]]()
+        for size in [10.0, 12, 14, 18] {
+            expected[size] = try texts.map { try Font(pixelSize: size).advance(of: $0) }
+        }
+        let results = try await withThrowingTaskGroup(of: (Double, [Double]).self) { group in
+            for i in 0..<32 {
+                let size = [10.0, 12, 14, 18][i % 4]
+                group.addTask {
+                    let f = try cache.font(.default, pixelSize: size)
+                    _ = texts.map { f.layout($0) }  // render too, interleaved with other sizes
+                    return (size, texts.map { f.advance(of: $0) })
+                }
+            }
+            var out = [(Double, [Double])]()
+            for try await r in group { out.append(r) }
+            return out
+        }
+        #expect(results.count == 32)
+        for (size, widths) in results { #expect(widths == expected[size]) }
+    }
+
     /// The hinted width at 12 px agrees with the font's design advances scaled to
     /// 12 px (read unscaled and unhinted through FT_LOAD_NO_SCALE): each glyph's
     /// advance is rounded to whole pixels, so at most half a pixel per glyph.
@@ -141,7 +182,8 @@ import Testing
         let cache = FontCache()
         let a = try cache.font(.default, pixelSize: 12)
         #expect(try cache.font(.default, pixelSize: 12) === a)
-        #expect(try cache.font(.default, pixelSize: 13) !== a)
+        let b = try cache.font(.default, pixelSize: 13)
+        #expect(b !== a && b.file === a.file)  // one FreeType face, two sizes
         #expect(throws: FontError.self) { try cache.font(FontDescriptor(path: "/nope.ttf"), pixelSize: 12) }
     }
 }
