@@ -57,8 +57,7 @@ import Testing
 
     static func draw(_ loader: Loader, at time: Double, size: Int) -> Image {
         let (img, canvas) = Panel.image(width: size, height: size)
-        loader.body(at: time).draw(
-            in: Rect(x: 0, y: 0, width: Double(size), height: Double(size)), on: canvas, context: DrawContext())
+        loader.draw(in: Rect(x: 0, y: 0, width: Double(size), height: Double(size)), on: canvas, at: time)
         return img
     }
 
