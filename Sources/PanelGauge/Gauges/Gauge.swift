@@ -15,7 +15,8 @@
 public struct Gauge: Sendable {
     /// The value as given (not clamped), in the units of ``range``.
     public private(set) var value: Double
-    /// The range the value is shown in; `lowerBound < upperBound`, both finite.
+    /// The range the value is shown in; `lowerBound < upperBound`, both and their
+    /// distance finite.
     public let range: ClosedRange<Double>
     /// What the gauge measures ("CPU").
     public var label: GaugeLabel?
@@ -39,7 +40,7 @@ public struct Gauge: Sendable {
     /// Colours, font and sizes shared with the labels.
     public var environment = GaugeEnvironment()
 
-    /// A gauge with only a value label; `range` defaults to `0...1`.
+    /// A gauge with only a label (what it measures); `range` defaults to `0...1`.
     public init(
         value: some BinaryFloatingPoint, in range: ClosedRange<Double> = 0...1,
         label: () -> GaugeLabel
@@ -105,9 +106,11 @@ public struct Gauge: Sendable {
         minimum: GaugeLabel?, maximum: GaugeLabel?
     ) throws {
         guard value.isFinite else { throw GaugeError.valueNotFinite(value) }
-        guard range.lowerBound.isFinite, range.upperBound.isFinite else {
-            throw GaugeError.rangeNotFinite(range)
-        }
+        // The width must be finite too (-1e308...1e308 is not), or every value
+        // would normalize to 0.
+        guard range.lowerBound.isFinite, range.upperBound.isFinite,
+            (range.upperBound - range.lowerBound).isFinite
+        else { throw GaugeError.rangeNotFinite(range) }
         guard range.lowerBound < range.upperBound else { throw GaugeError.emptyRange(range) }
         self.value = value
         self.range = range

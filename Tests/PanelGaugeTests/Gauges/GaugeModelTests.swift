@@ -44,6 +44,7 @@ import Testing
             try Gauge(value: 1, in: 0...Double.infinity)
         }
         #expect(throws: GaugeError.emptyRange(5...5)) { try Gauge(value: 5, in: 5...5) }
+        #expect(throws: GaugeError.rangeNotFinite(-1e308...1e308)) { try Gauge(value: 0, in: -1e308...1e308) }
         let g = try Gauge(value: 0.5)
         #expect(throws: GaugeError.self) { try g.withValue(.nan) }
         #expect(GaugeError.valueNotFinite(.nan).description.contains("not a finite number"))
