@@ -163,6 +163,10 @@ public struct Gauge: Sendable {
             minimumValueLabel: minimumValueLabel, maximumValueLabel: maximumValueLabel,
             sizingText: valueFormat.map { $0.widestCandidates(in: range) } ?? [],
             tint: thresholds?.color(for: clampedValue).map(Tint.color) ?? resolvedTint,
+            zoneTrack: environment.showsThresholdZones
+                ? thresholds?.zoneTint(
+                    over: range, opacity: environment.thresholdZoneOpacity, uncovered: environment.track)
+                : nil,
             environment: environment)
     }
 

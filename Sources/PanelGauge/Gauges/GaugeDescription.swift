@@ -31,7 +31,8 @@ public enum GaugeStyleName: String, Sendable, CaseIterable, Codable {
 /// Every key but `style` is optional: range 0...1, value at the minimum,
 /// the style's default tint, no labels, no thresholds, no format. Also:
 /// `segments` (stepped), `labelSize` (px), `font` (a font file's path),
-/// `foreground`, `background`, `track` (colours). `tint` is one colour or a
+/// `foreground`, `background`, `track` (colours), `showZones` (threshold
+/// zones along the track). `tint` is one colour or a
 /// list (an evenly spaced gradient); colours are `#RGB`, `#RRGGBB` or `#RRGGBBAA`.
 public struct GaugeDescription: Sendable, Decodable {
     public var style: GaugeStyleName
@@ -56,10 +57,12 @@ public struct GaugeDescription: Sendable, Decodable {
     public var foreground: Color?
     public var background: Color?
     public var track: Color?
+    /// Whether the thresholds' zones are shown along the track.
+    public var showZones: Bool?
 
     private enum CodingKeys: String, CodingKey {
         case style, min, max, value, label, currentLabel, minimumLabel, maximumLabel, tint, thresholds, format
-        case segments, labelSize, font, foreground, background, track
+        case segments, labelSize, font, foreground, background, track, showZones
     }
 
     public init(from decoder: any Decoder) throws {
@@ -81,6 +84,7 @@ public struct GaugeDescription: Sendable, Decodable {
         foreground = try c.decodeIfPresent(HexColor.self, forKey: .foreground)?.color
         background = try c.decodeIfPresent(HexColor.self, forKey: .background)?.color
         track = try c.decodeIfPresent(HexColor.self, forKey: .track)?.color
+        showZones = try c.decodeIfPresent(Bool.self, forKey: .showZones)
     }
 
     /// The gauge this describes (throws ``GaugeError`` for a bad value or range).
@@ -99,6 +103,7 @@ public struct GaugeDescription: Sendable, Decodable {
         if let foreground { g.environment.foreground = foreground }
         if let background { g.environment.background = background }
         if let track { g.environment.track = track }
+        if let showZones { g.environment.showsThresholdZones = showZones }
         return g
     }
 }

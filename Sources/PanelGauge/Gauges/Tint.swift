@@ -58,6 +58,24 @@ public struct Thresholds: Sendable, Hashable {
         try self.init(base: base, steps: steps.map { Step(from: $0.0, color: $0.1) })
     }
 
+    /// The zones laid along a gauge's value axis (0...1 over `range`) as a tint
+    /// with hard boundaries, every zone colour's alpha multiplied by `opacity`;
+    /// below the first step, the base colour likewise, or `uncovered` as it is.
+    /// Styles draw it as the track, so a reader sees where the zones begin.
+    public func zoneTint(over range: ClosedRange<Double>, opacity: Double, uncovered: Color) -> Tint {
+        // Each boundary is a pair of stops a hair apart: the gradient table
+        // (1024 entries) cannot tell them from one point.
+        let eps = 1e-9
+        var stops = [Gradient.Stop(color: base?.opacity(opacity) ?? uncovered, location: 0)]
+        for s in steps {
+            let t = Gauge.normalize(s.from, in: range)
+            stops.append(Gradient.Stop(color: stops.last!.color, location: max(0, t - eps)))
+            stops.append(Gradient.Stop(color: s.color.opacity(opacity), location: t))
+        }
+        stops.append(Gradient.Stop(color: stops.last!.color, location: 1))
+        return .gradient(Gradient(stops: stops))
+    }
+
     /// The zone's colour for `value`; nil below the first step when there is
     /// no base colour.
     public func color(for value: Double) -> Color? {

@@ -78,10 +78,10 @@ public struct AccessoryCircularGaugeStyle: GaugeStyle {
         Draw { rect, canvas, context in
             let l = Self.layout(in: rect)
             guard l.radius > 0 else { return }
-            let track: Paint =
-                c.tint.isGradient
-                ? c.tint.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: l.sweep)
-                : .solid(c.environment.track)
+            let along = c.zoneTrack ?? (c.tint.isGradient ? c.tint : nil)
+            let track =
+                along?.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: l.sweep)
+                ?? .solid(c.environment.track)
             canvas.strokeArc(
                 center: l.center, radius: l.radius, startAngle: l.startAngle, sweep: l.sweep, width: l.lineWidth,
                 cap: .round, paint: track)
@@ -138,9 +138,10 @@ public struct AccessoryCircularCapacityGaugeStyle: GaugeStyle {
             guard l.radius > 0 else { return }
             // Leave room at the seam for the round start cap's own colour.
             let capDegrees = Angle(radians: l.lineWidth / 2 / l.radius).degrees
-            let arcPaint = c.tint.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: .degrees(360 - 2 * capDegrees))
-            let trackPaint = c.tint.opacity(Self.trackOpacity).arcPaint(
-                center: l.center, arcStart: l.startAngle, arcSweep: .degrees(360 - 2 * capDegrees))
+            let sweep = Angle.degrees(360 - 2 * capDegrees)
+            let arcPaint = c.tint.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: sweep)
+            let trackPaint = (c.zoneTrack ?? c.tint.opacity(Self.trackOpacity)).arcPaint(
+                center: l.center, arcStart: l.startAngle, arcSweep: sweep)
             canvas.strokeRing(center: l.center, radius: l.radius, width: l.lineWidth, paint: trackPaint)
             if c.value > 0 {
                 canvas.strokeArc(
