@@ -35,6 +35,23 @@ import Testing
         #expect(img.rgb(at: l.point(for: 0.87)) == Self.zoneColour(.red))
     }
 
+    /// Full-ring styles: zone boundaries sit at the angles of their values.
+    @Test func ringTracksShowZonesAtTheirValues() throws {
+        let rect = Rect(x: 0, y: 0, width: 160, height: 160)
+        let cases: [(GaugeStyleName, CircularGaugeLayout)] = [
+            (.accessoryCircularCapacity, AccessoryCircularCapacityGaugeStyle.layout(in: rect)),
+            (.stepped, SteppedGaugeStyle.layout(in: rect)),
+        ]
+        for (style, l) in cases {
+            let g = try Gauge(value: 0, in: 0...100).gaugeStyle(style.style(segments: 4)).thresholds(Self.zones)
+                .environment { $0.showsThresholdZones = true }
+            let img = render(g, width: 160, height: 160)
+            for (v, colour) in [(0.3, Color.green), (0.585, .green), (0.615, .orange), (0.835, .orange), (0.865, .red)] {
+                #expect(img.rgb(at: l.point(for: v)) == Self.zoneColour(colour), "\(style) at \(v)")
+            }
+        }
+    }
+
     @Test func withoutABaseTheFirstZoneIsTheUsualTrack() throws {
         let upper = try Thresholds(base: nil, steps: [.init(from: 0.8, color: .red)])
         let tint = upper.zoneTint(over: 0...1, opacity: 0.5, uncovered: .gray)

@@ -140,8 +140,10 @@ public struct AccessoryCircularCapacityGaugeStyle: GaugeStyle {
             let capDegrees = Angle(radians: l.lineWidth / 2 / l.radius).degrees
             let sweep = Angle.degrees(360 - 2 * capDegrees)
             let arcPaint = c.tint.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: sweep)
-            let trackPaint = (c.zoneTrack ?? c.tint.opacity(Self.trackOpacity)).arcPaint(
-                center: l.center, arcStart: l.startAngle, arcSweep: sweep)
+            // Zones mark values, so they map onto the ring exactly (no squeeze).
+            let trackPaint =
+                c.zoneTrack?.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: l.sweep)
+                ?? c.tint.opacity(Self.trackOpacity).arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: sweep)
             canvas.strokeRing(center: l.center, radius: l.radius, width: l.lineWidth, paint: trackPaint)
             if c.value > 0 {
                 canvas.strokeArc(
