@@ -23,6 +23,20 @@ import Testing
         #expect(plain.rgb(110, 20) == Expect.over(GaugeEnvironment().track, Panel.background))
     }
 
+    /// accessoryLinear maps values between its bar's round ends (where the dot
+    /// travels): 24 px labels put value v at x = 10.92 + v (200 - 21.84).
+    @Test func accessoryLinearTrackShowsZonesWhereTheDotWouldBe() throws {
+        let g = try Gauge(value: 0, in: 0...100).gaugeStyle(.accessoryLinear).thresholds(Self.zones)
+            .environment {
+                $0.showsThresholdZones = true
+                $0.labelSize = 24
+            }
+        let img = render(g, width: 200, height: 40)
+        for (v, colour) in [(0.3, Color.green), (0.59, .green), (0.61, .orange), (0.84, .orange), (0.86, .red)] {
+            #expect(img.rgb(at: Point(x: 10.92 + v * (200 - 21.84), y: 20)) == Self.zoneColour(colour), "at \(v)")
+        }
+    }
+
     @Test func circularTrackShowsZonesAlongTheArc() throws {
         let g = try Gauge(value: 0, in: 0...100).gaugeStyle(.accessoryCircular).thresholds(Self.zones)
             .environment { $0.showsThresholdZones = true }
