@@ -55,7 +55,8 @@ public struct CircularGaugeLayout: Sendable, Hashable {
 /// `0.625 x` the stroke width, padding to `0.775 x`; the ring is inset so the
 /// padded dot stays inside the square. The current value's size is `0.3 D`, or
 /// less so its widest text fits `1.3 x` the ring's inner radius; the opening's
-/// labels are `0.1 D`: minimum and maximum centred under the two round ends
+/// labels are `0.1 D` (at least 9 px where the square has room below the
+/// ends): minimum and maximum centred under the two round ends
 /// (their ink centred half a label below the caps' lowest point), the label
 /// centred `0.8 r` below the centre. The ring shows a gradient tint in full along the arc
 /// (solid tints draw it in the track colour) and the dot takes the tint's colour
@@ -97,9 +98,12 @@ public struct AccessoryCircularGaugeStyle: GaugeStyle {
             }
             // The opening: the min and max labels centred under the two round
             // ends, or else the label.
-            let small = 0.1 * d
+            // 0.1 D, but at least 9 px where there is room below the ends, so
+            // small gauges keep readable labels.
+            let end = l.point(for: 0)
+            let room = l.center.y + d / 2 - (end.y + l.lineWidth / 2)
+            let small = max(0.1 * d, min(9, room))
             if c.minimumValueLabel != nil || c.maximumValueLabel != nil {
-                let end = l.point(for: 0)
                 let y = end.y + l.lineWidth / 2 + small / 2
                 for (label, x) in [(c.minimumValueLabel, end.x), (c.maximumValueLabel, 2 * l.center.x - end.x)] {
                     label?.draw(
