@@ -30,7 +30,7 @@ func runPaneld(_ args: [String], stdin: String = "", in dir: TempDirectory) thro
     @Test func badArgumentsGetAClearMessage() throws {
         let dir = TempDirectory()
         let cases: [([String], String)] = [
-            (["run", "--output", "hdmi"], "--output 'hdmi' is not one of: drm, png, png:FILE"),
+            (["run", "--output", "hdmi"], "--output 'hdmi' is not one of: drm, fbdev, fbdev:DEVICE, png, png:FILE"),
             (["run", "--size", "big"], "--size 'big' is not WIDTHxHEIGHT"),
             (["run", "--socket", String(repeating: "s", count: 200)], "--socket must be a path of 1 to 107 bytes"),
             (["render", "--set", "cpu", "--output", "x.png"], "--set 'cpu' is not NAME=VALUE"),
