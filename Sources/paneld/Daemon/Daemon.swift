@@ -6,8 +6,11 @@ import PanelGauge
 ///
 /// It owns none of the resources it is given; ``Run`` opens them in order and
 /// releases them in reverse after ``run()`` returns. With no input and no
-/// pending frame or save, `poll` sleeps with no timeout (the watchdog, when
-/// systemd enables it, is the only periodic wake-up).
+/// pending frame, animation or save, `poll` sleeps with no timeout. The only
+/// periodic wake-ups: the watchdog ping when systemd asks for one, and a full
+/// frame once a second while the display has lost its picture (DRM master taken).
+/// A stuck client is dropped when the loop next wakes, not by a timer: until
+/// then it costs only its bounded buffers.
 final class Daemon {
     struct Settings {
         /// Shortest time between two frames (PNG output); 0 = paced by the display alone.
