@@ -19,6 +19,7 @@ func runPaneld(_ args: [String], stdin: String = "", in dir: TempDirectory) thro
     let cEnv: [UnsafeMutablePointer<CChar>?] = [strdup("PATH=/usr/bin:/bin"), nil]
     defer { (cArgs + cEnv).forEach { free($0) } }
     var pid: pid_t = 0
+    markAllDescriptorsCloseOnExec()
     guard posix_spawn(&pid, argv[0], &actions, nil, cArgs, cEnv) == 0 else { throw TestFailure("spawn failed") }
     var status: Int32 = 0
     waitpid(pid, &status, 0)

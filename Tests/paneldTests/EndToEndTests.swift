@@ -369,6 +369,27 @@ import Testing
         #expect(try held[0].ask("get") == "value 0")
     }
 
+    /// Out of file descriptors, paneld does not spin on the listening socket:
+    /// it pauses accepting, keeps serving its clients, and accepts again once
+    /// descriptors are free.
+    @Test func runningOutOfDescriptorsDoesNotSpin() throws {
+        let dir = TempDirectory()
+        let d = try DaemonProcess(dir, args: ["--output", "png:" + dir.file("f.png"), "--size", "32x32"], fileLimit: 16)
+        var conns: [TestClient] = []
+        for _ in 0..<24 { conns.append(try TestClient(d.socketPath)) }  // more than paneld can accept
+        usleep(300_000)
+        #expect(d.log().contains("not accepting connections for"), "\(d.log())")
+        let before = try #require(d.cpuTicks())
+        usleep(1_000_000)
+        let after = try #require(d.cpuTicks())
+        #expect(after - before < 20, "CPU ticks in a second while out of descriptors: \(after - before)")
+        #expect(try conns[0].ask("get", timeout: 3_000) == "value 0", "accepted clients are still served")
+        let late = conns.removeLast()
+        conns.removeAll()  // frees descriptors in paneld as it sees the hang-ups
+        let answer = try? late.ask("get", timeout: 10_000)
+        #expect(answer == "value 0", "a queued client is served once descriptors are free: \(d.log())")
+    }
+
     /// A frame that cannot be written (here: its directory is missing) is logged
     /// once; paneld keeps serving, and shows frames again once it can.
     @Test func frameFailuresAreLoggedAndServingContinues() throws {
