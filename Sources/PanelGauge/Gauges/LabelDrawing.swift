@@ -3,7 +3,7 @@ extension GaugeLabel {
     /// horizontally and centred vertically on its ink; an icon at its natural
     /// size in `color`; a custom drawing at the size it asks for, aligned the
     /// same way.
-    func draw(
+    public func draw(
         in rect: Rect, on canvas: Canvas, context: DrawContext, pixelSize: Double, color: Color,
         alignment: HorizontalAlignment = .center
     ) {
@@ -37,7 +37,7 @@ extension GaugeLabel {
 
 extension Tint {
     /// The tint along a straight line from `start` (value 0) to `end` (value 1).
-    func linearPaint(from start: Point, to end: Point) -> Paint {
+    public func linearPaint(from start: Point, to end: Point) -> Paint {
         switch self {
         case .color(let c): .solid(c)
         case .gradient(let g): .linearGradient(g, start: start, end: end)
@@ -49,7 +49,7 @@ extension Tint {
     /// split evenly between the two end colours, so that round caps on either
     /// end take their own end's colour (the conic gradient's seam falls in the
     /// middle of the gap).
-    func arcPaint(center: Point, arcStart: Angle, arcSweep: Angle) -> Paint {
+    public func arcPaint(center: Point, arcStart: Angle, arcSweep: Angle) -> Paint {
         switch self {
         case .color(let c):
             return .solid(c)
@@ -64,7 +64,7 @@ extension Tint {
     }
 
     /// Every colour's alpha multiplied by `opacity`.
-    func opacity(_ opacity: Double) -> Tint {
+    public func opacity(_ opacity: Double) -> Tint {
         switch self {
         case .color(let c): .color(c.opacity(opacity))
         case .gradient(let g):
@@ -72,7 +72,7 @@ extension Tint {
         }
     }
 
-    var isGradient: Bool {
+    public var isGradient: Bool {
         if case .gradient = self { return true }
         return false
     }
@@ -87,6 +87,12 @@ extension Gauge {
         canvas.withClip(IntRect(covering: rect)) {
             style.makeBody(configuration: configuration).draw(in: rect, on: canvas, context: context)
         }
+    }
+
+    /// Opens the gauge's font, so a missing or broken font file is reported
+    /// (``FontError``) before drawing; drawing itself leaves text out instead.
+    public func validateFont(fonts: FontCache = .shared) throws(FontError) {
+        _ = try fonts.font(environment.font, pixelSize: environment.labelSize)
     }
 
     /// The size the gauge's style would like when offered `proposal`.

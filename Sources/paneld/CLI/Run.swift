@@ -161,20 +161,14 @@ struct Run: ParsableCommand {
 
     /// The DRM/KMS display the layout asks for (card, connector, mode, format, rotation).
     private func openDRM(_ layout: Layout) throws -> FrameOutput {
-        var options = DRMOutputOptions()
-        options.devicePath = layout.display
-        options.connector = layout.connector
-        options.mode = layout.mode.map { ModeRequest(width: $0.width, height: $0.height, refresh: $0.refresh) }
-        options.format = layout.pixelFormat ?? .xrgb8888
-        options.rotation = PanelRotation(rawValue: layout.rotation.rawValue) ?? .none
-        let output = try DRMOutput(options: options)
+        let drm = try DRMOutput(options: DRMOutputOptions(layout: layout))
         Log.notice(
-            "output: DRM \(output.device.path) \(output.connector.name) \(output.mode), \(output.format), rotation \(options.rotation), drawing at \(output.width)x\(output.height)"
-        )
-        if let (w, h) = layout.logicalSize, (w, h) != (output.width, output.height) {
-            Log.warning("the layout's mode gives \(w)x\(h) but the display is \(output.width)x\(output.height)")
+            "output: \(drm.device.path) (\(drm.device.driver.name)) \(drm.connector.name) \(drm.mode), "
+                + "\(drm.format), rotation \(drm.rotation), logical \(drm.width)x\(drm.height)")
+        if let (w, h) = layout.logicalSize, (w, h) != (drm.width, drm.height) {
+            Log.warning("the layout's mode gives \(w)x\(h) but the display is \(drm.width)x\(drm.height)")
         }
-        return output
+        return drm
     }
 }
 

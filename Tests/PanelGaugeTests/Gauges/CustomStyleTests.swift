@@ -87,3 +87,23 @@ struct Bar: GaugeStyle {
         #expect(image.rgb(at: l.point(for: 0.82)) == Expect.over(Color.orange.opacity(0.3), .black))
     }
 }
+
+@Suite struct ArticleRingStyleTests {
+    /// `Gauge(value: 0.65) { "CPU" } currentValueLabel: { "65%" }` in the
+    /// article's ring style: an arc over 65 % of the turn from the top, "65%" centred.
+    @Test func theArticleExampleDraws() throws {
+        let g = try Gauge(value: 0.65) { "CPU" } currentValueLabel: { "65%" }.gaugeStyle(ArticleRingStyle())
+        #expect(g.sizeThatFits(Size(width: 300, height: 300)) == Size(width: 80, height: 80))
+        let img = render(g, width: 100, height: 100)
+        // 80 px centred in 100: radius 36 about (50, 50), 8 px stroke.
+        let c = Point(x: 50, y: 50)
+        for k in stride(from: 0.02, through: 0.98, by: 0.04) {
+            #expect(img.rgb(at: c.onCircle(radius: 36, angle: .degrees(270 + 234 * k))) == RGB(.blue))
+        }
+        for a in stride(from: 270.0 + 234 + 3, through: 630 - 3, by: 4) {
+            #expect(img.rgb(at: c.onCircle(radius: 36, angle: .degrees(a))) == RGB(Panel.background))
+        }
+        let ink = try #require(img.inkBounds(in: IntRect(x: 25, y: 25, width: 50, height: 50), background: RGB(Panel.background)))
+        #expect(abs(Double(ink.minX + ink.maxX) / 2 - 50) <= 1.5 && abs(Double(ink.minY + ink.maxY) / 2 - 50) <= 1)
+    }
+}

@@ -44,6 +44,7 @@ import Testing
             try Gauge(value: 1, in: 0...Double.infinity)
         }
         #expect(throws: GaugeError.emptyRange(5...5)) { try Gauge(value: 5, in: 5...5) }
+        #expect(throws: GaugeError.rangeNotFinite(-1e308...1e308)) { try Gauge(value: 0, in: -1e308...1e308) }
         let g = try Gauge(value: 0.5)
         #expect(throws: GaugeError.self) { try g.withValue(.nan) }
         #expect(GaugeError.valueNotFinite(.nan).description.contains("not a finite number"))
@@ -90,6 +91,14 @@ import Testing
         #expect(g.indicatorColor == .red)
         #expect(g.configuration.tint == .color(.red))
         #expect(try g.withValue(30).configuration.tint == .color(.green))
+
+        // Without a base colour, values below the first step keep the tint.
+        let upper = try Thresholds(base: nil, steps: [.init(from: 85, color: .red)])
+        #expect(upper.color(for: 50) == nil && upper.color(for: 90) == .red)
+        let graded = try Gauge(value: 50, in: 0...100).tint(.gradient([.green, .yellow])).thresholds(upper)
+        #expect(graded.configuration.tint == .gradient([.green, .yellow]))
+        #expect(graded.indicatorColor == Color.lerp(.green, .yellow, 0.5))
+        #expect(try graded.withValue(95).configuration.tint == .color(.red))
 
         #expect(throws: ThresholdsError.notIncreasing(85, 60)) { try Thresholds(.green, (85, .red), (60, amber)) }
         #expect(throws: ThresholdsError.self) { try Thresholds(.green, (.nan, .red)) }

@@ -50,37 +50,14 @@ import Testing
     }
 }
 
-// MARK: - The loader of the loader-styles article, written as user code.
-
-/// Primary: 80 px, purple, the percentage inside.
-struct PrimaryLoaderStyle: LoaderStyle {
-    func makeBody(configuration: Configuration) -> some Drawable {
-        configuration.indicator.tint(.purple).frame(width: 80, height: 80)
-            .overlay(Text("\(Int(configuration.progress * 100))%", size: 14, color: .gray))
-    }
-}
-
-/// Secondary: 40 px, red, no text.
-struct SecondaryLoaderStyle: LoaderStyle {
-    func makeBody(configuration: Configuration) -> some Drawable {
-        configuration.indicator.tint(.red).frame(width: 40, height: 40)
-    }
-}
-
-extension LoaderStyle where Self == PrimaryLoaderStyle {
-    static var primary: Self { Self() }
-}
-extension LoaderStyle where Self == SecondaryLoaderStyle {
-    static var secondary: Self { Self() }
-}
+// The Primary and Secondary loader styles are user code: UserCodeStyles.swift.
 
 @Suite struct LoaderStyleTests {
     static let bg = RGB(Panel.background)
 
     static func draw(_ loader: Loader, at time: Double, size: Int) -> Image {
         let (img, canvas) = Panel.image(width: size, height: size)
-        loader.body(at: time).draw(
-            in: Rect(x: 0, y: 0, width: Double(size), height: Double(size)), on: canvas, context: DrawContext())
+        loader.draw(in: Rect(x: 0, y: 0, width: Double(size), height: Double(size)), on: canvas, at: time)
         return img
     }
 

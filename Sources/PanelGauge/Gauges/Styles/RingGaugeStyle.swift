@@ -72,7 +72,8 @@ public struct RingGaugeStyle: GaugeStyle {
                     canvas.strokeArc(
                         center: l.center, radius: l.radius, startAngle: l.startAngle, sweep: l.sweep,
                         width: t / Self.scale, cap: .butt, dash: try? DashPattern([t, t]),
-                        paint: .solid(c.environment.foreground.opacity(0.2)))
+                        paint: c.zoneTrack?.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: l.sweep)
+                            ?? .solid(c.environment.foreground.opacity(0.2)))
                     if c.value > 0 {
                         canvas.strokeArc(
                             center: l.center, radius: l.radius, startAngle: l.startAngle, sweep: l.sweep * c.value,
@@ -124,7 +125,9 @@ public struct SteppedGaugeStyle: GaugeStyle {
             let dash = segmentDash(l)
             canvas.strokeArc(
                 center: l.center, radius: l.radius, startAngle: l.startAngle, sweep: l.sweep, width: l.lineWidth,
-                cap: .butt, dash: dash, paint: .solid(c.environment.track))
+                cap: .butt, dash: dash,
+                paint: c.zoneTrack?.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: l.sweep)
+                    ?? .solid(c.environment.track))
             if c.value > 0 {
                 canvas.strokeArc(
                     center: l.center, radius: l.radius, startAngle: l.startAngle, sweep: l.sweep * c.value,
