@@ -33,6 +33,8 @@ func runPaneld(_ args: [String], stdin: String = "", in dir: TempDirectory) thro
         let cases: [([String], String)] = [
             (["run", "--output", "hdmi"], "--output 'hdmi' is not one of: drm, png, png:FILE"),
             (["run", "--size", "big"], "--size 'big' is not WIDTHxHEIGHT"),
+            (["run", "--save-interval", "0"], "--save-interval must be 0.1 to 3600 seconds"),
+            (["run", "--save-interval", "nan"], "--save-interval must be 0.1 to 3600 seconds"),
             (["run", "--socket", String(repeating: "s", count: 200)], "--socket must be a path of 1 to 107 bytes"),
             (["render", "--set", "cpu", "--output", "x.png"], "--set 'cpu' is not NAME=VALUE"),
             (["render", "--set", "value=inf", "--output", "x.png"], "--set 'value=inf' is not NAME=VALUE"),

@@ -172,13 +172,16 @@ import Testing
     @Test func sigkillThenRestartRestoresValues() throws {
         let dir = TempDirectory()
         try dir.write("layout.json", #"{"gauges": [{"name": "cpu"}, {"name": "mem", "range": [-50, 50]}, {"name": "temp"}]}"#)
-        let args = ["--output", "png:" + dir.file("f.png"), "--config", dir.file("layout.json"), "--state", dir.file("state")]
+        let args = [
+            "--output", "png:" + dir.file("f.png"), "--config", dir.file("layout.json"), "--state", dir.file("state"),
+            "--save-interval", "0.2",
+        ]
         do {
             let d = try DaemonProcess(dir, args: args)
             let c = try TestClient(d.socketPath)
             try c.send("cpu 12.5\nmem=-7\ntemp:40|g\ntemp:+2.25|g\n")
             #expect(try c.ask("get temp") == "temp 42.25")
-            // The state is saved within the save interval (1 s); wait for it, then kill.
+            // The state is saved within the save interval (0.2 s here); wait for it, then kill.
             let deadline = monotonicMilliseconds() + 5_000
             while monotonicMilliseconds() < deadline {
                 if let s = try? FileIO.read(dir.file("state")), String(decoding: s, as: UTF8.self).contains("temp 42.25") { break }

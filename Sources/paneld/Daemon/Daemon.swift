@@ -15,8 +15,8 @@ final class Daemon {
     struct Settings {
         /// Shortest time between two frames (PNG output); 0 = paced by the display alone.
         var minFrameInterval: Int64 = 0
-        /// Shortest time between two state-file writes.
-        var saveInterval: Int64 = 1000
+        /// Shortest time between two state-file writes, in milliseconds.
+        var saveInterval: Int64 = 5000
         var maxClients = 256
         /// Reads per client per loop turn, so one busy client cannot starve the rest.
         var readsPerTurn = 8
