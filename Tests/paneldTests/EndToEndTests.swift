@@ -161,6 +161,16 @@ import Testing
         #expect(silentSent < 4_000_000)
         #expect(d.log().contains("not reading its replies for 2000 ms"), "\(d.log())")
         #expect(worstReply < 1_000)
+        // The display kept up too: the frame shows the good client's last value.
+        let last = round % 100
+        let r = try runPaneld(["render", "--set", "value=\(last)", "--size", "320x240", "--output", dir.file("want.png")], in: dir)
+        #expect(r.status == 0)
+        var shown = false
+        for _ in 0..<100 where !shown {
+            shown = (try? PNG.read(dir.file("f.png")).rgb) == (try PNG.read(dir.file("want.png")).rgb)
+            if !shown { usleep(10_000) }
+        }
+        #expect(shown, "the frame shows value \(last)")
         // Bound: a few client buffers (16-64 KiB output + 513 B input each) plus allocator slack.
         #expect(peak - baseline < 8 * 1024, "peak RSS grew by \(peak - baseline) kB")
         d.signal(SIGTERM)
