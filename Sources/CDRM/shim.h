@@ -6,3 +6,9 @@
  * import into Swift: re-export the ones paneld uses as constants. */
 static const uint32_t CDRM_FORMAT_XRGB8888 = DRM_FORMAT_XRGB8888;
 static const uint32_t CDRM_FORMAT_RGB565 = DRM_FORMAT_RGB565;
+
+/* The legacy framebuffer and console ioctls (linux/fb.h, linux/kd.h), for the
+ * fbdev output. FBIO_WAITFORVSYNC is an _IOW() macro: re-exported as a constant. */
+#include <linux/fb.h>
+#include <linux/kd.h>
+static const unsigned long CFB_FBIO_WAITFORVSYNC = FBIO_WAITFORVSYNC;

@@ -47,6 +47,15 @@ func runPaneld(_ args: [String], stdin: String = "", in dir: TempDirectory) thro
         #expect(access(dir.file("x.png"), F_OK) != 0, "nothing written on bad input")
     }
 
+    @Test(.enabled(if: DRMProbe.cardPaths().isEmpty, "needs a machine without /dev/dri/card*"))
+    func explicitDRMWithoutADeviceFailsPlainlyAndCleansUp() throws {
+        let dir = TempDirectory()
+        let r = try runPaneld(["run", "--output", "drm", "--socket", dir.file("s.sock")], in: dir)
+        #expect(r.status == 1)
+        #expect(r.err.contains("no DRM device"), "\(r.err)")
+        #expect(access(dir.file("s.sock"), F_OK) != 0, "the socket it made is removed again")
+    }
+
     @Test func aBadLayoutIsReportedWithLineAndKeyAndNothingStarts() throws {
         let dir = TempDirectory()
         try dir.write("bad.json", "{\n  \"gauges\": [\n    {\"name\": \"cpu\", \"style\": \"dial\"}\n  ],\n  \"rotation\": 45\n}\n")
@@ -64,7 +73,7 @@ func runPaneld(_ args: [String], stdin: String = "", in dir: TempDirectory) thro
 
     @Test func renderWritesTheSamePixelsTheDaemonShows() throws {
         let dir = TempDirectory()
-        try dir.write("l.json", ##"{"mode": "160x120", "gauges": [{"name": "a", "style": "arc", "gradient": ["#00FF00", "#FF0000"]}, {"name": "b", "style": "bar", "rect": [0, 90, 160, 30]}]}"##)
+        try dir.write("l.json", ##"{"mode": "160x120", "gauges": [{"name": "a", "style": "accessoryCircularCapacity", "gradient": ["#00FF00", "#FF0000"]}, {"name": "b", "style": "linearCapacity", "label": "B", "rect": [0, 90, 160, 30]}]}"##)
         let r = try runPaneld(["render", "--config", dir.file("l.json"), "--set", "a=64", "--set", "b=-3.5", "--output", dir.file("r.png")], in: dir)
         #expect(r.status == 0, "\(r.err)")
         let d = try DaemonProcess(dir, args: ["--config", dir.file("l.json"), "--output", "png:" + dir.file("d.png")])

@@ -16,6 +16,7 @@ final class FakeDRM: DRMSyscalls {
         var connectors: [ConnectorInfo] = []
         var encoders: [EncoderInfo] = []
         var crtcs: [CrtcState] = []
+        var planes: [PlaneInfo] = []
     }
 
     var cards: [String: Card] = [:]
@@ -96,6 +97,15 @@ final class FakeDRM: DRMSyscalls {
         trace.append("getCrtc \(id)")
         return card(fd).crtcs.first { $0.id == id }!
     }
+
+    func setClientCapability(_ fd: Int32, _ cap: DRMClientCapability, _ value: UInt64) throws {}
+
+    func planeIDs(_ fd: Int32) throws -> [UInt32] {
+        try fail("planeIDs")
+        return card(fd).planes.map(\.id)
+    }
+
+    func plane(_ fd: Int32, id: UInt32) throws -> PlaneInfo { card(fd).planes.first { $0.id == id }! }
 
     func createDumb(_ fd: Int32, width: UInt32, height: UInt32, bitsPerPixel: UInt32) throws -> DumbBufferInfo {
         try fail("createDumb")
@@ -204,7 +214,10 @@ extension FakeDRM {
                     modes: [FakeDRM.mode(1024, 768), mode], encoderID: 37, encoderIDs: [37])
             ],
             encoders: [EncoderInfo(id: 37, crtcID: 38, possibleCrtcs: 1)],
-            crtcs: [CrtcState(id: 38, bufferID: 7, x: 0, y: 0, mode: FakeDRM.mode(1024, 768))])
+            crtcs: [CrtcState(id: 38, bufferID: 7, x: 0, y: 0, mode: FakeDRM.mode(1024, 768))],
+            planes: [
+                PlaneInfo(id: 34, kind: .primary, crtcID: 38, framebufferID: 7, possibleCrtcs: 1, formats: [DRMFourCC.xrgb8888, DRMFourCC.rgb565])
+            ])
         return fake
     }
 }

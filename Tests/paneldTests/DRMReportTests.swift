@@ -16,6 +16,7 @@ import Glibc
         #expect(text.contains("    Virtual-1 (id 36): connected, encoder 37, possible encoders [37]\n      1024x768@60, "))
         #expect(text.contains("      800x480@60 preferred, "))
         #expect(text.contains("    id 38: 1024x768@60, framebuffer 7 at 0,0\n"))
+        #expect(text.contains("  planes:\n    id 34 primary: crtc 38, framebuffer 7, possible crtcs 0x1\n      formats: XR24 RG16\n"))
         #expect(text.contains("/dev/dri/card1: v3d (fake) 0.0.0\n  usable for paneld: no, v3d has no KMS outputs (render-only device)\n"))
         #expect(text.contains("  error: drmModeGetResources failed: "))
         #expect(fake.openDescriptors.isEmpty)

@@ -135,3 +135,43 @@ import Testing
         #expect(throws: DRMError.self) { try chooseCrtc(connector: c, encoders: e, crtcIDs: [40, 41]) }
     }
 }
+
+@Suite struct DRMScanoutFormatTests {
+    let bochsLike = [
+        PlaneInfo(id: 31, kind: .primary, possibleCrtcs: 0b1, formats: [DRMFourCC.xrgb8888, DRMFourCC.fourcc("BX24")]),
+        PlaneInfo(id: 32, kind: .overlay, possibleCrtcs: 0b1, formats: [DRMFourCC.rgb565]),
+        PlaneInfo(id: 33, kind: .primary, possibleCrtcs: 0b10, formats: [DRMFourCC.rgb565]),
+    ]
+
+    @Test func thePrimaryPlaneOfTheChosenCrtcDecides() throws {
+        try checkScanoutFormat(.xrgb8888, planes: bochsLike, crtcIndex: 0)
+        // The overlay on CRTC 0 and the primary of CRTC 1 take RGB565; SetCrtc uses CRTC 0's primary.
+        #expect(
+            throws: DRMError.notFound("the display cannot scan out RGB565 (RG16); its plane takes: XR24, BX24")
+        ) { try checkScanoutFormat(.rgb565, planes: bochsLike, crtcIndex: 0) }
+        try checkScanoutFormat(.rgb565, planes: bochsLike, crtcIndex: 1)
+    }
+
+    @Test func untypedPlanesAllCountAndNoPlanesMeansNoVerdict() throws {
+        var untyped = bochsLike
+        for i in untyped.indices { untyped[i].kind = nil }
+        try checkScanoutFormat(.rgb565, planes: untyped, crtcIndex: 0)
+        try checkScanoutFormat(.rgb565, planes: [], crtcIndex: 0)
+    }
+
+    @Test func fourccNames() {
+        #expect(DRMFourCC.name(DRMFourCC.xrgb8888) == "XR24")
+        #expect(DRMFourCC.name(DRMFourCC.rgb565) == "RG16")
+        #expect(DRMFourCC.name(0x0000_0001) == "????")
+    }
+
+    @Test func drmOutputRefusesAFormatThePlaneCannotShowBeforeAllocating() {
+        let fake = FakeDRM.bochs()
+        fake.cards["/dev/dri/card0"]!.planes[0].formats = [DRMFourCC.xrgb8888]
+        #expect(throws: DRMError.notFound("the display cannot scan out RGB565 (RG16); its plane takes: XR24")) {
+            try DRMOutput(options: DRMOutputOptions(format: .rgb565), syscalls: fake)
+        }
+        #expect(!fake.trace.contains { $0.hasPrefix("createDumb") })
+        #expect(fake.leakedResources == 0)
+    }
+}

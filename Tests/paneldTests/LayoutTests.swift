@@ -76,46 +76,67 @@ private func layout(_ json: String) throws -> Layout { try LayoutReader.parse(Ar
     static let full = """
         {
           "display": "/dev/dri/card0", "connector": "HDMI-A-1", "mode": "800x480@60",
-          "format": "rgb565", "rotation": 90, "background": "#101010",
-          "font": "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "default": "mem",
+          "format": "rgb565", "rotation": 90, "background": "#101010", "foreground": "#EEEEEE",
+          "font": "/fonts/Panel.ttf", "default": "mem",
           "statsd": "127.0.0.1:8125", "animation": 250,
           "gauges": [
-            { "name": "cpu", "style": "ring", "rect": [0, 0, 240, 240], "range": [0, 100],
-              "label": "CPU", "units": "%", "format": "%.1f%%", "tint": "#0A84FF",
+            { "name": "cpu", "style": "accessoryCircular", "rect": [0, 0, 240, 240], "range": [0, 100],
+              "label": "CPU", "units": "%", "format": {"kind": "number", "decimals": 1}, "tint": "#0A84FF",
+              "minimumLabel": "0", "maximumLabel": "100", "labelSize": 14,
               "thresholds": [ { "above": 80, "color": "#FF9500" }, { "above": 95, "color": "#FF3B30" } ] },
-            { "name": "mem", "style": "bar", "rect": [0, 240, 480, 100], "range": [-10, 10],
-              "gradient": ["#34C759", "#FFD60A", "#FF3B30"] }
+            { "name": "mem", "style": "stepped", "segments": 8, "rect": [0, 240, 480, 100], "range": [-10, 10],
+              "gradient": ["#34C759", "#FFD60A", "#FF3B30"], "format": "percent" }
           ]
         }
         """
 
     @Test func readsEveryField() throws {
-        let l = try layout(LayoutReaderTests.full)
+        let l = try LayoutReader.parse(Array(LayoutReaderTests.full.utf8), fileReadable: { $0 == "/fonts/Panel.ttf" })
         #expect(l.display == "/dev/dri/card0" && l.connector == "HDMI-A-1")
         #expect(l.mode == DisplayMode(width: 800, height: 480, refresh: 60))
         #expect(l.pixelFormat == .rgb565 && l.rotation == .quarter)
         #expect(l.logicalSize! == (480, 800))
-        #expect(l.background == Color(hex: 0x101010))
+        #expect(l.background == Color(hex: 0x101010) && l.foreground == Color(hex: 0xEEEEEE))
+        #expect(l.font == "/fonts/Panel.ttf")
         #expect(l.defaultGauge == "mem" && l.statsd == "127.0.0.1:8125" && l.animation == 250)
         #expect(l.gauges.map(\.name) == ["cpu", "mem"])
         let cpu = l.gauges[0]
-        #expect(cpu.style == .ring && cpu.rect == IntRect(x: 0, y: 0, width: 240, height: 240))
-        #expect(cpu.label == "CPU" && cpu.units == "%")
-        #expect(cpu.format.string(42.25) == "42.3%")
-        #expect(cpu.color(at: 50) == Color(hex: 0x0A84FF))
-        #expect(cpu.color(at: 80) == Color(hex: 0xFF9500))
-        #expect(cpu.color(at: 99) == Color(hex: 0xFF3B30))
+        #expect(cpu.rect == IntRect(x: 0, y: 0, width: 240, height: 240))
+        #expect(cpu.gauge.style is AccessoryCircularGaugeStyle)
+        #expect(cpu.gauge.label?.text == "CPU" && cpu.gauge.minimumValueLabel?.text == "0")
+        #expect(cpu.gauge.maximumValueLabel?.text == "100")
+        #expect(cpu.gauge.environment.labelSize == 14 && cpu.gauge.environment.foreground == Color(hex: 0xEEEEEE))
+        #expect(cpu.gauge.environment.background == Color(hex: 0x101010))
+        #expect(cpu.gauge.environment.font == FontDescriptor(path: "/fonts/Panel.ttf"))
+        #expect(cpu.gauge(showing: 42.25).configuration.currentValueLabel?.text == "42.3 %")
+        #expect(cpu.gauge(showing: 50).indicatorColor == Color(hex: 0x0A84FF))
+        #expect(cpu.gauge(showing: 80).indicatorColor == Color(hex: 0xFF9500))
+        #expect(cpu.gauge(showing: 99).indicatorColor == Color(hex: 0xFF3B30))
         let mem = l.gauges[1]
         #expect(mem.range == (try ValueRange(-10, 10)))
-        #expect(mem.color(at: -10) == Color(hex: 0x34C759))
-        #expect(mem.color(at: 0) == Color(hex: 0xFFD60A))
-        #expect(mem.color(at: 10) == Color(hex: 0xFF3B30))
+        #expect(mem.gauge.style is SteppedGaugeStyle)
+        #expect(mem.gauge(showing: 0).configuration.currentValueLabel?.text == "50 %")
+        #expect(mem.gauge(showing: -10).indicatorColor == Color(hex: 0x34C759))
+        #expect(mem.gauge(showing: 10).indicatorColor == Color(hex: 0xFF3B30))
     }
 
     @Test func minimalLayoutGetsDefaults() throws {
         let l = try layout(##"{"gauges": [{"name": "cpu"}]}"##)
-        #expect(l.defaultGauge == "cpu" && l.gauges[0].style == .ring && l.gauges[0].rect == nil)
+        #expect(l.defaultGauge == "cpu" && l.gauges[0].gauge.style is RingGaugeStyle && l.gauges[0].rect == nil)
         #expect(l.gauges[0].range == (try ValueRange(0, 100)) && l.rotation == .none && l.mode == nil)
+    }
+
+    @Test func acceptsTheShortStyleAliases() throws {
+        let l = try layout(##"{"gauges": [{"name": "a", "style": "arc"}, {"name": "b", "style": "bar"}]}"##)
+        #expect(l.gauges[0].gauge.style is AccessoryCircularGaugeStyle)
+        #expect(l.gauges[1].gauge.style is LinearCapacityGaugeStyle)
+    }
+
+    @Test func theDefaultLayoutIsOneRingNamedValue() throws {
+        let l = Layout.fallback
+        #expect(l.gauges.map(\.name) == ["value"] && l.defaultGauge == "value")
+        #expect(l.gauges[0].gauge.style is RingGaugeStyle && l.gauges[0].rect == nil)
+        #expect(l.gauges[0].range == (try ValueRange(0, 100)))
     }
 
     /// One case per mistake: the text, the line and key path it must be reported at, and part of the message.
@@ -163,9 +184,17 @@ private func layout(_ json: String) throws -> Layout { try LayoutReader.parse(Ar
         (##"{"gauges": [{"name": "a", "thresholds": [{"above": 1}]}]}"##, 1, "gauges[0].thresholds[0].color", "missing"),
         (##"{"gauges": [{"name": "a", "thresholds": [{"above": 1, "colour": "#fff"}]}]}"##, 1, "gauges[0].thresholds[0].colour", "unknown key"),
         (##"{"gauges": [{"name": "a", "thresholds": [{"above": 5, "color": "#fff"}, {"above": 5, "color": "#000"}]}]}"##, 1, "gauges[0].thresholds[1].above", "increasing order"),
-        (##"{"gauges": [{"name": "a", "format": "%s"}]}"##, 1, "gauges[0].format", "not a number format"),
-        (##"{"gauges": [{"name": "a", "format": "%d %d"}]}"##, 1, "gauges[0].format", "not a number format"),
-        (##"{"gauges": [{"name": "a", "format": "no conversion"}]}"##, 1, "gauges[0].format", "not a number format"),
+        (##"{"gauges": [{"name": "a", "format": "%.1f"}]}"##, 1, "gauges[0].format", "unknown format '%.1f'"),
+        (##"{"gauges": [{"name": "a", "format": 2}]}"##, 1, "gauges[0].format", "expected \"percent\", \"number\""),
+        (##"{"gauges": [{"name": "a", "format": {"decimals": 1}}]}"##, 1, "gauges[0].format.kind", "missing"),
+        (##"{"gauges": [{"name": "a", "format": {"kind": "number", "decimals": 12}}]}"##, 1, "gauges[0].format.decimals", "0 to 9"),
+        (##"{"gauges": [{"name": "a", "format": {"kind": "number", "digits": 1}}]}"##, 1, "gauges[0].format.digits", "unknown key"),
+        (##"{"gauges": [{"name": "a", "style": "stepped", "segments": 0}]}"##, 1, "gauges[0].segments", "1 to 100"),
+        (##"{"gauges": [{"name": "a", "style": "ring", "segments": 5}]}"##, 1, "gauges[0].segments", "only a 'stepped' gauge"),
+        (##"{"gauges": [{"name": "a", "labelSize": 1}]}"##, 1, "gauges[0].labelSize", "4 to 200"),
+        (##"{"gauges": [{"name": "a", "minimumLabel": 0}]}"##, 1, "gauges[0].minimumLabel", "expected a string"),
+        (##"{"gauges": [{"name": "a"}], "foreground": "white"}"##, 1, "foreground", "not a colour"),
+        (##"{"gauges": [{"name": "a"}], "font": "/nonexistent/font.ttf"}"##, 1, "font", "cannot read the font file"),
         ("{\n\"gauges\": [\n{\"name\": \"a\",,}]}", 3, "", "JSON syntax"),
     ])
     func reportsEveryMistakeWithLineAndKey(json: String, line: Int, path: String, message: String) {
@@ -198,21 +227,6 @@ private func layout(_ json: String) throws -> Layout { try LayoutReader.parse(Ar
     @Test func refusesTooManyGauges() {
         let many = (0...LayoutReader.maxGauges).map { "{\"name\": \"g\($0)\"}" }.joined(separator: ",")
         #expect(issues("{\"gauges\": [\(many)]}").contains { $0.path == "gauges" && $0.message.contains("at most") })
-    }
-}
-
-@Suite struct ValueFormatTests {
-    @Test(arguments: [
-        ("%d", 72.5, "73"), ("%d", -0.4, "0"), ("%.1f", 3.14159, "3.1"), ("%.2f", -0.005, "-0.01"),
-        ("%f", 1, "1.000000"), ("%.0f%%", 99.5, "100%"), ("T %.1f C", 21.25, "T 21.3 C"), ("%.3f", 0.0005, "0.001"),
-    ])
-    func formats(pattern: String, value: Double, text: String) {
-        #expect(ValueFormat(pattern: pattern)?.string(value) == text)
-    }
-
-    @Test(arguments: ["", "%", "%s", "%.f", "%.10f", "%d%d", "abc", "%5d"])
-    func rejects(pattern: String) {
-        #expect(ValueFormat(pattern: pattern) == nil)
     }
 }
 

@@ -6,8 +6,8 @@ import Testing
 @Suite struct PanelRendererTests {
     static let layoutJSON = """
         {"mode": "200x100", "background": "#102030", "gauges": [
-          {"name": "a", "style": "ring", "rect": [0, 0, 100, 100], "tint": "#FF0000"},
-          {"name": "b", "style": "bar", "rect": [100, 0, 100, 100], "tint": "#00FF00",
+          {"name": "a", "style": "accessoryCircularCapacity", "rect": [0, 0, 100, 100], "tint": "#FF0000"},
+          {"name": "b", "style": "accessoryLinearCapacity", "rect": [100, 40, 100, 20], "tint": "#00FF00",
            "thresholds": [{"above": 50, "color": "#0000FF"}]}]}
         """
 
@@ -16,20 +16,28 @@ import Testing
         return [p.red, p.green, p.blue]
     }
 
-    @Test func drawsValuesThresholdsAndBackground() throws {
+    func colors(_ s: Surface, in r: IntRect) -> Set<[UInt8]> {
+        var out: Set<[UInt8]> = []
+        for y in r.minY..<r.maxY { for x in r.minX..<r.maxX { out.insert(rgb(s, x, y)) } }
+        return out
+    }
+
+    @Test func drawsEachGaugeInItsRectOverTheBackground() throws {
         let layout = try LayoutReader.parse(Array(Self.layoutJSON.utf8))
         let r = PanelRenderer(layout: layout, width: 200, height: 100)
         let img = Image(width: 200, height: 100)
         r.drawAll(img.surface, values: ["a": 30, "b": 60])
-        #expect(rgb(img.surface, 50, 50) == [0x10, 0x20, 0x30])  // ring centre: background
-        // Ring centre line is 40 px from the centre: 12 o'clock and 3 o'clock are within 30%.
-        #expect(rgb(img.surface, 50, 10) == [0xFF, 0, 0])
-        #expect(rgb(img.surface, 90, 50) == [0xFF, 0, 0])
-        // 9 o'clock (75%) is track only: red at 20% over the background.
-        #expect(rgb(img.surface, 10, 50) == [0x40, 0x1A, 0x26])  // 0x10 + (0xFF - 0x10) * 0.2 = 63.8
-        // Bar at 60% is over its threshold: blue at 30%, track at 90%.
-        #expect(rgb(img.surface, 130, 50) == [0, 0, 0xFF])
-        #expect(rgb(img.surface, 190, 50) != [0, 0, 0xFF])
+        // Outside every gauge: exactly the background.
+        #expect(colors(img.surface, in: IntRect(x: 100, y: 0, width: 100, height: 40)) == [[0x10, 0x20, 0x30]])
+        #expect(colors(img.surface, in: IntRect(x: 100, y: 60, width: 100, height: 40)) == [[0x10, 0x20, 0x30]])
+        // The ring's tint and the bar's threshold colour (60 is above 50) appear.
+        #expect(colors(img.surface, in: IntRect(x: 0, y: 0, width: 100, height: 100)).contains([0xFF, 0, 0]))
+        let bar = colors(img.surface, in: IntRect(x: 100, y: 40, width: 100, height: 20))
+        #expect(bar.contains([0, 0, 0xFF]) && !bar.contains([0, 0xFF, 0]))
+        // Below the threshold the bar keeps its tint.
+        r.drawAll(img.surface, values: ["a": 30, "b": 40])
+        let low = colors(img.surface, in: IntRect(x: 100, y: 40, width: 100, height: 20))
+        #expect(low.contains([0, 0xFF, 0]) && !low.contains([0, 0, 0xFF]))
     }
 
     @Test func damageRepaintsOnlyItsRectangles() throws {
@@ -39,11 +47,11 @@ import Testing
         r.drawAll(img.surface, values: ["a": 30, "b": 10])
         let before = img.surface.rgbBytes()
         let damage = r.damage(for: ["b"])
-        #expect(damage == [IntRect(x: 100, y: 0, width: 100, height: 100)])
+        #expect(damage == [IntRect(x: 100, y: 40, width: 100, height: 20)])
         r.draw(img.surface, rects: damage, values: ["a": 90, "b": 80])  // "a" changed too, but is not damaged
         let after = img.surface.rgbBytes()
         for y in 0..<100 {
-            for x in 0..<100 {
+            for x in 0..<200 where !damage[0].contains(IntRect(x: x, y: y, width: 1, height: 1)) {
                 let k = (y * 200 + x) * 3
                 if before[k..<k + 3] != after[k..<k + 3] {
                     Issue.record("pixel \(x),\(y) outside the damage changed")
@@ -58,12 +66,12 @@ import Testing
         #expect(full.surface.rgbBytes() == after)
     }
 
-    @Test func rendersInBothPixelFormats() throws {
+    @Test func rendersInBothPixelFormatsWithPaddedRows() throws {
         let layout = try LayoutReader.parse(Array(Self.layoutJSON.utf8))
         for format in PixelFormat.allCases {
             let img = Image(width: 200, height: 100, format: format, stride: 208 * format.bytesPerPixel)
             PanelRenderer(layout: layout, width: 200, height: 100).drawAll(img.surface, values: ["a": 30, "b": 60])
-            #expect(rgb(img.surface, 50, 10) == [0xFF, 0, 0])
+            #expect(colors(img.surface, in: IntRect(x: 0, y: 0, width: 100, height: 100)).contains([0xFF, 0, 0]))
         }
     }
 }

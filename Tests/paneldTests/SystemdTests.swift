@@ -23,6 +23,12 @@ import Testing
         #expect(Systemd.watchdogInterval(usec: "500", watchdogPID: nil, pid: 7) == 1)
     }
 
+    @Test func journalStreamIsParsedStrictly() {
+        #expect(Log.parseJournalStream("8:1234")! == (8, 1234))
+        #expect(Log.parseJournalStream("8:") == nil && Log.parseJournalStream("x:1") == nil)
+        #expect(Log.parseJournalStream("1:2:3") == nil && Log.parseJournalStream("") == nil)
+    }
+
     @Test func logLinesCarryJournalPrioritiesUnderSystemd() {
         #expect(Log.format(.error, "boom", journal: true) == "<3>boom")
         #expect(Log.format(.notice, "two\nlines", journal: true) == "<5>two lines")
@@ -81,6 +87,16 @@ final class NotifyListener {
 }
 
 @Suite(.serialized) struct SystemdEndToEndTests {
+    /// An inherited JOURNAL_STREAM that is not paneld's stderr: plain log lines.
+    @Test func aForeignJournalStreamIsIgnored() throws {
+        let dir = TempDirectory()
+        let d = try DaemonProcess(dir, args: ["--output", "png:" + dir.file("f.png")], environment: ["JOURNAL_STREAM": "1:1"])
+        d.signal(SIGTERM)
+        #expect(d.wait(timeout: 5_000) == 0)
+        let lines = d.log().split(separator: "\n")
+        #expect(!lines.isEmpty && lines.allSatisfy { $0.hasPrefix("paneld: ") }, "\(d.log())")
+    }
+
     /// Started as systemd would: the socket on fd 3, NOTIFY_SOCKET, WATCHDOG_USEC and
     /// JOURNAL_STREAM. paneld serves the passed socket, reports READY, pings the
     /// watchdog, logs with priorities, and says STOPPING on SIGTERM.
@@ -93,7 +109,7 @@ final class NotifyListener {
         let d = try DaemonProcess(
             dir, args: ["--output", "png:" + dir.file("f.png"), "--state", dir.file("state")],
             socket: dir.file("unused.sock"),
-            environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "200000", "JOURNAL_STREAM": "8:1234"],
+            environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "200000", "JOURNAL_STREAM": "STDERR"],
             waitForSocket: false, passSocket: listener)
         let ready = notify.wait(for: "READY=1")
         #expect(ready.last?.contains("READY=1") == true, "\(ready) \(d.log())")

@@ -1,9 +1,28 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// glibc's `wmemset` (wchar_t is 32 bits on Linux): a 32-bit fill that glibc
+/// vectorises for the CPU at hand (AVX2 where present). The Glibc module does
+/// not export it, so it is looked up once at run time; nil where absent.
+enum WideFill {
+    typealias Function = @convention(c) (UnsafeMutableRawPointer?, UInt32, Int) -> UnsafeMutableRawPointer?
+    static let wmemset: Function? = {
+        guard let sym = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "wmemset") else { return nil }
+        return unsafeBitCast(sym, to: Function.self)
+    }()
+}
+
 /// XRGB8888: one little-endian word `0xXXRRGGBB` per pixel; X is written 0xFF.
 enum XRGB8888Blender: PixelBlender {
     @inline(__always)
     static func fill(row: UnsafeMutableRawPointer, x: Int, count: Int, color: UInt32) {
         let p = row.assumingMemoryBound(to: UInt32.self) + x
         let word = 0xFF00_0000 | color
+        if count >= 64, let wmemset = WideFill.wmemset {
+            wmemset(UnsafeMutableRawPointer(p), word, count)
+            return
+        }
         // Eight pixels per (unaligned) vector store, then the rest one by one.
         let v = SIMD8<UInt32>(repeating: word)
         let raw = UnsafeMutableRawPointer(p)

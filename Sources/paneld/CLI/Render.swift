@@ -39,15 +39,27 @@ struct Render: ParsableCommand {
         return (g, v)
     }
 
+    /// A warning if the layout's font cannot be opened: gauges then draw without text.
+    static func fontProblem(_ layout: Layout) -> String? {
+        let font = layout.gauges.first?.gauge.environment.font ?? .default
+        do {
+            _ = try FontCache.shared.font(font, pixelSize: 12)
+            return nil
+        } catch {
+            return "labels and values will not be drawn: \(error)"
+        }
+    }
+
     func run() throws {
         let layout = try config.map { try LayoutReader.read(file: $0) } ?? Layout.fallback
+        if let problem = Render.fontProblem(layout) { Log.warning(problem) }
         var store = GaugeStore(
             names: layout.gauges.map(\.name), defaultGauge: layout.defaultGauge,
             initial: Dictionary(uniqueKeysWithValues: layout.gauges.map { ($0.name, $0.range.lower) }))
         for v in values {
             let (name, value) = Render.parseAssignment(v)!
             guard store.set(name, value) else {
-                throw ValidationError("--set \(v): the layout has no gauge named '\(name)' (gauges: \(store.names.joined(separator: ", ")))")
+                throw DaemonError("--set \(v): the layout has no gauge named '\(name)' (gauges: \(store.names.joined(separator: ", ")))")
             }
         }
         let (w, h) = size.flatMap { DisplayMode($0) }.map { ($0.width, $0.height) } ?? layout.logicalSize ?? (800, 480)

@@ -11,9 +11,12 @@ struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the daemon (the default).",
         discussion: """
-            Feed it one command per line on the socket: '73' sets the default gauge, 'cpu 73' or
-            'cpu=73' a named one, 'cpu:+5|g' adjusts, 'get cpu' and 'list' answer.
-            Example: echo 73 | socat - UNIX:/run/paneld.sock
+            Feed it one command per line on the socket: '73' sets the default gauge, \
+            'cpu 73' or 'cpu=73' a named one, 'cpu:73|g' and 'cpu:+5|g' (statsd) set and adjust, \
+            'get cpu' and 'list' answer; a bad line is answered 'ERR <reason>'. \
+            SIGHUP re-reads the --config file; SIGTERM saves the values and exits.
+
+            Example: paneld --socket /tmp/paneld.sock & echo 73 | socat - UNIX:/tmp/paneld.sock
             """)
 
     @Option(name: .long, help: "Layout file (JSON). Default: one ring gauge named 'value', 0...100, filling the screen.")
@@ -25,7 +28,7 @@ struct Run: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Where frames go: drm, png (default file) or png:FILE. Default: drm when a DRM device exists, else png.",
+            "Where frames go: drm, png or png:FILE. Default: drm when a DRM device exists, else png. The png file defaults to $STATE_DIRECTORY/frame.png, else /tmp/paneld.png.",
             valueName: "drm|png|png:FILE"))
     var output: String?
 
@@ -37,6 +40,9 @@ struct Run: ParsableCommand {
 
     @Option(name: .long, help: .hidden)
     var stuckClientTimeout: Int64 = 10_000
+
+    @Option(name: .long, help: .hidden)
+    var maxClients: Int = 256
 
     @Flag(name: .long, help: "Log debug messages.")
     var verbose = false
@@ -50,6 +56,7 @@ struct Run: ParsableCommand {
             throw ValidationError("--socket must be a path of 1 to \(UnixSocket.maxPathLength) bytes")
         }
         if let state, state.isEmpty { throw ValidationError("--state needs a file name") }
+        if !(1...4096).contains(maxClients) { throw ValidationError("--max-clients must be 1 to 4096") }
     }
 
     func run() throws {
@@ -58,6 +65,7 @@ struct Run: ParsableCommand {
 
         let layout = try config.map { try LayoutReader.read(file: $0) } ?? Layout.fallback
         Log.info(config.map { "layout \($0): \(layout.gauges.count) gauge(s)" } ?? "no layout given: one ring gauge 'value', 0...100")
+        if let problem = Render.fontProblem(layout) { Log.warning(problem) }
 
         let statePath = state ?? Systemd.env("STATE_DIRECTORY").map { Run.firstPath($0) + "/values" }
         var store = GaugeStore(
@@ -100,10 +108,16 @@ struct Run: ParsableCommand {
         // After the socket, so a second paneld is refused before it touches the display.
         let frameOutput = try openOutput(layout)
         defer { frameOutput.close() }
+        let screen = IntRect(x: 0, y: 0, width: frameOutput.width, height: frameOutput.height)
+        for g in layout.gauges where !(g.rect.map(screen.contains) ?? true) {
+            Log.warning("gauge '\(g.name)' at \(g.rect!) is partly off the \(screen.width)x\(screen.height) screen; it is clipped")
+        }
 
         var settings = Daemon.Settings()
         settings.statePath = statePath
+        settings.layoutPath = config
         settings.stuckClientTimeout = max(1, stuckClientTimeout)
+        settings.maxClients = maxClients
         settings.minFrameInterval = frameOutput is PNGOutput ? 50 : 0
         settings.watchdogInterval = Systemd.watchdogInterval(
             usec: Systemd.env("WATCHDOG_USEC"), watchdogPID: Systemd.env("WATCHDOG_PID"), pid: getpid())
@@ -132,18 +146,29 @@ struct Run: ParsableCommand {
         case .png(let path): return png(path)
         case .drm: return try openDRM(layout)
         case .automatic:
-            let cards = DRMProbe.cardPaths()
-            if cards.isEmpty {
+            if DRMProbe.cardPaths().isEmpty {
                 Log.notice("no DRM device (nothing matches /dev/dri/card*): showing frames in a PNG file instead")
                 return png(nil)
             }
-            return try openDRM(layout)
+            do {
+                return try openDRM(layout)
+            } catch {
+                Log.notice("no usable DRM display (\(error)): showing frames in a PNG file instead")
+                return png(nil)
+            }
         }
     }
 
+    /// The DRM/KMS display the layout asks for (card, connector, mode, format, rotation).
     private func openDRM(_ layout: Layout) throws -> FrameOutput {
-        // The DRM backend lands from the drm branch; until then say so plainly.
-        throw DaemonError("DRM output is not available in this build yet; use --output png or png:FILE")
+        let drm = try DRMOutput(options: DRMOutputOptions(layout: layout))
+        Log.notice(
+            "output: \(drm.device.path) (\(drm.device.driver.name)) \(drm.connector.name) \(drm.mode), "
+                + "\(drm.format), rotation \(drm.rotation), logical \(drm.width)x\(drm.height)")
+        if let (w, h) = layout.logicalSize, (w, h) != (drm.width, drm.height) {
+            Log.warning("the layout's mode gives \(w)x\(h) but the display is \(drm.width)x\(drm.height)")
+        }
+        return drm
     }
 }
 

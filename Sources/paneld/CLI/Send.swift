@@ -34,7 +34,7 @@ struct Send: ParsableCommand {
         do {
             fd = try UnixSocket.connect(socket)
         } catch {
-            throw ValidationError("cannot reach paneld at \(socket): \(error)")
+            throw DaemonError("cannot reach paneld at \(socket): \(error)")
         }
         defer { fd.close() }
         var payload: [UInt8] = []
@@ -59,7 +59,7 @@ struct Send: ParsableCommand {
         while true {
             let left = deadline - monotonicMilliseconds()
             guard left > 0, try pollDescriptors([(fd, .input)], timeout: Int32(left)).first?.isEmpty == false else {
-                throw ValidationError("no end of reply from paneld within \(timeout) s")
+                throw DaemonError("no end of reply from paneld within \(timeout) s")
             }
             let n = try buf.withUnsafeMutableBytes { try fd.read(into: $0) }
             if n == 0 { break }

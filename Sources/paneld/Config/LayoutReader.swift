@@ -32,17 +32,25 @@ struct LayoutError: Error, CustomStringConvertible {
 ///     {
 ///       "display": "/dev/dri/card0", "connector": "HDMI-A-1", "mode": "800x480@60",
 ///       "format": "xrgb8888" | "rgb565", "rotation": 0 | 90 | 180 | 270,
-///       "background": "#101010", "font": "/usr/share/fonts/.../DejaVuSans.ttf",
+///       "background": "#101010", "foreground": "#FFFFFF", "font": "/usr/share/fonts/.../DejaVuSans.ttf",
 ///       "default": "cpu", "statsd": "127.0.0.1:8125", "animation": 250,
 ///       "gauges": [
-///         { "name": "cpu", "style": "ring" | "arc" | "bar", "rect": [x, y, width, height],
-///           "range": [0, 100], "label": "CPU", "units": "%", "format": "%.0f",
+///         { "name": "cpu", "style": "accessoryCircular", "rect": [x, y, width, height],
+///           "range": [0, 100], "label": "CPU", "units": "%", "format": {"kind": "number", "decimals": 1},
 ///           "tint": "#0A84FF"  or  "gradient": ["#34C759", "#FF3B30"],
-///           "thresholds": [ { "above": 80, "color": "#FF3B30" } ] }
+///           "thresholds": [ { "above": 80, "color": "#FF3B30" } ],
+///           "minimumLabel": "0", "maximumLabel": "100", "labelSize": 12, "segments": 10 (stepped only) }
+///
+/// Styles are PanelGauge's: linearCapacity, accessoryLinear, accessoryLinearCapacity,
+/// accessoryCircular, accessoryCircularCapacity, ring, stepped (default ring);
+/// `arc` and `bar` are accepted as aliases of accessoryCircular and linearCapacity.
 ///       ]
 ///     }
 enum LayoutReader {
     static let maxGauges = 256
+    /// Short names kept from the first layout format: `arc` is the open
+    /// speedometer arc, `bar` the horizontal capacity bar.
+    static let styleAliases: [String: GaugeStyleName] = ["arc": .accessoryCircular, "bar": .linearCapacity]
     static let maxFileSize = 1 << 20
 
     static func read(file path: String) throws -> Layout {
@@ -79,7 +87,9 @@ enum LayoutReader {
     }
 
     /// Parses layout JSON; `file` only labels the error.
-    static func parse(_ bytes: [UInt8], file: String = "layout") throws(LayoutError) -> Layout {
+    static func parse(
+        _ bytes: [UInt8], file: String = "layout", fileReadable: @escaping (String) -> Bool = { access($0, R_OK) == 0 }
+    ) throws(LayoutError) -> Layout {
         guard bytes.count <= maxFileSize else {
             throw LayoutError(file: file, issues: [LayoutIssue(line: nil, path: "", message: "file is larger than \(maxFileSize) bytes")])
         }
@@ -91,7 +101,7 @@ enum LayoutReader {
                 LayoutIssue(line: error.line, path: "", message: "JSON syntax: column \(error.column): \(error.message)")
             ])
         }
-        var c = Checker()
+        var c = Checker(fileReadable: fileReadable)
         let layout = c.layout(root)
         if let layout, c.issues.isEmpty { return layout }
         throw LayoutError(file: file, issues: c.issues)
@@ -101,6 +111,8 @@ enum LayoutReader {
 /// Walks the JSON tree, collecting issues with their key paths.
 private struct Checker {
     var issues: [LayoutIssue] = []
+    /// Whether a file can be read (the one question the checker asks of the system).
+    let fileReadable: (String) -> Bool
 
     mutating func fail(_ v: JSONValue?, _ path: String, _ message: String) {
         issues.append(LayoutIssue(line: v?.line, path: path, message: message))
@@ -109,7 +121,7 @@ private struct Checker {
     /// The object's members, after reporting any key not in `known`.
     mutating func members(_ v: JSONValue, _ path: String, known: [String]) -> [String: JSONValue]? {
         guard case .object(let m) = v.kind else {
-            fail(v, path, "expected an object { ... }")
+            fail(v, path, "expected an object { ... }, found \(kindName(v))")
             return nil
         }
         var out: [String: JSONValue] = [:]
@@ -123,12 +135,24 @@ private struct Checker {
         return out
     }
 
+    /// What a value is, for messages: `a string ("90")`, `an array`, ...
+    func kindName(_ v: JSONValue) -> String {
+        switch v.kind {
+        case .null: "null"
+        case .bool(let b): "\(b)"
+        case .number(let d): "the number \(GaugeStore.format(d))"
+        case .string(let s): "a string (\"\(LineError.clip(s))\")"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+
     func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
 
     mutating func string(_ v: JSONValue?, _ path: String) -> String? {
         guard let v else { return nil }
         guard case .string(let s) = v.kind else {
-            fail(v, path, "expected a string")
+            fail(v, path, "expected a string, found \(kindName(v))")
             return nil
         }
         return s
@@ -137,7 +161,7 @@ private struct Checker {
     mutating func number(_ v: JSONValue?, _ path: String) -> Double? {
         guard let v else { return nil }
         guard case .number(let d) = v.kind else {
-            fail(v, path, "expected a number")
+            fail(v, path, "expected a number, found \(kindName(v))")
             return nil
         }
         return d
@@ -154,8 +178,8 @@ private struct Checker {
 
     mutating func layout(_ root: JSONValue) -> Layout? {
         let keys = [
-            "display", "connector", "mode", "format", "rotation", "background", "font", "default", "statsd", "animation",
-            "gauges",
+            "display", "connector", "mode", "format", "rotation", "background", "foreground", "font", "default", "statsd",
+            "animation", "gauges",
         ]
         guard let m = members(root, "", known: keys) else { return nil }
         var layout = Layout(gauges: [])
@@ -181,7 +205,13 @@ private struct Checker {
             }
         }
         if let c = color(m["background"], "background") { layout.background = c }
+        if let c = color(m["foreground"], "foreground") { layout.foreground = c }
         layout.font = string(m["font"], "font")
+        if let f = layout.font, !fileReadable(f) { fail(m["font"], "font", "cannot read the font file \(f)") }
+        var environment = GaugeEnvironment()
+        environment.background = layout.background
+        environment.foreground = layout.foreground
+        if let f = layout.font { environment.font = FontDescriptor(path: f) }
         if let s = string(m["statsd"], "statsd") {
             if StatsdAddress(s) == nil {
                 fail(m["statsd"], "statsd", "'\(s)' is not an IPv4 address and port (e.g. 127.0.0.1:8125)")
@@ -211,7 +241,7 @@ private struct Checker {
         var seen: [String: Int] = [:]
         for (k, item) in items.prefix(LayoutReader.maxGauges).enumerated() {
             let path = "gauges[\(k)]"
-            guard let spec = gauge(item, path, screen: layout.logicalSize) else { continue }
+            guard let spec = gauge(item, path, screen: layout.logicalSize, environment: environment) else { continue }
             if let first = seen[spec.name] {
                 fail(item, path + ".name", "duplicate name '\(spec.name)' (also gauges[\(first)])")
             }
@@ -227,8 +257,13 @@ private struct Checker {
         return layout
     }
 
-    mutating func gauge(_ v: JSONValue, _ path: String, screen: (width: Int, height: Int)?) -> GaugeSpec? {
-        let keys = ["name", "style", "rect", "range", "label", "units", "tint", "gradient", "thresholds", "format"]
+    mutating func gauge(_ v: JSONValue, _ path: String, screen: (width: Int, height: Int)?, environment: GaugeEnvironment)
+        -> LayoutGauge?
+    {
+        let keys = [
+            "name", "style", "rect", "range", "label", "units", "tint", "gradient", "thresholds", "format", "segments",
+            "minimumLabel", "maximumLabel", "labelSize",
+        ]
         guard let m = members(v, path, known: keys) else { return nil }
         let before = issues.count
         var name = "?"
@@ -240,11 +275,19 @@ private struct Checker {
         } else if m["name"] == nil {
             fail(v, path + ".name", "missing")
         }
-        var style = GaugeStyle.ring
+        var style = GaugeStyleName.ring
         if let s = string(m["style"], path + ".style") {
-            if let st = GaugeStyle(rawValue: s) { style = st } else {
-                fail(m["style"], path + ".style", "unknown style '\(s)' (one of: \(GaugeStyle.allCases.map(\.rawValue).joined(separator: ", ")))")
+            if let st = GaugeStyleName(rawValue: s) ?? LayoutReader.styleAliases[s] { style = st } else {
+                let names = GaugeStyleName.allCases.map(\.rawValue) + LayoutReader.styleAliases.keys.sorted()
+                fail(m["style"], path + ".style", "unknown style '\(s)' (one of: \(names.joined(separator: ", ")))")
             }
+        }
+        var segments = 10
+        if let n = number(m["segments"], path + ".segments") {
+            if let k = Int(exactly: n), (1...100).contains(k) { segments = k } else {
+                fail(m["segments"], path + ".segments", "must be a whole number from 1 to 100")
+            }
+            if style != .stepped { fail(m["segments"], path + ".segments", "only a 'stepped' gauge has segments") }
         }
         var rect: IntRect? = nil
         if let r = m["rect"] {
@@ -267,23 +310,29 @@ private struct Checker {
                 fail(r, path + ".range", "expected [min, max]")
             }
         }
-        let label = string(m["label"], path + ".label") ?? ""
-        let units = string(m["units"], path + ".units") ?? ""
-        var paint = GaugePaint.tint(.blue)
+        let label = string(m["label"], path + ".label")
+        let units = string(m["units"], path + ".units")
+        let minimumLabel = string(m["minimumLabel"], path + ".minimumLabel")
+        let maximumLabel = string(m["maximumLabel"], path + ".maximumLabel")
+        var labelSize: Double? = nil
+        if let n = number(m["labelSize"], path + ".labelSize") {
+            if n >= 4 && n <= 200 { labelSize = n } else { fail(m["labelSize"], path + ".labelSize", "must be 4 to 200 pixels") }
+        }
+        var tint: Tint? = nil
         if m["tint"] != nil, m["gradient"] != nil {
             fail(m["gradient"], path + ".gradient", "give either tint or gradient, not both")
         }
-        if let c = color(m["tint"], path + ".tint") { paint = .tint(c) }
+        if let c = color(m["tint"], path + ".tint") { tint = .color(c) }
         if let g = m["gradient"] {
             if case .array(let a) = g.kind, a.count >= 2, a.count <= 16 {
                 var stops: [Color] = []
                 for (k, s) in a.enumerated() { if let c = color(s, path + ".gradient[\(k)]") { stops.append(c) } }
-                if stops.count == a.count { paint = .gradient(stops) }
+                if stops.count == a.count { tint = .gradient(stops) }
             } else {
                 fail(g, path + ".gradient", "expected 2 to 16 colours [\"#RRGGBB\", ...]")
             }
         }
-        var thresholds: [Threshold] = []
+        var steps: [Thresholds.Step] = []
         if let t = m["thresholds"] {
             if case .array(let a) = t.kind {
                 for (k, item) in a.enumerated() {
@@ -294,26 +343,70 @@ private struct Checker {
                     if tm["above"] == nil { fail(item, p + ".above", "missing") }
                     if tm["color"] == nil { fail(item, p + ".color", "missing") }
                     if let value, let c {
-                        if let last = thresholds.last, value <= last.value {
+                        if let last = steps.last, value <= last.from {
                             fail(tm["above"], p + ".above", "thresholds must be in increasing order")
                         }
-                        thresholds.append(Threshold(value: value, color: c))
+                        steps.append(Thresholds.Step(from: value, color: c))
                     }
                 }
             } else {
                 fail(t, path + ".thresholds", "expected an array [ { \"above\": 80, \"color\": \"#FF3B30\" } ]")
             }
         }
-        var format = ValueFormat.default
-        if let f = string(m["format"], path + ".format") {
-            if let vf = ValueFormat(pattern: f) { format = vf } else {
-                fail(m["format"], path + ".format", "'\(f)' is not a number format (one of %d, %f, %.Nf with N 0-9; %% for a percent sign)")
-            }
+        var format: ValueFormat? = nil
+        if let f = m["format"] {
+            format = valueFormat(f, path + ".format", units: units)
+        } else if let units {
+            format = .number(decimals: 0, unit: units)
         }
         guard issues.count == before else { return nil }
-        return GaugeSpec(
-            name: name, style: style, rect: rect, range: range, label: label, units: units, paint: paint,
-            thresholds: thresholds, format: format)
+        do {
+            var g = try Gauge(
+                checkedValue: range.lower, range: range.lower...range.upper, label: label.map(GaugeLabel.text),
+                current: nil, minimum: minimumLabel.map(GaugeLabel.text), maximum: maximumLabel.map(GaugeLabel.text))
+            g.style = style.style(segments: segments)
+            g.tint = tint
+            g.valueFormat = format
+            g.environment = environment
+            if let labelSize { g.environment.labelSize = labelSize }
+            // Below the first threshold the gauge keeps its own colour (the tint at the start of the range).
+            if !steps.isEmpty { g.thresholds = try Thresholds(base: g.resolvedTint.color(at: 0), steps: steps) }
+            return LayoutGauge(name: name, rect: rect, range: range, gauge: g)
+        } catch {
+            fail(v, path, "\(error)")
+            return nil
+        }
+    }
+
+    /// `"percent"`, `"number"`, or `{"kind": "percent" | "number", "decimals": 0...9}`;
+    /// a number carries the gauge's `units`.
+    mutating func valueFormat(_ v: JSONValue, _ path: String, units: String?) -> ValueFormat? {
+        var kind: String? = nil
+        var decimals: Int? = nil
+        switch v.kind {
+        case .string(let s): kind = s
+        case .object:
+            guard let m = members(v, path, known: ["kind", "decimals"]) else { return nil }
+            kind = string(m["kind"], path + ".kind")
+            if m["kind"] == nil { fail(v, path + ".kind", "missing") }
+            if let d = number(m["decimals"], path + ".decimals") {
+                if let k = Int(exactly: d), (0...9).contains(k) { decimals = k } else {
+                    fail(m["decimals"], path + ".decimals", "must be a whole number from 0 to 9")
+                    return nil
+                }
+            }
+        default:
+            fail(v, path, "expected \"percent\", \"number\" or {\"kind\": ..., \"decimals\": N}")
+            return nil
+        }
+        switch kind {
+        case "percent": return .percent(decimals: decimals ?? 0)
+        case "number": return .number(decimals: decimals ?? 0, unit: units)
+        case nil: return nil
+        case let other?:
+            fail(v, path, "unknown format '\(other)' (percent or number)")
+            return nil
+        }
     }
 
     func intArray(_ a: [JSONValue]) -> [Int]? {

@@ -12,13 +12,15 @@ struct DRMReport: Equatable {
         var connectors: [ConnectorInfo]
         var encoders: [EncoderInfo]
         var crtcs: [CrtcState]
+        var planes: [PlaneInfo] = []
         var errors: [String]
         var probe: DeviceProbe
 
         static func == (a: Card, b: Card) -> Bool {
             a.path == b.path && a.driver == b.driver && a.capabilities.map(\.0) == b.capabilities.map(\.0)
                 && a.capabilities.map(\.1) == b.capabilities.map(\.1) && a.resources == b.resources
-                && a.connectors == b.connectors && a.encoders == b.encoders && a.crtcs == b.crtcs && a.errors == b.errors
+                && a.connectors == b.connectors && a.encoders == b.encoders && a.crtcs == b.crtcs && a.planes == b.planes
+                && a.errors == b.errors
         }
     }
 
@@ -56,6 +58,10 @@ struct DRMReport: Equatable {
             }
             for id in res.crtcIDs {
                 do { card.crtcs.append(try sys.crtc(fd, id: id)) } catch { card.errors.append("\(error)") }
+            }
+            try? sys.setClientCapability(fd, .universalPlanes, 1)  // so primary planes are listed
+            for id in try sys.planeIDs(fd) {
+                do { card.planes.append(try sys.plane(fd, id: id)) } catch { card.errors.append("\(error)") }
             }
         } catch {
             card.errors.append("\(error)")
@@ -101,6 +107,13 @@ struct DRMReport: Equatable {
                     } else {
                         out += "off\n"
                     }
+                }
+                if !card.planes.isEmpty { out += "  planes:\n" }
+                for p in card.planes {
+                    let kind = p.kind.map { "\($0)" } ?? "plane"
+                    out += "    id \(p.id) \(kind): crtc \(p.crtcID), framebuffer \(p.framebufferID), "
+                    out += "possible crtcs 0x\(String(p.possibleCrtcs, radix: 16))\n"
+                    out += "      formats: \(p.formats.map(DRMFourCC.name).joined(separator: " "))\n"
                 }
             }
             for e in card.errors { out += "  error: \(e)\n" }

@@ -20,6 +20,12 @@ protocol DRMSyscalls: AnyObject {
     func connector(_ fd: Int32, id: UInt32) throws -> ConnectorInfo
     func encoder(_ fd: Int32, id: UInt32) throws -> EncoderInfo
     func crtc(_ fd: Int32, id: UInt32) throws -> CrtcState
+    /// `drmSetClientCap`.
+    func setClientCapability(_ fd: Int32, _ cap: DRMClientCapability, _ value: UInt64) throws
+    /// The card's planes (`drmModeGetPlaneResources`).
+    func planeIDs(_ fd: Int32) throws -> [UInt32]
+    /// One plane with its formats and, when the driver exposes it, its type property.
+    func plane(_ fd: Int32, id: UInt32) throws -> PlaneInfo
 
     func createDumb(_ fd: Int32, width: UInt32, height: UInt32, bitsPerPixel: UInt32) throws -> DumbBufferInfo
     func addFramebuffer(
@@ -44,7 +50,7 @@ protocol DRMSyscalls: AnyObject {
     /// `drmModeDirtyFB` with the given clips (framebuffer coordinates).
     func dirtyFramebuffer(_ fd: Int32, id: UInt32, clips: [IntRect]) throws
 
-    /// Reads the events available on the descriptor (it must be readable, or the read blocks).
+    /// Reads the events available on the descriptor; none when nothing is pending.
     func readEvents(_ fd: Int32) throws -> [DRMEvent]
     /// Waits until the descriptor is readable; false on timeout.
     func waitReadable(_ fd: Int32, timeoutMilliseconds: Int32) throws -> Bool

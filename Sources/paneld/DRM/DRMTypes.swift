@@ -1,3 +1,5 @@
+import PanelGauge
+
 /// Swift values for the DRM/KMS objects paneld reads, independent of libdrm.
 ///
 /// The live seam (`LiveDRMSyscalls`) converts libdrm's structs into these; tests
@@ -161,6 +163,12 @@ enum DRMCapability: UInt64, CaseIterable, Sendable {
     }
 }
 
+/// The client capabilities (`DRM_CLIENT_CAP_*`) paneld sets.
+enum DRMClientCapability: UInt64, Sendable {
+    /// Lists primary and cursor planes too, so their formats can be checked.
+    case universalPlanes = 2
+}
+
 /// Names of `DRM_MODE_CONNECTOR_*`, as the kernel spells them in sysfs
 /// (`drm_connector_enum_list` in drivers/gpu/drm/drm_connector.c).
 enum ConnectorType {
@@ -174,12 +182,48 @@ enum ConnectorType {
     static func name(of type: UInt32) -> String { names[type] ?? "Unknown\(type)" }
 }
 
+/// A plane (`drmModePlane`): a layer a CRTC blends, and the formats it scans out.
+struct PlaneInfo: Equatable, Sendable {
+    /// The `type` property of a plane (`DRM_PLANE_TYPE_*`).
+    enum Kind: UInt64, Sendable {
+        case overlay = 0
+        case primary = 1
+        case cursor = 2
+    }
+
+    var id: UInt32
+    /// nil when the driver did not say (no `type` property).
+    var kind: Kind?
+    var crtcID: UInt32 = 0
+    var framebufferID: UInt32 = 0
+    /// Bit `i` set means the CRTC at index `i` of ``CardResources/crtcIDs`` can use it.
+    var possibleCrtcs: UInt32
+    /// DRM fourcc codes.
+    var formats: [UInt32]
+}
+
 /// A DRM fourcc pixel format code for the formats paneld scans out.
 enum DRMFourCC {
     /// `fourcc_code('X', 'R', '2', '4')`.
     static let xrgb8888: UInt32 = fourcc("XR24")
     /// `fourcc_code('R', 'G', '1', '6')`.
     static let rgb565: UInt32 = fourcc("RG16")
+
+    /// The four characters of a code, e.g. `XR24`; unprintable bytes as `?`.
+    static func name(_ code: UInt32) -> String {
+        String(
+            (0..<4).map { i -> Character in
+                let b = UInt8(truncatingIfNeeded: code >> (8 * UInt32(i)))
+                return (0x20..<0x7F).contains(b) ? Character(UnicodeScalar(b)) : "?"
+            })
+    }
+
+    static func code(of format: PixelFormat) -> UInt32 {
+        switch format {
+        case .xrgb8888: xrgb8888
+        case .rgb565: rgb565
+        }
+    }
 
     static func fourcc(_ s: StaticString) -> UInt32 {
         precondition(s.utf8CodeUnitCount == 4)

@@ -30,7 +30,9 @@ final class LiveDRMSyscalls: DRMSyscalls {
     }
 
     func open(_ path: String) throws -> Int32 {
-        let fd = try retryingEINTR { Glibc.open(path, O_RDWR | O_CLOEXEC) }
+        // Non-blocking, so reading events after a spurious wakeup (POLLERR, POLLHUP) returns
+        // EAGAIN instead of stalling the daemon's loop; ioctls ignore the flag.
+        let fd = try retryingEINTR { Glibc.open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK) }
         if fd < 0 { throw DRMError("open(\(path))", errno: errno) }
         return fd
     }
@@ -92,6 +94,34 @@ final class LiveDRMSyscalls: DRMSyscalls {
         return CrtcState(
             id: p.crtc_id, bufferID: p.buffer_id, x: p.x, y: p.y,
             mode: p.mode_valid != 0 ? LiveDRMSyscalls.mode(p.mode) : nil)
+    }
+
+    func setClientCapability(_ fd: Int32, _ cap: DRMClientCapability, _ value: UInt64) throws {
+        if drmSetClientCap(fd, cap.rawValue, value) != 0 { throw DRMError("drmSetClientCap(\(cap))", errno: errno) }
+    }
+
+    func planeIDs(_ fd: Int32) throws -> [UInt32] {
+        guard let r = drmModeGetPlaneResources(fd) else { throw DRMError("drmModeGetPlaneResources", errno: errno) }
+        defer { drmModeFreePlaneResources(r) }
+        return array(r.pointee.planes, Int32(r.pointee.count_planes))
+    }
+
+    func plane(_ fd: Int32, id: UInt32) throws -> PlaneInfo {
+        guard let p = drmModeGetPlane(fd, id) else { throw DRMError("drmModeGetPlane(\(id))", errno: errno) }
+        defer { drmModeFreePlane(p) }
+        var kind: PlaneInfo.Kind? = nil
+        if let props = drmModeObjectGetProperties(fd, id, UInt32(truncatingIfNeeded: DRM_MODE_OBJECT_PLANE)) {
+            defer { drmModeFreeObjectProperties(props) }
+            for i in 0..<Int(props.pointee.count_props) {
+                guard let prop = drmModeGetProperty(fd, props.pointee.props[i]) else { continue }
+                let name = withUnsafeBytes(of: prop.pointee.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                drmModeFreeProperty(prop)
+                if name == "type" { kind = PlaneInfo.Kind(rawValue: props.pointee.prop_values[i]) }
+            }
+        }
+        return PlaneInfo(
+            id: p.pointee.plane_id, kind: kind, crtcID: p.pointee.crtc_id, framebufferID: p.pointee.fb_id,
+            possibleCrtcs: p.pointee.possible_crtcs, formats: array(p.pointee.formats, Int32(p.pointee.count_formats)))
     }
 
     func createDumb(_ fd: Int32, width: UInt32, height: UInt32, bitsPerPixel: UInt32) throws -> DumbBufferInfo {
@@ -185,6 +215,7 @@ final class LiveDRMSyscalls: DRMSyscalls {
         let n = try buffer.withUnsafeMutableBytes { raw in
             try retryingEINTR { Glibc.read(fd, raw.baseAddress, raw.count) }
         }
+        if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return [] }
         if n < 0 { throw DRMError("read(DRM events)", errno: errno) }
         return DRMEventParser.parse(Array(buffer[0..<n]))
     }

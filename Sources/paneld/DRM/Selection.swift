@@ -1,3 +1,5 @@
+import PanelGauge
+
 /// Pure decisions for bringing up a display: which card, connector, mode and CRTC.
 ///
 /// The policy follows kmscube and drm_info: a user's explicit choice wins, else
@@ -116,4 +118,22 @@ func chooseCrtc(connector: ConnectorInfo, encoders: [EncoderInfo], crtcIDs: [UIn
         }
     }
     throw DRMError.notFound("no CRTC can drive connector \(connector.name)")
+}
+
+/// Checks that the CRTC at `crtcIndex` can scan out `format`, on its primary plane
+/// when the driver says which plane that is (else on any plane it can use). bochs
+/// and virtio-gpu, for example, take only 32-bit formats, so RGB565 must fail here
+/// with the list of what would work, not later with a bare EINVAL from AddFB2.
+/// An empty plane list (the driver told nothing) passes.
+func checkScanoutFormat(_ format: PixelFormat, planes: [PlaneInfo], crtcIndex: Int) throws {
+    let usable = planes.filter { crtcIndex < 32 && $0.possibleCrtcs & (1 << UInt32(crtcIndex)) != 0 }
+    let primaries = usable.filter { $0.kind == .primary }
+    let candidates = primaries.isEmpty ? usable : primaries
+    guard !candidates.isEmpty else { return }
+    let code = DRMFourCC.code(of: format)
+    if candidates.contains(where: { $0.formats.contains(code) }) { return }
+    var offered: [String] = []
+    for f in candidates.flatMap(\.formats).map(DRMFourCC.name) where !offered.contains(f) { offered.append(f) }
+    throw DRMError.notFound(
+        "the display cannot scan out \(format) (\(DRMFourCC.name(code))); its plane takes: \(offered.joined(separator: ", "))")
 }

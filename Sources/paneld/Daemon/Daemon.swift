@@ -18,14 +18,16 @@ final class Daemon {
         /// Reads per client per loop turn, so one busy client cannot starve the rest.
         var readsPerTurn = 8
         var statePath: String?
+        /// The layout file, re-read on SIGHUP; nil = the built-in layout (nothing to reload).
+        var layoutPath: String?
         /// A client whose unsent replies stay above the high-water mark this long is dropped.
         var stuckClientTimeout: Int64 = 10_000
         var watchdogInterval: Int64?
     }
 
-    private let layout: Layout
+    private var layout: Layout
     private let output: FrameOutput
-    private let renderer: PanelRenderer
+    private var renderer: PanelRenderer
     private let listener: FileDescriptor
     private let signals: SignalPipe
     private let statsd: StatsdListener?
@@ -73,6 +75,15 @@ final class Daemon {
 
     private var frameWanted: Bool { fullRedraw || !pendingNames.isEmpty || animator.isRunning }
 
+    /// While the display has lost what it showed (DRM master taken by another
+    /// process), a full frame is retried this often, so the picture returns within
+    /// this time of the display coming back, even if no value changes.
+    static let recoveryInterval: Int64 = 1000
+
+    private var recoveryDue: Int64? {
+        output.needsFullRedraw && !fullRedraw ? lastFrameAt + Daemon.recoveryInterval : nil
+    }
+
     /// Runs until SIGTERM or SIGINT; then saves the values and disconnects clients.
     func run() throws {
         notifier?.send("READY=1\nSTATUS=showing \(store.names.count) gauge(s)")
@@ -85,8 +96,9 @@ final class Daemon {
         for c in clients.values { drop(c, reason: nil) }
     }
 
-    /// One poll and everything it reported.
-    private func turn() throws {
+    /// One poll and everything it reported. (Internal so tests can drive the loop
+    /// one step at a time.)
+    func turn() throws {
         // Fixed entries first: signals, the control socket, then the display and statsd if present.
         var entries: [(FileDescriptor, PollEvents)] = [
             (signals.readEnd, .input), (listener, clients.count < settings.maxClients ? .input : []),
@@ -117,7 +129,7 @@ final class Daemon {
                     Log.notice("received signal \(s); stopping")
                     stopping = true
                 } else if s == SIGHUP {
-                    Log.notice("SIGHUP ignored: the layout is read at start; restart paneld to change it")
+                    reloadLayout()
                 }
             }
         }
@@ -138,7 +150,8 @@ final class Daemon {
 
         let now = monotonicMilliseconds()
         dropStuckClients(now: now)
-        if frameWanted, !output.isBusy, now >= lastFrameAt + frameInterval {
+        let recovering = recoveryDue.map { now >= $0 } ?? false  // `present` then redraws everything
+        if frameWanted || recovering, !output.isBusy, now >= lastFrameAt + frameInterval {
             do {
                 try present(now: now)
                 if lastFrameError != nil { Log.notice("frames are being shown again") }
@@ -170,10 +183,58 @@ final class Daemon {
     private func timeout(now: Int64) -> Int32 {
         var deadlines: [Int64] = []
         if frameWanted, !output.isBusy { deadlines.append(lastFrameAt + frameInterval) }
+        if let due = recoveryDue, !output.isBusy { deadlines.append(due) }
         if let d = saveDue { deadlines.append(d) }
         if let w = nextWatchdogAt { deadlines.append(w) }
         guard let first = deadlines.min() else { return -1 }
         return Int32(clamping: max(0, first - now))
+    }
+
+    /// SIGHUP: reads the layout file again. A file with mistakes is reported and
+    /// changes nothing; so does one that changes the display settings (card,
+    /// connector, mode, format, rotation) or statsd, which need a restart. Otherwise
+    /// the new gauges are shown at once; gauges that keep their name keep their value.
+    private func reloadLayout() {
+        guard let path = settings.layoutPath else {
+            Log.notice("SIGHUP: no layout file to reload (started without --config)")
+            return
+        }
+        let new: Layout
+        do {
+            new = try LayoutReader.read(file: path)
+        } catch let error as LayoutError {
+            for issue in error.issues { Log.error("\(error.file): \(issue)") }
+            Log.error("SIGHUP: layout not reloaded; the old one stays")
+            return
+        } catch {
+            Log.error("SIGHUP: layout not reloaded (\(error)); the old one stays")
+            return
+        }
+        if let change = Daemon.restartOnlyChange(from: layout, to: new) {
+            Log.error("SIGHUP: layout not reloaded: \(change) changed, which needs a restart")
+            return
+        }
+        var values: [String: Double] = [:]
+        for g in new.gauges { values[g.name] = store.values[g.name] ?? g.range.lower }
+        store = GaugeStore(names: new.gauges.map(\.name), defaultGauge: new.defaultGauge, initial: values)
+        animator = Animator(duration: Int64(new.animation), values: values)
+        layout = new
+        renderer = PanelRenderer(layout: new, width: output.width, height: output.height)
+        pendingNames = []
+        fullRedraw = true
+        if settings.statePath != nil, saveDue == nil { saveDue = monotonicMilliseconds() }
+        Log.notice("SIGHUP: layout \(path) reloaded, \(new.gauges.count) gauge(s)")
+    }
+
+    /// The first setting that differs between two layouts and only takes effect at start. Pure.
+    static func restartOnlyChange(from a: Layout, to b: Layout) -> String? {
+        if a.display != b.display { return "display" }
+        if a.connector != b.connector { return "connector" }
+        if a.mode != b.mode { return "mode" }
+        if a.pixelFormat != b.pixelFormat { return "format" }
+        if a.rotation != b.rotation { return "rotation" }
+        if a.statsd != b.statsd { return "statsd" }
+        return nil
     }
 
     /// Writes the state file; a failure is logged when it first happens (and when it clears).
@@ -212,6 +273,7 @@ final class Daemon {
         try output.present(damage: damage) { surface, rects in
             renderer.draw(surface, rects: rects, values: values)
         }
+        if Log.threshold == .debug { Log.debug("frame: \(damage.count) rectangle(s), \(pendingNames.count) gauge(s) changed") }
         pendingNames = []
         fullRedraw = false
         repaintAllNextFrame = false

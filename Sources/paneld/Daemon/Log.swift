@@ -1,6 +1,6 @@
 import Glibc
 
-/// Logging to stderr. Under systemd (`JOURNAL_STREAM` set) each line carries the
+/// Logging to stderr. Under systemd (stderr is the `JOURNAL_STREAM`) each line carries the
 /// `<N>` syslog priority prefix that journald understands; otherwise a plain
 /// `paneld: ` prefix.
 enum Log {
@@ -9,7 +9,25 @@ enum Log {
     }
 
     /// Decided once at start-up; a process's stderr does not change under it.
-    nonisolated(unsafe) static var journal: Bool = getenv("JOURNAL_STREAM") != nil
+    nonisolated(unsafe) static var journal: Bool = stderrIsJournal()
+
+    /// systemd sets `JOURNAL_STREAM=DEVICE:INODE` for the stream it connects to
+    /// stderr; the variable can be inherited by a process whose stderr was
+    /// redirected, so it counts only if stderr is that very stream.
+    static func stderrIsJournal() -> Bool {
+        guard let value = getenv("JOURNAL_STREAM").map({ String(cString: $0) }), let id = parseJournalStream(value)
+        else { return false }
+        var st = stat()
+        guard fstat(2, &st) == 0 else { return false }
+        return UInt64(st.st_dev) == id.device && UInt64(st.st_ino) == id.inode
+    }
+
+    /// `"DEVICE:INODE"` in decimal, as systemd writes it. Pure.
+    static func parseJournalStream(_ value: String) -> (device: UInt64, inode: UInt64)? {
+        let parts = value.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, let d = UInt64(parts[0]), let i = UInt64(parts[1]) else { return nil }
+        return (d, i)
+    }
     /// Lines below this priority (numerically greater) are dropped.
     nonisolated(unsafe) static var threshold: Priority = .info
 

@@ -1,3 +1,4 @@
+import Glibc
 import PanelGauge
 
 /// The last gauge values, kept across restarts.
@@ -6,6 +7,8 @@ import PanelGauge
 /// written atomically (temporary file, fsync, rename) so a crash leaves the
 /// old or the new file, never a torn one.
 enum StateFile {
+    /// A state file is a few bytes per gauge; anything larger is not ours.
+    static let maxSize = 1 << 20
     /// Parses a state file; lines that do not parse are skipped (and counted), so a
     /// damaged file costs at most the damaged values. Pure.
     static func parse(_ bytes: [UInt8]) -> (values: [String: Double], skipped: Int) {
@@ -28,8 +31,14 @@ enum StateFile {
     }
 
     static func load(_ path: String) -> [String: Double] {
-        guard let bytes = try? FileIO.read(path) else {
+        let bytes: [UInt8]
+        do {
+            bytes = try LayoutReader.readBounded(path, limit: maxSize)
+        } catch let e as Errno where e.code == ENOENT {
             Log.info("no saved values at \(path)")
+            return [:]
+        } catch {
+            Log.warning("saved values at \(path) not used: \(error)")
             return [:]
         }
         let (values, skipped) = parse(bytes)

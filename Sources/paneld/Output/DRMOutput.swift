@@ -68,6 +68,13 @@ final class DRMOutput: FrameOutput {
             mode = try chooseMode(connector.modes, requested: options.mode)
             let encoders = try res.encoderIDs.map { try sys.encoder(fd, id: $0) }
             crtcID = try chooseCrtc(connector: connector, encoders: encoders, crtcIDs: res.crtcIDs)
+            // Planes are optional knowledge: a driver that lists none still gets its chance at AddFB2.
+            try? sys.setClientCapability(fd, .universalPlanes, 1)  // so primary planes are listed
+            if let planeIDs = try? sys.planeIDs(fd) {
+                let planes = planeIDs.compactMap { try? sys.plane(fd, id: $0) }
+                try checkScanoutFormat(
+                    options.format, planes: planes, crtcIndex: res.crtcIDs.firstIndex(of: crtcID) ?? 0)
+            }
             savedCrtc = try sys.crtc(fd, id: crtcID)
             var made: [DumbFramebuffer] = []
             do {
@@ -211,4 +218,15 @@ final class DRMOutput: FrameOutput {
     }
 
     deinit { close() }
+}
+
+extension DRMOutputOptions {
+    /// The display part of a layout file: card, connector, mode, format, rotation.
+    init(layout: Layout) {
+        self.init(
+            devicePath: layout.display, connector: layout.connector,
+            mode: layout.mode.map { ModeRequest(width: $0.width, height: $0.height, refresh: $0.refresh) },
+            format: layout.pixelFormat ?? .xrgb8888,
+            rotation: PanelRotation(rawValue: layout.rotation.rawValue) ?? .none)
+    }
 }

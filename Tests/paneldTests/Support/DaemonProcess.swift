@@ -74,7 +74,18 @@ final class DaemonProcess {
         if let fd = passSocket { posix_spawn_file_actions_adddup2(&actions, fd.rawValue, 3) }
         defer { posix_spawn_file_actions_destroy(&actions) }
         var env = ["PATH=/usr/bin:/bin"]
-        for (k, v) in environment { env.append("\(k)=\(v)") }
+        for (k, v) in environment {
+            if k == "JOURNAL_STREAM" && v == "STDERR" {
+                // Stand in for journald: the stream paneld's stderr goes to, as DEVICE:INODE.
+                let fd = open(logPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+                var st = stat()
+                fstat(fd, &st)
+                close(fd)
+                env.append("JOURNAL_STREAM=\(st.st_dev):\(st.st_ino)")
+            } else {
+                env.append("\(k)=\(v)")
+            }
+        }
         var p: pid_t = 0
         let cArgs = argv.map { strdup($0) } + [nil]
         let cEnv = env.map { strdup($0) } + [nil]

@@ -1,0 +1,29 @@
+/// The one seam between paneld's fbdev output and the kernel: every open, ioctl,
+/// mmap and console write goes through it, so setup, page flips and teardown are
+/// tested as call traces with a fake (`Tests/paneldTests/FBDevFake.swift`).
+/// Methods throw ``DRMError`` (the display side's one error type) with the errno.
+protocol FBSyscalls: AnyObject {
+    /// The framebuffer nodes, `/dev/fb*`, sorted by number.
+    func listFramebuffers() -> [String]
+    func open(_ path: String) throws -> Int32
+    func close(_ fd: Int32)
+    func variableInfo(_ fd: Int32) throws -> FBVarInfo
+    /// `FBIOPUT_VSCREENINFO` with these fields; returns what the driver made of them.
+    func setVariableInfo(_ fd: Int32, _ info: FBVarInfo) throws -> FBVarInfo
+    func fixedInfo(_ fd: Int32) throws -> FBFixInfo
+    /// `FBIOPAN_DISPLAY` to show the lines from `yoffset` on.
+    func pan(_ fd: Int32, xoffset: UInt32, yoffset: UInt32) throws
+    /// `FBIO_WAITFORVSYNC`: returns after the next vertical blank.
+    func waitForVsync(_ fd: Int32) throws
+    /// `FBIOBLANK` with `FB_BLANK_UNBLANK` (0).
+    func unblank(_ fd: Int32) throws
+    func mmap(_ fd: Int32, size: Int) throws -> UnsafeMutableRawPointer
+    func munmap(_ address: UnsafeMutableRawPointer, size: Int) throws
+
+    /// The console paneld draws over (`/dev/tty0`, the foreground VT).
+    func openConsole() throws -> Int32
+    func consoleMode(_ fd: Int32) throws -> ConsoleMode
+    func setConsoleMode(_ fd: Int32, _ mode: ConsoleMode) throws
+    /// Writes bytes to the console (the cursor show/hide escape sequences).
+    func write(_ fd: Int32, _ text: String) throws
+}

@@ -1,0 +1,88 @@
+import PanelGauge
+
+/// Swift values for the legacy framebuffer's screen info (`linux/fb.h`).
+
+/// One colour channel inside a pixel word (`struct fb_bitfield`).
+struct FBBitfield: Equatable, Sendable, CustomStringConvertible {
+    var offset: UInt32
+    var length: UInt32
+
+    var description: String { "\(length)@\(offset)" }
+}
+
+/// The variable screen info (`struct fb_var_screeninfo`) fields paneld reads and sets.
+struct FBVarInfo: Equatable, Sendable {
+    var xres: UInt32
+    var yres: UInt32
+    var xresVirtual: UInt32
+    var yresVirtual: UInt32
+    var xoffset: UInt32 = 0
+    var yoffset: UInt32 = 0
+    var bitsPerPixel: UInt32
+    var red: FBBitfield
+    var green: FBBitfield
+    var blue: FBBitfield
+    var transp: FBBitfield = FBBitfield(offset: 0, length: 0)
+}
+
+/// The fixed screen info (`struct fb_fix_screeninfo`) fields paneld needs.
+struct FBFixInfo: Equatable, Sendable {
+    var id: String
+    /// Bytes of framebuffer memory (`smem_len`).
+    var memoryLength: UInt32
+    /// `FB_TYPE_*`; paneld needs packed pixels (0).
+    var type: UInt32
+    /// `FB_VISUAL_*`; paneld needs true colour (2) or direct colour (4).
+    var visual: UInt32
+    /// Pan granularity in lines; 0 means the driver cannot pan vertically.
+    var ypanstep: UInt16
+    /// Bytes per line (the stride; may exceed xres * bytes per pixel).
+    var lineLength: UInt32
+
+    static let typePackedPixels: UInt32 = 0
+    static let visualTrueColor: UInt32 = 2
+    static let visualDirectColor: UInt32 = 4
+}
+
+/// The console's display mode (`KD_TEXT` / `KD_GRAPHICS` in linux/kd.h).
+enum ConsoleMode: UInt32, Sendable {
+    case text = 0
+    case graphics = 1
+}
+
+/// The pure decisions of the fbdev output.
+enum FBLayout {
+    /// The pixel format a framebuffer's bit layout is, or an error naming what it is.
+    /// Accepted: 16 bpp R5 G6 B5 (`rgb565`) and 32 bpp with 8-bit red at 16, green
+    /// at 8, blue at 0 (`xrgb8888`; an alpha channel at 24, ARGB, is ignored).
+    static func pixelFormat(of v: FBVarInfo, fix: FBFixInfo) throws -> PixelFormat {
+        guard fix.type == FBFixInfo.typePackedPixels else {
+            throw DRMError.notFound("framebuffer \(fix.id) is not packed pixels (type \(fix.type)); paneld cannot draw on it")
+        }
+        guard fix.visual == FBFixInfo.visualTrueColor || fix.visual == FBFixInfo.visualDirectColor else {
+            throw DRMError.notFound("framebuffer \(fix.id) uses a palette (visual \(fix.visual)); paneld needs true colour")
+        }
+        let rgb = (v.red, v.green, v.blue)
+        if v.bitsPerPixel == 16, rgb == (FBBitfield(offset: 11, length: 5), FBBitfield(offset: 5, length: 6), FBBitfield(offset: 0, length: 5)) {
+            return .rgb565
+        }
+        if v.bitsPerPixel == 32, rgb == (FBBitfield(offset: 16, length: 8), FBBitfield(offset: 8, length: 8), FBBitfield(offset: 0, length: 8)) {
+            return .xrgb8888
+        }
+        throw DRMError.notFound(
+            "framebuffer \(fix.id) has \(v.bitsPerPixel) bpp with red \(v.red), green \(v.green), blue \(v.blue) "
+                + "(length@offset); paneld draws 16 bpp RGB565 and 32 bpp XRGB8888/ARGB8888 only")
+    }
+
+    /// Two pages when the virtual height holds two screens, the driver can pan, and
+    /// the memory covers both; else one (drawn in place).
+    static func pageCount(_ v: FBVarInfo, _ fix: FBFixInfo) -> Int {
+        let twoPages = UInt64(fix.lineLength) * UInt64(v.yres) * 2
+        return v.yresVirtual >= 2 * v.yres && fix.ypanstep > 0 && UInt64(fix.memoryLength) >= twoPages ? 2 : 1
+    }
+}
+
+/// The `==` above compares tuples of bitfields.
+private func == (a: (FBBitfield, FBBitfield, FBBitfield), b: (FBBitfield, FBBitfield, FBBitfield)) -> Bool {
+    a.0 == b.0 && a.1 == b.1 && a.2 == b.2
+}

@@ -1,0 +1,113 @@
+import CDRM
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real ``FBSyscalls``: `open`, `ioctl` on /dev/fb* and /dev/tty0, `mmap`.
+final class LiveFBSyscalls: FBSyscalls {
+    init() {}
+
+    func listFramebuffers() -> [String] {
+        guard let dir = opendir("/dev") else { return [] }
+        defer { closedir(dir) }
+        var numbers: [Int] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name.hasPrefix("fb"), let n = Int(name.dropFirst(2)) { numbers.append(n) }
+        }
+        return numbers.sorted().map { "/dev/fb\($0)" }
+    }
+
+    func open(_ path: String) throws -> Int32 {
+        let fd = try retryingEINTR { Glibc.open(path, O_RDWR | O_CLOEXEC) }
+        if fd < 0 { throw DRMError("open(\(path))", errno: errno) }
+        return fd
+    }
+
+    func close(_ fd: Int32) { _ = Glibc.close(fd) }
+
+    private func rawVar(_ fd: Int32) throws -> fb_var_screeninfo {
+        var v = fb_var_screeninfo()
+        if ioctl(fd, UInt(FBIOGET_VSCREENINFO), &v) != 0 { throw DRMError("FBIOGET_VSCREENINFO", errno: errno) }
+        return v
+    }
+
+    private static func info(_ v: fb_var_screeninfo) -> FBVarInfo {
+        func f(_ b: fb_bitfield) -> FBBitfield { FBBitfield(offset: b.offset, length: b.length) }
+        return FBVarInfo(
+            xres: v.xres, yres: v.yres, xresVirtual: v.xres_virtual, yresVirtual: v.yres_virtual, xoffset: v.xoffset,
+            yoffset: v.yoffset, bitsPerPixel: v.bits_per_pixel, red: f(v.red), green: f(v.green), blue: f(v.blue),
+            transp: f(v.transp))
+    }
+
+    func variableInfo(_ fd: Int32) throws -> FBVarInfo { LiveFBSyscalls.info(try rawVar(fd)) }
+
+    func setVariableInfo(_ fd: Int32, _ info: FBVarInfo) throws -> FBVarInfo {
+        // Start from the driver's current values so the fields paneld does not model
+        // (timings, margins) are passed back unchanged.
+        var v = try rawVar(fd)
+        v.xres = info.xres
+        v.yres = info.yres
+        v.xres_virtual = info.xresVirtual
+        v.yres_virtual = info.yresVirtual
+        v.xoffset = info.xoffset
+        v.yoffset = info.yoffset
+        v.bits_per_pixel = info.bitsPerPixel
+        v.activate = UInt32(FB_ACTIVATE_NOW)
+        if ioctl(fd, UInt(FBIOPUT_VSCREENINFO), &v) != 0 { throw DRMError("FBIOPUT_VSCREENINFO", errno: errno) }
+        return LiveFBSyscalls.info(v)
+    }
+
+    func fixedInfo(_ fd: Int32) throws -> FBFixInfo {
+        var f = fb_fix_screeninfo()
+        if ioctl(fd, UInt(FBIOGET_FSCREENINFO), &f) != 0 { throw DRMError("FBIOGET_FSCREENINFO", errno: errno) }
+        let id = withUnsafeBytes(of: f.id) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        return FBFixInfo(
+            id: id, memoryLength: f.smem_len, type: f.type, visual: f.visual, ypanstep: f.ypanstep, lineLength: f.line_length)
+    }
+
+    func pan(_ fd: Int32, xoffset: UInt32, yoffset: UInt32) throws {
+        var v = try rawVar(fd)
+        v.xoffset = xoffset
+        v.yoffset = yoffset
+        if ioctl(fd, UInt(FBIOPAN_DISPLAY), &v) != 0 { throw DRMError("FBIOPAN_DISPLAY(y \(yoffset))", errno: errno) }
+    }
+
+    func waitForVsync(_ fd: Int32) throws {
+        var crtc: UInt32 = 0
+        if ioctl(fd, CFB_FBIO_WAITFORVSYNC, &crtc) != 0 { throw DRMError("FBIO_WAITFORVSYNC", errno: errno) }
+    }
+
+    func unblank(_ fd: Int32) throws {
+        if ioctl(fd, UInt(FBIOBLANK), CInt(0)) != 0 { throw DRMError("FBIOBLANK(unblank)", errno: errno) }
+    }
+
+    func mmap(_ fd: Int32, size: Int) throws -> UnsafeMutableRawPointer {
+        let p = Glibc.mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
+        guard let p, p != MAP_FAILED else { throw DRMError("mmap(framebuffer, \(size) bytes)", errno: errno) }
+        return p
+    }
+
+    func munmap(_ address: UnsafeMutableRawPointer, size: Int) throws {
+        if Glibc.munmap(address, size) != 0 { throw DRMError("munmap(framebuffer)", errno: errno) }
+    }
+
+    func openConsole() throws -> Int32 { try open("/dev/tty0") }
+
+    func consoleMode(_ fd: Int32) throws -> ConsoleMode {
+        var mode: UInt32 = 0
+        if ioctl(fd, UInt(KDGETMODE), &mode) != 0 { throw DRMError("KDGETMODE", errno: errno) }
+        return ConsoleMode(rawValue: mode) ?? .text
+    }
+
+    func setConsoleMode(_ fd: Int32, _ mode: ConsoleMode) throws {
+        if ioctl(fd, UInt(KDSETMODE), CInt(mode.rawValue)) != 0 { throw DRMError("KDSETMODE(\(mode))", errno: errno) }
+    }
+
+    func write(_ fd: Int32, _ text: String) throws {
+        var bytes = Array(text.utf8)
+        let n = try retryingEINTR { Glibc.write(fd, &bytes, bytes.count) }
+        if n < 0 { throw DRMError("write(console)", errno: errno) }
+    }
+}

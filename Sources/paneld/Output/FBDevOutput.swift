@@ -1,0 +1,215 @@
+import PanelGauge
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What the user chose for the fbdev output.
+struct FBDevOutputOptions: Equatable, Sendable {
+    /// A node such as `/dev/fb1`; nil picks the first `/dev/fb*`.
+    var devicePath: String? = nil
+    /// nil takes the framebuffer's own format; else paneld asks the driver for it.
+    var format: PixelFormat? = nil
+    var rotation: PanelRotation = .none
+}
+
+/// A legacy framebuffer (`/dev/fb*`): for panels without KMS (fbtft SPI displays,
+/// vendor kernels, DRM drivers that only offer their fbdev emulation).
+///
+/// Life: ``init(options:syscalls:)`` reads the screen info, asks for a virtual
+/// height of two screens (double buffering by panning) and keeps one page if the
+/// driver refuses, maps the memory, unblanks, and puts the console into graphics
+/// mode with the cursor hidden so fbcon stops drawing over the gauges. With two
+/// pages, each ``present(damage:draw:)`` draws the back page (its damage plus the
+/// previous frame's, as in ``DRMOutput``), pans to it and waits for one vertical
+/// blank where the driver supports `FBIO_WAITFORVSYNC` (at most one refresh: the
+/// socket loop is never held for long). With one page, damage is drawn in place.
+/// ``close()`` restores the pan offset, the screen info, the console mode and the cursor.
+final class FBDevOutput: FrameOutput {
+    let path: String
+    let width: Int
+    let height: Int
+    let format: PixelFormat
+    let rotation: PanelRotation
+    /// 2 when double-buffered by panning, else 1.
+    let pages: Int
+    let fix: FBFixInfo
+
+    private let sys: FBSyscalls
+    private let fd: Int32
+    private let originalVar: FBVarInfo
+    private let changedVar: Bool
+    private let mapping: UnsafeMutableRawPointer
+    private let mappingSize: Int
+    private let panelWidth: Int
+    private let panelHeight: Int
+    private let shadow: Image?
+    private var console: (fd: Int32, mode: ConsoleMode)?
+    private var backPage: Int
+    private var staleInBack: [IntRect] = []
+    private var drewFirstFrame = false
+    private var vsyncUnsupported = false
+    private var closed = false
+
+    /// Escape sequences for the console cursor (VT100 DECTCEM), as `setterm -cursor` writes them.
+    static let hideCursor = "\u{1B}[?25l"
+    static let showCursor = "\u{1B}[?25h"
+
+    init(options: FBDevOutputOptions, syscalls sys: FBSyscalls = LiveFBSyscalls()) throws {
+        self.sys = sys
+        guard let path = options.devicePath ?? sys.listFramebuffers().first else {
+            throw DRMError.notFound("no framebuffer device: /dev/fb* does not exist")
+        }
+        self.path = path
+        fd = try sys.open(path)
+        do {
+            let original = try sys.variableInfo(fd)
+            var fix = try sys.fixedInfo(fd)
+            var v = original
+            var changed = false
+            if let wanted = options.format, try FBLayout.pixelFormat(of: v, fix: fix) != wanted {
+                v.bitsPerPixel = UInt32(wanted.bytesPerPixel * 8)
+                v = try sys.setVariableInfo(fd, v)
+                changed = true
+                fix = try sys.fixedInfo(fd)
+                let got = try FBLayout.pixelFormat(of: v, fix: fix)
+                if got != wanted {
+                    throw DRMError.notFound("framebuffer \(fix.id) stays \(got) when asked for \(wanted)")
+                }
+            }
+            format = try FBLayout.pixelFormat(of: v, fix: fix)
+            // Double buffering needs a virtual height of two screens; ask, and accept a no.
+            if v.yresVirtual < 2 * v.yres && fix.ypanstep > 0 {
+                var two = v
+                two.yresVirtual = 2 * v.yres
+                two.yoffset = 0
+                if let got = try? sys.setVariableInfo(fd, two), got.yresVirtual >= 2 * v.yres {
+                    v = got
+                    changed = true
+                    fix = try sys.fixedInfo(fd)
+                }
+            }
+            pages = FBLayout.pageCount(v, fix)
+            self.fix = fix
+            originalVar = original
+            changedVar = changed
+            panelWidth = Int(v.xres)
+            panelHeight = Int(v.yres)
+            mappingSize = Int(fix.memoryLength)
+            guard Int(fix.lineLength) >= panelWidth * format.bytesPerPixel,
+                Int(fix.lineLength) * panelHeight * pages <= mappingSize
+            else {
+                throw DRMError.notFound(
+                    "framebuffer \(fix.id): \(fix.lineLength) bytes per line and \(fix.memoryLength) bytes do not hold "
+                        + "\(pages) page(s) of \(panelWidth)x\(panelHeight)")
+            }
+            mapping = try sys.mmap(fd, size: mappingSize)
+        } catch {
+            sys.close(fd)
+            throw error
+        }
+        rotation = options.rotation
+        (width, height) = rotation.logicalSize(panelWidth: panelWidth, panelHeight: panelHeight)
+        shadow = rotation == .none ? nil : Image(width: width, height: height, format: format)
+        // Shown page: 0 after our pan; draw first into the other one when there are two.
+        backPage = pages == 2 ? 1 : 0
+        do { try sys.unblank(fd) } catch { DRMLog.warning("\(error)") }
+        takeConsole()
+    }
+
+    /// Graphics mode and no cursor, so the text console does not draw over the frame.
+    /// Without a console (no VT, or not allowed) paneld still draws; it says so once.
+    private func takeConsole() {
+        do {
+            let tty = try sys.openConsole()
+            do {
+                let mode = try sys.consoleMode(tty)
+                try sys.write(tty, FBDevOutput.hideCursor)
+                try sys.setConsoleMode(tty, .graphics)
+                console = (tty, mode)
+            } catch {
+                sys.close(tty)
+                throw error
+            }
+        } catch {
+            DRMLog.warning("console left as it is (\(error)); its text may draw over the gauges")
+        }
+    }
+
+    var pollDescriptor: Int32? { nil }
+    var isBusy: Bool { false }
+    var needsFullRedraw: Bool { !drewFirstFrame }
+    var bounds: IntRect { IntRect(x: 0, y: 0, width: width, height: height) }
+
+    /// Page `i` of the framebuffer as a surface (rows at the line length).
+    func page(_ i: Int) -> Surface {
+        Surface(
+            base: mapping + i * Int(fix.lineLength) * panelHeight, width: panelWidth, height: panelHeight,
+            stride: Int(fix.lineLength), format: format)
+    }
+
+    func present(damage: [IntRect], draw: (Surface, [IntRect]) throws -> Void) throws {
+        guard !closed else { throw DRMError("present after close", errno: EBADF) }
+        let full = !drewFirstFrame
+        let damaged = full ? [bounds] : Damage.normalize(damage, in: bounds)
+        if damaged.isEmpty { return }
+        let target = page(backPage)
+        let repaint = full || pages == 1 ? damaged : Damage.normalize(damaged + staleInBack, in: bounds)
+        if let shadow {
+            try draw(shadow.surface, damaged)
+            for r in repaint { rotation.copy(r, from: shadow.surface, to: target) }
+        } else {
+            try draw(target, repaint)
+        }
+        drewFirstFrame = true
+        guard pages == 2 else { return }
+        try sys.pan(fd, xoffset: 0, yoffset: UInt32(backPage * panelHeight))
+        if !vsyncUnsupported {
+            // The page just left must not be drawn while it may still be scanned out.
+            do { try sys.waitForVsync(fd) } catch {
+                vsyncUnsupported = true  // e.g. DRM fbdev emulation on a CRTC without vblank interrupts
+            }
+        }
+        staleInBack = full ? [bounds] : damaged
+        backPage ^= 1
+    }
+
+    func handleEvents() throws {}
+
+    /// Pans back, restores the screen info, unmaps, then gives the console back its
+    /// mode and cursor. The console goes last although it was taken last: switching
+    /// to text mode makes fbcon redraw, and it must redraw the restored geometry.
+    func close() {
+        guard !closed else { return }
+        closed = true
+        if pages == 2 {
+            do { try sys.pan(fd, xoffset: originalVar.xoffset, yoffset: originalVar.yoffset) } catch { DRMLog.warning("\(error)") }
+        }
+        if changedVar {
+            do { _ = try sys.setVariableInfo(fd, originalVar) } catch { DRMLog.warning("restoring the screen info: \(error)") }
+        }
+        do { try sys.munmap(mapping, size: mappingSize) } catch { DRMLog.warning("\(error)") }
+        sys.close(fd)
+        if let (tty, mode) = console {
+            do {
+                try sys.setConsoleMode(tty, mode)
+                try sys.write(tty, FBDevOutput.showCursor)
+            } catch {
+                DRMLog.warning("restoring the console: \(error)")
+            }
+            sys.close(tty)
+            console = nil
+        }
+    }
+
+    deinit { close() }
+}
+
+extension FBDevOutputOptions {
+    /// The framebuffer part of a layout: format and rotation (`display` names a DRM card, not a framebuffer).
+    init(layout: Layout, devicePath: String?) {
+        self.init(
+            devicePath: devicePath, format: layout.pixelFormat,
+            rotation: PanelRotation(rawValue: layout.rotation.rawValue) ?? .none)
+    }
+}

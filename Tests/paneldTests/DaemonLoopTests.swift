@@ -1,0 +1,116 @@
+import Glibc
+import PanelGauge
+import Testing
+
+@testable import paneld
+
+/// A display stand-in that keeps the FrameOutput contract's paper trail: every
+/// present with its damage, and a "page flip" pending until its descriptor
+/// (a pipe) becomes readable and `handleEvents` is called.
+final class FakeFlipOutput: FrameOutput {
+    let width = 64, height = 32
+    let format = PixelFormat.xrgb8888
+    let image = Image(width: 64, height: 32)
+    let pipeRead: Int32, pipeWrite: Int32
+    private(set) var presents: [[IntRect]] = []
+    private(set) var events = 0
+    private(set) var isBusy = false
+    private(set) var closed = false
+
+    init() {
+        var fds: [Int32] = [0, 0]
+        pipe(&fds)
+        pipeRead = fds[0]
+        pipeWrite = fds[1]
+    }
+
+    var pollDescriptor: Int32? { pipeRead }
+    /// Set to play "DRM master lost": the next present must redraw everything.
+    var lostPicture = false
+    var needsFullRedraw: Bool { presents.isEmpty || lostPicture }
+
+    func present(damage: [IntRect], draw: (Surface, [IntRect]) throws -> Void) throws {
+        precondition(!isBusy, "present while a flip is pending")
+        try draw(image.surface, damage)
+        presents.append(damage)
+        isBusy = true
+        lostPicture = false
+    }
+
+    /// The kernel's flip-complete event arriving.
+    func completeFlip() {
+        var b: UInt8 = 1
+        write(pipeWrite, &b, 1)
+    }
+
+    func handleEvents() throws {
+        var b: UInt8 = 0
+        read(pipeRead, &b, 1)
+        events += 1
+        isBusy = false
+    }
+
+    func close() {
+        guard !closed else { return }
+        closed = true
+        Glibc.close(pipeRead)
+        Glibc.close(pipeWrite)
+    }
+}
+
+@Suite(.serialized) struct DaemonLoopTests {
+    /// Driven one poll at a time: no present while a flip is pending, the flip
+    /// event is handled, and the changes made meanwhile go out in one frame with
+    /// only the changed gauge's damage.
+    @Test func framesWaitForTheFlipAndCoalesce() throws {
+        let dir = TempDirectory()
+        let layout = try LayoutReader.parse(Array(##"""
+            {"gauges": [{"name": "a", "style": "linearCapacity", "rect": [0, 0, 32, 32]},
+                        {"name": "b", "style": "linearCapacity", "rect": [32, 0, 32, 32]}]}
+            """##.utf8))
+        let output = FakeFlipOutput()
+        defer { output.close() }
+        let signals = try SignalPipe(signals: [SIGHUP])
+        defer { signals.close() }
+        let listener = try UnixSocket.listen(dir.file("s.sock"))
+        defer { listener.close() }
+        let store = GaugeStore(names: ["a", "b"], defaultGauge: "a", initial: [:])
+        let daemon = Daemon(
+            layout: layout, output: output, listener: listener, signals: signals, statsd: nil, notifier: nil,
+            store: store, settings: Daemon.Settings())
+
+        try daemon.turn()  // the first frame, whole screen
+        #expect(output.presents == [[IntRect(x: 0, y: 0, width: 64, height: 32)]] && output.isBusy)
+
+        let c = try TestClient(dir.file("s.sock"))
+        try daemon.turn()  // accept
+        try c.send("b 10\nb 20\nb 30\n")
+        try daemon.turn()  // read: values change, but the flip is still pending
+        #expect(daemon.store.values["b"] == 30)
+        #expect(output.presents.count == 1 && output.events == 0)
+
+        output.completeFlip()
+        try daemon.turn()  // flip event handled, then the one coalesced frame
+        #expect(output.events == 1)
+        #expect(output.presents.count == 2)
+        #expect(output.presents.last == [IntRect(x: 32, y: 0, width: 32, height: 32)])
+        #expect(output.isBusy)
+
+        try c.send("get b\n")
+        try daemon.turn()
+        #expect(try c.readLine(timeout: 1000) == "b 30")
+        #expect(output.presents.count == 2, "a get changes nothing on screen")
+
+        // The display loses its picture (another DRM master): with no input at all,
+        // a full frame follows within the recovery interval, and then paneld sleeps.
+        output.completeFlip()
+        try daemon.turn()
+        output.lostPicture = true
+        let t0 = monotonicMilliseconds()
+        try daemon.turn()
+        let waited = monotonicMilliseconds() - t0
+        #expect(output.presents.count == 3)
+        #expect(output.presents.last == [IntRect(x: 0, y: 0, width: 64, height: 32)])
+        #expect(waited >= Daemon.recoveryInterval / 2 && waited < Daemon.recoveryInterval * 3, "\(waited) ms")
+    }
+}

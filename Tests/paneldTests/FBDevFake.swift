@@ -1,0 +1,110 @@
+import PanelGauge
+
+@testable import paneld
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A scripted framebuffer for tests: one device, a console, a call trace.
+final class FakeFB: FBSyscalls {
+    var varInfo: FBVarInfo
+    var fixInfo: FBFixInfo
+    var trace: [String] = []
+    /// When false, FBIOPUT_VSCREENINFO keeps the virtual height (a driver without room for two pages).
+    var allowsTwoPages = true
+    var vsyncErrno: Int32? = nil
+    var consoleErrno: Int32? = nil
+    var mode: ConsoleMode = .text
+    private(set) var memory: UnsafeMutableRawPointer?
+    private(set) var openDescriptors: Set<Int32> = []
+    private var nextFD: Int32 = 10
+
+    init(width: UInt32 = 24, height: UInt32 = 10, bpp: UInt32 = 32, linePadding: UInt32 = 16) {
+        let rgb565 = bpp == 16
+        varInfo = FBVarInfo(
+            xres: width, yres: height, xresVirtual: width, yresVirtual: height, bitsPerPixel: bpp,
+            red: rgb565 ? FBBitfield(offset: 11, length: 5) : FBBitfield(offset: 16, length: 8),
+            green: rgb565 ? FBBitfield(offset: 5, length: 6) : FBBitfield(offset: 8, length: 8),
+            blue: rgb565 ? FBBitfield(offset: 0, length: 5) : FBBitfield(offset: 0, length: 8))
+        let line = width * bpp / 8 + linePadding
+        fixInfo = FBFixInfo(id: "fakefb", memoryLength: line * height * 2, type: 0, visual: 2, ypanstep: 1, lineLength: line)
+    }
+
+    /// The page the display shows now.
+    func shown(format: PixelFormat) -> Surface {
+        Surface(
+            base: memory! + Int(varInfo.yoffset * fixInfo.lineLength), width: Int(varInfo.xres),
+            height: Int(varInfo.yres), stride: Int(fixInfo.lineLength), format: format)
+    }
+
+    func listFramebuffers() -> [String] { ["/dev/fb0"] }
+
+    func open(_ path: String) throws -> Int32 {
+        trace.append("open \(path)")
+        nextFD += 1
+        openDescriptors.insert(nextFD)
+        return nextFD
+    }
+
+    func close(_ fd: Int32) {
+        trace.append("close \(fd == 11 ? "fb" : "tty")")
+        openDescriptors.remove(fd)
+    }
+
+    func variableInfo(_ fd: Int32) throws -> FBVarInfo { varInfo }
+
+    func setVariableInfo(_ fd: Int32, _ info: FBVarInfo) throws -> FBVarInfo {
+        trace.append("putVar \(info.xres)x\(info.yres) virtual \(info.yresVirtual) \(info.bitsPerPixel)bpp")
+        var v = info
+        if !allowsTwoPages { v.yresVirtual = varInfo.yresVirtual }
+        if v.bitsPerPixel != varInfo.bitsPerPixel { v.bitsPerPixel = varInfo.bitsPerPixel }  // this driver keeps its depth
+        varInfo = v
+        return v
+    }
+
+    func fixedInfo(_ fd: Int32) throws -> FBFixInfo { fixInfo }
+
+    func pan(_ fd: Int32, xoffset: UInt32, yoffset: UInt32) throws {
+        trace.append("pan \(yoffset)")
+        varInfo.yoffset = yoffset
+    }
+
+    func waitForVsync(_ fd: Int32) throws {
+        trace.append("vsync")
+        if let e = vsyncErrno { throw DRMError("FBIO_WAITFORVSYNC", errno: e) }
+    }
+
+    func unblank(_ fd: Int32) throws { trace.append("unblank") }
+
+    func mmap(_ fd: Int32, size: Int) throws -> UnsafeMutableRawPointer {
+        trace.append("mmap \(size)")
+        let m = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 64)
+        m.initializeMemory(as: UInt8.self, repeating: 0xEE, count: size)
+        memory = m
+        return m
+    }
+
+    func munmap(_ address: UnsafeMutableRawPointer, size: Int) throws {
+        trace.append("munmap")
+        // Kept allocated so a test can still look at the last picture.
+    }
+
+    func openConsole() throws -> Int32 {
+        if let e = consoleErrno { throw DRMError("open(/dev/tty0)", errno: e) }
+        return try open("/dev/tty0")
+    }
+
+    func consoleMode(_ fd: Int32) throws -> ConsoleMode { mode }
+
+    func setConsoleMode(_ fd: Int32, _ mode: ConsoleMode) throws {
+        trace.append("console \(mode)")
+        self.mode = mode
+    }
+
+    func write(_ fd: Int32, _ text: String) throws {
+        trace.append(text == FBDevOutput.hideCursor ? "hide cursor" : text == FBDevOutput.showCursor ? "show cursor" : "write")
+    }
+
+    deinit { memory?.deallocate() }
+}

@@ -1,0 +1,170 @@
+import PanelGauge
+import Testing
+
+@testable import paneld
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite struct FBDevLayoutTests {
+    let fix = FBFixInfo(id: "t", memoryLength: 3200 * 960, type: 0, visual: 2, ypanstep: 1, lineLength: 3200)
+
+    func info(_ bpp: UInt32, _ r: (UInt32, UInt32), _ g: (UInt32, UInt32), _ b: (UInt32, UInt32)) -> FBVarInfo {
+        FBVarInfo(
+            xres: 800, yres: 480, xresVirtual: 800, yresVirtual: 480, bitsPerPixel: bpp,
+            red: FBBitfield(offset: r.0, length: r.1), green: FBBitfield(offset: g.0, length: g.1),
+            blue: FBBitfield(offset: b.0, length: b.1))
+    }
+
+    @Test func acceptsRGB565AndXRGBAndARGB() throws {
+        #expect(try FBLayout.pixelFormat(of: info(16, (11, 5), (5, 6), (0, 5)), fix: fix) == .rgb565)
+        #expect(try FBLayout.pixelFormat(of: info(32, (16, 8), (8, 8), (0, 8)), fix: fix) == .xrgb8888)
+        var argb = info(32, (16, 8), (8, 8), (0, 8))
+        argb.transp = FBBitfield(offset: 24, length: 8)
+        #expect(try FBLayout.pixelFormat(of: argb, fix: fix) == .xrgb8888)
+    }
+
+    @Test func refusesOtherLayoutsNamingThem() {
+        #expect(
+            throws: DRMError.notFound(
+                "framebuffer t has 32 bpp with red 8@0, green 8@8, blue 8@16 (length@offset); paneld draws 16 bpp RGB565 and 32 bpp XRGB8888/ARGB8888 only"
+            )
+        ) { try FBLayout.pixelFormat(of: info(32, (0, 8), (8, 8), (16, 8)), fix: fix) }
+        #expect(throws: DRMError.self) { try FBLayout.pixelFormat(of: info(24, (16, 8), (8, 8), (0, 8)), fix: fix) }
+        #expect(throws: DRMError.self) { try FBLayout.pixelFormat(of: info(16, (10, 5), (5, 5), (0, 5)), fix: fix) }
+        var palette = fix
+        palette.visual = 3
+        #expect(throws: DRMError.self) { try FBLayout.pixelFormat(of: info(16, (11, 5), (5, 6), (0, 5)), fix: palette) }
+    }
+
+    @Test func twoPagesNeedVirtualHeightPanningAndMemory() {
+        var v = info(32, (16, 8), (8, 8), (0, 8))
+        #expect(FBLayout.pageCount(v, fix) == 1)
+        v.yresVirtual = 960
+        #expect(FBLayout.pageCount(v, fix) == 2)
+        var noPan = fix
+        noPan.ypanstep = 0
+        #expect(FBLayout.pageCount(v, noPan) == 1)
+        var small = fix
+        small.memoryLength = 3200 * 960 - 1
+        #expect(FBLayout.pageCount(v, small) == 1)
+    }
+}
+
+@Suite struct FBDevOutputTests {
+    func expectShown(_ fake: FakeFB, _ model: PictureModel, rotation: PanelRotation = .none, format: PixelFormat = .xrgb8888, sourceLocation: SourceLocation = #_sourceLocation) {
+        let shown = fake.shown(format: format)
+        var wrong = 0
+        let (w, h) = (model.image.width, model.image.height)
+        for y in 0..<h {
+            for x in 0..<w {
+                let (px, py): (Int, Int) =
+                    switch rotation {
+                    case .none: (x, y)
+                    case .clockwise90: (h - 1 - y, x)
+                    case .upsideDown: (w - 1 - x, h - 1 - y)
+                    case .clockwise270: (y, w - 1 - x)
+                    }
+                let e = model.image.surface.pixel(x: x, y: y)
+                let expected = format == .rgb565 ? RGB565.expand(RGB565.pack(e.red, e.green, e.blue)) : e
+                if shown.pixel(x: px, y: py) != expected { wrong += 1 }
+            }
+        }
+        #expect(wrong == 0, "pixels differing from the model", sourceLocation: sourceLocation)
+    }
+
+    @Test func doubleBuffersByPanningAndKeepsPagesInSync() throws {
+        let fake = FakeFB()
+        let out = try FBDevOutput(options: FBDevOutputOptions(), syscalls: fake)
+        #expect(out.pages == 2 && out.format == .xrgb8888 && (out.width, out.height) == (24, 10))
+        #expect(fake.trace == [
+            "open /dev/fb0", "putVar 24x10 virtual 20 32bpp", "mmap \(112 * 20)", "unblank", "open /dev/tty0",
+            "hide cursor", "console graphics",
+        ])
+        fake.trace.removeAll()
+        let model = PictureModel(width: 24, height: 10)
+        _ = model.fill(IntRect(x: 0, y: 0, width: 24, height: 10), 0xFF11_2233)
+        try out.present(damage: []) { model.draw($0, $1) }
+        #expect(fake.trace == ["pan 10", "vsync"])
+        expectShown(fake, model)
+        for i in 0..<20 {
+            let d = model.fill(IntRect(x: i % 20, y: i % 7, width: 4, height: 3), 0xFF00_0000 | UInt32(i * 7919))
+            try out.present(damage: d) { model.draw($0, $1) }
+            expectShown(fake, model)
+        }
+        // After the first two frames, each draws only its damage and the previous frame's (merged: they overlap).
+        #expect(model.drawCalls.last == [IntRect(minX: 18, minY: 4, maxX: 23, maxY: 8)])
+        fake.trace.removeAll()
+        out.close()
+        #expect(fake.trace == [
+            "pan 0", "putVar 24x10 virtual 10 32bpp", "munmap", "close fb", "console text", "show cursor", "close tty",
+        ])
+        #expect(fake.openDescriptors.isEmpty)
+        out.close()
+        #expect(fake.trace.count == 7)
+    }
+
+    @Test func onePageWhenTheDriverCannotGrowDrawsInPlace() throws {
+        let fake = FakeFB()
+        fake.allowsTwoPages = false
+        fake.fixInfo.memoryLength = fake.fixInfo.lineLength * 10
+        let out = try FBDevOutput(options: FBDevOutputOptions(), syscalls: fake)
+        #expect(out.pages == 1)
+        let model = PictureModel(width: 24, height: 10)
+        try out.present(damage: []) { model.draw($0, $1) }
+        let d = model.fill(IntRect(x: 3, y: 3, width: 2, height: 2), 0xFFFF_0000)
+        fake.trace.removeAll()
+        try out.present(damage: d) { model.draw($0, $1) }
+        #expect(model.drawCalls.last == d)
+        #expect(fake.trace.isEmpty)  // no pan, no vsync wait
+        expectShown(fake, model)
+        out.close()
+        #expect(!fake.trace.contains { $0.hasPrefix("pan") })
+    }
+
+    @Test func vsyncIsNotAskedAgainOnceUnsupported() throws {
+        let fake = FakeFB()
+        fake.vsyncErrno = EINVAL
+        let out = try FBDevOutput(options: FBDevOutputOptions(), syscalls: fake)
+        let model = PictureModel(width: 24, height: 10)
+        try out.present(damage: []) { model.draw($0, $1) }
+        try out.present(damage: model.fill(IntRect(x: 0, y: 0, width: 1, height: 1), 0xFFFF_FFFF)) { model.draw($0, $1) }
+        #expect(fake.trace.filter { $0 == "vsync" }.count == 1)
+        expectShown(fake, model)
+        out.close()
+    }
+
+    @Test func rgb565AndRotation() throws {
+        let fake = FakeFB(width: 10, height: 24, bpp: 16)
+        let out = try FBDevOutput(options: FBDevOutputOptions(rotation: .clockwise90), syscalls: fake)
+        #expect(out.format == .rgb565 && (out.width, out.height) == (24, 10))
+        let model = PictureModel(width: 24, height: 10)
+        _ = model.fill(IntRect(x: 0, y: 0, width: 5, height: 2), 0xFFFF_8040)
+        try out.present(damage: []) { model.draw($0, $1) }
+        expectShown(fake, model, rotation: .clockwise90, format: .rgb565)
+        try out.present(damage: model.fill(IntRect(x: 20, y: 7, width: 3, height: 3), 0xFF40_80FF)) { model.draw($0, $1) }
+        expectShown(fake, model, rotation: .clockwise90, format: .rgb565)
+        out.close()
+    }
+
+    @Test func aFormatTheDriverWillNotTakeIsRefusedAndEverythingIsReleased() {
+        let fake = FakeFB()
+        #expect(throws: DRMError.notFound("framebuffer fakefb stays XRGB8888 when asked for RGB565")) {
+            try FBDevOutput(options: FBDevOutputOptions(format: .rgb565), syscalls: fake)
+        }
+        #expect(fake.openDescriptors.isEmpty)
+    }
+
+    @Test func withoutAConsoleItStillDraws() throws {
+        let fake = FakeFB()
+        fake.consoleErrno = EACCES
+        let out = try FBDevOutput(options: FBDevOutputOptions(), syscalls: fake)
+        let model = PictureModel(width: 24, height: 10)
+        try out.present(damage: []) { model.draw($0, $1) }
+        expectShown(fake, model)
+        out.close()
+        #expect(!fake.trace.contains { $0.hasPrefix("console") })
+        #expect(fake.openDescriptors.isEmpty)
+    }
+}

@@ -1,0 +1,35 @@
+#!/bin/busybox sh
+# /init of the e2e initramfs. Mounts the basics, loads the DRM driver named by
+# the kernel command line word gpu=bochs|virtio (it reaches us as $gpu), waits
+# for /dev/dri/card0, then serves the host: it reads one command per line from
+# the serial console, runs it, and answers "E2E-DONE <n> rc=<status>".
+# The host (run-e2e.sh) drives every test step through this channel.
+/bin/busybox mkdir -p /proc /sys /dev /run /tmp /bin /sbin /usr/bin /usr/sbin
+/bin/busybox --install -s
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+mount -t tmpfs tmp /run
+mount -t tmpfs tmp /tmp
+mkdir -p /dev/pts /dev/shm
+export PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin
+
+for m in $(cat "/e2e/modules.$gpu"); do
+    insmod "$m" || echo "E2E-INIT-ERROR insmod $m failed"
+done
+i=0
+while [ ! -e /dev/dri/card0 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+[ -e /dev/dri/card0 ] || echo "E2E-INIT-ERROR no /dev/dri/card0 after loading $gpu"
+# A steady console picture: no blinking cursor, so two dumps of fbcon compare equal.
+echo 0 > /sys/class/graphics/fbcon/cursor_blink 2>/dev/null
+
+stty -echo 2>/dev/null
+echo "E2E-READY gpu=$gpu"
+n=0
+while read -r line; do
+    n=$((n + 1))
+    eval "$line"
+    echo "E2E-DONE $n rc=$?"
+done
+echo "E2E-EOF"
+poweroff -f
