@@ -47,4 +47,7 @@ extension Rect {
     }
 
     var size: Size { Size(width: width, height: height) }
+
+    /// Whether every coordinate is a finite number (so it can be clipped to pixels).
+    var isFinite: Bool { x.isFinite && y.isFinite && width.isFinite && height.isFinite }
 }

@@ -82,7 +82,9 @@ extension Gauge {
     /// Draws the gauge in its style into `rect`. Nothing is drawn outside the
     /// pixels `rect` touches, even when the rectangle is too small for the
     /// style, so gauges sharing a panel never paint over each other.
+    /// A rectangle that is not finite draws nothing.
     public func draw(in rect: Rect, on canvas: Canvas, fonts: FontCache = .shared) {
+        guard rect.isFinite else { return }
         let context = DrawContext(fonts: fonts, environment: environment)
         canvas.withClip(IntRect(covering: rect)) {
             style.makeBody(configuration: configuration).draw(in: rect, on: canvas, context: context)

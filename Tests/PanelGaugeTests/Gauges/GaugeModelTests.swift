@@ -278,6 +278,16 @@ import Testing
 }
 
 @Suite struct GaugeFitsItsRectangleTests {
+    @Test func aRectangleThatIsNotFiniteDrawsNothing() throws {
+        let (img, canvas) = Panel.image(width: 20, height: 20)
+        let g = try Gauge(value: 0.5).gaugeStyle(.ring)
+        for r in [Rect(x: .nan, y: 0, width: 10, height: 10), Rect(x: 0, y: 0, width: .infinity, height: 10)] {
+            g.draw(in: r, on: canvas)
+            Loader(progress: 0.5).draw(in: r, on: canvas, at: 0)
+        }
+        #expect(img.inkBounds(in: img.surface.bounds, background: RGB(Panel.background)) == nil)
+    }
+
     /// Every style, given a cell too small for its labels, paints only inside
     /// the cell; and it does paint there.
     @Test(arguments: GaugeStyleName.allCases)
