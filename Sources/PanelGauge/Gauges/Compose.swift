@@ -48,6 +48,7 @@ extension Rect {
 
     var size: Size { Size(width: width, height: height) }
 
-    /// Whether every coordinate is a finite number (so it can be clipped to pixels).
-    var isFinite: Bool { x.isFinite && y.isFinite && width.isFinite && height.isFinite }
+    /// Whether every coordinate is a finite number within +-2^30, so it converts
+    /// to whole pixels without trapping.
+    var isDrawable: Bool { [x, y, width, height].allSatisfy { $0.isFinite && abs($0) < 1_073_741_824 } }
 }

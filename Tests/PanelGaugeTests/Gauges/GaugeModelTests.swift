@@ -278,13 +278,32 @@ import Testing
 }
 
 @Suite struct GaugeFitsItsRectangleTests {
+    /// Absurd environments (label sizes NaN, negative, zero, huge) draw what
+    /// they can without trapping, and stay inside the cell.
+    @Test(arguments: [Double.nan, -5, 0, 1e9, .infinity])
+    func absurdLabelSizesDoNotTrap(size: Double) throws {
+        for style in GaugeStyleName.allCases {
+            let g = try Gauge(value: 0.5) { "L" } currentValueLabel: { "50" } minimumValueLabel: { "0" } maximumValueLabel: { "1" }
+                .gaugeStyle(style.style()).environment { $0.labelSize = size }
+            let (img, canvas) = Panel.image(width: 60, height: 40)
+            g.draw(in: Rect(x: 10, y: 5, width: 40, height: 30), on: canvas)
+            if let ink = img.inkBounds(in: img.surface.bounds, background: RGB(Panel.background)) {
+                #expect(IntRect(x: 10, y: 5, width: 40, height: 30).contains(ink), "\(style)")
+            }
+        }
+    }
+
     @Test func aRectangleThatIsNotFiniteDrawsNothing() throws {
         let (img, canvas) = Panel.image(width: 20, height: 20)
         let g = try Gauge(value: 0.5).gaugeStyle(.ring)
-        for r in [Rect(x: .nan, y: 0, width: 10, height: 10), Rect(x: 0, y: 0, width: .infinity, height: 10)] {
+        for r in [
+            Rect(x: .nan, y: 0, width: 10, height: 10), Rect(x: 0, y: 0, width: .infinity, height: 10),
+            Rect(x: 1e300, y: 0, width: 10, height: 10),
+        ] {
             g.draw(in: r, on: canvas)
             Loader(progress: 0.5).draw(in: r, on: canvas, at: 0)
         }
+        try FontCache.shared.font(.default, pixelSize: 12).draw("x", at: Point(x: .nan, y: 1e300), on: canvas, paint: .solid(.white))
         #expect(img.inkBounds(in: img.surface.bounds, background: RGB(Panel.background)) == nil)
     }
 
