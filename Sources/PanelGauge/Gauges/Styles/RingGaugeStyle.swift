@@ -17,6 +17,8 @@
 public struct RingGaugeStyle: GaugeStyle {
     /// Diameter over centre width.
     public static let scale = 1.777
+    /// Text size of the ideal (unconstrained) ring: SwiftUI's body text.
+    public static let idealFontSize = 17.0
     /// Text size of the centre; nil picks the largest size whose ring fits the
     /// rectangle it is drawn into.
     public var fontSize: Double?
@@ -48,8 +50,13 @@ public struct RingGaugeStyle: GaugeStyle {
             c.sizingText = ["100 %"]
         }
         let label = c.currentValueLabel!
+        // An unbounded proposal (asking for the ideal size) takes the article's
+        // 17 px body text, or the fixed size.
         let side = min(rect.width, rect.height)
-        let size = centreTextSize(c, preferred: fontSize ?? side, fitting: side / Self.scale, context)
+        let size =
+            side.isFinite
+            ? centreTextSize(c, preferred: fontSize ?? side, fitting: side / Self.scale, context)
+            : (fontSize ?? Self.idealFontSize)
         var width = label.size(pixelSize: size, context: context).width
         if let f = context.font(size: size) {
             for t in c.sizingText { width = max(width, f.advance(of: t)) }
