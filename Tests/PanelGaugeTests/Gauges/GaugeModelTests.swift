@@ -119,6 +119,9 @@ import Testing
         #expect(ValueFormat.number(decimals: 1).string(for: -2.25, in: -5...5) == "-2.3")
         #expect(ValueFormat.number(decimals: 3).string(for: 0.5, in: 0...1) == "0.500")
         #expect(pct.widestCandidates(in: 0...1) == ["0 %", "100 %"])
+        // Digits a Double does not have are not invented: fewer decimals instead.
+        #expect(ValueFormat.fixed(12_345_678.125, decimals: 9) == "12345678.12500000")  // 8 of 9 fit below 2^53
+        #expect(ValueFormat.fixed(-2.5e20, decimals: 2) == "-2.5e+20")
     }
 
     @Test func configurationCarriesNormalizedValueAndLabels() throws {
