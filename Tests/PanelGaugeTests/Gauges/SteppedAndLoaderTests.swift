@@ -33,6 +33,16 @@ import Testing
         }
     }
 
+    /// SBGauge's width property: a wider stroke, still inside the square.
+    @Test func strokeWidthIsConfigurable() throws {
+        let g = try Gauge(value: 1).gaugeStyle(.stepped(segments: 1, lineWidth: 0.3)).tint(.blue)
+        let img = render(g, width: 80, height: 80)
+        // Stroke 24 on radius 28: blue from radius 16 to 40.
+        for r in [17.0, 28, 39] { #expect(img.rgb(at: Self.c.onCircle(radius: r, angle: 30)) == RGB(.blue), "r \(r)") }
+        #expect(img.rgb(at: Self.c.onCircle(radius: 14.5, angle: 30)) == RGB(Panel.background))
+        #expect(SteppedGaugeStyle(segments: 2, lineWidth: 9).lineWidth == 0.5)
+    }
+
     @Test func aStepEasesInFromThePreviousOne() throws {
         var steps = try SteppedGauge(segments: 4, step: 1)
         steps.stepUp(at: 10)
