@@ -19,6 +19,7 @@ func runPaneld(_ args: [String], stdin: String = "", in dir: TempDirectory) thro
     let cEnv: [UnsafeMutablePointer<CChar>?] = [strdup("PATH=/usr/bin:/bin"), nil]
     defer { (cArgs + cEnv).forEach { free($0) } }
     var pid: pid_t = 0
+    markAllDescriptorsCloseOnExec()
     guard posix_spawn(&pid, argv[0], &actions, nil, cArgs, cEnv) == 0 else { throw TestFailure("spawn failed") }
     var status: Int32 = 0
     waitpid(pid, &status, 0)
@@ -32,6 +33,8 @@ func runPaneld(_ args: [String], stdin: String = "", in dir: TempDirectory) thro
         let cases: [([String], String)] = [
             (["run", "--output", "hdmi"], "--output 'hdmi' is not one of: drm, fbdev, fbdev:DEVICE, png, png:FILE"),
             (["run", "--size", "big"], "--size 'big' is not WIDTHxHEIGHT"),
+            (["run", "--save-interval", "0"], "--save-interval must be 0.1 to 3600 seconds"),
+            (["run", "--save-interval", "nan"], "--save-interval must be 0.1 to 3600 seconds"),
             (["run", "--socket", String(repeating: "s", count: 200)], "--socket must be a path of 1 to 107 bytes"),
             (["render", "--set", "cpu", "--output", "x.png"], "--set 'cpu' is not NAME=VALUE"),
             (["render", "--set", "value=inf", "--output", "x.png"], "--set 'value=inf' is not NAME=VALUE"),

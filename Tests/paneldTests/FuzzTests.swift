@@ -101,6 +101,7 @@ func canonical(_ c: Command) -> String {
                 }
             }
         }
+        print("parser fuzz: \(count) lines, \(accepted) accepted, \(rejected) answered ERR, \(storeRejected) accepted by the parser but refused by the store")
         #expect(accepted + rejected == count)
         // The generator must exercise both outcomes, or the test proves nothing.
         #expect(accepted > count / 20 && rejected > count / 5, "accepted \(accepted), rejected \(rejected)")

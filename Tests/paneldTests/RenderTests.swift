@@ -66,6 +66,22 @@ import Testing
         #expect(full.surface.rgbBytes() == after)
     }
 
+    /// What the DRM output does (damage only, over an older frame) gives exactly
+    /// what `paneld render` does (everything at once), in both pixel formats,
+    /// RGB565's dithering included.
+    @Test(arguments: PixelFormat.allCases)
+    func partialRedrawsEqualAFullRedraw(format: PixelFormat) throws {
+        let layout = try LayoutReader.parse(Array(Self.layoutJSON.utf8))
+        let r = PanelRenderer(layout: layout, width: 200, height: 100)
+        let partial = Image(width: 200, height: 100, format: format)
+        r.drawAll(partial.surface, values: ["a": 10, "b": 90])
+        r.draw(partial.surface, rects: r.damage(for: ["a"]), values: ["a": 55, "b": 90])
+        r.draw(partial.surface, rects: r.damage(for: ["b"]), values: ["a": 55, "b": 20])
+        let full = Image(width: 200, height: 100, format: format)
+        PanelRenderer(layout: layout, width: 200, height: 100).drawAll(full.surface, values: ["a": 55, "b": 20])
+        #expect(partial.surface.rgbBytes() == full.surface.rgbBytes())
+    }
+
     @Test func rendersInBothPixelFormatsWithPaddedRows() throws {
         let layout = try LayoutReader.parse(Array(Self.layoutJSON.utf8))
         for format in PixelFormat.allCases {

@@ -57,7 +57,7 @@ trap 'log "FAIL: overall timeout of ${TIMEOUT}s (or terminated)"; exit 124' TERM
 # ---------------------------------------------------------------- tools
 install_tools() {
     local need=() pkg
-    for pkg in qemu-system-x86 busybox-static kmod cpio socat python3 xz-utils; do
+    for pkg in qemu-system-x86 busybox-static kmod cpio socat python3 xz-utils fonts-dejavu-core; do
         dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
     done
     # busybox-static conflicts with busybox; either is fine if /bin/busybox is static.
@@ -194,14 +194,14 @@ prepare_initrd() {
     strip --strip-debug "$dir/usr/local/bin/paneld" 2>/dev/null || true
     copy_with_libs "$(command -v socat)" "$dir" /usr/bin/socat
     cp "$HERE"/layouts/*.json "$dir/e2e/"
-    # The font PanelGauge uses by default, at the same path, so the guest draws the
-    # same labels as the host's render (without it, both draw none).
-    local font
-    for font in /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf; do
-        [ -f "$font" ] || continue
-        mkdir -p "$dir/$(dirname "$font")"
-        cp "$font" "$dir/$font"
-    done
+    # The labels' font (PanelGauge's default, DejaVu Sans), at the same path as
+    # on the host that renders the expected images: without it the guest would
+    # draw the gauges without their text.
+    local font=/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
+    [ -f "$font" ] || die "missing $font (Debian package fonts-dejavu-core)"
+    mkdir -p "$dir$(dirname "$font")" && cp "$font" "$dir$font"
+    font=/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf
+    [ -f "$font" ] && cp "$font" "$dir$font"
     (cd "$dir" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$WORK/payload.cpio"
     cat "$BASE" "$WORK/payload.cpio" >"$WORK/initrd"
     log "initrd $(($(stat -c %s "$WORK/initrd") / 1024)) KiB"

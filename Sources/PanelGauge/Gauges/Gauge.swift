@@ -15,7 +15,8 @@
 public struct Gauge: Sendable {
     /// The value as given (not clamped), in the units of ``range``.
     public private(set) var value: Double
-    /// The range the value is shown in; `lowerBound < upperBound`, both finite.
+    /// The range the value is shown in; `lowerBound < upperBound`, both and their
+    /// distance finite.
     public let range: ClosedRange<Double>
     /// What the gauge measures ("CPU").
     public var label: GaugeLabel?
@@ -32,14 +33,14 @@ public struct Gauge: Sendable {
     /// nil draws in the style's ``GaugeStyle/defaultTint`` (blue for SwiftUI's
     /// styles, red to green for the article's ring).
     public var tint: Tint?
-    /// Colour zones keyed by value; when set they override ``tint``'s colour.
+    /// Colour zones keyed by value; where a zone applies it overrides ``tint``.
     public var thresholds: Thresholds?
     /// Formats the value into the current-value label when none is given.
     public var valueFormat: ValueFormat?
     /// Colours, font and sizes shared with the labels.
     public var environment = GaugeEnvironment()
 
-    /// A gauge with only a value label; `range` defaults to `0...1`.
+    /// A gauge with only a label (what it measures); `range` defaults to `0...1`.
     public init(
         value: some BinaryFloatingPoint, in range: ClosedRange<Double> = 0...1,
         label: () -> GaugeLabel
@@ -105,9 +106,11 @@ public struct Gauge: Sendable {
         minimum: GaugeLabel?, maximum: GaugeLabel?
     ) throws {
         guard value.isFinite else { throw GaugeError.valueNotFinite(value) }
-        guard range.lowerBound.isFinite, range.upperBound.isFinite else {
-            throw GaugeError.rangeNotFinite(range)
-        }
+        // The width must be finite too (-1e308...1e308 is not), or every value
+        // would normalize to 0.
+        guard range.lowerBound.isFinite, range.upperBound.isFinite,
+            (range.upperBound - range.lowerBound).isFinite
+        else { throw GaugeError.rangeNotFinite(range) }
         guard range.lowerBound < range.upperBound else { throw GaugeError.emptyRange(range) }
         self.value = value
         self.range = range
@@ -143,8 +146,7 @@ public struct Gauge: Sendable {
     /// The colour at the value's position: the threshold zone's colour if
     /// thresholds are set, else the tint's colour at the normalized value.
     public var indicatorColor: Color {
-        if let thresholds { return thresholds.color(for: clampedValue) }
-        return resolvedTint.color(at: normalizedValue)
+        thresholds?.color(for: clampedValue) ?? resolvedTint.color(at: normalizedValue)
     }
 
     /// The tint, or the style's default.
@@ -160,7 +162,11 @@ public struct Gauge: Sendable {
             value: normalizedValue, label: label, currentValueLabel: current,
             minimumValueLabel: minimumValueLabel, maximumValueLabel: maximumValueLabel,
             sizingText: valueFormat.map { $0.widestCandidates(in: range) } ?? [],
-            tint: thresholds.map { .color($0.color(for: clampedValue)) } ?? resolvedTint,
+            tint: thresholds?.color(for: clampedValue).map(Tint.color) ?? resolvedTint,
+            zoneTrack: environment.showsThresholdZones
+                ? thresholds?.zoneTint(
+                    over: range, opacity: environment.thresholdZoneOpacity, uncovered: environment.track)
+                : nil,
             environment: environment)
     }
 

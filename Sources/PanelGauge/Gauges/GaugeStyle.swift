@@ -41,12 +41,17 @@ public struct GaugeStyleConfiguration: Sendable {
     public var sizingText: [String]
     /// The indicator's colour or gradient (threshold zones already resolved).
     public var tint: Tint
+    /// When the environment asks for threshold zones on the track: the track's
+    /// colours along the value axis (see ``Thresholds/zoneTint(over:opacity:uncovered:)``).
+    /// Styles draw their track with it instead of their usual track colour.
+    public var zoneTrack: Tint?
     public var environment: GaugeEnvironment
 
     public init(
         value: Double, label: GaugeLabel? = nil, currentValueLabel: GaugeLabel? = nil,
         minimumValueLabel: GaugeLabel? = nil, maximumValueLabel: GaugeLabel? = nil,
-        sizingText: [String] = [], tint: Tint = .color(.blue), environment: GaugeEnvironment = GaugeEnvironment()
+        sizingText: [String] = [], tint: Tint = .color(.blue), zoneTrack: Tint? = nil,
+        environment: GaugeEnvironment = GaugeEnvironment()
     ) {
         self.value = value.isNaN ? 0 : min(1, max(0, value))
         self.label = label
@@ -55,6 +60,7 @@ public struct GaugeStyleConfiguration: Sendable {
         self.maximumValueLabel = maximumValueLabel
         self.sizingText = sizingText
         self.tint = tint
+        self.zoneTrack = zoneTrack
         self.environment = environment
     }
 }
@@ -74,6 +80,10 @@ public struct GaugeEnvironment: Sendable, Hashable {
     /// Pixel size of the secondary labels (label, min/max); the current value
     /// of circular styles is sized from the ring instead.
     public var labelSize: Double = 12
+    /// Whether a gauge with ``Thresholds`` shows its zones along the track.
+    public var showsThresholdZones = false
+    /// Opacity of the zone colours on the track.
+    public var thresholdZoneOpacity = 0.35
 
     public init() {}
 }

@@ -3,10 +3,11 @@ extension GaugeLabel {
     /// horizontally and centred vertically on its ink; an icon at its natural
     /// size in `color`; a custom drawing at the size it asks for, aligned the
     /// same way.
-    func draw(
+    public func draw(
         in rect: Rect, on canvas: Canvas, context: DrawContext, pixelSize: Double, color: Color,
         alignment: HorizontalAlignment = .center
     ) {
+        guard rect.isDrawable else { return }
         switch self {
         case .text(let s):
             Text(s, size: pixelSize, color: color, alignment: alignment).draw(in: rect, on: canvas, context: context)
@@ -37,7 +38,7 @@ extension GaugeLabel {
 
 extension Tint {
     /// The tint along a straight line from `start` (value 0) to `end` (value 1).
-    func linearPaint(from start: Point, to end: Point) -> Paint {
+    public func linearPaint(from start: Point, to end: Point) -> Paint {
         switch self {
         case .color(let c): .solid(c)
         case .gradient(let g): .linearGradient(g, start: start, end: end)
@@ -49,7 +50,7 @@ extension Tint {
     /// split evenly between the two end colours, so that round caps on either
     /// end take their own end's colour (the conic gradient's seam falls in the
     /// middle of the gap).
-    func arcPaint(center: Point, arcStart: Angle, arcSweep: Angle) -> Paint {
+    public func arcPaint(center: Point, arcStart: Angle, arcSweep: Angle) -> Paint {
         switch self {
         case .color(let c):
             return .solid(c)
@@ -64,7 +65,7 @@ extension Tint {
     }
 
     /// Every colour's alpha multiplied by `opacity`.
-    func opacity(_ opacity: Double) -> Tint {
+    public func opacity(_ opacity: Double) -> Tint {
         switch self {
         case .color(let c): .color(c.opacity(opacity))
         case .gradient(let g):
@@ -72,7 +73,7 @@ extension Tint {
         }
     }
 
-    var isGradient: Bool {
+    public var isGradient: Bool {
         if case .gradient = self { return true }
         return false
     }
@@ -82,11 +83,19 @@ extension Gauge {
     /// Draws the gauge in its style into `rect`. Nothing is drawn outside the
     /// pixels `rect` touches, even when the rectangle is too small for the
     /// style, so gauges sharing a panel never paint over each other.
+    /// A rectangle that is not finite (or beyond +-2^30) draws nothing.
     public func draw(in rect: Rect, on canvas: Canvas, fonts: FontCache = .shared) {
+        guard rect.isDrawable else { return }
         let context = DrawContext(fonts: fonts, environment: environment)
         canvas.withClip(IntRect(covering: rect)) {
             style.makeBody(configuration: configuration).draw(in: rect, on: canvas, context: context)
         }
+    }
+
+    /// Opens the gauge's font, so a missing or broken font file is reported
+    /// (``FontError``) before drawing; drawing itself leaves text out instead.
+    public func validateFont(fonts: FontCache = .shared) throws(FontError) {
+        _ = try fonts.font(environment.font, pixelSize: environment.labelSize)
     }
 
     /// The size the gauge's style would like when offered `proposal`.

@@ -24,7 +24,8 @@ public enum Tint: Sendable, Hashable {
 /// Colour zones by value, for status screens ("green below 60, amber from 60,
 /// red from 85"). A value `v` takes the colour of the last step whose `from`
 /// is `<= v`, or ``base`` below every step; so boundaries belong to the zone
-/// above them.
+/// above them. Without a base, values below the first step keep the gauge's
+/// tint (a gradient stays a gradient there).
 public struct Thresholds: Sendable, Hashable {
     public struct Step: Sendable, Hashable {
         /// Lower bound of the zone, inclusive, in the gauge's units.
@@ -36,14 +37,14 @@ public struct Thresholds: Sendable, Hashable {
         }
     }
 
-    /// Colour below the first step.
-    public let base: Color
+    /// Colour below the first step; nil keeps the tint there.
+    public let base: Color?
     /// Strictly increasing, finite `from` values.
     public let steps: [Step]
 
     /// Throws ``ThresholdsError`` if a bound is not finite or the bounds are not
     /// strictly increasing.
-    public init(base: Color, steps: [Step]) throws {
+    public init(base: Color?, steps: [Step]) throws {
         for s in steps where !s.from.isFinite { throw ThresholdsError.boundNotFinite(s.from) }
         for (a, b) in zip(steps, steps.dropFirst()) where !(a.from < b.from) {
             throw ThresholdsError.notIncreasing(a.from, b.from)
@@ -57,7 +58,27 @@ public struct Thresholds: Sendable, Hashable {
         try self.init(base: base, steps: steps.map { Step(from: $0.0, color: $0.1) })
     }
 
-    public func color(for value: Double) -> Color {
+    /// The zones laid along a gauge's value axis (0...1 over `range`) as a tint
+    /// with hard boundaries, every zone colour's alpha multiplied by `opacity`;
+    /// below the first step, the base colour likewise, or `uncovered` as it is.
+    /// Styles draw it as the track, so a reader sees where the zones begin.
+    public func zoneTint(over range: ClosedRange<Double>, opacity: Double, uncovered: Color) -> Tint {
+        // Each boundary is a pair of stops a hair apart: the gradient table
+        // (1024 entries) cannot tell them from one point.
+        let eps = 1e-9
+        var stops = [Gradient.Stop(color: base?.opacity(opacity) ?? uncovered, location: 0)]
+        for s in steps {
+            let t = Gauge.normalize(s.from, in: range)
+            stops.append(Gradient.Stop(color: stops.last!.color, location: max(0, t - eps)))
+            stops.append(Gradient.Stop(color: s.color.opacity(opacity), location: t))
+        }
+        stops.append(Gradient.Stop(color: stops.last!.color, location: 1))
+        return .gradient(Gradient(stops: stops))
+    }
+
+    /// The zone's colour for `value`; nil below the first step when there is
+    /// no base colour.
+    public func color(for value: Double) -> Color? {
         var c = base
         for s in steps where value >= s.from { c = s.color }
         return c

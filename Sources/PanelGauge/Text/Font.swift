@@ -56,45 +56,19 @@ public struct Glyph: Sendable {
     public let coverage: [UInt8]
 }
 
-/// A face from a font file at one pixel size, with its glyph cache.
-///
-/// Glyphs are loaded with FreeType's light hinting (`FT_LOAD_TARGET_LIGHT`):
-/// outlines snap vertically to the pixel grid, which keeps 10-14 px text crisp
-/// on small panels, while horizontal shapes and spacing keep the designer's
-/// proportions. Pens sit on whole pixels. All FreeType calls of one font are
-/// serialized by a lock, since a face is not safe to share across threads.
-public final class Font: Sendable {
+/// An open font file: one FreeType library and face, shared by every size of
+/// it (each size is an `FT_Size` of the face, so a new size costs its metrics
+/// and glyphs, not another copy of the font's tables). All FreeType calls on
+/// the face go through its lock, since a face is not safe to share across
+/// threads.
+public final class FontFile: Sendable {
     public let descriptor: FontDescriptor
-    /// The requested size: the em square in pixels.
-    public let pixelSize: Double
-    /// Distance from the baseline up to the top of tall glyphs, in pixels.
-    public let ascender: Double
-    /// Distance from the baseline down to the bottom of descenders (positive).
-    public let descender: Double
-    /// Recommended baseline-to-baseline distance.
-    public let lineHeight: Double
-    /// Whether the face has kerning that ``advance(of:)`` applies.
+    /// Whether the face has a 'kern' table that layout applies.
     public let hasKerning: Bool
+    fileprivate let state: Mutex<FaceState>
 
-    private let state: Mutex<State>
-
-    private struct State: ~Copyable {
-        let library: FT_Library
-        let face: FT_Face
-        var glyphs: [UInt32: Glyph] = [:]
-        /// Advances of glyphs measured but not (yet) rendered.
-        var advances: [UInt32: Int] = [:]
-        var indices: [Unicode.Scalar: UInt32] = [:]
-
-        deinit {
-            FT_Done_Face(face)
-            FT_Done_FreeType(library)
-        }
-    }
-
-    /// Opens `descriptor`'s file at `pixelSize` pixels per em.
-    public init(_ descriptor: FontDescriptor = .default, pixelSize: Double) throws(FontError) {
-        guard pixelSize.isFinite, pixelSize > 0, pixelSize < 10_000 else { throw .invalidSize(pixelSize) }
+    /// Opens the file; throws ``FontError`` if it is missing or not a font.
+    public init(_ descriptor: FontDescriptor) throws(FontError) {
         let path = descriptor.path
         guard access(path, R_OK) == 0 else { throw .unreadable(path: path) }
         var lib: FT_Library?
@@ -106,26 +80,108 @@ public final class Font: Sendable {
             FT_Done_FreeType(lib)
             throw .freeType(call: "FT_New_Face", code: rc, path: path)
         }
-        // Size in 26.6 fixed point; 72 dpi makes points equal pixels.
-        rc = FT_Set_Char_Size(face, 0, FT_F26Dot6((pixelSize * 64).rounded()), 72, 72)
-        guard rc == 0 else {
-            FT_Done_Face(face)
-            FT_Done_FreeType(lib)
-            throw .freeType(call: "FT_Set_Char_Size", code: rc, path: path)
-        }
-        let m = face.pointee.size.pointee.metrics
         self.descriptor = descriptor
-        self.pixelSize = pixelSize
-        ascender = Double(m.ascender) / 64
-        descender = -Double(m.descender) / 64
-        lineHeight = Double(m.height) / 64
         hasKerning = cft_has_kerning(face) != 0
-        state = Mutex(State(library: lib, face: face))
+        state = Mutex(FaceState(library: lib, face: face))
+    }
+}
+
+/// The face and its sizes; lives inside the file's lock.
+private struct FaceState: ~Copyable {
+    let library: FT_Library
+    let face: FT_Face
+    /// Character to glyph index, the same at every size.
+    var indices: [Unicode.Scalar: UInt32] = [:]
+    /// Per size, keyed by the size in 26.6 fixed point.
+    var sizes: [Int: SizeState] = [:]
+
+    deinit {
+        FT_Done_Face(face)  // also frees every FT_Size of the face
+        FT_Done_FreeType(library)
+    }
+}
+
+private struct SizeState {
+    let size: FT_Size
+    var glyphs: [UInt32: Glyph] = [:]
+    /// Advances of glyphs measured but not (yet) rendered.
+    var advances: [UInt32: Int] = [:]
+}
+
+/// A font file at one pixel size, with its glyph cache.
+///
+/// Glyphs are loaded with FreeType's light hinting (`FT_LOAD_TARGET_LIGHT`):
+/// outlines snap vertically to the pixel grid, which keeps 10-14 px text crisp
+/// on small panels, while horizontal shapes and spacing keep the designer's
+/// proportions. Pens sit on whole pixels.
+public final class Font: Sendable {
+    public let file: FontFile
+    public var descriptor: FontDescriptor { file.descriptor }
+    /// The requested size: the em square in pixels (to 1/64 px).
+    public let pixelSize: Double
+    /// Distance from the baseline up to the top of tall glyphs, in pixels.
+    public let ascender: Double
+    /// Distance from the baseline down to the bottom of descenders (positive).
+    public let descender: Double
+    /// Recommended baseline-to-baseline distance.
+    public let lineHeight: Double
+    /// Whether the face has kerning that ``advance(of:)`` applies.
+    public var hasKerning: Bool { file.hasKerning }
+    /// The size in 26.6 fixed point: the key of this size in the face.
+    private let key: Int
+
+    /// Opens `descriptor`'s file at `pixelSize` pixels per em (a face of its
+    /// own; ``FontCache`` shares one face between sizes).
+    public convenience init(_ descriptor: FontDescriptor = .default, pixelSize: Double) throws(FontError) {
+        guard pixelSize.isFinite, pixelSize > 0, pixelSize < 10_000 else { throw .invalidSize(pixelSize) }
+        try self.init(file: FontFile(descriptor), pixelSize: pixelSize)
+    }
+
+    /// `file` at `pixelSize` pixels per em.
+    public init(file: FontFile, pixelSize: Double) throws(FontError) {
+        guard pixelSize.isFinite, pixelSize > 0, pixelSize < 10_000 else { throw .invalidSize(pixelSize) }
+        let key = Int((pixelSize * 64).rounded())
+        let path = file.descriptor.path
+        let metrics = try file.state.withLock { (s: inout FaceState) throws(FontError) -> FT_Size_Metrics in
+            if let existing = s.sizes[key] {
+                FT_Activate_Size(existing.size)
+            } else {
+                var sizeOpt: FT_Size?
+                var rc = FT_New_Size(s.face, &sizeOpt)
+                guard rc == 0, let size = sizeOpt else { throw .freeType(call: "FT_New_Size", code: rc, path: path) }
+                FT_Activate_Size(size)
+                // 72 dpi makes points equal pixels.
+                rc = FT_Set_Char_Size(s.face, 0, FT_F26Dot6(key), 72, 72)
+                guard rc == 0 else {
+                    FT_Done_Size(size)
+                    throw .freeType(call: "FT_Set_Char_Size", code: rc, path: path)
+                }
+                s.sizes[key] = SizeState(size: size)
+            }
+            return s.face.pointee.size.pointee.metrics
+        }
+        self.file = file
+        self.key = key
+        self.pixelSize = Double(key) / 64
+        ascender = Double(metrics.ascender) / 64
+        descender = -Double(metrics.descender) / 64
+        lineHeight = Double(metrics.height) / 64
+    }
+
+    /// Runs `body` under the face's lock with this size active.
+    private func withSize<R: Sendable>(_ body: @Sendable (inout FaceState, inout SizeState) -> R) -> R {
+        file.state.withLock { s in
+            // Take the size's state out while it changes, so its caches are not copied.
+            var size = s.sizes.removeValue(forKey: key)!
+            defer { s.sizes[key] = size }
+            FT_Activate_Size(size.size)
+            return body(&s, &size)
+        }
     }
 
     /// The glyph for `scalar` (the font's .notdef glyph if it has none).
     public func glyph(for scalar: Unicode.Scalar) -> Glyph {
-        state.withLock { s in Self.glyph(Self.index(scalar, &s), &s) }
+        withSize { s, z in Self.glyph(Self.index(scalar, &s), s.face, &z) }
     }
 
     /// A laid-out run: each glyph with its pen position relative to the start of
@@ -140,20 +196,20 @@ public final class Font: Sendable {
     /// pixels. Kerning is read unfitted and rounded here: FreeType's grid-fitted
     /// kerning rounds small pairs (DejaVu's "AV", 0.9 px at 14 px) to nothing.
     public func layout(_ text: String) -> Run {
-        state.withLock { s in
-            let (pens, advance) = Self.pens(text, hasKerning: hasKerning, &s)
-            return Run(glyphs: pens.map { (Self.glyph($0.index, &s), $0.penX) }, advance: Double(advance))
+        withSize { s, z in
+            let (pens, advance) = Self.pens(text, hasKerning: hasKerning, &s, &z)
+            return Run(glyphs: pens.map { (Self.glyph($0.index, s.face, &z), $0.penX) }, advance: Double(advance))
         }
     }
 
     /// The advance width of `text` in pixels (what a label's slot must hold).
     /// Measuring loads metrics only; no glyph is rendered.
     public func advance(of text: String) -> Double {
-        state.withLock { s in Double(Self.pens(text, hasKerning: hasKerning, &s).advance) }
+        withSize { s, z in Double(Self.pens(text, hasKerning: hasKerning, &s, &z).advance) }
     }
 
     /// Glyph indices with their pen positions, and the total advance.
-    private static func pens(_ text: String, hasKerning: Bool, _ s: inout State) -> (
+    private static func pens(_ text: String, hasKerning: Bool, _ s: inout FaceState, _ z: inout SizeState) -> (
         [(index: UInt32, penX: Int)], advance: Int
     ) {
         var pen = 0
@@ -168,7 +224,7 @@ public final class Font: Sendable {
                 }
             }
             out.append((index, pen))
-            pen += Self.advance(index, &s)
+            pen += Self.advance(index, s.face, &z)
             previous = index
         }
         return (out, pen)
@@ -177,29 +233,29 @@ public final class Font: Sendable {
     /// The hinted advance of a glyph in whole pixels, from the glyph cache or
     /// from the glyph's metrics (loaded with the same light hinting as rendering,
     /// so both agree).
-    private static func advance(_ index: UInt32, _ s: inout State) -> Int {
-        if let g = s.glyphs[index] { return Int(g.advance.rounded()) }
-        if let a = s.advances[index] { return a }
+    private static func advance(_ index: UInt32, _ face: FT_Face, _ z: inout SizeState) -> Int {
+        if let g = z.glyphs[index] { return Int(g.advance.rounded()) }
+        if let a = z.advances[index] { return a }
         var a = 0
-        if FT_Load_Glyph(s.face, index, cft_load_light()) == 0 {
-            a = Int((Double(s.face.pointee.glyph!.pointee.advance.x) / 64).rounded())
+        if FT_Load_Glyph(face, index, cft_load_light()) == 0 {
+            a = Int((Double(face.pointee.glyph!.pointee.advance.x) / 64).rounded())
         }
-        s.advances[index] = a
+        z.advances[index] = a
         return a
     }
 
-    private static func index(_ scalar: Unicode.Scalar, _ s: inout State) -> UInt32 {
+    private static func index(_ scalar: Unicode.Scalar, _ s: inout FaceState) -> UInt32 {
         if let i = s.indices[scalar] { return i }
         let i = UInt32(FT_Get_Char_Index(s.face, FT_ULong(scalar.value)))
         s.indices[scalar] = i
         return i
     }
 
-    private static func glyph(_ index: UInt32, _ s: inout State) -> Glyph {
-        if let g = s.glyphs[index] { return g }
+    private static func glyph(_ index: UInt32, _ face: FT_Face, _ z: inout SizeState) -> Glyph {
+        if let g = z.glyphs[index] { return g }
         let g: Glyph
-        if FT_Load_Glyph(s.face, index, cft_load_light_render()) == 0 {
-            let slot = s.face.pointee.glyph!.pointee
+        if FT_Load_Glyph(face, index, cft_load_light_render()) == 0 {
+            let slot = face.pointee.glyph!.pointee
             let bm = slot.bitmap
             let w = Int(bm.width), h = Int(bm.rows)
             var cov = [UInt8](repeating: 0, count: w * h)
@@ -217,7 +273,7 @@ public final class Font: Sendable {
         } else {
             g = Glyph(advance: 0, left: 0, top: 0, width: 0, height: 0, coverage: [])
         }
-        s.glyphs[index] = g
+        z.glyphs[index] = g
         return g
     }
 }

@@ -1,13 +1,14 @@
 import Synchronization
 
-/// Opened fonts by file and pixel size, so that every label of every gauge on a
-/// panel shares one FreeType face and one glyph cache per size.
+/// Opened fonts by file and pixel size: every label of every gauge on a panel
+/// shares one FreeType face per file, and one glyph cache per size.
 public final class FontCache: Sendable {
     private struct Key: Hashable {
         let descriptor: FontDescriptor
         let size: Double
     }
     private let fonts = Mutex<[Key: Font]>([:])
+    private let files = Mutex<[FontDescriptor: FontFile]>([:])
 
     public init() {}
 
@@ -19,10 +20,21 @@ public final class FontCache: Sendable {
         let size = (pixelSize * 64).rounded() / 64
         let key = Key(descriptor: descriptor, size: size)
         if let f = fonts.withLock({ $0[key] }) { return f }
-        let f = try Font(descriptor, pixelSize: size)
+        let f = try Font(file: file(descriptor), pixelSize: size)
         return fonts.withLock { table in
             if let existing = table[key] { return existing }
             table[key] = f
+            return f
+        }
+    }
+
+    /// The open file for `descriptor`, opened once.
+    private func file(_ descriptor: FontDescriptor) throws(FontError) -> FontFile {
+        if let f = files.withLock({ $0[descriptor] }) { return f }
+        let f = try FontFile(descriptor)
+        return files.withLock { table in
+            if let existing = table[descriptor] { return existing }
+            table[descriptor] = f
             return f
         }
     }

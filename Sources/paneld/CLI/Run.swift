@@ -35,6 +35,13 @@ struct Run: ParsableCommand {
     @Option(name: .long, help: "File the last values are saved to and restored from. Default: $STATE_DIRECTORY/values, else none.")
     var state: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Seconds between two writes of the state file while values change (0.1 to 3600). A crash loses at most this much; flash storage sees at most one write per interval.",
+            valueName: "seconds"))
+    var saveInterval: Double = 5
+
     @Option(name: .long, help: "Screen size WIDTHxHEIGHT for PNG output. Default: the layout's mode, else 800x480.")
     var size: String?
 
@@ -57,6 +64,9 @@ struct Run: ParsableCommand {
         }
         if let state, state.isEmpty { throw ValidationError("--state needs a file name") }
         if !(1...4096).contains(maxClients) { throw ValidationError("--max-clients must be 1 to 4096") }
+        if !(saveInterval >= 0.1 && saveInterval <= 3600) {
+            throw ValidationError("--save-interval must be 0.1 to 3600 seconds")
+        }
     }
 
     func run() throws {
@@ -116,6 +126,7 @@ struct Run: ParsableCommand {
         var settings = Daemon.Settings()
         settings.statePath = statePath
         settings.layoutPath = config
+        settings.saveInterval = Int64((saveInterval * 1000).rounded())
         settings.stuckClientTimeout = max(1, stuckClientTimeout)
         settings.maxClients = maxClients
         settings.minFrameInterval = frameOutput is PNGOutput ? 50 : 0

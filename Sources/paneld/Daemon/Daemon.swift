@@ -6,14 +6,17 @@ import PanelGauge
 ///
 /// It owns none of the resources it is given; ``Run`` opens them in order and
 /// releases them in reverse after ``run()`` returns. With no input and no
-/// pending frame or save, `poll` sleeps with no timeout (the watchdog, when
-/// systemd enables it, is the only periodic wake-up).
+/// pending frame, animation or save, `poll` sleeps with no timeout. The only
+/// periodic wake-ups: the watchdog ping when systemd asks for one, and a full
+/// frame once a second while the display has lost its picture (DRM master taken).
+/// A stuck client is dropped when the loop next wakes, not by a timer: until
+/// then it costs only its bounded buffers.
 final class Daemon {
     struct Settings {
         /// Shortest time between two frames (PNG output); 0 = paced by the display alone.
         var minFrameInterval: Int64 = 0
-        /// Shortest time between two state-file writes.
-        var saveInterval: Int64 = 1000
+        /// Shortest time between two state-file writes, in milliseconds.
+        var saveInterval: Int64 = 5000
         var maxClients = 256
         /// Reads per client per loop turn, so one busy client cannot starve the rest.
         var readsPerTurn = 8
@@ -49,6 +52,9 @@ final class Daemon {
     private var lastSaveError: String?
     private var repaintAllNextFrame = false
     private var readBuffer = [UInt8](repeating: 0, count: 4096)
+    /// Set after a failed accept: the listener is left out of `poll` until then.
+    private var acceptPausedUntil: Int64?
+    static let acceptPause: Int64 = 250
 
     init(
         layout: Layout, output: FrameOutput, listener: FileDescriptor, signals: SignalPipe,
@@ -100,9 +106,9 @@ final class Daemon {
     /// one step at a time.)
     func turn() throws {
         // Fixed entries first: signals, the control socket, then the display and statsd if present.
-        var entries: [(FileDescriptor, PollEvents)] = [
-            (signals.readEnd, .input), (listener, clients.count < settings.maxClients ? .input : []),
-        ]
+        if let until = acceptPausedUntil, monotonicMilliseconds() >= until { acceptPausedUntil = nil }
+        let accepting = clients.count < settings.maxClients && acceptPausedUntil == nil
+        var entries: [(FileDescriptor, PollEvents)] = [(signals.readEnd, .input), (listener, accepting ? .input : [])]
         var outputIndex: Int? = nil
         if let o = output.pollDescriptor {
             outputIndex = entries.count
@@ -186,6 +192,7 @@ final class Daemon {
         if let due = recoveryDue, !output.isBusy { deadlines.append(due) }
         if let d = saveDue { deadlines.append(d) }
         if let w = nextWatchdogAt { deadlines.append(w) }
+        if let a = acceptPausedUntil { deadlines.append(a) }
         guard let first = deadlines.min() else { return -1 }
         return Int32(clamping: max(0, first - now))
     }
@@ -285,7 +292,11 @@ final class Daemon {
             guard clients.count < settings.maxClients else { return }
             let fd: FileDescriptor?
             do { fd = try UnixSocket.accept(listener) } catch {
-                Log.warning("\(error)")
+                // Out of descriptors (EMFILE/ENFILE) or another failure: the pending
+                // connection stays queued and the listener stays readable, so stop
+                // polling it for a moment instead of spinning on it.
+                Log.warning("\(error); not accepting connections for \(Daemon.acceptPause) ms")
+                acceptPausedUntil = monotonicMilliseconds() + Daemon.acceptPause
                 return
             }
             guard let fd else { return }

@@ -49,5 +49,12 @@ enum StateFile {
 
     static func save(_ store: GaugeStore, to path: String) throws {
         try FileIO.writeAtomically(encode(store), to: path, mode: 0o640)
+        // The rename is durable only once the directory is on disk too (power cuts).
+        let dir = path.lastIndex(of: "/").map { path[..<$0].isEmpty ? "/" : String(path[..<$0]) } ?? "."
+        let fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if fd >= 0 {
+            fsync(fd)
+            close(fd)
+        }
     }
 }

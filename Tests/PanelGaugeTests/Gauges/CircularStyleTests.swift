@@ -144,6 +144,18 @@ import Testing
         #expect(a.height > b.height)
     }
 
+    /// On a small gauge (D = 64, where 0.1 D is 6.4 px) the end labels are set at
+    /// 9 px, which still fits below the round ends.
+    @Test func smallGaugesKeepReadableEndLabels() throws {
+        let g = try Gauge(value: 0.5) { "" } minimumValueLabel: { "0" } maximumValueLabel: { "8" }
+        let img = render(g.gaugeStyle(.accessoryCircular), width: 64, height: 64)
+        // Ends at (32 -/+ 19.1, 51.1), stroke 6.4: below y = 55 only the labels.
+        let left = try #require(img.inkBounds(in: IntRect(x: 0, y: 55, width: 32, height: 9), background: Self.bg))
+        let nine = try #require(try FontCache.shared.font(.default, pixelSize: 9).inkBounds(of: "0"))
+        #expect(left.height == nine.height && left.width == nine.width)
+        #expect(left.maxY <= 64)
+    }
+
     @Test func minAndMaxLabelsSitInTheOpening() throws {
         let g = try Gauge(value: 0.5) { "" } currentValueLabel: { "50" } minimumValueLabel: { "0" } maximumValueLabel: { "9" }
         let img = render(g.gaugeStyle(.accessoryCircular), width: 160, height: 160)

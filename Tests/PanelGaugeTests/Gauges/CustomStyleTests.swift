@@ -46,6 +46,20 @@ struct Bar: GaugeStyle {
         #expect(Icon(width: 2, height: 2, coverage: [1, 2, 3]) == nil)
     }
 
+    @Test func iconsResizeByAreaAveraging() throws {
+        let solid = try #require(Icon(width: 3, height: 2, coverage: [UInt8](repeating: 200, count: 6)))
+        #expect(solid.resized(width: 7, height: 5)?.coverage == [UInt8](repeating: 200, count: 35))
+        let diagonal = try #require(Icon(width: 2, height: 2, coverage: [255, 0, 0, 255]))
+        #expect(diagonal.resized(width: 1, height: 1)?.coverage == [128])  // 127.5 rounds up
+        #expect(diagonal.resized(width: 4, height: 4)?.coverage == [
+            255, 255, 0, 0, 255, 255, 0, 0, 0, 0, 255, 255, 0, 0, 255, 255,
+        ])
+        // 3 -> 2 columns: each new pixel covers 1.5 old ones.
+        let ramp = try #require(Icon(width: 3, height: 1, coverage: [0, 90, 180]))
+        #expect(ramp.resized(width: 2, height: 1)?.coverage == [30, 150])  // (0 + 45) / 1.5, (45 + 180) / 1.5
+        #expect(ramp.resized(width: 0, height: 1) == nil)
+    }
+
     @Test func anIconLabelIsPaintedInTheForegroundColour() throws {
         let icon = try #require(Icon(width: 6, height: 4, coverage: [UInt8](repeating: 255, count: 24)))
         let g = try Gauge(value: 0.5) { "" } currentValueLabel: { .icon(icon) }.gaugeStyle(.accessoryCircularCapacity)
@@ -85,5 +99,25 @@ struct Bar: GaugeStyle {
         // 78.7, still orange, past 0.75 of the ring.
         #expect(image.rgb(at: l.point(for: 0.75)) == RGB(.orange))
         #expect(image.rgb(at: l.point(for: 0.82)) == Expect.over(Color.orange.opacity(0.3), .black))
+    }
+}
+
+@Suite struct ArticleRingStyleTests {
+    /// `Gauge(value: 0.65) { "CPU" } currentValueLabel: { "65%" }` in the
+    /// article's ring style: an arc over 65 % of the turn from the top, "65%" centred.
+    @Test func theArticleExampleDraws() throws {
+        let g = try Gauge(value: 0.65) { "CPU" } currentValueLabel: { "65%" }.gaugeStyle(ArticleRingStyle())
+        #expect(g.sizeThatFits(Size(width: 300, height: 300)) == Size(width: 80, height: 80))
+        let img = render(g, width: 100, height: 100)
+        // 80 px centred in 100: radius 36 about (50, 50), 8 px stroke.
+        let c = Point(x: 50, y: 50)
+        for k in stride(from: 0.02, through: 0.98, by: 0.04) {
+            #expect(img.rgb(at: c.onCircle(radius: 36, angle: .degrees(270 + 234 * k))) == RGB(.blue))
+        }
+        for a in stride(from: 270.0 + 234 + 3, through: 630 - 3, by: 4) {
+            #expect(img.rgb(at: c.onCircle(radius: 36, angle: .degrees(a))) == RGB(Panel.background))
+        }
+        let ink = try #require(img.inkBounds(in: IntRect(x: 25, y: 25, width: 50, height: 50), background: RGB(Panel.background)))
+        #expect(abs(Double(ink.minX + ink.maxX) / 2 - 50) <= 1.5 && abs(Double(ink.minY + ink.maxY) / 2 - 50) <= 1)
     }
 }

@@ -66,6 +66,10 @@ import Testing
         try compare(img, to: name)
     }
 
+    @Test func thresholdZonesMatchReference() throws {
+        try compare(try #require(Gallery.entries.first { $0.name == "thresholdZones" }).render(), to: "thresholdZones")
+    }
+
     @Test func loaderMatchesReference() throws {
         let (img, canvas) = Panel.image(width: 160, height: 80)
         for (i, t) in [0.0, 0.3].enumerated() {

@@ -33,6 +33,16 @@ import Testing
         }
     }
 
+    /// SBGauge's width property: a wider stroke, still inside the square.
+    @Test func strokeWidthIsConfigurable() throws {
+        let g = try Gauge(value: 1).gaugeStyle(.stepped(segments: 1, lineWidth: 0.3)).tint(.blue)
+        let img = render(g, width: 80, height: 80)
+        // Stroke 24 on radius 28: blue from radius 16 to 40.
+        for r in [17.0, 28, 39] { #expect(img.rgb(at: Self.c.onCircle(radius: r, angle: 30)) == RGB(.blue), "r \(r)") }
+        #expect(img.rgb(at: Self.c.onCircle(radius: 14.5, angle: 30)) == RGB(Panel.background))
+        #expect(SteppedGaugeStyle(segments: 2, lineWidth: 9).lineWidth == 0.5)
+    }
+
     @Test func aStepEasesInFromThePreviousOne() throws {
         var steps = try SteppedGauge(segments: 4, step: 1)
         steps.stepUp(at: 10)
@@ -50,37 +60,14 @@ import Testing
     }
 }
 
-// MARK: - The loader of the loader-styles article, written as user code.
-
-/// Primary: 80 px, purple, the percentage inside.
-struct PrimaryLoaderStyle: LoaderStyle {
-    func makeBody(configuration: Configuration) -> some Drawable {
-        configuration.indicator.tint(.purple).frame(width: 80, height: 80)
-            .overlay(Text("\(Int(configuration.progress * 100))%", size: 14, color: .gray))
-    }
-}
-
-/// Secondary: 40 px, red, no text.
-struct SecondaryLoaderStyle: LoaderStyle {
-    func makeBody(configuration: Configuration) -> some Drawable {
-        configuration.indicator.tint(.red).frame(width: 40, height: 40)
-    }
-}
-
-extension LoaderStyle where Self == PrimaryLoaderStyle {
-    static var primary: Self { Self() }
-}
-extension LoaderStyle where Self == SecondaryLoaderStyle {
-    static var secondary: Self { Self() }
-}
+// The Primary and Secondary loader styles are user code: UserCodeStyles.swift.
 
 @Suite struct LoaderStyleTests {
     static let bg = RGB(Panel.background)
 
     static func draw(_ loader: Loader, at time: Double, size: Int) -> Image {
         let (img, canvas) = Panel.image(width: size, height: size)
-        loader.body(at: time).draw(
-            in: Rect(x: 0, y: 0, width: Double(size), height: Double(size)), on: canvas, context: DrawContext())
+        loader.draw(in: Rect(x: 0, y: 0, width: Double(size), height: Double(size)), on: canvas, at: time)
         return img
     }
 

@@ -163,6 +163,23 @@ enum Gallery {
                 in: Rect(x: 180, y: 0, width: 80, height: 100), on: canvas, context: DrawContext())
             return img
         },
+        Entry(name: "thresholdZones") {
+            // Zones along the track (green, orange from 60, red from 85); the
+            // indicator takes its zone's colour.
+            let zones = try Thresholds(.green, (60, .orange), (85, .red))
+            let (img, canvas) = Panel.image(width: 400, height: 150)
+            for (i, v) in [30.0, 70, 92].enumerated() {
+                let x = Double(i) * 133
+                try Gauge(value: v, in: 0...100) { "" } minimumValueLabel: { "0" } maximumValueLabel: { "100" }
+                    .valueFormat(.number(decimals: 0)).gaugeStyle(.accessoryCircular).thresholds(zones)
+                    .environment { $0.showsThresholdZones = true }
+                    .draw(in: Rect(x: x, y: 0, width: 133, height: 96).insetBy(4), on: canvas)
+                try Gauge(value: v, in: 0...100) { "Load" } currentValueLabel: { .text("\(Int(v)) %") }
+                    .gaugeStyle(.linearCapacity).thresholds(zones).environment { $0.showsThresholdZones = true }
+                    .draw(in: Rect(x: x, y: 96, width: 133, height: 54).insetBy(6), on: canvas)
+            }
+            return img
+        },
         Entry(name: "panel") {
             // Several gauges sharing a 320x240 panel, with threshold zones.
             let (img, canvas) = Panel.image(width: 320, height: 240)

@@ -53,6 +53,47 @@ import Testing
         }
     }
 
+    /// Sizes sharing one face switch the face's active size under its lock:
+    /// interleaved use gives what separate faces give.
+    @Test func sizesSharingAFaceDoNotDisturbEachOther() throws {
+        let file = try FontFile(.default)
+        let small = try Font(file: file, pixelSize: 12), large = try Font(file: file, pixelSize: 20)
+        let alone12 = try Font(pixelSize: 12), alone20 = try Font(pixelSize: 20)
+        for t in ["100 %", "Tg", "73"] {
+            #expect(large.advance(of: t) == alone20.advance(of: t))
+            #expect(small.advance(of: t) == alone12.advance(of: t))
+            #expect(large.inkBounds(of: t) == alone20.inkBounds(of: t))
+            #expect(small.inkBounds(of: t) == alone12.inkBounds(of: t))
+        }
+        #expect(small.ascender == alone12.ascender && large.lineHeight == alone20.lineHeight)
+    }
+
+    /// Many tasks measuring and rendering at different sizes of one shared face
+    /// get the answers a single task gets.
+    @Test func concurrentUseOfOneFaceIsSafe() async throws {
+        let cache = FontCache()
+        let texts = ["100 %", "73 %", "CPU", "Temp 21.5 °C"]
+        var expected = [Double: [Double]]()
+        for size in [10.0, 12, 14, 18] {
+            expected[size] = try texts.map { try Font(pixelSize: size).advance(of: $0) }
+        }
+        let results = try await withThrowingTaskGroup(of: (Double, [Double]).self) { group in
+            for i in 0..<32 {
+                let size = [10.0, 12, 14, 18][i % 4]
+                group.addTask {
+                    let f = try cache.font(.default, pixelSize: size)
+                    _ = texts.map { f.layout($0) }  // render too, interleaved with other sizes
+                    return (size, texts.map { f.advance(of: $0) })
+                }
+            }
+            var out = [(Double, [Double])]()
+            for try await r in group { out.append(r) }
+            return out
+        }
+        #expect(results.count == 32)
+        for (size, widths) in results { #expect(widths == expected[size]) }
+    }
+
     /// The hinted width at 12 px agrees with the font's design advances scaled to
     /// 12 px (read unscaled and unhinted through FT_LOAD_NO_SCALE): each glyph's
     /// advance is rounded to whole pixels, so at most half a pixel per glyph.
@@ -100,6 +141,30 @@ import Testing
         #expect(f.ascender > 0 && f.descender > 0 && f.lineHeight >= f.ascender + f.descender - 1)
     }
 
+    /// Light hinting snaps horizontal stems to whole pixels: the top bar of a
+    /// "T" fills its first row at every label size. (Unhinted, DejaVu's cap
+    /// height of 0.729 em puts the bar across two rows at most of these sizes,
+    /// e.g. 8.75 px at 12 px, leaving the top row about three quarters covered.)
+    @Test(arguments: [10.0, 11, 12, 13, 14])
+    func horizontalStemsSnapToThePixelGrid(size: Double) throws {
+        let t = try Font(pixelSize: size).glyph(for: "T")
+        let topRow = t.coverage[0..<t.width].max() ?? 0
+        #expect(topRow >= 240)
+        #expect(t.top == Int((0.729 * size).rounded()) || t.top == Int((0.729 * size).rounded(.up)))
+    }
+
+    /// Value labels are centred on their ink, so the ink must not move as the
+    /// value changes: with hinting, every number from 0 to 100 (with or without
+    /// " %") has the same top and bottom at each size.
+    @Test(arguments: [10.0, 12, 14, 17, 24])
+    func valueTextInkDoesNotJumpVertically(size: Double) throws {
+        let f = try Font(pixelSize: size)
+        for suffix in ["", " %"] {
+            let boxes = (0...100).map { f.inkBounds(of: "\($0)" + suffix)! }
+            #expect(Set(boxes.map(\.minY)).count == 1 && Set(boxes.map(\.maxY)) == [0], "suffix '\(suffix)'")
+        }
+    }
+
     @Test func drawnTextLandsOnItsInkBounds() throws {
         let f = try Font(pixelSize: 14)
         let img = Image(width: 60, height: 24)
@@ -129,7 +194,23 @@ import Testing
         let cache = FontCache()
         let a = try cache.font(.default, pixelSize: 12)
         #expect(try cache.font(.default, pixelSize: 12) === a)
-        #expect(try cache.font(.default, pixelSize: 13) !== a)
+        let b = try cache.font(.default, pixelSize: 13)
+        #expect(b !== a && b.file === a.file)  // one FreeType face, two sizes
         #expect(throws: FontError.self) { try cache.font(FontDescriptor(path: "/nope.ttf"), pixelSize: 12) }
+    }
+}
+
+@Suite struct MissingFontTests {
+    @Test func aGaugeWithAMissingFontReportsItAndDrawsWithoutText() throws {
+        let path = "/nonexistent/Missing.ttf"
+        let g = try Gauge(value: 0.5).valueFormat(.percent()).gaugeStyle(.accessoryCircularCapacity)
+        let broken = g.environment { $0.font = FontDescriptor(path: path) }
+        #expect(throws: FontError.unreadable(path: path)) { try broken.validateFont() }
+        try g.validateFont()
+        // The ring is still drawn, without its text.
+        let withText = render(g, width: 60, height: 60), without = render(broken, width: 60, height: 60)
+        #expect(withText.inkBounds(in: IntRect(x: 18, y: 18, width: 24, height: 24), background: RGB(Panel.background)) != nil)
+        #expect(without.inkBounds(in: IntRect(x: 18, y: 18, width: 24, height: 24), background: RGB(Panel.background)) == nil)
+        #expect(without.rgb(30, 3) == withText.rgb(30, 3))
     }
 }

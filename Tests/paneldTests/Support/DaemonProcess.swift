@@ -27,6 +27,18 @@ final class TempDirectory {
     }
 }
 
+/// Sets close-on-exec on every descriptor of the test process (other tests'
+/// pipes and sockets included), so a spawned paneld inherits only what its
+/// spawn actions give it.
+func markAllDescriptorsCloseOnExec() {
+    guard let d = opendir("/proc/self/fd") else { return }
+    defer { closedir(d) }
+    while let e = readdir(d) {
+        let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        if let fd = Int32(name), fd > 2 { _ = fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC) }
+    }
+}
+
 /// The `paneld` binary built next to the test bundle.
 func paneldBinary() -> String {
     var buf = [CChar](repeating: 0, count: 4096)
@@ -57,11 +69,15 @@ final class DaemonProcess {
     /// systemd's socket activation does it (LISTEN_FDS=1, LISTEN_PID = its own pid).
     init(
         _ dir: TempDirectory, args: [String], socket: String? = nil, environment: [String: String] = [:],
-        waitForSocket: Bool = true, passSocket: FileDescriptor? = nil
+        waitForSocket: Bool = true, passSocket: FileDescriptor? = nil, fileLimit: Int? = nil
     ) throws {
         socketPath = socket ?? dir.file("paneld.sock")
         logPath = dir.file("stderr-\(UInt32.random(in: 0...UInt32.max)).log")
         var argv = [paneldBinary(), "run", "--socket", socketPath] + args
+        if let n = fileLimit {
+            argv = ["/bin/sh", "-c", "ulimit -n \(n) && exec \"$0\" \"$@\""] + argv
+        }
+        markAllDescriptorsCloseOnExec()
         if passSocket != nil {
             // `exec` keeps the shell's pid, so $$ is paneld's pid.
             argv = ["/bin/sh", "-c", "export LISTEN_PID=$$ LISTEN_FDS=1; exec \"$0\" \"$@\""] + argv
@@ -137,6 +153,16 @@ final class DaemonProcess {
     }
 
     func signal(_ s: Int32) { kill(pid, s) }
+
+    /// User plus system CPU time so far, in clock ticks (/proc/PID/stat fields 14 and 15).
+    func cpuTicks() -> Int? {
+        guard let text = try? FileIO.read("/proc/\(pid)/stat") else { return nil }
+        let s = String(decoding: text, as: UTF8.self)
+        guard let close = s.lastIndex(of: ")") else { return nil }
+        let fields = s[s.index(after: close)...].split(separator: " ")
+        guard fields.count > 13, let u = Int(fields[11]), let k = Int(fields[12]) else { return nil }
+        return u + k
+    }
 
     /// A field of /proc/PID/status in kB (e.g. VmRSS, VmHWM) or as a count.
     func status(_ field: String) -> Int? {

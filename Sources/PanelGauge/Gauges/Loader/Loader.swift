@@ -39,6 +39,14 @@ public struct Loader: Sendable {
         return .degrees(360 * (turns - turns.rounded(.down)))
     }
 
+    /// Draws the loader as it is at `time` into `rect`, clipped to it.
+    public func draw(in rect: Rect, on canvas: Canvas, at time: Double, fonts: FontCache = .shared) {
+        guard rect.isDrawable else { return }
+        canvas.withClip(IntRect(covering: rect)) {
+            body(at: time).draw(in: rect, on: canvas, context: DrawContext(fonts: fonts))
+        }
+    }
+
     /// The styled drawing at `time`.
     public func body(at time: Double) -> any Drawable {
         let configuration = LoaderStyleConfiguration(

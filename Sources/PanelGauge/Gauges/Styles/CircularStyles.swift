@@ -25,7 +25,7 @@ public struct CircularGaugeLayout: Sendable, Hashable {
 
     /// A full-turn stroke of `lineWidthFraction` of the side of the largest
     /// square centred in `rect`, drawn inside that square.
-    static func inscribed(in rect: Rect, lineWidthFraction: Double, startAngle: Angle) -> CircularGaugeLayout {
+    public static func inscribed(in rect: Rect, lineWidthFraction: Double, startAngle: Angle) -> CircularGaugeLayout {
         let sq = PanelLayout.centredSquare(in: rect)
         let w = lineWidthFraction * sq.width
         return CircularGaugeLayout(
@@ -34,8 +34,8 @@ public struct CircularGaugeLayout: Sendable, Hashable {
 
     /// Draws a label in the middle of the ring at `preferred` pixels, or smaller
     /// so that the widest of the configuration's sizing texts fits `fitting`
-    /// pixels (see ``centreTextSize(_:preferred:fitting:_:)``).
-    func drawCentre(
+    /// pixels, so the size does not change with the value.
+    public func drawCentre(
         _ label: GaugeLabel, _ c: GaugeStyleConfiguration, preferred: Double, fitting: Double, on canvas: Canvas,
         context: DrawContext
     ) {
@@ -55,7 +55,8 @@ public struct CircularGaugeLayout: Sendable, Hashable {
 /// `0.625 x` the stroke width, padding to `0.775 x`; the ring is inset so the
 /// padded dot stays inside the square. The current value's size is `0.3 D`, or
 /// less so its widest text fits `1.3 x` the ring's inner radius; the opening's
-/// labels are `0.1 D`: minimum and maximum centred under the two round ends
+/// labels are `0.1 D` (at least 9 px where the square has room below the
+/// ends): minimum and maximum centred under the two round ends
 /// (their ink centred half a label below the caps' lowest point), the label
 /// centred `0.8 r` below the centre. The ring shows a gradient tint in full along the arc
 /// (solid tints draw it in the track colour) and the dot takes the tint's colour
@@ -78,10 +79,10 @@ public struct AccessoryCircularGaugeStyle: GaugeStyle {
         Draw { rect, canvas, context in
             let l = Self.layout(in: rect)
             guard l.radius > 0 else { return }
-            let track: Paint =
-                c.tint.isGradient
-                ? c.tint.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: l.sweep)
-                : .solid(c.environment.track)
+            let along = c.zoneTrack ?? (c.tint.isGradient ? c.tint : nil)
+            let track =
+                along?.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: l.sweep)
+                ?? .solid(c.environment.track)
             canvas.strokeArc(
                 center: l.center, radius: l.radius, startAngle: l.startAngle, sweep: l.sweep, width: l.lineWidth,
                 cap: .round, paint: track)
@@ -97,9 +98,12 @@ public struct AccessoryCircularGaugeStyle: GaugeStyle {
             }
             // The opening: the min and max labels centred under the two round
             // ends, or else the label.
-            let small = 0.1 * d
+            // 0.1 D, but at least 9 px where there is room below the ends, so
+            // small gauges keep readable labels.
+            let end = l.point(for: 0)
+            let room = l.center.y + d / 2 - (end.y + l.lineWidth / 2)
+            let small = max(0.1 * d, min(9, room))
             if c.minimumValueLabel != nil || c.maximumValueLabel != nil {
-                let end = l.point(for: 0)
                 let y = end.y + l.lineWidth / 2 + small / 2
                 for (label, x) in [(c.minimumValueLabel, end.x), (c.maximumValueLabel, 2 * l.center.x - end.x)] {
                     label?.draw(
@@ -138,9 +142,12 @@ public struct AccessoryCircularCapacityGaugeStyle: GaugeStyle {
             guard l.radius > 0 else { return }
             // Leave room at the seam for the round start cap's own colour.
             let capDegrees = Angle(radians: l.lineWidth / 2 / l.radius).degrees
-            let arcPaint = c.tint.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: .degrees(360 - 2 * capDegrees))
-            let trackPaint = c.tint.opacity(Self.trackOpacity).arcPaint(
-                center: l.center, arcStart: l.startAngle, arcSweep: .degrees(360 - 2 * capDegrees))
+            let sweep = Angle.degrees(360 - 2 * capDegrees)
+            let arcPaint = c.tint.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: sweep)
+            // Zones mark values, so they map onto the ring exactly (no squeeze).
+            let trackPaint =
+                c.zoneTrack?.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: l.sweep)
+                ?? c.tint.opacity(Self.trackOpacity).arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: sweep)
             canvas.strokeRing(center: l.center, radius: l.radius, width: l.lineWidth, paint: trackPaint)
             if c.value > 0 {
                 canvas.strokeArc(
@@ -168,14 +175,15 @@ func centreTextSize(_ c: GaugeStyleConfiguration, preferred: Double, fitting wid
         guard let f = context.font(size: size) else { return 0 }
         return texts.map { f.advance(of: $0) }.max() ?? 0
     }
-    var size = preferred.rounded(.down)
-    let w = widest(size)
-    if w > width {
-        // Advances grow about linearly with size: start from the proportional
-        // guess, then step down until the hinted widths fit.
-        size = max(1, (size * width / w).rounded(.down))
-        while size > 1 && widest(size) > width { size -= 1 }
-    }
+    // Advances grow about linearly with size: guess from a measurement at a
+    // modest reference size (opening no huge font just to measure), then step
+    // to the largest whole size whose hinted widths fit.
+    let top = preferred.rounded(.down)
+    let reference = min(top, 32)
+    let w = widest(reference)
+    var size = w > 0 ? min(top, max(1, (reference * width / w).rounded(.down))) : top
+    while size < top && widest(size + 1) <= width { size += 1 }
+    while size > 1 && widest(size) > width { size -= 1 }
     return size
 }
 

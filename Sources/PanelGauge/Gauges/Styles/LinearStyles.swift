@@ -83,7 +83,10 @@ public struct LinearGaugeLayout: Sendable, Hashable {
     func drawCapacity(
         _ c: GaugeStyleConfiguration, fill: Paint, labels: HorizontalAlignment, on canvas: Canvas, context: DrawContext
     ) {
-        canvas.fillCapsule(bar, paint: .solid(c.environment.track))
+        let track =
+            c.zoneTrack?.linearPaint(from: Point(x: bar.minX, y: bar.midY), to: Point(x: bar.maxX, y: bar.midY))
+            ?? .solid(c.environment.track)
+        canvas.fillCapsule(bar, paint: track)
         if let f = self.fill(for: c.value) { canvas.fillCapsule(f, paint: fill) }
         drawLabels(c, on: canvas, context: context, labelAlignment: labels, currentAlignment: labels)
     }
@@ -162,9 +165,8 @@ public struct AccessoryLinearGaugeStyle: GaugeStyle {
     public func makeBody(configuration c: Configuration) -> some Drawable {
         Draw { rect, canvas, context in
             let l = layout(c, in: rect, context: context)
-            let track: Paint =
-                c.tint.isGradient
-                ? c.tint.linearPaint(from: l.marker(for: 0), to: l.marker(for: 1)) : .solid(c.environment.track)
+            let along = c.zoneTrack ?? (c.tint.isGradient ? c.tint : nil)
+            let track = along?.linearPaint(from: l.marker(for: 0), to: l.marker(for: 1)) ?? .solid(c.environment.track)
             canvas.fillCapsule(l.bar, paint: track)
             let p = l.marker(for: c.value)
             let radii = Self.markerRadii(thickness: l.bar.height)

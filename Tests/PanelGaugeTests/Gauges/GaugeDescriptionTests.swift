@@ -2,9 +2,9 @@ import Foundation
 import Testing
 @testable import PanelGauge
 
-@Suite struct GaugeSpecTests {
-    func decode(_ json: String) throws -> GaugeSpec {
-        try JSONDecoder().decode(GaugeSpec.self, from: Data(json.utf8))
+@Suite struct GaugeDescriptionTests {
+    func decode(_ json: String) throws -> GaugeDescription {
+        try JSONDecoder().decode(GaugeDescription.self, from: Data(json.utf8))
     }
 
     @Test func aFullSpecBuildsTheGauge() throws {
@@ -26,6 +26,18 @@ import Testing
         #expect(g.environment.labelSize == 14)
     }
 
+    @Test func environmentKeys() throws {
+        let g = try decode(
+            ##"{ "style": "ring", "font": "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf", "foreground": "#FFD60A", "background": "#000", "track": "#FFFFFF33" }"##
+        ).makeGauge()
+        #expect(g.environment.font.path.hasSuffix("DejaVuSans-Bold.ttf"))
+        #expect(g.environment.foreground == .yellow && g.environment.background == .black)
+        #expect(g.environment.track == Color(hex: 0xFFFFFF, alpha: 0x33 / 255.0))
+        #expect(try decode(##"{ "style": "ring" }"##).makeGauge().environment == GaugeEnvironment())
+        let upper = try decode(##"{ "style": "ring", "thresholds": { "steps": [{ "from": 0.9, "color": "#FF3B30" }] } }"##)
+        #expect(upper.thresholds?.base == nil && upper.thresholds?.steps.count == 1)
+    }
+
     @Test func onlyTheStyleIsRequired() throws {
         let g = try decode(##"{ "style": "stepped", "segments": 5, "tint": "#FF3B30" }"##).makeGauge()
         #expect((g.style as? SteppedGaugeStyle)?.segments == 5)
@@ -42,6 +54,7 @@ import Testing
         #expect(throws: DecodingError.self) {
             try decode(##"{ "style": "ring", "thresholds": { "base": "#000", "steps": [{ "from": 5, "color": "#fff" }, { "from": 1, "color": "#fff" }] } }"##)
         }
+        #expect(throws: DecodingError.self) { try decode(##"{ "style": "ring", "track": "grey" }"##) }
         #expect(throws: GaugeError.self) { try decode(##"{ "style": "ring", "min": 5, "max": 5 }"##).makeGauge() }
         #expect(throws: GaugeError.self) { try decode(##"{ "style": "ring", "min": 5, "max": 1 }"##).makeGauge() }
     }

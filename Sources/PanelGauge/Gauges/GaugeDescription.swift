@@ -29,9 +29,12 @@ public enum GaugeStyleName: String, Sendable, CaseIterable, Codable {
 /// ```
 ///
 /// Every key but `style` is optional: range 0...1, value at the minimum,
-/// default tint, no labels, no thresholds, no format. `tint` is one colour or a
+/// the style's default tint, no labels, no thresholds, no format. Also:
+/// `segments` (stepped), `labelSize` (px), `font` (a font file's path),
+/// `foreground`, `background`, `track` (colours), `showZones` (threshold
+/// zones along the track). `tint` is one colour or a
 /// list (an evenly spaced gradient); colours are `#RGB`, `#RRGGBB` or `#RRGGBBAA`.
-public struct GaugeSpec: Sendable, Decodable {
+public struct GaugeDescription: Sendable, Decodable {
     public var style: GaugeStyleName
     public var min: Double?
     public var max: Double?
@@ -47,6 +50,42 @@ public struct GaugeSpec: Sendable, Decodable {
     public var segments: Int?
     /// Pixel size of the labels.
     public var labelSize: Double?
+    /// Path of a TrueType/OpenType file (default DejaVu Sans).
+    public var font: String?
+    /// Text colour, panel background (painted as the markers' clear padding) and
+    /// track colour; hex strings in the file.
+    public var foreground: Color?
+    public var background: Color?
+    public var track: Color?
+    /// Whether the thresholds' zones are shown along the track.
+    public var showZones: Bool?
+
+    private enum CodingKeys: String, CodingKey {
+        case style, min, max, value, label, currentLabel, minimumLabel, maximumLabel, tint, thresholds, format
+        case segments, labelSize, font, foreground, background, track, showZones
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        style = try c.decode(GaugeStyleName.self, forKey: .style)
+        min = try c.decodeIfPresent(Double.self, forKey: .min)
+        max = try c.decodeIfPresent(Double.self, forKey: .max)
+        value = try c.decodeIfPresent(Double.self, forKey: .value)
+        label = try c.decodeIfPresent(String.self, forKey: .label)
+        currentLabel = try c.decodeIfPresent(String.self, forKey: .currentLabel)
+        minimumLabel = try c.decodeIfPresent(String.self, forKey: .minimumLabel)
+        maximumLabel = try c.decodeIfPresent(String.self, forKey: .maximumLabel)
+        tint = try c.decodeIfPresent(Tint.self, forKey: .tint)
+        thresholds = try c.decodeIfPresent(Thresholds.self, forKey: .thresholds)
+        format = try c.decodeIfPresent(ValueFormat.self, forKey: .format)
+        segments = try c.decodeIfPresent(Int.self, forKey: .segments)
+        labelSize = try c.decodeIfPresent(Double.self, forKey: .labelSize)
+        font = try c.decodeIfPresent(String.self, forKey: .font)
+        foreground = try c.decodeIfPresent(HexColor.self, forKey: .foreground)?.color
+        background = try c.decodeIfPresent(HexColor.self, forKey: .background)?.color
+        track = try c.decodeIfPresent(HexColor.self, forKey: .track)?.color
+        showZones = try c.decodeIfPresent(Bool.self, forKey: .showZones)
+    }
 
     /// The gauge this describes (throws ``GaugeError`` for a bad value or range).
     public func makeGauge() throws -> Gauge {
@@ -60,6 +99,11 @@ public struct GaugeSpec: Sendable, Decodable {
         g.thresholds = thresholds
         g.valueFormat = format
         if let labelSize { g.environment.labelSize = labelSize }
+        if let font { g.environment.font = FontDescriptor(path: font) }
+        if let foreground { g.environment.foreground = foreground }
+        if let background { g.environment.background = background }
+        if let track { g.environment.track = track }
+        if let showZones { g.environment.showsThresholdZones = showZones }
         return g
     }
 }
@@ -93,10 +137,11 @@ extension Thresholds: Decodable {
     private enum Keys: String, CodingKey { case base, steps }
     private enum StepKeys: String, CodingKey { case from, color }
 
-    /// `{"base": "#34C759", "steps": [{"from": 60, "color": "#FF9500"}]}`.
+    /// `{"base": "#34C759", "steps": [{"from": 60, "color": "#FF9500"}]}`; without
+    /// `base`, values below the first step keep the tint.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Keys.self)
-        let base = try c.decode(HexColor.self, forKey: .base).color
+        let base = try c.decodeIfPresent(HexColor.self, forKey: .base)?.color
         var list = try c.nestedUnkeyedContainer(forKey: .steps)
         var steps = [Step]()
         while !list.isAtEnd {
