@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# End-to-end proof of paneld's DRM output on real kernel drivers.
+# End-to-end proof of paneld's display outputs on real kernel drivers.
 #
-# Boots Debian's kernel in QEMU (TCG) with its bochs-drm and virtio-gpu drivers
-# and an initramfs holding paneld. In the guest, paneld runs as the daemon
-# (`paneld run --output drm`); values go to its socket with socat; the QEMU
+# Boots Debian's kernel in QEMU (TCG) with its bochs-drm, cirrus and virtio-gpu
+# drivers and an initramfs holding paneld. In the guest, paneld runs as the
+# daemon (`paneld run --output drm`, or `--output fbdev` on the same drivers'
+# fbdev emulation); values go to its socket with socat; the QEMU
 # monitor's screendump of the scanout must equal, pixel for pixel, the PNG that
 # `paneld render` draws on the host for the same layout and values. The facts
 # this relies on are in shared/notes/drm-in-qemu.md.
@@ -11,7 +12,10 @@
 # The host drives each guest through the serial console: the guest's /init
 # (guest-init.sh) runs one command per line and answers "E2E-DONE n rc=N".
 #
-# Usage: bash Tests/qemu/run-e2e.sh [CASE...]   (cases: bochs800 bochs320 cirrus565 rotate virtio)
+# Cases (one boot each): bochs800 (drm-info, first frame, flips, SIGTERM), bochs320
+# (small mode, RGB565 refused, fbdev 32 bpp), cirrus565 (RGB565 scanout, fbdev
+# 16 bpp), rotate (90 and 270 degrees on a portrait panel), virtio (DirtyFB driver).
+# Usage: bash Tests/qemu/run-e2e.sh [CASE...]
 # Environment: E2E_TIMEOUT (seconds, default 600), E2E_KEEP=1 keeps Tests/qemu/.work,
 #   PANELD=path uses that binary instead of building one.
 # Needs root for apt-get (it installs what is missing) and nothing else.

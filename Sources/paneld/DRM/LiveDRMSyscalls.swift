@@ -33,7 +33,12 @@ final class LiveDRMSyscalls: DRMSyscalls {
         // Non-blocking, so reading events after a spurious wakeup (POLLERR, POLLHUP) returns
         // EAGAIN instead of stalling the daemon's loop; ioctls ignore the flag.
         let fd = try retryingEINTR { Glibc.open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK) }
-        if fd < 0 { throw DRMError("open(\(path))", errno: errno) }
+        if fd < 0 {
+            let e = errno
+            throw DRMError(
+                "open(\(path))", errno: e,
+                hint: e == EACCES ? "run paneld as a member of the 'video' group, or as root" : nil)
+        }
         return fd
     }
 

@@ -170,7 +170,9 @@ final class DRMOutput: FrameOutput {
 
     private func loseMaster(_ error: DRMError) {
         if !masterLost {
-            DRMLog.warning("lost DRM master (\(error)); still drawing, will redraw fully when it returns")
+            DRMLog.warning(
+                "not DRM master (another program has the display: \(error)); "
+                    + "still drawing, the whole frame is shown once the display is free")
         }
         masterLost = true
         crtcIsSet = false
