@@ -164,6 +164,11 @@ final class FakeDRM: DRMSyscalls {
         dumbs[handle] = nil
     }
 
+    func acquireMaster(_ fd: Int32) throws {
+        trace.append("setMaster")
+        try fail("setMaster")
+    }
+
     func setCrtc(
         _ fd: Int32, crtcID: UInt32, framebufferID: UInt32, x: UInt32, y: UInt32,
         connectorIDs: [UInt32], mode: ModeInfo?

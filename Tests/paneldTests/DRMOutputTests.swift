@@ -199,15 +199,19 @@ final class PictureModel {
         try out.present(damage: model.fill(IntRect(x: 1, y: 1, width: 2, height: 2), 0xFFFF_0000)) { model.draw($0, $1) }
         #expect(!out.isBusy)
         #expect(out.hasLostMaster && out.needsFullRedraw)
-        // Still not master: SetCrtc is refused, nothing thrown.
+        // Still not master: taking it back and SetCrtc are refused, nothing thrown.
+        fake.failures["setMaster"] = [EBUSY]
+        fake.trace.removeAll()
         try out.present(damage: model.fill(IntRect(x: 5, y: 5, width: 2, height: 2), 0xFF00_FF00)) { model.draw($0, $1) }
         #expect(out.hasLostMaster)
+        #expect(fake.trace.filter { !$0.hasPrefix("dirtyFB") } == ["setMaster", "setMaster -> EBUSY", "setCrtc 38 fb 103 [36] 32x16", "setCrtc -> EPERM"])
         // Master is back: the next frame is drawn whole and set with SetCrtc.
         fake.trace.removeAll()
         try out.present(damage: model.fill(IntRect(x: 9, y: 9, width: 2, height: 2), 0xFF00_00FF)) { model.draw($0, $1) }
         #expect(!out.hasLostMaster && !out.needsFullRedraw)
         #expect(model.drawCalls.last == [IntRect(x: 0, y: 0, width: 32, height: 16)])
         #expect(fake.trace.last?.hasPrefix("setCrtc 38 fb") == true)
+        #expect(fake.trace.contains("setMaster"))
         expectShown(fake, out, model)
         // And flips work again afterwards.
         try out.present(damage: model.fill(IntRect(x: 0, y: 0, width: 2, height: 2), 0xFF00_FFFF)) { model.draw($0, $1) }

@@ -386,6 +386,20 @@ case_bochs800() {
     expect_screen sigterm-console "$console"
     python3 "$HERE/compare.py" "$WORK/b800-third.png" "$VM/sigterm-console.ppm" --expect-different >/dev/null \
         || fail_vm "after SIGTERM the screen still shows paneld's frame"
+    # Another program holds the display (DRM master): a second paneld keeps taking
+    # values, and shows its whole frame once the first one exits.
+    start_paneld panel800.json
+    render b800-held panel800.json cpu=42
+    send_values "cpu=42"
+    expect_screen first-holds-master "$WORK/b800-held.png"
+    guest_ok "paneld run --output drm --config /e2e/panel800.json --socket /run/second.sock </dev/null >/tmp/second.log 2>&1 & echo \$! >/tmp/second.pid; i=0; while [ ! -S /run/second.sock ] && [ \$i -lt 200 ]; do sleep 0.05; i=\$((i+1)); done; [ -S /run/second.sock ]" 20
+    guest_ok "printf 'cpu=97\\nload=3.5\\n' | socat -t 5 - UNIX-CONNECT:/run/second.sock; sleep 0.5; cat /tmp/second.log; grep -q 'not DRM master' /tmp/second.log"
+    expect_screen second-waits "$WORK/b800-held.png"
+    stop_paneld
+    render b800-second panel800.json cpu=97 load=3.5
+    expect_screen master-returns "$WORK/b800-second.png"
+    guest_ok "p=\$(cat /tmp/second.pid); kill -TERM \$p; wait \$p; rc=\$?; echo second-exit=\$rc; [ \$rc = 0 ]" 20
+    expect_screen second-sigterm-console "$console"
     shutdown_vm
 }
 

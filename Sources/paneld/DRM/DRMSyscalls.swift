@@ -39,6 +39,9 @@ protocol DRMSyscalls: AnyObject {
     func removeFramebuffer(_ fd: Int32, id: UInt32) throws
     func destroyDumb(_ fd: Int32, handle: UInt32) throws
 
+    /// `drmSetMaster`: takes the display if no other program holds it (the kernel
+    /// allows it to root, or to the descriptor that was master before).
+    func acquireMaster(_ fd: Int32) throws
     /// `drmModeSetCrtc`; a nil mode with framebuffer 0 turns the CRTC off.
     func setCrtc(
         _ fd: Int32, crtcID: UInt32, framebufferID: UInt32, x: UInt32, y: UInt32,

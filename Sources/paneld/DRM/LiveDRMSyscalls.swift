@@ -183,6 +183,10 @@ final class LiveDRMSyscalls: DRMSyscalls {
         if rc != 0 { throw DRMError("destroy dumb buffer \(handle)", errno: -rc) }
     }
 
+    func acquireMaster(_ fd: Int32) throws {
+        if drmSetMaster(fd) != 0 { throw DRMError("drmSetMaster", errno: errno) }
+    }
+
     func setCrtc(
         _ fd: Int32, crtcID: UInt32, framebufferID: UInt32, x: UInt32, y: UInt32,
         connectorIDs: [UInt32], mode: ModeInfo?

@@ -153,6 +153,11 @@ final class DRMOutput: FrameOutput {
                 try sys.pageFlip(device.fd, crtcID: crtcID, framebufferID: buffer.framebufferID, userData: frameNumber)
                 flipPending = true
             } else {
+                if masterLost {
+                    // The program that held the display may have gone: ask for it back. Refused
+                    // (EBUSY, EINVAL, EPERM) while another master exists; SetCrtc then says so.
+                    try? sys.acquireMaster(device.fd)
+                }
                 try sys.setCrtc(
                     device.fd, crtcID: crtcID, framebufferID: buffer.framebufferID, x: 0, y: 0,
                     connectorIDs: [connector.id], mode: mode)
