@@ -389,7 +389,6 @@ struct AnnularSectorRasterizer<S: SpanSink>: ~Copyable {
 
     /// Per-pixel coverage for pixels `x0 ..< x1` of `row` (`dy` = row centre - cy).
     private func pixels(_ row: Int, _ x0: Int, _ x1: Int, _ dy: Double, angles: Bool, into sink: inout S) {
-        let m = Self.margin
         var any = false
         let yc = dy + cy
         let dy2 = dy * dy
