@@ -14,7 +14,8 @@
 #
 # Cases (one boot each): bochs800 (drm-info, first frame, flips, SIGTERM), bochs320
 # (small mode, RGB565 refused, fbdev 32 bpp), cirrus565 (RGB565 scanout, fbdev
-# 16 bpp), rotate (90 and 270 degrees on a portrait panel), virtio (DirtyFB driver).
+# 16 bpp), rotate (90 and 270 degrees on a portrait panel), virtio (DirtyFB driver,
+# 180 degrees).
 # Usage: bash Tests/qemu/run-e2e.sh [CASE...]
 # Environment: E2E_TIMEOUT (seconds, default 600), E2E_KEEP=1 keeps Tests/qemu/.work,
 #   PANELD=path uses that binary instead of building one.
@@ -497,6 +498,15 @@ case_virtio() {
     send_values "mem=60"
     render v-next panel800.json cpu=12 temp=55 mem=60
     expect_screen next-frame "$WORK/v-next.png"
+    stop_paneld
+    # Upside down on the same panel: the rotated shadow's damage reaches virtio-gpu through DirtyFB and flips.
+    start_paneld rotate180.json
+    send_values "cpu=55" "fan=2500"
+    render v-180 rotate180.json cpu=55 fan=2500
+    expect_screen rotate180 "$WORK/v-180.png" 180
+    send_values "fan=4900"
+    render v-180-update rotate180.json cpu=55 fan=4900
+    expect_screen rotate180-update "$WORK/v-180-update.png" 180
     stop_paneld
     expect_screen sigterm-console "$console"
     shutdown_vm
