@@ -4,10 +4,16 @@
 /// is a pure function of the gathered values. A card or object that cannot be
 /// read is reported with the error instead of ending the listing.
 struct DRMReport: Equatable {
+    /// One capability and its value; nil when the driver refused to say.
+    struct CapabilityValue: Equatable {
+        var capability: DRMCapability
+        var value: UInt64?
+    }
+
     struct Card: Equatable {
         var path: String
         var driver: DriverVersion?
-        var capabilities: [(DRMCapability, UInt64?)]
+        var capabilities: [CapabilityValue]
         var resources: CardResources?
         var connectors: [ConnectorInfo]
         var encoders: [EncoderInfo]
@@ -15,13 +21,6 @@ struct DRMReport: Equatable {
         var planes: [PlaneInfo] = []
         var errors: [String]
         var probe: DeviceProbe
-
-        static func == (a: Card, b: Card) -> Bool {
-            a.path == b.path && a.driver == b.driver && a.capabilities.map(\.0) == b.capabilities.map(\.0)
-                && a.capabilities.map(\.1) == b.capabilities.map(\.1) && a.resources == b.resources
-                && a.connectors == b.connectors && a.encoders == b.encoders && a.crtcs == b.crtcs && a.planes == b.planes
-                && a.errors == b.errors
-        }
     }
 
     var cards: [Card]
@@ -46,7 +45,7 @@ struct DRMReport: Equatable {
         let fd = device.fd
         card.driver = device.driver
         card.probe = device.probe()
-        card.capabilities = DRMCapability.allCases.map { ($0, try? sys.capability(fd, $0)) }
+        card.capabilities = DRMCapability.allCases.map { CapabilityValue(capability: $0, value: try? sys.capability(fd, $0)) }
         do {
             let res = try sys.resources(fd)
             card.resources = res
@@ -79,8 +78,8 @@ struct DRMReport: Equatable {
             out += "  usable for paneld: " + (card.probe.rejection.map { "no, \($0)" } ?? "yes") + "\n"
             if !card.capabilities.isEmpty {
                 out += "  capabilities:\n"
-                for (cap, value) in card.capabilities {
-                    out += "    \(cap.name) = \(value.map(String.init) ?? "unsupported")\n"
+                for c in card.capabilities {
+                    out += "    \(c.capability.name) = \(c.value.map(String.init) ?? "unsupported")\n"
                 }
             }
             if let r = card.resources {
