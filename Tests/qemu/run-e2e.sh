@@ -463,6 +463,12 @@ case_cirrus565() {
     render fb16-update fbdev-rgb565.json value=64 level=9.5
     expect_screen fbdev16-update "$WORK/fb16-update.png"
     stop_paneld
+    # Portrait through the framebuffer: the rotated shadow written back row span by row span.
+    start_paneld fbdev-rgb565-rot90.json fbdev
+    send_values "value=33" "level=7"
+    render fb16-rot90 fbdev-rgb565-rot90.json value=33 level=7
+    expect_screen fbdev16-rot90 "$WORK/fb16-rot90.png" 90
+    stop_paneld
     expect_screen fbdev16-console "$console"
     shutdown_vm
 }
