@@ -31,7 +31,7 @@ func runPaneld(_ args: [String], stdin: String = "", in dir: TempDirectory) thro
     @Test func badArgumentsGetAClearMessage() throws {
         let dir = TempDirectory()
         let cases: [([String], String)] = [
-            (["run", "--output", "hdmi"], "--output 'hdmi' is not one of: drm, png, png:FILE"),
+            (["run", "--output", "hdmi"], "--output 'hdmi' is not one of: drm, fbdev, fbdev:DEVICE, png, png:FILE"),
             (["run", "--size", "big"], "--size 'big' is not WIDTHxHEIGHT"),
             (["run", "--save-interval", "0"], "--save-interval must be 0.1 to 3600 seconds"),
             (["run", "--save-interval", "nan"], "--save-interval must be 0.1 to 3600 seconds"),

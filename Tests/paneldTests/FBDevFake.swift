@@ -17,6 +17,10 @@ final class FakeFB: FBSyscalls {
     var consoleErrno: Int32? = nil
     var mode: ConsoleMode = .text
     private(set) var memory: UnsafeMutableRawPointer?
+    /// Like Linux 6.1's DRM fbdev emulation: the screen shows only bytes that came
+    /// through write(2), never what was stored through the mapping.
+    var showsOnlyWrites = false
+    private var screen: UnsafeMutableRawPointer?
     private(set) var openDescriptors: Set<Int32> = []
     private var nextFD: Int32 = 10
 
@@ -34,7 +38,7 @@ final class FakeFB: FBSyscalls {
     /// The page the display shows now.
     func shown(format: PixelFormat) -> Surface {
         Surface(
-            base: memory! + Int(varInfo.yoffset * fixInfo.lineLength), width: Int(varInfo.xres),
+            base: (showsOnlyWrites ? screen! : memory!) + Int(varInfo.yoffset * fixInfo.lineLength), width: Int(varInfo.xres),
             height: Int(varInfo.yres), stride: Int(fixInfo.lineLength), format: format)
     }
 
@@ -77,11 +81,21 @@ final class FakeFB: FBSyscalls {
 
     func unblank(_ fd: Int32) throws { trace.append("unblank") }
 
+    func pwrite(_ fd: Int32, _ bytes: UnsafeRawPointer, count: Int, offset: Int) throws {
+        trace.append("pwrite \(offset) \(count)")
+        // Like write(2) on /dev/fb*: copy into framebuffer memory at the offset.
+        (memory! + offset).copyMemory(from: bytes, byteCount: count)
+        (screen! + offset).copyMemory(from: bytes, byteCount: count)
+    }
+
     func mmap(_ fd: Int32, size: Int) throws -> UnsafeMutableRawPointer {
         trace.append("mmap \(size)")
         let m = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 64)
         m.initializeMemory(as: UInt8.self, repeating: 0xEE, count: size)
         memory = m
+        let scr = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 64)
+        scr.initializeMemory(as: UInt8.self, repeating: 0xEE, count: size)
+        screen = scr
         return m
     }
 
@@ -106,5 +120,8 @@ final class FakeFB: FBSyscalls {
         trace.append(text == FBDevOutput.hideCursor ? "hide cursor" : text == FBDevOutput.showCursor ? "show cursor" : "write")
     }
 
-    deinit { memory?.deallocate() }
+    deinit {
+        memory?.deallocate()
+        screen?.deallocate()
+    }
 }

@@ -38,6 +38,21 @@ import Glibc
         #expect(throws: DRMError.self) { try FBLayout.pixelFormat(of: info(16, (11, 5), (5, 6), (0, 5)), fix: palette) }
     }
 
+    @Test func flushRangeCoversTheRectAndNeverExactlyOneWholeLine() {
+        // 10 pixels of 4 bytes per line, no padding: a whole line is 40 bytes.
+        func range(_ r: IntRect, page: Int = 0, memory: Int = 800) -> Range<Int> {
+            FBLayout.flushRange(r, pageOffset: page, stride: 40, bytesPerPixel: 4, memoryLength: memory)
+        }
+        #expect(range(IntRect(x: 2, y: 1, width: 3, height: 2)) == 48..<100)
+        #expect(range(IntRect(x: 2, y: 1, width: 3, height: 1)) == 48..<60)
+        #expect(range(IntRect(x: 0, y: 3, width: 10, height: 2)) == 120..<200)
+        // One whole line: widened onto the next line, or the previous one at the end.
+        #expect(range(IntRect(x: 0, y: 3, width: 10, height: 1)) == 120..<164)
+        #expect(range(IntRect(x: 4, y: 3, width: 6, height: 1)) == 136..<164)
+        #expect(range(IntRect(x: 0, y: 19, width: 10, height: 1)) == 756..<800)
+        #expect(range(IntRect(x: 0, y: 9, width: 10, height: 1), page: 400, memory: 1000) == 760..<804)
+    }
+
     @Test func twoPagesNeedVirtualHeightPanningAndMemory() {
         var v = info(32, (16, 8), (8, 8), (0, 8))
         #expect(FBLayout.pageCount(v, fix) == 1)
@@ -86,7 +101,7 @@ import Glibc
         let model = PictureModel(width: 24, height: 10)
         _ = model.fill(IntRect(x: 0, y: 0, width: 24, height: 10), 0xFF11_2233)
         try out.present(damage: []) { model.draw($0, $1) }
-        #expect(fake.trace == ["pan 10", "vsync"])
+        #expect(fake.trace == ["pwrite 1120 1104", "pan 10", "vsync"])
         expectShown(fake, model)
         for i in 0..<20 {
             let d = model.fill(IntRect(x: i % 20, y: i % 7, width: 4, height: 3), 0xFF00_0000 | UInt32(i * 7919))
@@ -117,10 +132,29 @@ import Glibc
         fake.trace.removeAll()
         try out.present(damage: d) { model.draw($0, $1) }
         #expect(model.drawCalls.last == d)
-        #expect(fake.trace.isEmpty)  // no pan, no vsync wait
+        #expect(fake.trace == ["pwrite 348 120"])  // written back; no pan, no vsync wait
         expectShown(fake, model)
         out.close()
         #expect(!fake.trace.contains { $0.hasPrefix("pan") })
+    }
+
+    @Test func drawsReachAScreenThatShowsOnlyWrittenBytesLikeDRMFbdevEmulation() throws {
+        for rotation in [PanelRotation.none, .clockwise90] {
+            let fake = rotation == .none ? FakeFB() : FakeFB(width: 10, height: 24)
+            fake.showsOnlyWrites = true
+            fake.allowsTwoPages = false
+            let out = try FBDevOutput(options: FBDevOutputOptions(rotation: rotation), syscalls: fake)
+            let model = PictureModel(width: 24, height: 10)
+            _ = model.fill(IntRect(x: 0, y: 0, width: 24, height: 10), 0xFF30_3030)
+            try out.present(damage: []) { model.draw($0, $1) }
+            expectShown(fake, model, rotation: rotation)
+            for i in 0..<12 {
+                let d = model.fill(IntRect(x: (i * 5) % 22, y: i % 9, width: 1 + i % 3, height: 1 + i % 2), 0xFF00_1000 &* UInt32(i + 1))
+                try out.present(damage: d) { model.draw($0, $1) }
+                expectShown(fake, model, rotation: rotation)
+            }
+            out.close()
+        }
     }
 
     @Test func vsyncIsNotAskedAgainOnceUnsupported() throws {
@@ -166,5 +200,14 @@ import Glibc
         out.close()
         #expect(!fake.trace.contains { $0.hasPrefix("console") })
         #expect(fake.openDescriptors.isEmpty)
+    }
+}
+
+@Suite struct FBDevOutputChoiceTests {
+    @Test func parsesFbdevWithAndWithoutADevice() {
+        #expect(OutputChoice("fbdev") == .fbdev(nil))
+        #expect(OutputChoice("fbdev:/dev/fb1") == .fbdev("/dev/fb1"))
+        #expect(OutputChoice("fbdev:") == nil)
+        #expect(OutputChoice("fb") == nil)
     }
 }

@@ -57,7 +57,7 @@ trap 'log "FAIL: overall timeout of ${TIMEOUT}s (or terminated)"; exit 124' TERM
 # ---------------------------------------------------------------- tools
 install_tools() {
     local need=() pkg
-    for pkg in qemu-system-x86 busybox-static kmod cpio socat python3 xz-utils; do
+    for pkg in qemu-system-x86 busybox-static kmod cpio socat python3 xz-utils fonts-dejavu-core; do
         dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
     done
     # busybox-static conflicts with busybox; either is fine if /bin/busybox is static.
@@ -194,13 +194,21 @@ prepare_initrd() {
     strip --strip-debug "$dir/usr/local/bin/paneld" 2>/dev/null || true
     copy_with_libs "$(command -v socat)" "$dir" /usr/bin/socat
     cp "$HERE"/layouts/*.json "$dir/e2e/"
+    # The labels' font (PanelGauge's default, DejaVu Sans), at the same path as
+    # on the host that renders the expected images: without it the guest would
+    # draw the gauges without their text.
+    local font=/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
+    [ -f "$font" ] || die "missing $font (Debian package fonts-dejavu-core)"
+    mkdir -p "$dir$(dirname "$font")" && cp "$font" "$dir$font"
+    font=/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf
+    [ -f "$font" ] && cp "$font" "$dir$font"
     (cd "$dir" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$WORK/payload.cpio"
     cat "$BASE" "$WORK/payload.cpio" >"$WORK/initrd"
     log "initrd $(($(stat -c %s "$WORK/initrd") / 1024)) KiB"
 }
 
 # ---------------------------------------------------------------- one VM
-# boot DEVICE-ARGS GPU: starts QEMU with FIFO pairs for serial and monitor.
+# boot NAME DEVICE GPU: starts QEMU with FIFO pairs for serial and monitor.
 BOOT_NAME=""
 boot() {
     BOOT_NAME=$1
@@ -323,8 +331,8 @@ render() {
         || die "paneld render failed for $name"
 }
 
-start_paneld() { # CONFIG
-    guest_ok "paneld run --output drm --config /e2e/$1 --socket /run/paneld.sock </dev/null >/tmp/paneld.log 2>&1 & echo \$! >/tmp/paneld.pid"
+start_paneld() { # CONFIG [OUTPUT]
+    guest_ok "paneld run --output ${2:-drm} --config /e2e/$1 --socket /run/paneld.sock </dev/null >/tmp/paneld.log 2>&1 & echo \$! >/tmp/paneld.pid"
     guest_ok "i=0; while [ ! -S /run/paneld.sock ] && [ \$i -lt 200 ]; do sleep 0.05; i=\$((i+1)); done; [ -S /run/paneld.sock ]" 20
 }
 
@@ -333,6 +341,13 @@ send_values() {
     local text
     text=$(printf '%s\\n' "$@")
     guest_ok "printf '$text' | socat -t 5 - UNIX-CONNECT:/run/paneld.sock"
+}
+
+# console_picture FILE: text on the console (tty1, drawn by fbcon), then its screendump:
+# the picture that must come back when paneld exits.
+console_picture() {
+    guest_ok "printf 'paneld e2e: this console must come back after SIGTERM\\n' >/dev/tty1; sleep 0.5"
+    screendump "$1"
 }
 
 # stop_paneld: SIGTERM; it must exit with status 0 (the guest shell is its parent, so wait works).
@@ -346,7 +361,7 @@ stop_paneld() {
 case_bochs800() {
     boot bochs800 bochs-display,xres=800,yres=480 bochs
     local console=$VM/console-before.ppm
-    screendump "$console"
+    console_picture "$console"
     guest_ok "paneld drm-info >/tmp/drm-info.txt 2>&1; cat /tmp/drm-info.txt; grep -q 'bochs-drm' /tmp/drm-info.txt && grep -q '800x480@[0-9]* preferred' /tmp/drm-info.txt && grep -q 'usable for paneld: yes' /tmp/drm-info.txt"
     log "PASS bochs800/drm-info"
     PASSED+=("bochs800/drm-info")
@@ -387,6 +402,18 @@ case_bochs320() {
     [ "$GUEST_RC" = 0 ] || fail_vm "RGB565 on bochs was not refused with a clear message"
     log "PASS bochs320/rgb565-refused"
     PASSED+=("bochs320/rgb565-refused")
+    # The same panel through the legacy framebuffer (DRM's fbdev emulation, 32 bpp).
+    local console=$VM/console-before-fbdev.ppm
+    console_picture "$console"
+    start_paneld panel320.json fbdev
+    send_values "value=77"
+    render fb32 panel320.json value=77
+    expect_screen fbdev32 "$WORK/fb32.png"
+    send_values "value=12"
+    render fb32-update panel320.json value=12
+    expect_screen fbdev32-update "$WORK/fb32-update.png"
+    stop_paneld
+    expect_screen fbdev-console "$console"
     shutdown_vm
 }
 
@@ -395,7 +422,7 @@ case_bochs320() {
 case_cirrus565() {
     boot cirrus565 cirrus-vga cirrus
     local console=$VM/console-before.ppm
-    screendump "$console"
+    console_picture "$console"
     start_paneld panel-rgb565.json
     send_values "value=35" "bar=0.6"
     render c565-first panel-rgb565.json value=35 bar=0.6
@@ -405,6 +432,16 @@ case_cirrus565() {
     expect_screen rgb565-update "$WORK/c565-update.png"
     stop_paneld
     expect_screen sigterm-console "$console"
+    # cirrus's fbdev emulation is 16 bpp RGB565 at 1024x768.
+    start_paneld fbdev-rgb565.json fbdev
+    send_values "value=64" "level=3"
+    render fb16 fbdev-rgb565.json value=64 level=3
+    expect_screen fbdev16 "$WORK/fb16.png"
+    send_values "level=9.5"
+    render fb16-update fbdev-rgb565.json value=64 level=9.5
+    expect_screen fbdev16-update "$WORK/fb16-update.png"
+    stop_paneld
+    expect_screen fbdev16-console "$console"
     shutdown_vm
 }
 
@@ -429,7 +466,7 @@ case_rotate() {
 case_virtio() {
     boot virtio virtio-gpu-pci,xres=800,yres=480 virtio
     local console=$VM/console-before.ppm
-    screendump "$console"
+    console_picture "$console"
     start_paneld panel800.json
     render v-first panel800.json
     expect_screen first-frame "$WORK/v-first.png"

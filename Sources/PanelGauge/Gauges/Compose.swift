@@ -47,4 +47,8 @@ extension Rect {
     }
 
     var size: Size { Size(width: width, height: height) }
+
+    /// Whether every coordinate is a finite number within +-2^30, so it converts
+    /// to whole pixels without trapping.
+    var isDrawable: Bool { [x, y, width, height].allSatisfy { $0.isFinite && abs($0) < 1_073_741_824 } }
 }

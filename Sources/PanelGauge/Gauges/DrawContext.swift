@@ -9,7 +9,7 @@ public struct DrawContext: Sendable {
     }
 
     /// The environment's font at `pixelSize`, or nil if it cannot be opened (text
-    /// is then left out rather than drawn as garbage; ``Gauge/validateFont()``
+    /// is then left out rather than drawn as garbage; ``Gauge/validateFont(fonts:)``
     /// reports the reason up front).
     public func font(size pixelSize: Double) -> Font? {
         try? fonts.font(environment.font, pixelSize: pixelSize)

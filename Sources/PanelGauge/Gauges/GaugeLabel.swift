@@ -48,6 +48,31 @@ public struct Icon: Sendable, Hashable {
         self.init(width: width, height: height, coverage: cov)
     }
 
+    /// The icon scaled to `width` x `height` pixels: each new pixel is the
+    /// area-weighted mean of the old pixels under it (a box filter, which keeps
+    /// thin strokes when shrinking). Nil for a non-positive size or an empty icon.
+    public func resized(width w: Int, height h: Int) -> Icon? {
+        guard w > 0, h > 0, width > 0, height > 0 else { return nil }
+        let sx = Double(width) / Double(w), sy = Double(height) / Double(h)
+        var out = [UInt8](repeating: 0, count: w * h)
+        for j in 0..<h {
+            let y0 = Double(j) * sy, y1 = y0 + sy
+            for i in 0..<w {
+                let x0 = Double(i) * sx, x1 = x0 + sx
+                var sum = 0.0
+                for y in Int(y0)..<min(height, Int(y1.rounded(.up))) {
+                    let wy = min(y1, Double(y + 1)) - max(y0, Double(y))
+                    for x in Int(x0)..<min(width, Int(x1.rounded(.up))) {
+                        let wx = min(x1, Double(x + 1)) - max(x0, Double(x))
+                        sum += wx * wy * Double(coverage[y * width + x])
+                    }
+                }
+                out[j * w + i] = UInt8(min(255, (sum / (sx * sy)).rounded()))
+            }
+        }
+        return Icon(width: w, height: h, coverage: out)
+    }
+
     /// An icon from a white-on-black PNG file's bytes (see ``init(luminanceOf:width:height:)``).
     public init(png: [UInt8]) throws {
         let d = try PNG.decode(png)

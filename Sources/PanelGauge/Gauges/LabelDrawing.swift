@@ -7,6 +7,7 @@ extension GaugeLabel {
         in rect: Rect, on canvas: Canvas, context: DrawContext, pixelSize: Double, color: Color,
         alignment: HorizontalAlignment = .center
     ) {
+        guard rect.isDrawable else { return }
         switch self {
         case .text(let s):
             Text(s, size: pixelSize, color: color, alignment: alignment).draw(in: rect, on: canvas, context: context)
@@ -82,7 +83,9 @@ extension Gauge {
     /// Draws the gauge in its style into `rect`. Nothing is drawn outside the
     /// pixels `rect` touches, even when the rectangle is too small for the
     /// style, so gauges sharing a panel never paint over each other.
+    /// A rectangle that is not finite (or beyond +-2^30) draws nothing.
     public func draw(in rect: Rect, on canvas: Canvas, fonts: FontCache = .shared) {
+        guard rect.isDrawable else { return }
         let context = DrawContext(fonts: fonts, environment: environment)
         canvas.withClip(IntRect(covering: rect)) {
             style.makeBody(configuration: configuration).draw(in: rect, on: canvas, context: context)

@@ -58,8 +58,11 @@ public struct ValueFormat: Sendable, Hashable {
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
         let scaled = (abs(v) * scale).rounded(.toNearestOrAwayFromZero)
-        // Beyond 2^53 a Double has no fractional digits left to show.
-        guard scaled < 9.0e15 else { return String(describing: v.rounded()) }
+        // Beyond 2^53 a Double has no more digits to show: drop decimals first,
+        // then fall back to Swift's own description of the rounded value.
+        guard scaled < 9.0e15 else {
+            return decimals > 0 ? fixed(v, decimals: decimals - 1) : String(describing: v.rounded())
+        }
         let n = UInt64(scaled)
         let whole = n / UInt64(scale), frac = n % UInt64(scale)
         var s = (v < 0 && n != 0 ? "-" : "") + String(whole)

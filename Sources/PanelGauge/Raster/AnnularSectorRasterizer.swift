@@ -161,6 +161,17 @@ extension HalfPlane {
     }
 }
 
+/// `floor` and `ceil` to Int without a call into libm (values are pixel
+/// coordinates, far inside Int's range).
+@inline(__always) func floorInt(_ v: Double) -> Int {
+    let t = Int(v)
+    return Double(t) > v ? t - 1 : t
+}
+@inline(__always) func ceilInt(_ v: Double) -> Int {
+    let t = Int(v)
+    return Double(t) < v ? t + 1 : t
+}
+
 struct AnnularSectorRasterizer<S: SpanSink>: ~Copyable {
     static var margin: Double { 0.75 }
 
@@ -171,6 +182,8 @@ struct AnnularSectorRasterizer<S: SpanSink>: ~Copyable {
     let u0x: Double, u0y: Double, u1x: Double, u1y: Double
     let n0a: Float, n0b: Float, n1a: Float, n1b: Float
     let e0x: Double, e0y: Double, e1x: Double, e1y: Double
+    // Squared distance limits: most pixels are classified without a square root.
+    let zoneOut2: Double, fullOut2: Double, fullIn2: Double, zoneIn2: Double
 
     /// Renders `shape` clipped to `clip`, delivering spans to `sink`.
     /// `buffer` must hold at least `clip.width` bytes.
@@ -204,6 +217,11 @@ struct AnnularSectorRasterizer<S: SpanSink>: ~Copyable {
         e0y = cy + rc * u0y
         e1x = cx + rc * u1x
         e1y = cy + rc * u1y
+        let m = Self.margin
+        zoneOut2 = (ro + m) * (ro + m)
+        fullOut2 = ro > m ? (ro - m) * (ro - m) : -1.0
+        fullIn2 = (ri + m) * (ri + m)
+        zoneIn2 = ri > m ? (ri - m) * (ri - m) : -1.0
     }
 
     /// The sector's bounding box (caps included).
@@ -236,10 +254,10 @@ struct AnnularSectorRasterizer<S: SpanSink>: ~Copyable {
     private func run(clip: IntRect, into sink: inout S) {
         let m = Self.margin
         let (bx0, by0, bx1, by1) = box()
-        let rowLo = max(clip.minY, Int((by0 - 1).rounded(.down)))
-        let rowHi = min(clip.maxY, Int((by1 + 1).rounded(.up)))
-        let colLo = max(clip.minX, Int((bx0 - 1).rounded(.down)))
-        let colHi = min(clip.maxX, Int((bx1 + 1).rounded(.up)))
+        let rowLo = max(clip.minY, floorInt(by0 - 1))
+        let rowHi = min(clip.maxY, ceilInt(by1 + 1))
+        let colLo = max(clip.minX, floorInt(bx0 - 1))
+        let colHi = min(clip.maxX, ceilInt(bx1 + 1))
         if rowLo >= rowHi || colLo >= colHi { return }
 
         // Rows near a radial end or a cap need the angular terms per pixel.
@@ -250,7 +268,7 @@ struct AnnularSectorRasterizer<S: SpanSink>: ~Copyable {
         // The x-range of each end: its radial segment and cap, with margin.
         func endBox(_ ux: Double, _ ex: Double) -> (Int, Int) {
             let xa = min(cx + (ri - 1) * ux, cx + (ro + 1) * ux, ex - capR), xb = max(cx + (ri - 1) * ux, cx + (ro + 1) * ux, ex + capR)
-            return (Int((xa - 1.5).rounded(.down)), Int((xb + 1.5).rounded(.up)))
+            return (floorInt(xa - 1.5), ceilInt(xb + 1.5))
         }
         let box0 = endBox(u0x, e0x), box1 = endBox(u1x, e1x)
         let zoneOut = ro + m, zoneIn = ri - m, fullOut = ro - m, fullIn = ri + m
@@ -271,8 +289,8 @@ struct AnnularSectorRasterizer<S: SpanSink>: ~Copyable {
                     || (shape.roundCaps && ((yc >= c0.0 && yc <= c0.1) || (yc >= c1.0 && yc <= c1.1))))
             for side in 0..<(hole ? 2 : 1) {
                 let (lo, hi) = !hole ? (-xo, xo) : (side == 0 ? (-xo, -xh) : (xh, xo))
-                let x0 = max(colLo, Int((cx + lo - 0.5).rounded(.up)))
-                let x1 = min(colHi, Int((cx + hi - 0.5).rounded(.down)) + 1)
+                let x0 = max(colLo, ceilInt(cx + lo - 0.5))
+                let x1 = min(colHi, floorInt(cx + hi - 0.5) + 1)
                 if x0 >= x1 { continue }
                 if !angles {
                     band(row, x0, x1, dy, xf, xfi, into: &sink)
@@ -322,8 +340,8 @@ struct AnnularSectorRasterizer<S: SpanSink>: ~Copyable {
     @inline(__always)
     private func fullRun(_ row: Int, _ a: Double, _ b: Double, _ cursor: inout Int, _ x1: Int, _ dy: Double, into sink: inout S) {
         if b < a { return }
-        let fa = max(cursor, Int((cx + a - 0.5).rounded(.up)))
-        let fb = min(x1, Int((cx + b - 0.5).rounded(.down)) + 1)
+        let fa = max(cursor, ceilInt(cx + a - 0.5))
+        let fb = min(x1, floorInt(cx + b - 0.5) + 1)
         if fb <= fa { return }
         if fa > cursor { pixels(row, cursor, fa, dy, angles: false, into: &sink) }
         sink.blendRun(y: row, x: fa, count: fb - fa, coverage: 255)
@@ -371,12 +389,8 @@ struct AnnularSectorRasterizer<S: SpanSink>: ~Copyable {
 
     /// Per-pixel coverage for pixels `x0 ..< x1` of `row` (`dy` = row centre - cy).
     private func pixels(_ row: Int, _ x0: Int, _ x1: Int, _ dy: Double, angles: Bool, into sink: inout S) {
-        let m = Self.margin
         var any = false
         let yc = dy + cy
-        // Squared limits: most pixels are classified without a square root.
-        let zoneOut2 = (ro + m) * (ro + m), fullOut2 = ro > m ? (ro - m) * (ro - m) : -1.0
-        let fullIn2 = (ri + m) * (ri + m), zoneIn2 = ri > m ? (ri - m) * (ri - m) : -1.0
         let dy2 = dy * dy
         for x in x0..<x1 {
             let dx = Double(x) + 0.5 - cx
@@ -393,8 +407,9 @@ struct AnnularSectorRasterizer<S: SpanSink>: ~Copyable {
                 let inv = 1 / max(d, 1e-9)
                 let nx = Float(abs(dx) * inv), ny = Float(abs(dy) * inv)
                 let na = max(nx, ny), nb = min(nx, ny)
-                outer = HalfPlane.discCoverage(Float(ro - d), na, nb, radius: Float(ro))
-                inner = ri > 0 ? 1 - HalfPlane.discCoverage(Float(ri - d), na, nb, radius: Float(ri)) : 1
+                // A pixel near one circle is usually clear of the other.
+                if d2 > fullOut2 { outer = HalfPlane.discCoverage(Float(ro - d), na, nb, radius: Float(ro)) }
+                if d2 < fullIn2 && ri > 0 { inner = 1 - HalfPlane.discCoverage(Float(ri - d), na, nb, radius: Float(ri)) }
                 c = max(0, outer + inner - 1)
             }
             if angles && (c > 0 || shape.roundCaps) {

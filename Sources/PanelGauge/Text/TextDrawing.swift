@@ -13,7 +13,9 @@ extension Font {
 
     /// Draws `text` with its pen starting at `origin` on the baseline. The
     /// origin is rounded to whole pixels so that hinted glyphs stay on the grid.
+    /// An origin that is not finite (or beyond +-2^30) draws nothing.
     public func draw(_ text: String, at origin: Point, on canvas: Canvas, paint: Paint) {
+        guard [origin.x, origin.y].allSatisfy({ $0.isFinite && abs($0) < 1_073_741_824 }) else { return }
         let x0 = Int(origin.x.rounded()), y0 = Int(origin.y.rounded())
         for (g, pen) in layout(text).glyphs where g.width > 0 && g.height > 0 {
             g.coverage.withUnsafeBufferPointer { buf in

@@ -28,8 +28,8 @@ struct Run: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Where frames go: drm, png or png:FILE. Default: drm when a DRM device exists, else png. The png file defaults to $STATE_DIRECTORY/frame.png, else /tmp/paneld.png.",
-            valueName: "drm|png|png:FILE"))
+            "Where frames go: drm, fbdev[:/dev/fbN], png or png:FILE. Default: drm when a DRM device exists, else fbdev when a framebuffer exists, else png. The png file defaults to $STATE_DIRECTORY/frame.png, else /tmp/paneld.png.",
+            valueName: "drm|fbdev[:DEVICE]|png|png:FILE"))
     var output: String?
 
     @Option(name: .long, help: "File the last values are saved to and restored from. Default: $STATE_DIRECTORY/values, else none.")
@@ -56,7 +56,7 @@ struct Run: ParsableCommand {
 
     func validate() throws {
         if let output, OutputChoice(output) == nil {
-            throw ValidationError("--output '\(output)' is not one of: drm, png, png:FILE")
+            throw ValidationError("--output '\(output)' is not one of: drm, fbdev, fbdev:DEVICE, png, png:FILE")
         }
         if let size, DisplayMode(size) == nil { throw ValidationError("--size '\(size)' is not WIDTHxHEIGHT, e.g. 800x480") }
         if socket.isEmpty || socket.utf8.count > UnixSocket.maxPathLength {
@@ -156,8 +156,13 @@ struct Run: ParsableCommand {
         switch choice {
         case .png(let path): return png(path)
         case .drm: return try openDRM(layout)
+        case .fbdev(let path): return try openFBDev(layout, path: path)
         case .automatic:
             if DRMProbe.cardPaths().isEmpty {
+                if !LiveFBSyscalls().listFramebuffers().isEmpty {
+                    Log.notice("no DRM device (nothing matches /dev/dri/card*): using the framebuffer device")
+                    return try openFBDev(layout, path: nil)
+                }
                 Log.notice("no DRM device (nothing matches /dev/dri/card*): showing frames in a PNG file instead")
                 return png(nil)
             }
@@ -170,16 +175,31 @@ struct Run: ParsableCommand {
         }
     }
 
+    /// A legacy framebuffer (`/dev/fbN`, else the first one), in the layout's format and rotation.
+    private func openFBDev(_ layout: Layout, path: String?) throws -> FrameOutput {
+        let output = try FBDevOutput(options: FBDevOutputOptions(layout: layout, devicePath: path))
+        Log.notice(
+            "output: framebuffer \(output.path) (\(output.fix.id)) \(output.format), \(output.pages) page(s), rotation \(output.rotation), drawing at \(output.width)x\(output.height)"
+        )
+        return output
+    }
+
     /// The DRM/KMS display the layout asks for (card, connector, mode, format, rotation).
     private func openDRM(_ layout: Layout) throws -> FrameOutput {
-        let drm = try DRMOutput(options: DRMOutputOptions(layout: layout))
+        var options = DRMOutputOptions()
+        options.devicePath = layout.display
+        options.connector = layout.connector
+        options.mode = layout.mode.map { ModeRequest(width: $0.width, height: $0.height, refresh: $0.refresh) }
+        options.format = layout.pixelFormat ?? .xrgb8888
+        options.rotation = PanelRotation(rawValue: layout.rotation.rawValue) ?? .none
+        let output = try DRMOutput(options: options)
         Log.notice(
-            "output: \(drm.device.path) (\(drm.device.driver.name)) \(drm.connector.name) \(drm.mode), "
-                + "\(drm.format), rotation \(drm.rotation), logical \(drm.width)x\(drm.height)")
-        if let (w, h) = layout.logicalSize, (w, h) != (drm.width, drm.height) {
-            Log.warning("the layout's mode gives \(w)x\(h) but the display is \(drm.width)x\(drm.height)")
+            "output: DRM \(output.device.path) \(output.connector.name) \(output.mode), \(output.format), rotation \(options.rotation), drawing at \(output.width)x\(output.height)"
+        )
+        if let (w, h) = layout.logicalSize, (w, h) != (output.width, output.height) {
+            Log.warning("the layout's mode gives \(w)x\(h) but the display is \(output.width)x\(output.height)")
         }
-        return drm
+        return output
     }
 }
 
@@ -187,15 +207,22 @@ struct Run: ParsableCommand {
 enum OutputChoice: Equatable {
     case automatic
     case drm
+    /// nil = the first /dev/fb*.
+    case fbdev(String?)
     /// nil = the default file.
     case png(String?)
 
     init?(_ text: String) {
         switch text {
         case "drm": self = .drm
+        case "fbdev": self = .fbdev(nil)
         case "png": self = .png(nil)
         case "auto": self = .automatic
         default:
+            if text.hasPrefix("fbdev:"), text.count > 6 {
+                self = .fbdev(String(text.dropFirst(6)))
+                return
+            }
             guard text.hasPrefix("png:"), text.count > 4 else { return nil }
             self = .png(String(text.dropFirst(4)))
         }

@@ -17,6 +17,8 @@ protocol FBSyscalls: AnyObject {
     func waitForVsync(_ fd: Int32) throws
     /// `FBIOBLANK` with `FB_BLANK_UNBLANK` (0).
     func unblank(_ fd: Int32) throws
+    /// `pwrite`: copies `count` bytes to the framebuffer at byte `offset`.
+    func pwrite(_ fd: Int32, _ bytes: UnsafeRawPointer, count: Int, offset: Int) throws
     func mmap(_ fd: Int32, size: Int) throws -> UnsafeMutableRawPointer
     func munmap(_ address: UnsafeMutableRawPointer, size: Int) throws
 

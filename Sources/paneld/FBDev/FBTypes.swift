@@ -82,6 +82,24 @@ enum FBLayout {
     }
 }
 
+extension FBLayout {
+    /// The byte range to write back for a damaged panel rectangle on a page at
+    /// `pageOffset`: from its first pixel to its last, rows at `stride`. A range
+    /// that covers exactly one whole line is widened by one pixel (onto the next
+    /// line, or the previous at the end of memory): Linux 6.1's DRM fbdev emulation
+    /// computes an empty damage clip for it and never shows the write.
+    static func flushRange(
+        _ rect: IntRect, pageOffset: Int, stride: Int, bytesPerPixel: Int, memoryLength: Int
+    ) -> Range<Int> {
+        var start = pageOffset + rect.minY * stride + rect.minX * bytesPerPixel
+        var end = pageOffset + (rect.maxY - 1) * stride + rect.maxX * bytesPerPixel
+        if rect.height == 1 && (end - pageOffset) % stride == 0 {
+            if end + bytesPerPixel <= memoryLength { end += bytesPerPixel } else if start >= bytesPerPixel { start -= bytesPerPixel }
+        }
+        return start..<end
+    }
+}
+
 /// The `==` above compares tuples of bitfields.
 private func == (a: (FBBitfield, FBBitfield, FBBitfield), b: (FBBitfield, FBBitfield, FBBitfield)) -> Bool {
     a.0 == b.0 && a.1 == b.1 && a.2 == b.2

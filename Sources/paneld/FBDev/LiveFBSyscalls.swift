@@ -83,6 +83,16 @@ final class LiveFBSyscalls: FBSyscalls {
         if ioctl(fd, UInt(FBIOBLANK), CInt(0)) != 0 { throw DRMError("FBIOBLANK(unblank)", errno: errno) }
     }
 
+    func pwrite(_ fd: Int32, _ bytes: UnsafeRawPointer, count: Int, offset: Int) throws {
+        var done = 0
+        while done < count {
+            let n = try retryingEINTR { Glibc.pwrite(fd, bytes + done, count - done, off_t(offset + done)) }
+            if n < 0 { throw DRMError("pwrite(framebuffer, \(count) bytes at \(offset))", errno: errno) }
+            if n == 0 { throw DRMError("pwrite(framebuffer) wrote nothing at \(offset + done)", errno: EIO) }
+            done += n
+        }
+    }
+
     func mmap(_ fd: Int32, size: Int) throws -> UnsafeMutableRawPointer {
         let p = Glibc.mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
         guard let p, p != MAP_FAILED else { throw DRMError("mmap(framebuffer, \(size) bytes)", errno: errno) }

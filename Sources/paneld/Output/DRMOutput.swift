@@ -219,14 +219,3 @@ final class DRMOutput: FrameOutput {
 
     deinit { close() }
 }
-
-extension DRMOutputOptions {
-    /// The display part of a layout file: card, connector, mode, format, rotation.
-    init(layout: Layout) {
-        self.init(
-            devicePath: layout.display, connector: layout.connector,
-            mode: layout.mode.map { ModeRequest(width: $0.width, height: $0.height, refresh: $0.refresh) },
-            format: layout.pixelFormat ?? .xrgb8888,
-            rotation: PanelRotation(rawValue: layout.rotation.rawValue) ?? .none)
-    }
-}

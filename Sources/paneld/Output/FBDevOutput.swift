@@ -24,6 +24,8 @@ struct FBDevOutputOptions: Equatable, Sendable {
 /// previous frame's, as in ``DRMOutput``), pans to it and waits for one vertical
 /// blank where the driver supports `FBIO_WAITFORVSYNC` (at most one refresh: the
 /// socket loop is never held for long). With one page, damage is drawn in place.
+/// Either way the drawn rectangles are then written back with `pwrite` (see
+/// ``writeBack(_:page:)``: DRM's fbdev emulation shows nothing else).
 /// ``close()`` restores the pan offset, the screen info, the console mode and the cursor.
 final class FBDevOutput: FrameOutput {
     let path: String
@@ -161,6 +163,7 @@ final class FBDevOutput: FrameOutput {
         } else {
             try draw(target, repaint)
         }
+        try writeBack(repaint, page: backPage)
         drewFirstFrame = true
         guard pages == 2 else { return }
         try sys.pan(fd, xoffset: 0, yoffset: UInt32(backPage * panelHeight))
@@ -172,6 +175,26 @@ final class FBDevOutput: FrameOutput {
         }
         staleInBack = full ? [bounds] : damaged
         backPage ^= 1
+    }
+
+    /// Hands the drawn bytes to the driver with `pwrite`, rectangle by rectangle.
+    ///
+    /// Drawing goes into the mapping, which is all a plain framebuffer needs. But
+    /// the DRM fbdev emulation of Linux 6.1 (Debian 12's kernel; measured in QEMU
+    /// with bochs-drm and virtio-gpu) never copies what userspace writes through
+    /// the mapping from its shadow buffer to the screen: only `write` reaches it.
+    /// Writing the same bytes back costs one copy of the damage and works everywhere.
+    private func writeBack(_ logicalRects: [IntRect], page: Int) throws {
+        let surface = self.page(page)
+        let pageOffset = page * Int(fix.lineLength) * panelHeight
+        for r in logicalRects {
+            let panel = rotation.panelRect(r, logicalWidth: width, logicalHeight: height).intersection(surface.bounds)
+            guard !panel.isEmpty else { continue }
+            let span = FBLayout.flushRange(
+                panel, pageOffset: pageOffset, stride: Int(fix.lineLength), bytesPerPixel: format.bytesPerPixel,
+                memoryLength: mappingSize)
+            try sys.pwrite(fd, mapping + span.lowerBound, count: span.count, offset: span.lowerBound)
+        }
     }
 
     func handleEvents() throws {}

@@ -46,6 +46,20 @@ struct Bar: GaugeStyle {
         #expect(Icon(width: 2, height: 2, coverage: [1, 2, 3]) == nil)
     }
 
+    @Test func iconsResizeByAreaAveraging() throws {
+        let solid = try #require(Icon(width: 3, height: 2, coverage: [UInt8](repeating: 200, count: 6)))
+        #expect(solid.resized(width: 7, height: 5)?.coverage == [UInt8](repeating: 200, count: 35))
+        let diagonal = try #require(Icon(width: 2, height: 2, coverage: [255, 0, 0, 255]))
+        #expect(diagonal.resized(width: 1, height: 1)?.coverage == [128])  // 127.5 rounds up
+        #expect(diagonal.resized(width: 4, height: 4)?.coverage == [
+            255, 255, 0, 0, 255, 255, 0, 0, 0, 0, 255, 255, 0, 0, 255, 255,
+        ])
+        // 3 -> 2 columns: each new pixel covers 1.5 old ones.
+        let ramp = try #require(Icon(width: 3, height: 1, coverage: [0, 90, 180]))
+        #expect(ramp.resized(width: 2, height: 1)?.coverage == [30, 150])  // (0 + 45) / 1.5, (45 + 180) / 1.5
+        #expect(ramp.resized(width: 0, height: 1) == nil)
+    }
+
     @Test func anIconLabelIsPaintedInTheForegroundColour() throws {
         let icon = try #require(Icon(width: 6, height: 4, coverage: [UInt8](repeating: 255, count: 24)))
         let g = try Gauge(value: 0.5) { "" } currentValueLabel: { .icon(icon) }.gaugeStyle(.accessoryCircularCapacity)

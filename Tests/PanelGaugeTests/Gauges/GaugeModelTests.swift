@@ -119,6 +119,9 @@ import Testing
         #expect(ValueFormat.number(decimals: 1).string(for: -2.25, in: -5...5) == "-2.3")
         #expect(ValueFormat.number(decimals: 3).string(for: 0.5, in: 0...1) == "0.500")
         #expect(pct.widestCandidates(in: 0...1) == ["0 %", "100 %"])
+        // Digits a Double does not have are not invented: fewer decimals instead.
+        #expect(ValueFormat.fixed(12_345_678.125, decimals: 9) == "12345678.12500000")  // 8 of 9 fit below 2^53
+        #expect(ValueFormat.fixed(-2.5e20, decimals: 2) == "-2.5e+20")
     }
 
     @Test func configurationCarriesNormalizedValueAndLabels() throws {
@@ -278,6 +281,35 @@ import Testing
 }
 
 @Suite struct GaugeFitsItsRectangleTests {
+    /// Absurd environments (label sizes NaN, negative, zero, huge) draw what
+    /// they can without trapping, and stay inside the cell.
+    @Test(arguments: [Double.nan, -5, 0, 1e9, .infinity])
+    func absurdLabelSizesDoNotTrap(size: Double) throws {
+        for style in GaugeStyleName.allCases {
+            let g = try Gauge(value: 0.5) { "L" } currentValueLabel: { "50" } minimumValueLabel: { "0" } maximumValueLabel: { "1" }
+                .gaugeStyle(style.style()).environment { $0.labelSize = size }
+            let (img, canvas) = Panel.image(width: 60, height: 40)
+            g.draw(in: Rect(x: 10, y: 5, width: 40, height: 30), on: canvas)
+            if let ink = img.inkBounds(in: img.surface.bounds, background: RGB(Panel.background)) {
+                #expect(IntRect(x: 10, y: 5, width: 40, height: 30).contains(ink), "\(style)")
+            }
+        }
+    }
+
+    @Test func aRectangleThatIsNotFiniteDrawsNothing() throws {
+        let (img, canvas) = Panel.image(width: 20, height: 20)
+        let g = try Gauge(value: 0.5).gaugeStyle(.ring)
+        for r in [
+            Rect(x: .nan, y: 0, width: 10, height: 10), Rect(x: 0, y: 0, width: .infinity, height: 10),
+            Rect(x: 1e300, y: 0, width: 10, height: 10),
+        ] {
+            g.draw(in: r, on: canvas)
+            Loader(progress: 0.5).draw(in: r, on: canvas, at: 0)
+        }
+        try FontCache.shared.font(.default, pixelSize: 12).draw("x", at: Point(x: .nan, y: 1e300), on: canvas, paint: .solid(.white))
+        #expect(img.inkBounds(in: img.surface.bounds, background: RGB(Panel.background)) == nil)
+    }
+
     /// Every style, given a cell too small for its labels, paints only inside
     /// the cell; and it does paint there.
     @Test(arguments: GaugeStyleName.allCases)

@@ -33,6 +33,30 @@ import Testing
         }
     }
 
+    /// A gradient tint runs over the turn from the top (one level per channel:
+    /// the rasterizer's 1024-entry gradient table).
+    @Test func gradientRunsClockwiseFromTheTop() throws {
+        let g = try Gauge(value: 1).gaugeStyle(.stepped(segments: 1)).tint(.gradient([.red, .green]))
+        let img = render(g, width: 80, height: 80)
+        for a in stride(from: 10.0, through: 350, by: 20) {
+            let p = Self.c.onCircle(radius: Self.r, angle: .degrees(270 + a))
+            let (x, y) = (Int(p.x.rounded(.down)), Int(p.y.rounded(.down)))
+            var u = (angleOfPixel(x, y, about: Self.c) - 270) / 360
+            if u < 0 { u += 1 }
+            #expect(img.rgb(x, y).distance(RGB(Color.lerp(.red, .green, u))) <= 1, "angle \(a)")
+        }
+    }
+
+    /// SBGauge's width property: a wider stroke, still inside the square.
+    @Test func strokeWidthIsConfigurable() throws {
+        let g = try Gauge(value: 1).gaugeStyle(.stepped(segments: 1, lineWidth: 0.3)).tint(.blue)
+        let img = render(g, width: 80, height: 80)
+        // Stroke 24 on radius 28: blue from radius 16 to 40.
+        for r in [17.0, 28, 39] { #expect(img.rgb(at: Self.c.onCircle(radius: r, angle: 30)) == RGB(.blue), "r \(r)") }
+        #expect(img.rgb(at: Self.c.onCircle(radius: 14.5, angle: 30)) == RGB(Panel.background))
+        #expect(SteppedGaugeStyle(segments: 2, lineWidth: 9).lineWidth == 0.5)
+    }
+
     @Test func aStepEasesInFromThePreviousOne() throws {
         var steps = try SteppedGauge(segments: 4, step: 1)
         steps.stepUp(at: 10)
@@ -93,6 +117,18 @@ import Testing
         // Nothing inside the ring (inner radius 16) and nothing outside its 40 px square.
         #expect(img.inkBounds(in: IntRect(x: 19, y: 19, width: 22, height: 22), background: Self.bg) == nil)
         #expect(img.inkBounds(in: IntRect(x: 0, y: 0, width: 60, height: 9), background: Self.bg) == nil)
+    }
+
+    /// A gradient tint follows the spinning arc: its first colour at the arc's start.
+    @Test func aGradientTintStartsAtTheArcStart() throws {
+        let (img, canvas) = Panel.image(width: 80, height: 80)
+        let indicator = LoaderIndicator(progress: 1, rotation: 90).tint(.gradient([.red, .green]))
+        indicator.draw(in: Rect(x: 0, y: 0, width: 80, height: 80), on: canvas, context: DrawContext())
+        let c = Point(x: 40, y: 40)
+        // Stroke 8 on radius 36; 5 degrees past the start and before the end.
+        let start = c.onCircle(radius: 36, angle: 95), end = c.onCircle(radius: 36, angle: 445)
+        #expect(img.rgb(at: start).distance(RGB(Color.lerp(.red, .green, 5.0 / 360))) <= 2)
+        #expect(img.rgb(at: end).distance(RGB(Color.lerp(.red, .green, 355.0 / 360))) <= 2)
     }
 
     @Test func theArcSpinsWithTime() throws {

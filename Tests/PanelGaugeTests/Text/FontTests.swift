@@ -153,6 +153,18 @@ import Testing
         #expect(t.top == Int((0.729 * size).rounded()) || t.top == Int((0.729 * size).rounded(.up)))
     }
 
+    /// Value labels are centred on their ink, so the ink must not move as the
+    /// value changes: with hinting, every number from 0 to 100 (with or without
+    /// " %") has the same top and bottom at each size.
+    @Test(arguments: [10.0, 12, 14, 17, 24])
+    func valueTextInkDoesNotJumpVertically(size: Double) throws {
+        let f = try Font(pixelSize: size)
+        for suffix in ["", " %"] {
+            let boxes = (0...100).map { f.inkBounds(of: "\($0)" + suffix)! }
+            #expect(Set(boxes.map(\.minY)).count == 1 && Set(boxes.map(\.maxY)) == [0], "suffix '\(suffix)'")
+        }
+    }
+
     @Test func drawnTextLandsOnItsInkBounds() throws {
         let f = try Font(pixelSize: 14)
         let img = Image(width: 60, height: 24)

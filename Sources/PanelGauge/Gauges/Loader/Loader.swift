@@ -41,6 +41,7 @@ public struct Loader: Sendable {
 
     /// Draws the loader as it is at `time` into `rect`, clipped to it.
     public func draw(in rect: Rect, on canvas: Canvas, at time: Double, fonts: FontCache = .shared) {
+        guard rect.isDrawable else { return }
         canvas.withClip(IntRect(covering: rect)) {
             body(at: time).draw(in: rect, on: canvas, context: DrawContext(fonts: fonts))
         }

@@ -17,6 +17,8 @@
 public struct RingGaugeStyle: GaugeStyle {
     /// Diameter over centre width.
     public static let scale = 1.777
+    /// Text size of the ideal (unconstrained) ring: SwiftUI's body text.
+    public static let idealFontSize = 17.0
     /// Text size of the centre; nil picks the largest size whose ring fits the
     /// rectangle it is drawn into.
     public var fontSize: Double?
@@ -48,8 +50,13 @@ public struct RingGaugeStyle: GaugeStyle {
             c.sizingText = ["100 %"]
         }
         let label = c.currentValueLabel!
+        // An unbounded proposal (asking for the ideal size) takes the article's
+        // 17 px body text, or the fixed size.
         let side = min(rect.width, rect.height)
-        let size = centreTextSize(c, preferred: fontSize ?? side, fitting: side / Self.scale, context)
+        let size =
+            side.isFinite
+            ? centreTextSize(c, preferred: fontSize ?? side, fitting: side / Self.scale, context)
+            : (fontSize ?? Self.idealFontSize)
         var width = label.size(pixelSize: size, context: context).width
         if let f = context.font(size: size) {
             for t in c.sizingText { width = max(width, f.advance(of: t)) }
@@ -94,17 +101,24 @@ public struct RingGaugeStyle: GaugeStyle {
 /// Drive it with a ``SteppedGauge``, whose ``SteppedGauge/value(at:)`` eases
 /// each step from the previous one.
 ///
-/// Stroke width `0.12 D` of the square side `D`, drawn inside the square;
+/// Stroke width `0.12 D` of the square side `D` by default, drawn inside the square;
 /// gaps of `max(1.5, 0.25 x stroke width)` pixels along the centre line.
 public struct SteppedGaugeStyle: GaugeStyle {
     public let segments: Int
+    /// Stroke width as a fraction of the square's side, 0.01...0.5 (SBGauge's
+    /// `width`, which is how it gets its different looks: 0.5 fills a disc).
+    public let lineWidth: Double
 
-    public init(segments: Int) {
+    public init(segments: Int, lineWidth: Double = 0.12) {
         self.segments = max(1, segments)
+        self.lineWidth = lineWidth.isNaN ? 0.12 : min(0.5, max(0.01, lineWidth))
     }
 
-    public static func layout(in rect: Rect) -> CircularGaugeLayout {
-        .inscribed(in: rect, lineWidthFraction: 0.12, startAngle: 270)
+    /// The ring with the default stroke width.
+    public static func layout(in rect: Rect) -> CircularGaugeLayout { Self(segments: 1).layout(in: rect) }
+
+    public func layout(in rect: Rect) -> CircularGaugeLayout {
+        .inscribed(in: rect, lineWidthFraction: lineWidth, startAngle: 270)
     }
 
     /// The dash pattern that splits the ring into segments, with a gap centred on
@@ -120,7 +134,7 @@ public struct SteppedGaugeStyle: GaugeStyle {
 
     public func makeBody(configuration c: Configuration) -> some Drawable {
         Draw { rect, canvas, context in
-            let l = Self.layout(in: rect)
+            let l = layout(in: rect)
             guard l.radius > 0 else { return }
             let dash = segmentDash(l)
             canvas.strokeArc(
@@ -147,6 +161,9 @@ extension GaugeStyle where Self == RingGaugeStyle {
     public static func ring(fontSize: Double?) -> Self { Self(fontSize: fontSize) }
 }
 extension GaugeStyle where Self == SteppedGaugeStyle {
-    /// The SBGauge stepped ring with `segments` steps.
-    public static func stepped(segments: Int) -> Self { Self(segments: segments) }
+    /// The SBGauge stepped ring with `segments` steps and a stroke `lineWidth`
+    /// of the square's side.
+    public static func stepped(segments: Int, lineWidth: Double = 0.12) -> Self {
+        Self(segments: segments, lineWidth: lineWidth)
+    }
 }
