@@ -31,3 +31,53 @@ import Testing
         #expect(throws: PNG.Error.self) { try PNG.decode([137, 80, 78, 71, 13, 10, 26, 10, 0, 0]) }
     }
 }
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite struct AtomicWriteTests {
+    /// A private directory for one test.
+    func scratch() -> String {
+        var t = Array("/tmp/panelgauge-test.XXXXXX".utf8CString)
+        let p = t.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        return String(cString: p!)
+    }
+
+    func entries(_ dir: String) -> [String] {
+        guard let d = opendir(dir) else { return [] }
+        defer { closedir(d) }
+        var names: [String] = []
+        while let e = readdir(d) {
+            let name = withUnsafeBytes(of: e.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    @Test func replacesTheFileWithItsModeAndLeavesNoTemporaries() throws {
+        let dir = scratch()
+        let path = dir + "/frame.png"
+        try FileIO.writeAtomically([1, 2, 3], to: path, mode: 0o640)
+        try FileIO.writeAtomically([4, 5], to: path, mode: 0o640)
+        #expect(try FileIO.read(path) == [4, 5])
+        var st = stat()
+        #expect(stat(path, &st) == 0)
+        #expect(st.st_mode & 0o777 == 0o640)
+        #expect(entries(dir) == ["frame.png"])
+    }
+
+    @Test func replacesASymlinkInsteadOfWritingThroughIt() throws {
+        let dir = scratch()
+        let victim = dir + "/victim"
+        try FileIO.writeAtomically([9], to: victim)
+        #expect(symlink(victim, dir + "/frame.png") == 0)
+        try FileIO.writeAtomically([1], to: dir + "/frame.png")
+        #expect(try FileIO.read(victim) == [9])  // the link's target is untouched
+        #expect(try FileIO.read(dir + "/frame.png") == [1])
+    }
+
+    @Test func missingDirectoryIsAnError() {
+        #expect(throws: FileIO.Error.self) { try FileIO.writeAtomically([1], to: "/nonexistent-dir-paneld/x.png") }
+    }
+}

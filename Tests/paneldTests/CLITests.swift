@@ -136,5 +136,6 @@ func runPaneld(_ args: [String], stdin: String = "", in dir: TempDirectory) thro
         }
         #expect(got == "cpu 42")
         #expect(try c.ask("get mem") == "mem 7")
+        #expect(d.log().contains("statsd: ignored a bad line (unknown gauge 'bogus')"), "\(d.log())")
     }
 }

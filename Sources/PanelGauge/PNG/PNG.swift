@@ -178,24 +178,31 @@ public enum FileIO {
         return out
     }
 
-    /// Writes `bytes` to `path.tmp.<pid>`, fsyncs it and renames it over `path`,
-    /// so readers see either the old or the new file, never a partial one.
+    /// Writes `bytes` to a new, exclusively created temporary file next to
+    /// `path` (`mkstemp`: an unpredictable name, never an existing file or a
+    /// symlink), fsyncs it, gives it `mode` and renames it over `path`, so
+    /// readers see either the old or the new file, never a partial one.
     public static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws {
-        let tmp = "\(path).tmp.\(getpid())"
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode)
-        guard fd >= 0 else { throw Error(description: "\(tmp): \(String(cString: strerror(errno)))") }
+        var template = Array("\(path).XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw Error(description: "\(path): \(String(cString: strerror(errno)))") }
+        let tmp = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        func fail(_ what: String) -> Error {
+            let msg = String(cString: strerror(errno))
+            close(fd)
+            unlink(tmp)
+            return Error(description: "\(what): \(msg)")
+        }
         var off = 0
         while off < bytes.count {
             let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + off, $0.count - off) }
             if n < 0 {
                 if errno == EINTR { continue }
-                let msg = String(cString: strerror(errno))
-                close(fd)
-                unlink(tmp)
-                throw Error(description: "\(tmp): \(msg)")
+                throw fail(tmp)
             }
             off += n
         }
+        guard fchmod(fd, mode) == 0 else { throw fail(tmp) }
         fsync(fd)
         close(fd)
         guard rename(tmp, path) == 0 else {

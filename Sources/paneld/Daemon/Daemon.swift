@@ -144,8 +144,13 @@ final class Daemon {
         }
         if let s = statsd, let k = statsdIndex, !ready[k].isEmpty {
             s.receive { line in
-                if case .success(let cmd) = LineParser.parse(line), case .success = store.apply(cmd) { return true }
-                return false
+                switch LineParser.parse(line).flatMap({ store.apply($0) }) {
+                case .success: return true
+                case .failure(let e):
+                    // UDP has no reply path: say it once, so a misconfigured sender is visible.
+                    if s.rejected == 0 { Log.warning("statsd: ignored a bad line (\(e)); further ones are ignored silently") }
+                    return false
+                }
             }
         }
         for (c, ev) in zip(order, ready[fixed...]) where !ev.isEmpty {
