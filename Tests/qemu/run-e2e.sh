@@ -436,6 +436,14 @@ case_bochs320() {
     expect_screen fbdev32-update "$WORK/fb32-update.png"
     stop_paneld
     expect_screen fbdev-console "$console"
+    # Without a DRM card (node removed), automatic output choice takes the framebuffer.
+    guest_ok "rm /dev/dri/card0"
+    start_paneld panel320.json auto
+    guest_ok "grep -q 'no DRM device (nothing matches /dev/dri/card\*): using the framebuffer device' /tmp/paneld.log"
+    send_values "value=91"
+    render fb32-auto panel320.json value=91
+    expect_screen auto-fbdev "$WORK/fb32-auto.png"
+    stop_paneld
     shutdown_vm
 }
 

@@ -169,6 +169,11 @@ struct Run: ParsableCommand {
             do {
                 return try openDRM(layout)
             } catch {
+                // A card without KMS (the Pi's render-only v3d next to an fbtft SPI panel).
+                if !LiveFBSyscalls().listFramebuffers().isEmpty {
+                    Log.notice("no usable DRM display (\(error)): using the framebuffer device")
+                    return try openFBDev(layout, path: nil)
+                }
                 Log.notice("no usable DRM display (\(error)): showing frames in a PNG file instead")
                 return png(nil)
             }
