@@ -93,8 +93,8 @@ private func layout(_ json: String) throws -> Layout { try LayoutReader.parse(Ar
     @Test func readsEveryField() throws {
         let l = try LayoutReader.parse(Array(LayoutReaderTests.full.utf8), fileReadable: { $0 == "/fonts/Panel.ttf" })
         #expect(l.display == "/dev/dri/card0" && l.connector == "HDMI-A-1")
-        #expect(l.mode == DisplayMode(width: 800, height: 480, refresh: 60))
-        #expect(l.pixelFormat == .rgb565 && l.rotation == .quarter)
+        #expect(l.mode == ModeRequest(width: 800, height: 480, refresh: 60))
+        #expect(l.pixelFormat == .rgb565 && l.rotation == .clockwise90)
         #expect(l.logicalSize! == (480, 800))
         #expect(l.background == Color(hex: 0x101010) && l.foreground == Color(hex: 0xEEEEEE))
         #expect(l.font == "/fonts/Panel.ttf")
@@ -230,12 +230,12 @@ private func layout(_ json: String) throws -> Layout { try LayoutReader.parse(Ar
     }
 }
 
-@Suite struct DisplayModeTests {
+@Suite struct LayoutModeTests {
     @Test func parses() {
-        #expect(DisplayMode("800x480") == DisplayMode(width: 800, height: 480))
-        #expect(DisplayMode("1920x1080@60") == DisplayMode(width: 1920, height: 1080, refresh: 60))
+        #expect(ModeRequest(parsing: "800x480") == ModeRequest(width: 800, height: 480))
+        #expect(ModeRequest(parsing: "1920x1080@60") == ModeRequest(width: 1920, height: 1080, refresh: 60))
         for bad in ["", "800", "x480", "800x480@", "800x480@x", "0x10", "-1x10", "800X480", "99999x10", "800x480@60@60"] {
-            #expect(DisplayMode(bad) == nil, "\(bad)")
+            #expect(ModeRequest(parsing: bad) == nil, "\(bad)")
         }
     }
 }

@@ -26,7 +26,7 @@ struct Render: ParsableCommand {
     var size: String?
 
     func validate() throws {
-        if let size, DisplayMode(size) == nil { throw ValidationError("--size '\(size)' is not WIDTHxHEIGHT, e.g. 800x480") }
+        if let size, ModeRequest(parsing: size) == nil { throw ValidationError("--size '\(size)' is not WIDTHxHEIGHT, e.g. 800x480") }
         for v in values where Render.parseAssignment(v) == nil {
             throw ValidationError("--set '\(v)' is not NAME=VALUE with a finite decimal VALUE, e.g. --set cpu=73")
         }
@@ -62,7 +62,7 @@ struct Render: ParsableCommand {
                 throw DaemonError("--set \(v): the layout has no gauge named '\(name)' (gauges: \(store.names.joined(separator: ", ")))")
             }
         }
-        let (w, h) = size.flatMap { DisplayMode($0) }.map { ($0.width, $0.height) } ?? layout.logicalSize ?? (800, 480)
+        let (w, h) = size.flatMap { ModeRequest(parsing: $0) }.map { ($0.width, $0.height) } ?? layout.logicalSize ?? (800, 480)
         let output = PNGOutput(path: self.output, width: w, height: h, format: layout.pixelFormat ?? .xrgb8888)
         let renderer = PanelRenderer(layout: layout, width: w, height: h)
         try output.present(damage: [IntRect(x: 0, y: 0, width: w, height: h)]) { surface, rects in

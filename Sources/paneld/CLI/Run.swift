@@ -58,7 +58,7 @@ struct Run: ParsableCommand {
         if let output, OutputChoice(output) == nil {
             throw ValidationError("--output '\(output)' is not one of: drm, fbdev, fbdev:DEVICE, png, png:FILE")
         }
-        if let size, DisplayMode(size) == nil { throw ValidationError("--size '\(size)' is not WIDTHxHEIGHT, e.g. 800x480") }
+        if let size, ModeRequest(parsing: size) == nil { throw ValidationError("--size '\(size)' is not WIDTHxHEIGHT, e.g. 800x480") }
         if socket.isEmpty || socket.utf8.count > UnixSocket.maxPathLength {
             throw ValidationError("--socket must be a path of 1 to \(UnixSocket.maxPathLength) bytes")
         }
@@ -147,7 +147,7 @@ struct Run: ParsableCommand {
     private func openOutput(_ layout: Layout) throws -> FrameOutput {
         let choice = output.flatMap(OutputChoice.init) ?? .automatic
         let defaultPNG = Systemd.env("STATE_DIRECTORY").map { Run.firstPath($0) + "/frame.png" } ?? "/tmp/paneld.png"
-        let size = self.size.flatMap(DisplayMode.init).map { ($0.width, $0.height) } ?? layout.logicalSize ?? (800, 480)
+        let size = self.size.flatMap { ModeRequest(parsing: $0) }.map { ($0.width, $0.height) } ?? layout.logicalSize ?? (800, 480)
         func png(_ path: String?) -> FrameOutput {
             let p = path ?? defaultPNG
             Log.notice("output: PNG file \(p), \(size.0)x\(size.1)")
@@ -194,9 +194,9 @@ struct Run: ParsableCommand {
         var options = DRMOutputOptions()
         options.devicePath = layout.display
         options.connector = layout.connector
-        options.mode = layout.mode.map { ModeRequest(width: $0.width, height: $0.height, refresh: $0.refresh) }
+        options.mode = layout.mode
         options.format = layout.pixelFormat ?? .xrgb8888
-        options.rotation = PanelRotation(rawValue: layout.rotation.rawValue) ?? .none
+        options.rotation = layout.rotation
         let output = try DRMOutput(options: options)
         Log.notice(
             "output: DRM \(output.device.path) \(output.connector.name) \(output.mode), \(output.format), rotation \(options.rotation), drawing at \(output.width)x\(output.height)"

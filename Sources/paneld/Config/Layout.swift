@@ -11,9 +11,9 @@ struct Layout: Sendable {
     /// Connector name, e.g. `HDMI-A-1`; nil = the first connected one.
     var connector: String?
     /// Requested mode (physical, before rotation); nil = the connector's preferred mode.
-    var mode: DisplayMode?
+    var mode: ModeRequest?
     var pixelFormat: PixelFormat?
-    var rotation: Rotation = .none
+    var rotation: PanelRotation = .none
     var background: Color = .black
     /// Text colour of labels and values.
     var foreground: Color = .white
@@ -45,40 +45,7 @@ struct Layout: Sendable {
     }
 }
 
-/// Clockwise rotation of the panel, in degrees.
-enum Rotation: Int, Sendable {
-    case none = 0, quarter = 90, half = 180, threeQuarters = 270
-    var swapsAxes: Bool { self == .quarter || self == .threeQuarters }
-}
 
-/// `WIDTHxHEIGHT[@HZ]`, e.g. `800x480@60`.
-struct DisplayMode: Sendable, Equatable, CustomStringConvertible {
-    var width: Int
-    var height: Int
-    var refresh: Int?
-
-    init(width: Int, height: Int, refresh: Int? = nil) {
-        self.width = width
-        self.height = height
-        self.refresh = refresh
-    }
-
-    /// Parses `WxH` or `WxH@Hz`; sizes 1...16384, refresh 1...1000.
-    init?(_ text: String) {
-        let at = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
-        let wh = at[0].split(separator: "x", omittingEmptySubsequences: false)
-        guard wh.count == 2, let w = Int(wh[0]), let h = Int(wh[1]), (1...16384).contains(w), (1...16384).contains(h)
-        else { return nil }
-        var hz: Int? = nil
-        if at.count == 2 {
-            guard let r = Int(at[1]), (1...1000).contains(r) else { return nil }
-            hz = r
-        }
-        self.init(width: w, height: h, refresh: hz)
-    }
-
-    var description: String { "\(width)x\(height)" + (refresh.map { "@\($0)" } ?? "") }
-}
 
 /// A non-empty, finite value range `lower < upper`.
 struct ValueRange: Sendable, Equatable {

@@ -187,7 +187,7 @@ private struct Checker {
         if let d = layout.display, !d.hasPrefix("/") { fail(m["display"], "display", "expected an absolute path such as /dev/dri/card0") }
         layout.connector = string(m["connector"], "connector")
         if let s = string(m["mode"], "mode") {
-            layout.mode = DisplayMode(s)
+            layout.mode = ModeRequest(parsing: s)
             if layout.mode == nil { fail(m["mode"], "mode", "'\(s)' is not a mode (use WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, e.g. 800x480@60)") }
         }
         if let s = string(m["format"], "format") {
@@ -198,7 +198,7 @@ private struct Checker {
             }
         }
         if let r = number(m["rotation"], "rotation") {
-            if let rot = Rotation(rawValue: Int(exactly: r) ?? -1) {
+            if let rot = PanelRotation(rawValue: Int(exactly: r) ?? -1) {
                 layout.rotation = rot
             } else {
                 fail(m["rotation"], "rotation", "must be 0, 90, 180 or 270")

@@ -55,7 +55,8 @@ func chooseConnector(_ connectors: [ConnectorInfo], named name: String?) throws 
     throw DRMError.notFound("no connected connector with modes; this card has: \(summary.isEmpty ? "none" : summary)")
 }
 
-/// A mode the user asked for: `WIDTHxHEIGHT` with an optional `@HZ`.
+/// A mode the user asked for (in the layout or on the command line):
+/// `WIDTHxHEIGHT` with an optional `@HZ`.
 struct ModeRequest: Equatable, Sendable, CustomStringConvertible {
     var width: Int
     var height: Int
@@ -67,14 +68,17 @@ struct ModeRequest: Equatable, Sendable, CustomStringConvertible {
         self.refresh = refresh
     }
 
-    /// Parses `800x480` or `800x480@60`; nil for anything else (zero sizes included).
+    /// Parses `800x480` or `800x480@60`: sizes 1...16384, refresh 1...1000; nil
+    /// for anything else.
     init?(parsing text: String) {
         let parts = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
         let size = parts[0].split(separator: "x", omittingEmptySubsequences: false)
-        guard size.count == 2, let w = Int(size[0]), let h = Int(size[1]), w > 0, h > 0 else { return nil }
+        guard size.count == 2, let w = Int(size[0]), let h = Int(size[1]), (1...16384).contains(w),
+            (1...16384).contains(h)
+        else { return nil }
         var hz: Int? = nil
         if parts.count == 2 {
-            guard let r = Int(parts[1]), r > 0 else { return nil }
+            guard let r = Int(parts[1]), (1...1000).contains(r) else { return nil }
             hz = r
         }
         self.init(width: w, height: h, refresh: hz)

@@ -233,6 +233,6 @@ extension FBDevOutputOptions {
     init(layout: Layout, devicePath: String?) {
         self.init(
             devicePath: devicePath, format: layout.pixelFormat,
-            rotation: PanelRotation(rawValue: layout.rotation.rawValue) ?? .none)
+            rotation: layout.rotation)
     }
 }
