@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import PanelGauge
 
@@ -38,7 +38,8 @@ struct Bench {
             case "--size":
                 let s = next()
                 let parts = s.split(separator: "x")
-                guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0, w <= 16384, h <= 16384
+                guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0, w <= 16384,
+                    h <= 16384
                 else { fail("--size must be WxH, got '\(s)'") }
                 o.width = w
                 o.height = h
@@ -47,7 +48,9 @@ struct Bench {
             case "--stride": o.stride = int(next(), "--stride")
             case "--variant":
                 o.variant = next()
-                guard o.variant == "simple" || o.variant == "gradient" else { fail("variant must be simple or gradient") }
+                guard o.variant == "simple" || o.variant == "gradient" else {
+                    fail("variant must be simple or gradient")
+                }
                 o.gradient = o.variant == "gradient"
             case "--png": o.png = next()
             case "--v":
@@ -78,7 +81,10 @@ struct Bench {
         guard let s = dlsym(h, "cg_start_instrumentation"), let t = dlsym(h, "cg_toggle_collect") else {
             fail("CGCTL_LIB lacks the callgrind control functions")
         }
-        return (unsafeBitCast(s, to: (@convention(c) () -> Void).self), unsafeBitCast(t, to: (@convention(c) () -> Void).self))
+        return (
+            unsafeBitCast(s, to: (@convention(c) () -> Void).self),
+            unsafeBitCast(t, to: (@convention(c) () -> Void).self)
+        )
     }
 
     static func main() {

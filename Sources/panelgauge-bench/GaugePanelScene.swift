@@ -31,7 +31,8 @@ struct GaugePanelScene {
             paint: .solid(.white.opacity(0.2)))
         let valuePaint: Paint =
             gradient
-            ? .conicGradient(Gradient(colors: [Color(hex: 0xFF3B30), Color(hex: 0x34C759)]), center: c1, startAngle: 90)
+            ? .conicGradient(
+                Gradient(colors: [Color(hex: 0xFF3B30), Color(hex: 0x34C759)]), center: c1, startAngle: 90)
             : .solid(Color(hex: 0xFF3B30))
         canvas.strokeArc(
             center: c1, radius: r, startAngle: 90, sweep: Angle(degrees: 360 * v), width: 0.03 * h, cap: .round,

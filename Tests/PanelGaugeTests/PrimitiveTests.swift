@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import Testing
 @testable import PanelGauge
@@ -118,8 +118,11 @@ import Testing
         canvas.clear(.black)
         canvas.clip = IntRect(x: 4, y: 6, width: 10, height: 7)
         canvas.fillDisc(center: Point(x: 12, y: 12), radius: 30, paint: .solid(.white))
-        canvas.strokeArc(center: Point(x: 12, y: 12), radius: 8, startAngle: 0, sweep: 360, width: 4, paint: .solid(.red))
-        canvas.fill(Rect(x: -5, y: -5, width: 50, height: 50), paint: .linearGradient(Gradient(colors: [.red, .blue]), start: Point(x: 0, y: 0), end: Point(x: 24, y: 0)))
+        canvas.strokeArc(
+            center: Point(x: 12, y: 12), radius: 8, startAngle: 0, sweep: 360, width: 4, paint: .solid(.red))
+        canvas.fill(
+            Rect(x: -5, y: -5, width: 50, height: 50),
+            paint: .linearGradient(Gradient(colors: [.red, .blue]), start: Point(x: 0, y: 0), end: Point(x: 24, y: 0)))
         canvas.clear(.green)
         for y in 0..<24 {
             for x in 0..<24 {
@@ -138,8 +141,11 @@ import Testing
         canvas.fillDisc(center: Point(x: .nan, y: 3), radius: 4, paint: white)
         canvas.fillDisc(center: Point(x: 3, y: 3), radius: .infinity, paint: white)
         canvas.fillDisc(center: Point(x: 3, y: 3), radius: -2, paint: white)
-        canvas.strokeArc(center: Point(x: 8, y: 8), radius: 4, startAngle: Angle(degrees: .nan), sweep: 90, width: 2, paint: white)
-        canvas.strokeArc(center: Point(x: 8, y: 8), radius: 4, startAngle: 0, sweep: Angle(degrees: .infinity), width: 2, paint: white)
+        canvas.strokeArc(
+            center: Point(x: 8, y: 8), radius: 4, startAngle: Angle(degrees: .nan), sweep: 90, width: 2, paint: white)
+        canvas.strokeArc(
+            center: Point(x: 8, y: 8), radius: 4, startAngle: 0, sweep: Angle(degrees: .infinity), width: 2,
+            paint: white)
         canvas.fill(Rect(x: 0, y: 0, width: .nan, height: 4), paint: white)
         var p = Path()
         p.move(to: Point(x: 1, y: 1))

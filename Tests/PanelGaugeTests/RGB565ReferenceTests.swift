@@ -41,7 +41,9 @@ import Testing
         var plainWorst = 0.0
         for x in 0..<c.width {
             let refPix = (ref.rgb[x * 3], ref.rgb[x * 3 + 1], ref.rgb[x * 3 + 2])
-            canvas.fill(Rect(x: Double(x), y: 0, width: 1, height: 4), paint: .solid(Color(red: refPix.0, green: refPix.1, blue: refPix.2)))
+            canvas.fill(
+                Rect(x: Double(x), y: 0, width: 1, height: 4),
+                paint: .solid(Color(red: refPix.0, green: refPix.1, blue: refPix.2)))
             let got = plain.surface.pixel(x: x, y: 0)
             plainWorst = max(plainWorst, abs(Double(got.red) - Double(refPix.0)))
         }

@@ -50,7 +50,11 @@ enum ReferenceHarness {
         case string(String), number(Double)
         init(from decoder: Decoder) throws {
             let c = try decoder.singleValueContainer()
-            if let s = try? c.decode(String.self) { self = .string(s) } else { self = .number(try c.decode(Double.self)) }
+            if let s = try? c.decode(String.self) {
+                self = .string(s)
+            } else {
+                self = .number(try c.decode(Double.self))
+            }
         }
         var number: Double { if case .number(let d) = self { return d } else { return .nan } }
         var string: String { if case .string(let s) = self { return s } else { return "" } }
@@ -71,7 +75,11 @@ enum ReferenceHarness {
         case point([Double]), angle(Double)
         init(from decoder: Decoder) throws {
             let c = try decoder.singleValueContainer()
-            if let p = try? c.decode([Double].self) { self = .point(p) } else { self = .angle(try c.decode(Double.self)) }
+            if let p = try? c.decode([Double].self) {
+                self = .point(p)
+            } else {
+                self = .angle(try c.decode(Double.self))
+            }
         }
     }
 
@@ -97,12 +105,15 @@ enum ReferenceHarness {
         }
         if let c = p.conic, case .angle(let s) = p.start {
             return .conicGradient(
-                Gradient(colors: c.map { color($0, a) }), center: Point(x: p.cx!, y: p.cy!), startAngle: Angle(degrees: s))
+                Gradient(colors: c.map { color($0, a) }), center: Point(x: p.cx!, y: p.cy!),
+                startAngle: Angle(degrees: s))
         }
         fatalError("unknown paint in cases.json")
     }
 
-    static func intRect(_ c: [Double]) -> IntRect { IntRect(x: Int(c[0]), y: Int(c[1]), width: Int(c[2]), height: Int(c[3])) }
+    static func intRect(_ c: [Double]) -> IntRect {
+        IntRect(x: Int(c[0]), y: Int(c[1]), width: Int(c[2]), height: Int(c[3]))
+    }
 
     /// Draws one case with the public Canvas API.
     static func render(_ c: Case) throws -> Image {
@@ -164,7 +175,9 @@ enum ReferenceHarness {
 
     /// Per-channel error of `actual` against `expected` (RGB triples); for RGB565
     /// the error is counted in RGB565 levels scaled back to 8-bit units.
-    static func compare(_ actual: [UInt8], _ expected: [UInt8], width: Int, format: PixelFormat) -> (Comparison, [UInt8]) {
+    static func compare(_ actual: [UInt8], _ expected: [UInt8], width: Int, format: PixelFormat) -> (
+        Comparison, [UInt8]
+    ) {
         var cmp = Comparison()
         var diff = [UInt8](repeating: 0, count: actual.count)
         var sum = 0
@@ -208,7 +221,8 @@ enum ReferenceHarness {
             let base = refPath.dropLast(4)
             if !ok {
                 try PNG.write(img.surface, to: base + ".actual.png")
-                try FileIO.writeAtomically(try PNG.encode(rgb: diff, width: c.width, height: c.height), to: base + ".diff.png")
+                try FileIO.writeAtomically(
+                    try PNG.encode(rgb: diff, width: c.width, height: c.height), to: base + ".diff.png")
             }
         }
     }

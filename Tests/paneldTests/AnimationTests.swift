@@ -49,7 +49,8 @@ import Testing
     @Test func animationShowsIntermediateFramesThenSettlesAndSleeps() throws {
         let dir = TempDirectory()
         try dir.write("l.json", #"{"mode": "96x96", "animation": 300, "gauges": [{"name": "value"}]}"#)
-        let r = try runPaneld(["render", "--config", dir.file("l.json"), "--set", "value=90", "--output", dir.file("r.png")], in: dir)
+        let r = try runPaneld(
+            ["render", "--config", dir.file("l.json"), "--set", "value=90", "--output", dir.file("r.png")], in: dir)
         #expect(r.status == 0)
         let want = try PNG.read(dir.file("r.png")).rgb
         let d = try DaemonProcess(dir, args: ["--config", dir.file("l.json"), "--output", "png:" + dir.file("d.png")])

@@ -5,7 +5,9 @@ import Testing
 @testable import paneld
 
 /// Runs the built paneld with `args` to completion; returns (exit status, stdout, stderr).
-func runPaneld(_ args: [String], stdin: String = "", in dir: TempDirectory) throws -> (status: Int32, out: String, err: String) {
+func runPaneld(_ args: [String], stdin: String = "", in dir: TempDirectory) throws -> (
+    status: Int32, out: String, err: String
+) {
     try dir.write("stdin", stdin)
     let out = dir.file("stdout"), err = dir.file("stderr")
     var actions = posix_spawn_file_actions_t()
@@ -61,9 +63,14 @@ func runPaneld(_ args: [String], stdin: String = "", in dir: TempDirectory) thro
 
     @Test func aBadLayoutIsReportedWithLineAndKeyAndNothingStarts() throws {
         let dir = TempDirectory()
-        try dir.write("bad.json", "{\n  \"gauges\": [\n    {\"name\": \"cpu\", \"style\": \"dial\"}\n  ],\n  \"rotation\": 45\n}\n")
+        try dir.write(
+            "bad.json",
+            "{\n  \"gauges\": [\n    {\"name\": \"cpu\", \"style\": \"dial\"}\n  ],\n  \"rotation\": 45\n}\n")
         for args in [
-            ["run", "--config", dir.file("bad.json"), "--socket", dir.file("s.sock"), "--output", "png:" + dir.file("f.png")],
+            [
+                "run", "--config", dir.file("bad.json"), "--socket", dir.file("s.sock"), "--output",
+                "png:" + dir.file("f.png"),
+            ],
             ["render", "--config", dir.file("bad.json"), "--output", dir.file("f.png")],
         ] {
             let r = try runPaneld(args, in: dir)
@@ -76,8 +83,15 @@ func runPaneld(_ args: [String], stdin: String = "", in dir: TempDirectory) thro
 
     @Test func renderWritesTheSamePixelsTheDaemonShows() throws {
         let dir = TempDirectory()
-        try dir.write("l.json", ##"{"mode": "160x120", "gauges": [{"name": "a", "style": "accessoryCircularCapacity", "gradient": ["#00FF00", "#FF0000"]}, {"name": "b", "style": "linearCapacity", "label": "B", "rect": [0, 90, 160, 30]}]}"##)
-        let r = try runPaneld(["render", "--config", dir.file("l.json"), "--set", "a=64", "--set", "b=-3.5", "--output", dir.file("r.png")], in: dir)
+        try dir.write(
+            "l.json",
+            ##"{"mode": "160x120", "gauges": [{"name": "a", "style": "accessoryCircularCapacity", "gradient": ["#00FF00", "#FF0000"]}, {"name": "b", "style": "linearCapacity", "label": "B", "rect": [0, 90, 160, 30]}]}"##
+        )
+        let r = try runPaneld(
+            [
+                "render", "--config", dir.file("l.json"), "--set", "a=64", "--set", "b=-3.5", "--output",
+                dir.file("r.png"),
+            ], in: dir)
         #expect(r.status == 0, "\(r.err)")
         let d = try DaemonProcess(dir, args: ["--config", dir.file("l.json"), "--output", "png:" + dir.file("d.png")])
         let c = try TestClient(d.socketPath)
@@ -113,11 +127,14 @@ func runPaneld(_ args: [String], stdin: String = "", in dir: TempDirectory) thro
         addr.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
         var len = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(probe, $0, len); return getsockname(probe, $0, &len) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(probe, $0, len); return getsockname(probe, $0, &len)
+            }
         }
         let port = UInt16(bigEndian: addr.sin_port)
         close(probe)
-        try dir.write("l.json", "{\"statsd\": \"127.0.0.1:\(port)\", \"gauges\": [{\"name\": \"cpu\"}, {\"name\": \"mem\"}]}")
+        try dir.write(
+            "l.json", "{\"statsd\": \"127.0.0.1:\(port)\", \"gauges\": [{\"name\": \"cpu\"}, {\"name\": \"mem\"}]}")
         let d = try DaemonProcess(dir, args: ["--config", dir.file("l.json"), "--output", "png:" + dir.file("f.png")])
         let s = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
         defer { close(s) }

@@ -3,7 +3,7 @@ import PanelGauge
 @testable import paneld
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A scripted DRM device for tests: answers from tables, records every call as
@@ -173,7 +173,9 @@ final class FakeDRM: DRMSyscalls {
         _ fd: Int32, crtcID: UInt32, framebufferID: UInt32, x: UInt32, y: UInt32,
         connectorIDs: [UInt32], mode: ModeInfo?
     ) throws {
-        trace.append("setCrtc \(crtcID) fb \(framebufferID) \(connectorIDs) \(mode.map { "\($0.hdisplay)x\($0.vdisplay)" } ?? "off")")
+        trace.append(
+            "setCrtc \(crtcID) fb \(framebufferID) \(connectorIDs) \(mode.map { "\($0.hdisplay)x\($0.vdisplay)" } ?? "off")"
+        )
         try fail("setCrtc")
     }
 
@@ -221,7 +223,9 @@ extension FakeDRM {
             encoders: [EncoderInfo(id: 37, crtcID: 38, possibleCrtcs: 1)],
             crtcs: [CrtcState(id: 38, bufferID: 7, x: 0, y: 0, mode: FakeDRM.mode(1024, 768))],
             planes: [
-                PlaneInfo(id: 34, kind: .primary, crtcID: 38, framebufferID: 7, possibleCrtcs: 1, formats: [DRMFourCC.xrgb8888, DRMFourCC.rgb565])
+                PlaneInfo(
+                    id: 34, kind: .primary, crtcID: 38, framebufferID: 7, possibleCrtcs: 1,
+                    formats: [DRMFourCC.xrgb8888, DRMFourCC.rgb565])
             ])
         return fake
     }

@@ -23,8 +23,10 @@ import Testing
 
     @Test func chainedOverlapsMergeCompletely() {
         let out = Damage.normalize(
-            [IntRect(x: 0, y: 0, width: 10, height: 10), IntRect(x: 20, y: 0, width: 10, height: 10),
-             IntRect(x: 8, y: 0, width: 14, height: 2)], in: bounds)
+            [
+                IntRect(x: 0, y: 0, width: 10, height: 10), IntRect(x: 20, y: 0, width: 10, height: 10),
+                IntRect(x: 8, y: 0, width: 14, height: 2),
+            ], in: bounds)
         #expect(out == [IntRect(x: 0, y: 0, width: 30, height: 10)])
     }
 }
@@ -122,8 +124,10 @@ import Testing
     }
 
     @Test func parsesFlipAndOtherEventsAndStopsAtATruncatedOne() {
-        let bytes = event(type: 2, length: 32, userData: 0x1_0000_0005, crtc: 38)
-            + event(type: 1, length: 32, userData: 0, crtc: 38) + Array(event(type: 2, length: 32, userData: 9, crtc: 1).prefix(20))
+        let bytes =
+            event(type: 2, length: 32, userData: 0x1_0000_0005, crtc: 38)
+            + event(type: 1, length: 32, userData: 0, crtc: 38)
+            + Array(event(type: 2, length: 32, userData: 9, crtc: 1).prefix(20))
         #expect(DRMEventParser.parse(bytes) == [.flipComplete(crtcID: 38, userData: 0x1_0000_0005), .other(type: 1)])
         #expect(DRMEventParser.parse(Array(repeating: 0, count: 8)) == [])
     }

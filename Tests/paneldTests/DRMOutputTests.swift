@@ -4,7 +4,7 @@ import Testing
 @testable import paneld
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A model of what the screen should show, and a `draw` callback that paints
@@ -19,7 +19,9 @@ final class PictureModel {
     /// Changes the model: fills `rect` with a colour; returns the damage.
     func fill(_ rect: IntRect, _ color: UInt32) -> [IntRect] {
         for y in rect.minY..<rect.maxY {
-            for x in rect.minX..<rect.maxX { image.surface.row(y).storeBytes(of: color, toByteOffset: x * 4, as: UInt32.self) }
+            for x in rect.minX..<rect.maxX {
+                image.surface.row(y).storeBytes(of: color, toByteOffset: x * 4, as: UInt32.self)
+            }
         }
         return [rect]
     }
@@ -34,7 +36,8 @@ final class PictureModel {
                         surface.row(y).storeBytes(of: v, toByteOffset: x * 4, as: UInt32.self)
                     } else {
                         let p = image.surface.pixel(x: x, y: y)
-                        surface.row(y).storeBytes(of: RGB565.pack(p.red, p.green, p.blue), toByteOffset: x * 2, as: UInt16.self)
+                        surface.row(y).storeBytes(
+                            of: RGB565.pack(p.red, p.green, p.blue), toByteOffset: x * 2, as: UInt16.self)
                     }
                 }
             }
@@ -50,7 +53,9 @@ final class PictureModel {
         return UInt32(words[words.firstIndex(of: "fb")! + 1])!
     }
 
-    func expectShown(_ fake: FakeDRM, _ out: DRMOutput, _ model: PictureModel, sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectShown(
+        _ fake: FakeDRM, _ out: DRMOutput, _ model: PictureModel, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let scan = fake.scanout(lastShownFB(fake), width: out.mode.width, height: out.mode.height, format: out.format)
         var wrong = 0
         for y in 0..<model.image.height {
@@ -75,11 +80,12 @@ final class PictureModel {
         let out = try DRMOutput(options: DRMOutputOptions(), syscalls: fake)
         #expect((out.width, out.height) == (32, 16))
         #expect(out.needsFullRedraw)
-        #expect(fake.trace == [
-            "open /dev/dri/card0", "close /dev/dri/card0", "open /dev/dri/card0", "getCrtc 38",
-            "createDumb 32x16x32 -> handle 100", "addFB handle 100 XR24 -> fb 101", "mmap handle 100",
-            "createDumb 32x16x32 -> handle 102", "addFB handle 102 XR24 -> fb 103", "mmap handle 102",
-        ])
+        #expect(
+            fake.trace == [
+                "open /dev/dri/card0", "close /dev/dri/card0", "open /dev/dri/card0", "getCrtc 38",
+                "createDumb 32x16x32 -> handle 100", "addFB handle 100 XR24 -> fb 101", "mmap handle 100",
+                "createDumb 32x16x32 -> handle 102", "addFB handle 102 XR24 -> fb 103", "mmap handle 102",
+            ])
         fake.trace.removeAll()
         let model = PictureModel(width: 32, height: 16)
         _ = model.fill(IntRect(x: 0, y: 0, width: 32, height: 16), 0xFF10_2030)
@@ -105,7 +111,10 @@ final class PictureModel {
         let d2 = model.fill(IntRect(x: 20, y: 10, width: 5, height: 5), 0xFF00_FF00)
         try out.present(damage: d2) { model.draw($0, $1) }
         // Buffer 101 still shows frame 1: it needs frame 2's damage as well as frame 3's.
-        #expect(model.drawCalls.last == [IntRect(x: 20, y: 10, width: 5, height: 5), IntRect(x: 4, y: 4, width: 3, height: 2)])
+        #expect(
+            model.drawCalls.last == [
+                IntRect(x: 20, y: 10, width: 5, height: 5), IntRect(x: 4, y: 4, width: 3, height: 2),
+            ])
         #expect(fake.trace == ["dirtyFB 101 [5x5+20+10, 3x2+4+4]", "pageFlip 38 fb 101"])
         try out.handleEvents()
         expectShown(fake, out, model)
@@ -181,7 +190,9 @@ final class PictureModel {
         let out = try DRMOutput(options: DRMOutputOptions(), syscalls: fake)
         let model = PictureModel(width: 32, height: 16)
         try out.present(damage: []) { model.draw($0, $1) }
-        try out.present(damage: model.fill(IntRect(x: 0, y: 0, width: 1, height: 1), 0xFFFF_FFFF)) { model.draw($0, $1) }
+        try out.present(damage: model.fill(IntRect(x: 0, y: 0, width: 1, height: 1), 0xFFFF_FFFF)) {
+            model.draw($0, $1)
+        }
         #expect(fake.trace.filter { $0.hasPrefix("dirtyFB 1") }.count == 1)
         #expect(fake.trace.last == "pageFlip 38 fb 103")
         try out.handleEvents()
@@ -196,25 +207,36 @@ final class PictureModel {
         // A VT switch: the flip is refused.
         fake.failures["pageFlip"] = [EACCES]
         fake.failures["setCrtc"] = [EPERM]
-        try out.present(damage: model.fill(IntRect(x: 1, y: 1, width: 2, height: 2), 0xFFFF_0000)) { model.draw($0, $1) }
+        try out.present(damage: model.fill(IntRect(x: 1, y: 1, width: 2, height: 2), 0xFFFF_0000)) {
+            model.draw($0, $1)
+        }
         #expect(!out.isBusy)
         #expect(out.hasLostMaster && out.needsFullRedraw)
         // Still not master: taking it back and SetCrtc are refused, nothing thrown.
         fake.failures["setMaster"] = [EBUSY]
         fake.trace.removeAll()
-        try out.present(damage: model.fill(IntRect(x: 5, y: 5, width: 2, height: 2), 0xFF00_FF00)) { model.draw($0, $1) }
+        try out.present(damage: model.fill(IntRect(x: 5, y: 5, width: 2, height: 2), 0xFF00_FF00)) {
+            model.draw($0, $1)
+        }
         #expect(out.hasLostMaster)
-        #expect(fake.trace.filter { !$0.hasPrefix("dirtyFB") } == ["setMaster", "setMaster -> EBUSY", "setCrtc 38 fb 103 [36] 32x16", "setCrtc -> EPERM"])
+        #expect(
+            fake.trace.filter { !$0.hasPrefix("dirtyFB") } == [
+                "setMaster", "setMaster -> EBUSY", "setCrtc 38 fb 103 [36] 32x16", "setCrtc -> EPERM",
+            ])
         // Master is back: the next frame is drawn whole and set with SetCrtc.
         fake.trace.removeAll()
-        try out.present(damage: model.fill(IntRect(x: 9, y: 9, width: 2, height: 2), 0xFF00_00FF)) { model.draw($0, $1) }
+        try out.present(damage: model.fill(IntRect(x: 9, y: 9, width: 2, height: 2), 0xFF00_00FF)) {
+            model.draw($0, $1)
+        }
         #expect(!out.hasLostMaster && !out.needsFullRedraw)
         #expect(model.drawCalls.last == [IntRect(x: 0, y: 0, width: 32, height: 16)])
         #expect(fake.trace.last?.hasPrefix("setCrtc 38 fb") == true)
         #expect(fake.trace.contains("setMaster"))
         expectShown(fake, out, model)
         // And flips work again afterwards.
-        try out.present(damage: model.fill(IntRect(x: 0, y: 0, width: 2, height: 2), 0xFF00_FFFF)) { model.draw($0, $1) }
+        try out.present(damage: model.fill(IntRect(x: 0, y: 0, width: 2, height: 2), 0xFF00_FFFF)) {
+            model.draw($0, $1)
+        }
         try out.handleEvents()
         expectShown(fake, out, model)
         out.close()
@@ -228,7 +250,9 @@ final class PictureModel {
         try out.present(damage: []) { model.draw($0, $1) }
         fake.failures["pageFlip"] = [EINVAL]
         #expect(throws: DRMError("pageFlip", errno: EINVAL)) {
-            try out.present(damage: model.fill(IntRect(x: 1, y: 1, width: 2, height: 2), 0xFFFF_0000)) { model.draw($0, $1) }
+            try out.present(damage: model.fill(IntRect(x: 1, y: 1, width: 2, height: 2), 0xFFFF_0000)) {
+                model.draw($0, $1)
+            }
         }
         out.close()
     }
@@ -238,15 +262,18 @@ final class PictureModel {
         let out = try DRMOutput(options: DRMOutputOptions(), syscalls: fake)
         let model = PictureModel(width: 32, height: 16)
         try out.present(damage: []) { model.draw($0, $1) }
-        try out.present(damage: model.fill(IntRect(x: 1, y: 1, width: 2, height: 2), 0xFFFF_0000)) { model.draw($0, $1) }
+        try out.present(damage: model.fill(IntRect(x: 1, y: 1, width: 2, height: 2), 0xFFFF_0000)) {
+            model.draw($0, $1)
+        }
         #expect(out.isBusy)
         fake.trace.removeAll()
         out.close()
-        #expect(fake.trace == [
-            "waitReadable", "readEvents", "setCrtc 38 fb 7 [36] 1024x768",
-            "rmFB 103", "munmap handle 102", "destroyDumb 102",
-            "rmFB 101", "munmap handle 100", "destroyDumb 100", "close /dev/dri/card0",
-        ])
+        #expect(
+            fake.trace == [
+                "waitReadable", "readEvents", "setCrtc 38 fb 7 [36] 1024x768",
+                "rmFB 103", "munmap handle 102", "destroyDumb 102",
+                "rmFB 101", "munmap handle 100", "destroyDumb 100", "close /dev/dri/card0",
+            ])
         #expect(fake.leakedResources == 0)
         out.close()
         #expect(fake.trace.count == 10)

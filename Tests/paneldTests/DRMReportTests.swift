@@ -3,7 +3,7 @@ import Testing
 @testable import paneld
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite struct DRMReportTests {
@@ -13,11 +13,17 @@ import Glibc
         let text = DRMReport.gather(sys: fake).formatted()
         #expect(text.contains("/dev/dri/card0: bochs-drm (fake) 0.0.0\n  usable for paneld: yes\n"))
         #expect(text.contains("    DRM_CAP_DUMB_BUFFER = 1\n"))
-        #expect(text.contains("    Virtual-1 (id 36): connected, encoder 37, possible encoders [37]\n      1024x768@60, "))
+        #expect(
+            text.contains("    Virtual-1 (id 36): connected, encoder 37, possible encoders [37]\n      1024x768@60, "))
         #expect(text.contains("      800x480@60 preferred, "))
         #expect(text.contains("    id 38: 1024x768@60, framebuffer 7 at 0,0\n"))
-        #expect(text.contains("  planes:\n    id 34 primary: crtc 38, framebuffer 7, possible crtcs 0x1\n      formats: XR24 RG16\n"))
-        #expect(text.contains("/dev/dri/card1: v3d (fake) 0.0.0\n  usable for paneld: no, v3d has no KMS outputs (render-only device)\n"))
+        #expect(
+            text.contains(
+                "  planes:\n    id 34 primary: crtc 38, framebuffer 7, possible crtcs 0x1\n      formats: XR24 RG16\n"))
+        #expect(
+            text.contains(
+                "/dev/dri/card1: v3d (fake) 0.0.0\n  usable for paneld: no, v3d has no KMS outputs (render-only device)\n"
+            ))
         #expect(text.contains("  error: drmModeGetResources failed: "))
         #expect(fake.openDescriptors.isEmpty)
     }

@@ -22,7 +22,10 @@ import Testing
 
     @Test func explainsWhyNoCardWorks() {
         let probes = [DeviceProbe(path: "/dev/dri/card0", driver: "v3d", hasKMS: false, hasDumbBuffers: true)]
-        #expect(throws: DRMError.notFound("no DRM device can drive a display: /dev/dri/card0: v3d has no KMS outputs (render-only device)")) {
+        #expect(
+            throws: DRMError.notFound(
+                "no DRM device can drive a display: /dev/dri/card0: v3d has no KMS outputs (render-only device)")
+        ) {
             try chooseDevice(probes)
         }
         #expect(throws: DRMError.self) { try chooseDevice([]) }
@@ -76,7 +79,8 @@ import Testing
         }
         #expect(
             throws: DRMError.notFound(
-                "no connector named DP-1; this card has: HDMI-A-1 (disconnected), HDMI-A-2 (connected), DSI-1 (connected)")
+                "no connector named DP-1; this card has: HDMI-A-1 (disconnected), HDMI-A-2 (connected), DSI-1 (connected)"
+            )
         ) { try chooseConnector(connectors, named: "DP-1") }
     }
 
@@ -123,13 +127,15 @@ import Testing
 
 @Suite struct DRMCrtcChoiceTests {
     @Test func keepsTheCrtcTheEncoderAlreadyUses() throws {
-        let c = ConnectorInfo(id: 1, type: 11, typeIndex: 1, status: .connected, modes: [], encoderID: 5, encoderIDs: [5])
+        let c = ConnectorInfo(
+            id: 1, type: 11, typeIndex: 1, status: .connected, modes: [], encoderID: 5, encoderIDs: [5])
         let e = [EncoderInfo(id: 5, crtcID: 41, possibleCrtcs: 0b11)]
         #expect(try chooseCrtc(connector: c, encoders: e, crtcIDs: [40, 41]) == 41)
     }
 
     @Test func otherwiseFirstPossibleCrtc() throws {
-        let c = ConnectorInfo(id: 1, type: 11, typeIndex: 1, status: .connected, modes: [], encoderID: 0, encoderIDs: [5, 6])
+        let c = ConnectorInfo(
+            id: 1, type: 11, typeIndex: 1, status: .connected, modes: [], encoderID: 0, encoderIDs: [5, 6])
         let e = [EncoderInfo(id: 5, crtcID: 0, possibleCrtcs: 0), EncoderInfo(id: 6, crtcID: 0, possibleCrtcs: 0b100)]
         #expect(try chooseCrtc(connector: c, encoders: e, crtcIDs: [40, 41, 42]) == 42)
         #expect(throws: DRMError.self) { try chooseCrtc(connector: c, encoders: e, crtcIDs: [40, 41]) }

@@ -64,10 +64,12 @@ final class FakeFlipOutput: FrameOutput {
     /// only the changed gauge's damage.
     @Test func framesWaitForTheFlipAndCoalesce() throws {
         let dir = TempDirectory()
-        let layout = try LayoutReader.parse(Array(##"""
-            {"gauges": [{"name": "a", "style": "linearCapacity", "rect": [0, 0, 32, 32]},
-                        {"name": "b", "style": "linearCapacity", "rect": [32, 0, 32, 32]}]}
-            """##.utf8))
+        let layout = try LayoutReader.parse(
+            Array(
+                ##"""
+                {"gauges": [{"name": "a", "style": "linearCapacity", "rect": [0, 0, 32, 32]},
+                            {"name": "b", "style": "linearCapacity", "rect": [32, 0, 32, 32]}]}
+                """##.utf8))
         let output = FakeFlipOutput()
         defer { output.close() }
         let signals = try SignalPipe(signals: [SIGHUP])

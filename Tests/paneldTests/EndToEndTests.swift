@@ -18,7 +18,8 @@ import Testing
         #expect(try c.ask("get") == "value 73")  // and nothing was sent back for "73"
         #expect(try c.ask("value") == "ERR missing value for 'value'")
         // Within a few frame intervals the frame is what `paneld render` draws for 73.
-        let r = try runPaneld(["render", "--set", "value=73", "--size", "200x100", "--output", dir.file("want.png")], in: dir)
+        let r = try runPaneld(
+            ["render", "--set", "value=73", "--size", "200x100", "--output", dir.file("want.png")], in: dir)
         #expect(r.status == 0)
         let want = try PNG.read(dir.file("want.png"))
         var same = false
@@ -45,7 +46,8 @@ import Testing
             image = try? PNG.read(dir.file("frame.png"))
         }
         #expect(image?.width == 64 && image?.height == 48)
-        #expect(d.log().contains("no DRM device (nothing matches /dev/dri/card*): showing frames in a PNG file instead"))
+        #expect(
+            d.log().contains("no DRM device (nothing matches /dev/dri/card*): showing frames in a PNG file instead"))
         #expect(d.log().contains("output: PNG file \(dir.path)/frame.png, 64x48"))
         d.signal(SIGTERM)
         #expect(d.wait(timeout: 5_000) == 0)
@@ -57,9 +59,12 @@ import Testing
     @Test func hundredConcurrentClientsTenThousandLinesEach() throws {
         let clients = 100, lines = 10_000
         let dir = TempDirectory()
-        let gauges = (0..<clients).map { "{\"name\": \"g\($0)\", \"style\": \"accessoryLinearCapacity\", \"rect\": [\(($0 % 10) * 48), \(($0 / 10) * 48), 48, 48]}" }
+        let gauges = (0..<clients).map {
+            "{\"name\": \"g\($0)\", \"style\": \"accessoryLinearCapacity\", \"rect\": [\(($0 % 10) * 48), \(($0 / 10) * 48), 48, 48]}"
+        }
         try dir.write("layout.json", "{\"mode\": \"480x480\", \"gauges\": [\(gauges.joined(separator: ","))]}")
-        let d = try DaemonProcess(dir, args: ["--output", "png:" + dir.file("f.png"), "--config", dir.file("layout.json")])
+        let d = try DaemonProcess(
+            dir, args: ["--output", "png:" + dir.file("f.png"), "--config", dir.file("layout.json")])
 
         var expected = [Double](repeating: 0, count: clients)
         var payloads: [[UInt8]] = []
@@ -88,7 +93,9 @@ import Testing
             let ready = try pollDescriptors(pending.map { (conns[$0].fd, .output) }, timeout: 1000)
             for (c, ev) in zip(pending, ready) where ev.contains(.output) {
                 let chunk = min(4096, payloads[c].count - offsets[c])
-                let n = payloads[c].withUnsafeBytes { send(conns[c].fd.rawValue, $0.baseAddress! + offsets[c], chunk, Int32(MSG_NOSIGNAL)) }
+                let n = payloads[c].withUnsafeBytes {
+                    send(conns[c].fd.rawValue, $0.baseAddress! + offsets[c], chunk, Int32(MSG_NOSIGNAL))
+                }
                 if n > 0 { offsets[c] += n }
             }
             #expect(monotonicMilliseconds() - start < 120_000, "sending took too long")
@@ -102,7 +109,9 @@ import Testing
         let all = try TestClient(d.socketPath).list()
         #expect(all.count == clients)
         for c in 0..<clients { #expect(all["g\(c)"] == GaugeStore.format(expected[c])) }
-        print("100 clients x 10000 lines: \(clients * lines) lines in \(elapsed) ms, paneld VmHWM \(d.status("VmHWM") ?? -1) kB")
+        print(
+            "100 clients x 10000 lines: \(clients * lines) lines in \(elapsed) ms, paneld VmHWM \(d.status("VmHWM") ?? -1) kB"
+        )
     }
 
     /// An endless line and a client that never reads its replies, while a third
@@ -131,11 +140,15 @@ import Testing
         while monotonicMilliseconds() - start < 4_000 {
             round += 1
             // Endless line: as much as paneld will take, never a newline.
-            let n = junk.withUnsafeBytes { send(endless.fd.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            let n = junk.withUnsafeBytes {
+                send(endless.fd.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+            }
             if n > 0 { endlessSent += n }
             // Non-reader: keeps asking, never reads.
             if !silentDropped {
-                let m = requests.withUnsafeBytes { send(silent.fd.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+                let m = requests.withUnsafeBytes {
+                    send(silent.fd.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+                }
                 if m > 0 { silentSent += m }
                 if m < 0 && (errno == EPIPE || errno == ECONNRESET) { silentDropped = true }
             }
@@ -157,13 +170,16 @@ import Testing
         )
         #expect(endlessSent > 20_000_000, "paneld did not keep reading (and discarding) the endless line")
         // Backpressure: after its kernel buffers filled, the non-reader could send nothing more.
-        #expect(silentSentAt2s == silentSent || silentDropped, "non-reader kept sending: \(silentSentAt2s) -> \(silentSent)")
+        #expect(
+            silentSentAt2s == silentSent || silentDropped, "non-reader kept sending: \(silentSentAt2s) -> \(silentSent)"
+        )
         #expect(silentSent < 4_000_000)
         #expect(d.log().contains("not reading its replies for 2000 ms"), "\(d.log())")
         #expect(worstReply < 1_000)
         // The display kept up too: the frame shows the good client's last value.
         let last = round % 100
-        let r = try runPaneld(["render", "--set", "value=\(last)", "--size", "320x240", "--output", dir.file("want.png")], in: dir)
+        let r = try runPaneld(
+            ["render", "--set", "value=\(last)", "--size", "320x240", "--output", dir.file("want.png")], in: dir)
         #expect(r.status == 0)
         var shown = false
         for _ in 0..<100 where !shown {
@@ -181,7 +197,8 @@ import Testing
     /// socket and restores the values.
     @Test func sigkillThenRestartRestoresValues() throws {
         let dir = TempDirectory()
-        try dir.write("layout.json", #"{"gauges": [{"name": "cpu"}, {"name": "mem", "range": [-50, 50]}, {"name": "temp"}]}"#)
+        try dir.write(
+            "layout.json", #"{"gauges": [{"name": "cpu"}, {"name": "mem", "range": [-50, 50]}, {"name": "temp"}]}"#)
         let args = [
             "--output", "png:" + dir.file("f.png"), "--config", dir.file("layout.json"), "--state", dir.file("state"),
             "--save-interval", "0.2",
@@ -194,7 +211,11 @@ import Testing
             // The state is saved within the save interval (0.2 s here); wait for it, then kill.
             let deadline = monotonicMilliseconds() + 5_000
             while monotonicMilliseconds() < deadline {
-                if let s = try? FileIO.read(dir.file("state")), String(decoding: s, as: UTF8.self).contains("temp 42.25") { break }
+                if let s = try? FileIO.read(dir.file("state")),
+                    String(decoding: s, as: UTF8.self).contains("temp 42.25")
+                {
+                    break
+                }
                 usleep(20_000)
             }
             d.signal(SIGKILL)
@@ -238,7 +259,8 @@ import Testing
             d.signal(SIGHUP)
             for _ in 0..<300 where !d.log().contains(text) { usleep(10_000) }
         }
-        try dir.write("l.json", ##"{"mode": "64x32", "gauges": [{"name": "cpu"}, {"name": "temp", "range": [20, 90]}]}"##)
+        try dir.write(
+            "l.json", ##"{"mode": "64x32", "gauges": [{"name": "cpu"}, {"name": "temp", "range": [20, 90]}]}"##)
         hup(waitingFor: "reloaded, 2 gauge(s)")
         #expect(try c.list() == ["cpu": "40", "temp": "20"])
         try dir.write("l.json", "{\"mode\": \"64x32\",\n \"gauges\": [{\"name\": \"cpu\", \"style\": \"dial\"}]}")
@@ -257,7 +279,8 @@ import Testing
         try dir.write("regular", "keep me")
         symlink(dir.file("regular"), dir.file("link"))
         for (path, what) in [(dir.file("regular"), "a regular file"), (dir.file("link"), "a symbolic link")] {
-            let d = try DaemonProcess(dir, args: ["--output", "png:" + dir.file("f.png")], socket: path, waitForSocket: false)
+            let d = try DaemonProcess(
+                dir, args: ["--output", "png:" + dir.file("f.png")], socket: path, waitForSocket: false)
             let status = try #require(d.wait(timeout: 10_000))
             #expect(status != 0)
             #expect(d.log().contains("is \(what); refusing to replace it"), "\(d.log())")
@@ -277,8 +300,10 @@ import Testing
     /// nothing for good set lines, the values for get/list.
     @Test func everyBadLineOnTheWireIsAnsweredERR() throws {
         let dir = TempDirectory()
-        try dir.write("layout.json", #"{"default": "value", "gauges": [{"name": "cpu"}, {"name": "mem"}, {"name": "value"}]}"#)
-        let d = try DaemonProcess(dir, args: ["--output", "png:" + dir.file("f.png"), "--config", dir.file("layout.json")])
+        try dir.write(
+            "layout.json", #"{"default": "value", "gauges": [{"name": "cpu"}, {"name": "mem"}, {"name": "value"}]}"#)
+        let d = try DaemonProcess(
+            dir, args: ["--output", "png:" + dir.file("f.png"), "--config", dir.file("layout.json")])
         var model = GaugeStore(names: ["cpu", "mem", "value"], defaultGauge: "value", initial: [:])
         var fuzz = LineFuzzer(rng: SplitMix64(state: 42))
         var wire: [UInt8] = []
@@ -303,7 +328,11 @@ import Testing
         let deadline = monotonicMilliseconds() + 60_000
         while got.count < expectedBytes.count && monotonicMilliseconds() < deadline {
             if sent < wire.count {
-                let n = wire.withUnsafeBytes { send(c.fd.rawValue, $0.baseAddress! + sent, min(8192, $0.count - sent), Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+                let n = wire.withUnsafeBytes {
+                    send(
+                        c.fd.rawValue, $0.baseAddress! + sent, min(8192, $0.count - sent),
+                        Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+                }
                 if n > 0 { sent += n }
             }
             _ = try pollDescriptors([(c.fd, .input)], timeout: sent < wire.count ? 0 : 100)
@@ -315,7 +344,8 @@ import Testing
         let gotLines = String(decoding: got, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
         let expLines = expected.split(separator: "\n", omittingEmptySubsequences: false)
         if let k = (0..<min(gotLines.count, expLines.count)).first(where: { gotLines[$0] != expLines[$0] }) {
-            Issue.record("reply \(k) differs: got \(gotLines[k].debugDescription), expected \(expLines[k].debugDescription)")
+            Issue.record(
+                "reply \(k) differs: got \(gotLines[k].debugDescription), expected \(expLines[k].debugDescription)")
         }
         print("wire fuzz: 50000 lines, \(bad) answered ERR")
     }
@@ -334,7 +364,9 @@ import Testing
         let deadline = monotonicMilliseconds() + 30_000
         while got < count * 8 && monotonicMilliseconds() < deadline {
             if sent < wire.count {
-                let n = wire.withUnsafeBytes { send(c.fd.rawValue, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+                let n = wire.withUnsafeBytes {
+                    send(c.fd.rawValue, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+                }
                 if n > 0 { sent += n }
             }
             _ = try pollDescriptors([(c.fd, .input)], timeout: 50)
@@ -362,7 +394,8 @@ import Testing
         let frames = d.log().split(separator: "\n").filter { $0.contains("frame: ") }.count
         print("coalescing: 20001 updates in \(elapsed) ms gave \(frames) frames")
         #expect(frames >= 2 && Int64(frames) <= 2 + (elapsed + 200) / 50)
-        let r = try runPaneld(["render", "--set", "value=42", "--size", "64x64", "--output", dir.file("want.png")], in: dir)
+        let r = try runPaneld(
+            ["render", "--set", "value=42", "--size", "64x64", "--output", dir.file("want.png")], in: dir)
         #expect(r.status == 0)
         #expect(try PNG.read(dir.file("f.png")).rgb == PNG.read(dir.file("want.png")).rgb)
     }
@@ -371,7 +404,8 @@ import Testing
     /// listen backlog) and serves them as soon as a slot frees up.
     @Test func clientsBeyondTheLimitWaitForAFreeSlot() throws {
         let dir = TempDirectory()
-        let d = try DaemonProcess(dir, args: ["--output", "png:" + dir.file("f.png"), "--size", "32x32", "--max-clients", "3"])
+        let d = try DaemonProcess(
+            dir, args: ["--output", "png:" + dir.file("f.png"), "--size", "32x32", "--max-clients", "3"])
         var held = try (0..<3).map { _ in try TestClient(d.socketPath) }
         for c in held { #expect(try c.ask("get") == "value 0") }
         let waiting = try TestClient(d.socketPath)  // connects: the kernel queues it
@@ -387,7 +421,8 @@ import Testing
     /// descriptors are free.
     @Test func runningOutOfDescriptorsDoesNotSpin() throws {
         let dir = TempDirectory()
-        let d = try DaemonProcess(dir, args: ["--output", "png:" + dir.file("f.png"), "--size", "32x32"], fileLimit: 16)
+        let d = try DaemonProcess(
+            dir, args: ["--output", "png:" + dir.file("f.png"), "--size", "32x32"], fileLimit: 16)
         var conns: [TestClient] = []
         for _ in 0..<24 { conns.append(try TestClient(d.socketPath)) }  // more than paneld can accept
         usleep(300_000)
@@ -415,7 +450,9 @@ import Testing
             usleep(10_000)
         }
         #expect(try c.ask("get") == "value 19")
-        #expect(d.log().split(separator: "\n").filter { $0.contains("cannot show a frame") }.count == 1, "logged once: \(d.log())")
+        #expect(
+            d.log().split(separator: "\n").filter { $0.contains("cannot show a frame") }.count == 1,
+            "logged once: \(d.log())")
         mkdir(frameDir, 0o755)
         try c.send("50\n")
         var shown = false

@@ -3,7 +3,7 @@ import PanelGauge
 @testable import paneld
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A scripted framebuffer for tests: one device, a console, a call trace.
@@ -32,13 +32,15 @@ final class FakeFB: FBSyscalls {
             green: rgb565 ? FBBitfield(offset: 5, length: 6) : FBBitfield(offset: 8, length: 8),
             blue: rgb565 ? FBBitfield(offset: 0, length: 5) : FBBitfield(offset: 0, length: 8))
         let line = width * bpp / 8 + linePadding
-        fixInfo = FBFixInfo(id: "fakefb", memoryLength: line * height * 2, type: 0, visual: 2, ypanstep: 1, lineLength: line)
+        fixInfo = FBFixInfo(
+            id: "fakefb", memoryLength: line * height * 2, type: 0, visual: 2, ypanstep: 1, lineLength: line)
     }
 
     /// The page the display shows now.
     func shown(format: PixelFormat) -> Surface {
         Surface(
-            base: (showsOnlyWrites ? screen! : memory!) + Int(varInfo.yoffset * fixInfo.lineLength), width: Int(varInfo.xres),
+            base: (showsOnlyWrites ? screen! : memory!) + Int(varInfo.yoffset * fixInfo.lineLength),
+            width: Int(varInfo.xres),
             height: Int(varInfo.yres), stride: Int(fixInfo.lineLength), format: format)
     }
 
@@ -62,7 +64,8 @@ final class FakeFB: FBSyscalls {
         trace.append("putVar \(info.xres)x\(info.yres) virtual \(info.yresVirtual) \(info.bitsPerPixel)bpp")
         var v = info
         if !allowsTwoPages { v.yresVirtual = varInfo.yresVirtual }
-        if v.bitsPerPixel != varInfo.bitsPerPixel { v.bitsPerPixel = varInfo.bitsPerPixel }  // this driver keeps its depth
+        // This driver keeps its depth.
+        if v.bitsPerPixel != varInfo.bitsPerPixel { v.bitsPerPixel = varInfo.bitsPerPixel }
         varInfo = v
         return v
     }
@@ -117,7 +120,8 @@ final class FakeFB: FBSyscalls {
     }
 
     func write(_ fd: Int32, _ text: String) throws {
-        trace.append(text == FBDevOutput.hideCursor ? "hide cursor" : text == FBDevOutput.showCursor ? "show cursor" : "write")
+        trace.append(
+            text == FBDevOutput.hideCursor ? "hide cursor" : text == FBDevOutput.showCursor ? "show cursor" : "write")
     }
 
     deinit {

@@ -4,7 +4,7 @@ import Testing
 @testable import paneld
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite struct FBDevLayoutTests {
@@ -71,7 +71,10 @@ import Glibc
 }
 
 @Suite struct FBDevOutputTests {
-    func expectShown(_ fake: FakeFB, _ model: PictureModel, rotation: PanelRotation = .none, format: PixelFormat = .xrgb8888, sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectShown(
+        _ fake: FakeFB, _ model: PictureModel, rotation: PanelRotation = .none, format: PixelFormat = .xrgb8888,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let shown = fake.shown(format: format)
         var wrong = 0
         let (w, h) = (model.image.width, model.image.height)
@@ -96,10 +99,11 @@ import Glibc
         let fake = FakeFB()
         let out = try FBDevOutput(options: FBDevOutputOptions(), syscalls: fake)
         #expect(out.pages == 2 && out.format == .xrgb8888 && (out.width, out.height) == (24, 10))
-        #expect(fake.trace == [
-            "open /dev/fb0", "putVar 24x10 virtual 20 32bpp", "mmap \(112 * 20)", "unblank", "open /dev/tty0",
-            "hide cursor", "console graphics",
-        ])
+        #expect(
+            fake.trace == [
+                "open /dev/fb0", "putVar 24x10 virtual 20 32bpp", "mmap \(112 * 20)", "unblank", "open /dev/tty0",
+                "hide cursor", "console graphics",
+            ])
         fake.trace.removeAll()
         let model = PictureModel(width: 24, height: 10)
         _ = model.fill(IntRect(x: 0, y: 0, width: 24, height: 10), 0xFF11_2233)
@@ -115,9 +119,11 @@ import Glibc
         #expect(model.drawCalls.last == [IntRect(minX: 18, minY: 4, maxX: 23, maxY: 8)])
         fake.trace.removeAll()
         out.close()
-        #expect(fake.trace == [
-            "pan 0", "putVar 24x10 virtual 10 32bpp", "munmap", "close fb", "console text", "show cursor", "close tty",
-        ])
+        #expect(
+            fake.trace == [
+                "pan 0", "putVar 24x10 virtual 10 32bpp", "munmap", "close fb", "console text", "show cursor",
+                "close tty",
+            ])
         #expect(fake.openDescriptors.isEmpty)
         out.close()
         #expect(fake.trace.count == 7)
@@ -152,7 +158,9 @@ import Glibc
             try out.present(damage: []) { model.draw($0, $1) }
             expectShown(fake, model, rotation: rotation)
             for i in 0..<12 {
-                let d = model.fill(IntRect(x: (i * 5) % 22, y: i % 9, width: 1 + i % 3, height: 1 + i % 2), 0xFF00_1000 &* UInt32(i + 1))
+                let d = model.fill(
+                    IntRect(x: (i * 5) % 22, y: i % 9, width: 1 + i % 3, height: 1 + i % 2),
+                    0xFF00_1000 &* UInt32(i + 1))
                 try out.present(damage: d) { model.draw($0, $1) }
                 expectShown(fake, model, rotation: rotation)
             }
@@ -169,7 +177,9 @@ import Glibc
         #expect(!fake.trace.contains { $0.hasPrefix("putVar") })
         let model = PictureModel(width: 24, height: 10)
         try out.present(damage: []) { model.draw($0, $1) }
-        try out.present(damage: model.fill(IntRect(x: 2, y: 2, width: 3, height: 3), 0xFFFF_0000)) { model.draw($0, $1) }
+        try out.present(damage: model.fill(IntRect(x: 2, y: 2, width: 3, height: 3), 0xFFFF_0000)) {
+            model.draw($0, $1)
+        }
         #expect(!fake.trace.contains { $0.hasPrefix("pan") })
         expectShown(fake, model)
         out.close()
@@ -181,7 +191,9 @@ import Glibc
         let out = try FBDevOutput(options: FBDevOutputOptions(), syscalls: fake)
         let model = PictureModel(width: 24, height: 10)
         try out.present(damage: []) { model.draw($0, $1) }
-        try out.present(damage: model.fill(IntRect(x: 0, y: 0, width: 1, height: 1), 0xFFFF_FFFF)) { model.draw($0, $1) }
+        try out.present(damage: model.fill(IntRect(x: 0, y: 0, width: 1, height: 1), 0xFFFF_FFFF)) {
+            model.draw($0, $1)
+        }
         #expect(fake.trace.filter { $0 == "vsync" }.count == 1)
         expectShown(fake, model)
         out.close()
@@ -195,7 +207,9 @@ import Glibc
         _ = model.fill(IntRect(x: 0, y: 0, width: 5, height: 2), 0xFFFF_8040)
         try out.present(damage: []) { model.draw($0, $1) }
         expectShown(fake, model, rotation: .clockwise90, format: .rgb565)
-        try out.present(damage: model.fill(IntRect(x: 20, y: 7, width: 3, height: 3), 0xFF40_80FF)) { model.draw($0, $1) }
+        try out.present(damage: model.fill(IntRect(x: 20, y: 7, width: 3, height: 3), 0xFF40_80FF)) {
+            model.draw($0, $1)
+        }
         expectShown(fake, model, rotation: .clockwise90, format: .rgb565)
         out.close()
     }

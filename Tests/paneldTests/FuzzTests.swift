@@ -22,7 +22,8 @@ struct LineFuzzer {
         "cpu:1|g|@0.1", "value 0.000001", "  cpu\t=\t.5 ", "disk.root-used_pct 99.9",
     ]
     static let tokens: [String] = [
-        "cpu", "mem", "value", "get", "list", "nan", "inf", "-", "+", ".", "e", "E", "1", "0", "9", "=", ":", "|", "g", "c",
+        "cpu", "mem", "value", "get", "list", "nan", "inf", "-", "+", ".", "e", "E", "1", "0", "9", "=", ":", "|", "g",
+        "c",
         "@", " ", "\t", "\r", "é", "\u{0}", "1e308", "1e309", "-0", "0x1p3", "😀", "\u{7F}", "%", "\\",
     ]
 
@@ -41,7 +42,10 @@ struct LineFuzzer {
                 case 0 where !b.isEmpty: b[pos] ^= UInt8(1 << (rng.next() % 8))
                 case 1: b.insert(UInt8(truncatingIfNeeded: rng.next()), at: pos)
                 case 2 where !b.isEmpty: b.remove(at: pos)
-                case 3: b.insert(contentsOf: Array(LineFuzzer.tokens[Int(rng.next() % UInt64(LineFuzzer.tokens.count))].utf8), at: pos)
+                case 3:
+                    b.insert(
+                        contentsOf: Array(LineFuzzer.tokens[Int(rng.next() % UInt64(LineFuzzer.tokens.count))].utf8),
+                        at: pos)
                 default: if !b.isEmpty { b[pos] = b[Int(rng.next() % UInt64(b.count))] }
                 }
             }
@@ -101,7 +105,9 @@ func canonical(_ c: Command) -> String {
                 }
             }
         }
-        print("parser fuzz: \(count) lines, \(accepted) accepted, \(rejected) answered ERR, \(storeRejected) accepted by the parser but refused by the store")
+        print(
+            "parser fuzz: \(count) lines, \(accepted) accepted, \(rejected) answered ERR, \(storeRejected) accepted by the parser but refused by the store"
+        )
         #expect(accepted + rejected == count)
         // The generator must exercise both outcomes, or the test proves nothing.
         #expect(accepted > count / 20 && rejected > count / 5, "accepted \(accepted), rejected \(rejected)")

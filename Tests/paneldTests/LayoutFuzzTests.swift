@@ -65,7 +65,8 @@ import Testing
             }
             return JSONValue(kind: .string(String(scalars)), line: 0)
         case 4:
-            return JSONValue(kind: .array((0..<Int(rng.next() % 4)).map { _ in randomValue(&rng, depth: depth + 1) }), line: 0)
+            return JSONValue(
+                kind: .array((0..<Int(rng.next() % 4)).map { _ in randomValue(&rng, depth: depth + 1) }), line: 0)
         default:
             var members: [(key: String, value: JSONValue)] = []
             for k in 0..<Int(rng.next() % 4) { members.append(("k\(k)", randomValue(&rng, depth: depth + 1))) }

@@ -16,17 +16,21 @@ private func layout(_ json: String) throws -> Layout { try LayoutReader.parse(Ar
 
 @Suite struct JSONReaderTests {
     @Test func readsEveryKindWithLines() throws {
-        let v = try JSONReader.parse(Array("{\n \"a\": [1, -2.5e1, true, false, null],\n \"b\": \"x\\u00e9\\n\\ud83d\\ude00\"\n}".utf8))
+        let v = try JSONReader.parse(
+            Array("{\n \"a\": [1, -2.5e1, true, false, null],\n \"b\": \"x\\u00e9\\n\\ud83d\\ude00\"\n}".utf8))
         guard case .object(let m) = v.kind else {
             Issue.record("not an object")
             return
         }
         #expect(m.map(\.key) == ["a", "b"])
         #expect(m[0].value.line == 2 && m[1].value.line == 3)
-        #expect(m[0].value.kind == .array([
-            JSONValue(kind: .number(1), line: 2), JSONValue(kind: .number(-25), line: 2),
-            JSONValue(kind: .bool(true), line: 2), JSONValue(kind: .bool(false), line: 2), JSONValue(kind: .null, line: 2),
-        ]))
+        #expect(
+            m[0].value.kind
+                == .array([
+                    JSONValue(kind: .number(1), line: 2), JSONValue(kind: .number(-25), line: 2),
+                    JSONValue(kind: .bool(true), line: 2), JSONValue(kind: .bool(false), line: 2),
+                    JSONValue(kind: .null, line: 2),
+                ]))
         #expect(m[1].value.kind == .string("xé\n😀"))
     }
 
@@ -169,28 +173,55 @@ private func layout(_ json: String) throws -> Layout { try LayoutReader.parse(Ar
         (##"{"gauges": [{"name": "a", "rect": [0, 0, 10]}]}"##, 1, "gauges[0].rect", "[x, y, width, height]"),
         (##"{"gauges": [{"name": "a", "rect": [0, 0, 0, 10]}]}"##, 1, "gauges[0].rect", "[x, y, width, height]"),
         (##"{"gauges": [{"name": "a", "rect": [0.5, 0, 10, 10]}]}"##, 1, "gauges[0].rect", "[x, y, width, height]"),
-        (##"{"mode": "100x100", "gauges": [{"name": "a", "rect": [50, 0, 60, 10]}]}"##, 1, "gauges[0].rect", "does not fit"),
+        (
+            ##"{"mode": "100x100", "gauges": [{"name": "a", "rect": [50, 0, 60, 10]}]}"##, 1, "gauges[0].rect",
+            "does not fit"
+        ),
         (##"{"gauges": [{"name": "a", "range": [10, 10]}]}"##, 1, "gauges[0].range", "min < max"),
         (##"{"gauges": [{"name": "a", "range": [0]}]}"##, 1, "gauges[0].range", "[min, max]"),
         (##"{"gauges": [{"name": "a", "range": ["0", 1]}]}"##, 1, "gauges[0].range", "[min, max]"),
         (##"{"gauges": [{"name": "a", "label": 3}]}"##, 1, "gauges[0].label", "expected a string"),
         (##"{"gauges": [{"name": "a", "units": []}]}"##, 1, "gauges[0].units", "expected a string"),
         (##"{"gauges": [{"name": "a", "tint": "#12"}]}"##, 1, "gauges[0].tint", "not a colour"),
-        (##"{"gauges": [{"name": "a", "tint": "#fff", "gradient": ["#000", "#fff"]}]}"##, 1, "gauges[0].gradient", "not both"),
+        (
+            ##"{"gauges": [{"name": "a", "tint": "#fff", "gradient": ["#000", "#fff"]}]}"##, 1, "gauges[0].gradient",
+            "not both"
+        ),
         (##"{"gauges": [{"name": "a", "gradient": ["#000"]}]}"##, 1, "gauges[0].gradient", "2 to 16 colours"),
         (##"{"gauges": [{"name": "a", "gradient": ["#000", "nope"]}]}"##, 1, "gauges[0].gradient[1]", "not a colour"),
         (##"{"gauges": [{"name": "a", "thresholds": {}}]}"##, 1, "gauges[0].thresholds", "expected an array"),
-        (##"{"gauges": [{"name": "a", "thresholds": [{"color": "#fff"}]}]}"##, 1, "gauges[0].thresholds[0].above", "missing"),
-        (##"{"gauges": [{"name": "a", "thresholds": [{"above": 1}]}]}"##, 1, "gauges[0].thresholds[0].color", "missing"),
-        (##"{"gauges": [{"name": "a", "thresholds": [{"above": 1, "colour": "#fff"}]}]}"##, 1, "gauges[0].thresholds[0].colour", "unknown key"),
-        (##"{"gauges": [{"name": "a", "thresholds": [{"above": 5, "color": "#fff"}, {"above": 5, "color": "#000"}]}]}"##, 1, "gauges[0].thresholds[1].above", "increasing order"),
+        (
+            ##"{"gauges": [{"name": "a", "thresholds": [{"color": "#fff"}]}]}"##, 1, "gauges[0].thresholds[0].above",
+            "missing"
+        ),
+        (
+            ##"{"gauges": [{"name": "a", "thresholds": [{"above": 1}]}]}"##, 1, "gauges[0].thresholds[0].color",
+            "missing"
+        ),
+        (
+            ##"{"gauges": [{"name": "a", "thresholds": [{"above": 1, "colour": "#fff"}]}]}"##, 1,
+            "gauges[0].thresholds[0].colour", "unknown key"
+        ),
+        (
+            ##"{"gauges": [{"name": "a", "thresholds": [{"above": 5, "color": "#fff"}, {"above": 5, "color": "#000"}]}]}"##,
+            1, "gauges[0].thresholds[1].above", "increasing order"
+        ),
         (##"{"gauges": [{"name": "a", "format": "%.1f"}]}"##, 1, "gauges[0].format", "unknown format '%.1f'"),
         (##"{"gauges": [{"name": "a", "format": 2}]}"##, 1, "gauges[0].format", "expected \"percent\", \"number\""),
         (##"{"gauges": [{"name": "a", "format": {"decimals": 1}}]}"##, 1, "gauges[0].format.kind", "missing"),
-        (##"{"gauges": [{"name": "a", "format": {"kind": "number", "decimals": 12}}]}"##, 1, "gauges[0].format.decimals", "0 to 9"),
-        (##"{"gauges": [{"name": "a", "format": {"kind": "number", "digits": 1}}]}"##, 1, "gauges[0].format.digits", "unknown key"),
+        (
+            ##"{"gauges": [{"name": "a", "format": {"kind": "number", "decimals": 12}}]}"##, 1,
+            "gauges[0].format.decimals", "0 to 9"
+        ),
+        (
+            ##"{"gauges": [{"name": "a", "format": {"kind": "number", "digits": 1}}]}"##, 1, "gauges[0].format.digits",
+            "unknown key"
+        ),
         (##"{"gauges": [{"name": "a", "style": "stepped", "segments": 0}]}"##, 1, "gauges[0].segments", "1 to 100"),
-        (##"{"gauges": [{"name": "a", "style": "ring", "segments": 5}]}"##, 1, "gauges[0].segments", "only a 'stepped' gauge"),
+        (
+            ##"{"gauges": [{"name": "a", "style": "ring", "segments": 5}]}"##, 1, "gauges[0].segments",
+            "only a 'stepped' gauge"
+        ),
         (##"{"gauges": [{"name": "a", "labelSize": 1}]}"##, 1, "gauges[0].labelSize", "4 to 200"),
         (##"{"gauges": [{"name": "a", "minimumLabel": 0}]}"##, 1, "gauges[0].minimumLabel", "expected a string"),
         (##"{"gauges": [{"name": "a"}], "foreground": "white"}"##, 1, "foreground", "not a colour"),
@@ -203,7 +234,9 @@ private func layout(_ json: String) throws -> Layout { try LayoutReader.parse(Ar
     }
 
     @Test func reportsAllMistakesNotJustTheFirst() {
-        let found = issues("{\"rotation\": 1,\n \"gauges\": [{\"name\": \"a\", \"style\": \"x\"},\n {\"name\": \"b\", \"range\": [2, 1]}]}")
+        let found = issues(
+            "{\"rotation\": 1,\n \"gauges\": [{\"name\": \"a\", \"style\": \"x\"},\n {\"name\": \"b\", \"range\": [2, 1]}]}"
+        )
         #expect(found.map(\.path) == ["rotation", "gauges[0].style", "gauges[1].range"])
         #expect(found.map(\.line) == [1, 2, 3])
     }
@@ -234,7 +267,9 @@ private func layout(_ json: String) throws -> Layout { try LayoutReader.parse(Ar
     @Test func parses() {
         #expect(ModeRequest(parsing: "800x480") == ModeRequest(width: 800, height: 480))
         #expect(ModeRequest(parsing: "1920x1080@60") == ModeRequest(width: 1920, height: 1080, refresh: 60))
-        for bad in ["", "800", "x480", "800x480@", "800x480@x", "0x10", "-1x10", "800X480", "99999x10", "800x480@60@60"] {
+        for bad in [
+            "", "800", "x480", "800x480@", "800x480@x", "0x10", "-1x10", "800X480", "99999x10", "800x480@60@60",
+        ] {
             #expect(ModeRequest(parsing: bad) == nil, "\(bad)")
         }
     }

@@ -61,7 +61,9 @@ final class NotifyListener {
             for (k, b) in path.utf8.enumerated() { raw[k] = b }
         }
         let r = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard r == 0 else { throw Errno.current("bind") }
     }
@@ -90,7 +92,8 @@ final class NotifyListener {
     /// An inherited JOURNAL_STREAM that is not paneld's stderr: plain log lines.
     @Test func aForeignJournalStreamIsIgnored() throws {
         let dir = TempDirectory()
-        let d = try DaemonProcess(dir, args: ["--output", "png:" + dir.file("f.png")], environment: ["JOURNAL_STREAM": "1:1"])
+        let d = try DaemonProcess(
+            dir, args: ["--output", "png:" + dir.file("f.png")], environment: ["JOURNAL_STREAM": "1:1"])
         d.signal(SIGTERM)
         #expect(d.wait(timeout: 5_000) == 0)
         let lines = d.log().split(separator: "\n")

@@ -8,9 +8,12 @@
 /// error over a fixed pattern whose average is the exact 8-bit colour.
 enum RGB565Blender: PixelBlender {
     /// Bayer thresholds, scaled to 8 ... 248 (mean 128: unbiased).
-    private static let bayer: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32,
-                               UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
-        (8, 136, 40, 168, 200, 72, 232, 104, 56, 184, 24, 152, 248, 120, 216, 88)
+    private static let bayer:
+        (
+            UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32,
+            UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32
+        ) =
+            (8, 136, 40, 168, 200, 72, 232, 104, 56, 184, 24, 152, 248, 120, 216, 88)
 
     @inline(__always)
     private static func threshold(_ x: Int, _ y: Int) -> UInt32 {

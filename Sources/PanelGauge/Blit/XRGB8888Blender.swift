@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// glibc's `wmemset` (wchar_t is 32 bits on Linux): a 32-bit fill that glibc

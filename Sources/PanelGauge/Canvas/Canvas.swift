@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension CellRasterizer: ContourSink {}
@@ -107,15 +107,18 @@ public final class Canvas {
 
     /// Fills the disc of `radius` about `center`.
     public func fillDisc(center: Point, radius: Double, paint: Paint) {
-        guard radius > 0, begin(bounds: Rect(x: center.x - radius, y: center.y - radius, width: 2 * radius, height: 2 * radius))
+        guard radius > 0,
+            begin(bounds: Rect(x: center.x - radius, y: center.y - radius, width: 2 * radius, height: 2 * radius))
         else { return }
         if radius >= AnalyticLimits.minRadius {
-            let disc = AnnularSector(cx: center.x, cy: center.y, ri: 0, ro: radius, start: 0, sweep: 2 * Double.pi, roundCaps: false)
+            let disc = AnnularSector(
+                cx: center.x, cy: center.y, ri: 0, ro: radius, start: 0, sweep: 2 * Double.pi, roundCaps: false)
             render(.sector(disc), paint: paint)
             return
         }
         raster.beginSimpleGroup()
-        flattener.arc(&raster, cx: center.x, cy: center.y, radius: radius, start: 0, sweep: 2 * Double.pi, moveFirst: true)
+        flattener.arc(
+            &raster, cx: center.x, cy: center.y, radius: radius, start: 0, sweep: 2 * Double.pi, moveFirst: true)
         raster.endSimpleGroup()
         finish(rule: .nonZero, paint: paint)
     }
@@ -181,8 +184,11 @@ public final class Canvas {
     }
 
     /// Strokes a full circle (a ring), optionally dashed from angle 0.
-    public func strokeRing(center: Point, radius: Double, width: Double, dash: DashPattern? = nil, cap: LineCap = .butt, paint: Paint) {
-        strokeArc(center: center, radius: radius, startAngle: 0, sweep: 360, width: width, cap: cap, dash: dash, paint: paint)
+    public func strokeRing(
+        center: Point, radius: Double, width: Double, dash: DashPattern? = nil, cap: LineCap = .butt, paint: Paint
+    ) {
+        strokeArc(
+            center: center, radius: radius, startAngle: 0, sweep: 360, width: width, cap: cap, dash: dash, paint: paint)
     }
 
     /// Fills a path with the given fill rule.
@@ -209,11 +215,17 @@ public final class Canvas {
     /// Starts a shape whose geometry lies within `bounds`: false if nothing of it
     /// can be visible.
     private func begin(bounds: Rect) -> Bool {
-        guard bounds.minX.isFinite, bounds.minY.isFinite, bounds.maxX.isFinite, bounds.maxY.isFinite else { return false }
+        guard bounds.minX.isFinite, bounds.minY.isFinite, bounds.maxX.isFinite, bounds.maxY.isFinite else {
+            return false
+        }
         let clip = effectiveClip
         // One pixel of margin: vertex rounding and the flattener's outward offset.
-        let lo = Rect(x: Double(clip.minX) - 1, y: Double(clip.minY) - 1, width: Double(clip.width) + 2, height: Double(clip.height) + 2)
-        if bounds.maxX < lo.minX || bounds.minX > lo.maxX || bounds.maxY < lo.minY || bounds.minY > lo.maxY { return false }
+        let lo = Rect(
+            x: Double(clip.minX) - 1, y: Double(clip.minY) - 1, width: Double(clip.width) + 2,
+            height: Double(clip.height) + 2)
+        if bounds.maxX < lo.minX || bounds.minX > lo.maxX || bounds.maxY < lo.minY || bounds.minY > lo.maxY {
+            return false
+        }
         let b = IntRect(
             covering: Rect(
                 x: max(bounds.minX, lo.minX) - 1, y: max(bounds.minY, lo.minY) - 1,

@@ -146,7 +146,10 @@ extension Thresholds: Decodable {
         var steps = [Step]()
         while !list.isAtEnd {
             let s = try list.nestedContainer(keyedBy: StepKeys.self)
-            steps.append(Step(from: try s.decode(Double.self, forKey: .from), color: try s.decode(HexColor.self, forKey: .color).color))
+            steps.append(
+                Step(
+                    from: try s.decode(Double.self, forKey: .from),
+                    color: try s.decode(HexColor.self, forKey: .color).color))
         }
         do {
             try self.init(base: base, steps: steps)
@@ -170,7 +173,8 @@ extension ValueFormat: Decodable {
         case "number": self = .number(decimals: decimals ?? 2, unit: unit)
         default:
             throw DecodingError.dataCorruptedError(
-                forKey: .kind, in: c, debugDescription: "format kind must be \"percent\" or \"number\", not \"\(kind)\"")
+                forKey: .kind, in: c, debugDescription: "format kind must be \"percent\" or \"number\", not \"\(kind)\""
+            )
         }
     }
 }

@@ -69,7 +69,8 @@ extension Tint {
         switch self {
         case .color(let c): .color(c.opacity(opacity))
         case .gradient(let g):
-            .gradient(Gradient(stops: g.stops.map { Gradient.Stop(color: $0.color.opacity(opacity), location: $0.location) }))
+            .gradient(
+                Gradient(stops: g.stops.map { Gradient.Stop(color: $0.color.opacity(opacity), location: $0.location) }))
         }
     }
 

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Receives flattened geometry: closed polygons in surface coordinates.
@@ -155,7 +155,9 @@ struct Flattener {
         let a1 = a0 + sw
         arc(&sink, cx: cx, cy: cy, radius: ro, start: a0, sweep: sw, moveFirst: true)
         if cap == .round {
-            arc(&sink, cx: cx + r * cos(a1), cy: cy + r * sin(a1), radius: w / 2, start: a1, sweep: Double.pi, moveFirst: false)
+            arc(
+                &sink, cx: cx + r * cos(a1), cy: cy + r * sin(a1), radius: w / 2, start: a1, sweep: Double.pi,
+                moveFirst: false)
         }
         if ri > 0 {
             arc(&sink, cx: cx, cy: cy, radius: ri, start: a1, sweep: -sw, moveFirst: false)
@@ -163,7 +165,9 @@ struct Flattener {
             sink.line(cx, cy)
         }
         if cap == .round {
-            arc(&sink, cx: cx + r * cos(a0), cy: cy + r * sin(a0), radius: w / 2, start: a0 + Double.pi, sweep: Double.pi, moveFirst: false)
+            arc(
+                &sink, cx: cx + r * cos(a0), cy: cy + r * sin(a0), radius: w / 2, start: a0 + Double.pi,
+                sweep: Double.pi, moveFirst: false)
         }
         sink.close()
     }

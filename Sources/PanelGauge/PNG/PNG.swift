@@ -62,7 +62,8 @@ public enum PNG {
                 let depth = body[body.startIndex + 8], ctype = body[body.startIndex + 9]
                 let interlace = body[body.startIndex + 12]
                 guard depth == 8, ctype == 2 || ctype == 6, interlace == 0 else {
-                    throw Error(description: "unsupported PNG (depth \(depth), colour type \(ctype), interlace \(interlace))")
+                    throw Error(
+                        description: "unsupported PNG (depth \(depth), colour type \(ctype), interlace \(interlace))")
                 }
                 channels = ctype == 2 ? 3 : 4
             case "IDAT": idat += body
@@ -138,7 +139,7 @@ extension Array where Element == UInt8 {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension PNG {

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A colour ramp: stops at locations in 0...1, interpolated per 8-bit sRGB

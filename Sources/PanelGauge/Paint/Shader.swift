@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A gradient sampled into 1024 entries (`0xAARRGGBB`, non-premultiplied) once per

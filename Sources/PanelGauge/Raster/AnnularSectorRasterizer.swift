@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Analytic coverage for annular sectors: the band between two concentric
@@ -261,13 +261,18 @@ struct AnnularSectorRasterizer<S: SpanSink>: ~Copyable {
         if rowLo >= rowHi || colLo >= colHi { return }
 
         // Rows near a radial end or a cap need the angular terms per pixel.
-        let end0 = (min(cy + (ri - 1) * u0y, cy + (ro + 1) * u0y) - 1.5, max(cy + (ri - 1) * u0y, cy + (ro + 1) * u0y) + 1.5)
-        let end1 = (min(cy + (ri - 1) * u1y, cy + (ro + 1) * u1y) - 1.5, max(cy + (ri - 1) * u1y, cy + (ro + 1) * u1y) + 1.5)
+        let end0 = (
+            min(cy + (ri - 1) * u0y, cy + (ro + 1) * u0y) - 1.5, max(cy + (ri - 1) * u0y, cy + (ro + 1) * u0y) + 1.5
+        )
+        let end1 = (
+            min(cy + (ri - 1) * u1y, cy + (ro + 1) * u1y) - 1.5, max(cy + (ri - 1) * u1y, cy + (ro + 1) * u1y) + 1.5
+        )
         let c0 = (e0y - capR - 1.5, e0y + capR + 1.5), c1 = (e1y - capR - 1.5, e1y + capR + 1.5)
 
         // The x-range of each end: its radial segment and cap, with margin.
         func endBox(_ ux: Double, _ ex: Double) -> (Int, Int) {
-            let xa = min(cx + (ri - 1) * ux, cx + (ro + 1) * ux, ex - capR), xb = max(cx + (ri - 1) * ux, cx + (ro + 1) * ux, ex + capR)
+            let xa = min(cx + (ri - 1) * ux, cx + (ro + 1) * ux, ex - capR),
+                xb = max(cx + (ri - 1) * ux, cx + (ro + 1) * ux, ex + capR)
             return (floorInt(xa - 1.5), ceilInt(xb + 1.5))
         }
         let box0 = endBox(u0x, e0x), box1 = endBox(u1x, e1x)
@@ -338,7 +343,9 @@ struct AnnularSectorRasterizer<S: SpanSink>: ~Copyable {
     /// Emits the pixels from `cursor` up to the full run of centres with
     /// dx in [a, b] (partial ones per pixel), then the run; advances `cursor`.
     @inline(__always)
-    private func fullRun(_ row: Int, _ a: Double, _ b: Double, _ cursor: inout Int, _ x1: Int, _ dy: Double, into sink: inout S) {
+    private func fullRun(
+        _ row: Int, _ a: Double, _ b: Double, _ cursor: inout Int, _ x1: Int, _ dy: Double, into sink: inout S
+    ) {
         if b < a { return }
         let fa = max(cursor, ceilInt(cx + a - 0.5))
         let fb = min(x1, floorInt(cx + b - 0.5) + 1)
@@ -409,7 +416,9 @@ struct AnnularSectorRasterizer<S: SpanSink>: ~Copyable {
                 let na = max(nx, ny), nb = min(nx, ny)
                 // A pixel near one circle is usually clear of the other.
                 if d2 > fullOut2 { outer = HalfPlane.discCoverage(Float(ro - d), na, nb, radius: Float(ro)) }
-                if d2 < fullIn2 && ri > 0 { inner = 1 - HalfPlane.discCoverage(Float(ri - d), na, nb, radius: Float(ri)) }
+                if d2 < fullIn2 && ri > 0 {
+                    inner = 1 - HalfPlane.discCoverage(Float(ri - d), na, nb, radius: Float(ri))
+                }
                 c = max(0, outer + inner - 1)
             }
             if angles && (c > 0 || shape.roundCaps) {
@@ -429,7 +438,11 @@ struct AnnularSectorRasterizer<S: SpanSink>: ~Copyable {
                         if a0 < 1 { lines.append(start) }
                         if a1 < 1 { lines.append(end) }
                     } else if a0 < 1 && a1 < 1 {
-                        if a0 == 0 { lines.append(end) } else if a1 == 0 { lines.append(start) } else {
+                        if a0 == 0 {
+                            lines.append(end)
+                        } else if a1 == 0 {
+                            lines.append(start)
+                        } else {
                             angular = 1 - (1 - a0) * (1 - a1)  // both ends in one pixel: rare, approximate
                         }
                     }

@@ -240,7 +240,9 @@ struct CellRasterizer: ~Copyable {
     private mutating func walkEdge(_ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int) {
         if y0 == y1 { return }
         if edgeCount == edgeCapacity { growEdges() }
-        edges[edgeCount] = SIMD4(Int32(truncatingIfNeeded: x0), Int32(truncatingIfNeeded: y0), Int32(truncatingIfNeeded: x1), Int32(truncatingIfNeeded: y1))
+        edges[edgeCount] = SIMD4(
+            Int32(truncatingIfNeeded: x0), Int32(truncatingIfNeeded: y0), Int32(truncatingIfNeeded: x1),
+            Int32(truncatingIfNeeded: y1))
         edgeCount += 1
         let one = Fixed24_8.one
         let ey0 = y0 >> 8, ey1 = y1 >> 8

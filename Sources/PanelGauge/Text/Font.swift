@@ -2,7 +2,7 @@ import CFreeType
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Which font file to draw text with. Sizes are chosen per use, so one

@@ -16,17 +16,23 @@ struct Render: ParsableCommand {
     @Option(name: .long, help: "Layout file (JSON). Default: one ring gauge named 'value'.")
     var config: String?
 
-    @Option(name: .customLong("set"), help: ArgumentHelp("A gauge value, NAME=VALUE (repeatable).", valueName: "NAME=VALUE"))
+    @Option(
+        name: .customLong("set"), help: ArgumentHelp("A gauge value, NAME=VALUE (repeatable).", valueName: "NAME=VALUE")
+    )
     var values: [String] = []
 
     @Option(name: .long, help: "Where to write the PNG.")
     var output: String
 
-    @Option(name: .long, help: "Screen size WIDTHxHEIGHT (logical, after rotation). Default: the layout's mode, else 800x480.")
+    @Option(
+        name: .long,
+        help: "Screen size WIDTHxHEIGHT (logical, after rotation). Default: the layout's mode, else 800x480.")
     var size: String?
 
     func validate() throws {
-        if let size, ModeRequest(parsing: size) == nil { throw ValidationError("--size '\(size)' is not WIDTHxHEIGHT, e.g. 800x480") }
+        if let size, ModeRequest(parsing: size) == nil {
+            throw ValidationError("--size '\(size)' is not WIDTHxHEIGHT, e.g. 800x480")
+        }
         for v in values where Render.parseAssignment(v) == nil {
             throw ValidationError("--set '\(v)' is not NAME=VALUE with a finite decimal VALUE, e.g. --set cpu=73")
         }
@@ -59,10 +65,13 @@ struct Render: ParsableCommand {
         for v in values {
             let (name, value) = Render.parseAssignment(v)!
             guard store.set(name, value) else {
-                throw DaemonError("--set \(v): the layout has no gauge named '\(name)' (gauges: \(store.names.joined(separator: ", ")))")
+                throw DaemonError(
+                    "--set \(v): the layout has no gauge named '\(name)' (gauges: \(store.names.joined(separator: ", ")))"
+                )
             }
         }
-        let (w, h) = size.flatMap { ModeRequest(parsing: $0) }.map { ($0.width, $0.height) } ?? layout.logicalSize ?? (800, 480)
+        let (w, h) =
+            size.flatMap { ModeRequest(parsing: $0) }.map { ($0.width, $0.height) } ?? layout.logicalSize ?? (800, 480)
         let output = PNGOutput(path: self.output, width: w, height: h, format: layout.pixelFormat ?? .xrgb8888)
         let renderer = PanelRenderer(layout: layout, width: w, height: h)
         try output.present(damage: [IntRect(x: 0, y: 0, width: w, height: h)]) { surface, rects in

@@ -19,7 +19,8 @@ struct Run: ParsableCommand {
             Example: paneld --socket /tmp/paneld.sock & echo 73 | socat - UNIX:/tmp/paneld.sock
             """)
 
-    @Option(name: .long, help: "Layout file (JSON). Default: one ring gauge named 'value', 0...100, filling the screen.")
+    @Option(
+        name: .long, help: "Layout file (JSON). Default: one ring gauge named 'value', 0...100, filling the screen.")
     var config: String?
 
     @Option(name: .long, help: "Control socket path (ignored when systemd passes the socket).")
@@ -32,7 +33,9 @@ struct Run: ParsableCommand {
             valueName: "drm|fbdev[:DEVICE]|png|png:FILE"))
     var output: String?
 
-    @Option(name: .long, help: "File the last values are saved to and restored from. Default: $STATE_DIRECTORY/values, else none.")
+    @Option(
+        name: .long,
+        help: "File the last values are saved to and restored from. Default: $STATE_DIRECTORY/values, else none.")
     var state: String?
 
     @Option(
@@ -58,7 +61,9 @@ struct Run: ParsableCommand {
         if let output, OutputChoice(output) == nil {
             throw ValidationError("--output '\(output)' is not one of: drm, fbdev, fbdev:DEVICE, png, png:FILE")
         }
-        if let size, ModeRequest(parsing: size) == nil { throw ValidationError("--size '\(size)' is not WIDTHxHEIGHT, e.g. 800x480") }
+        if let size, ModeRequest(parsing: size) == nil {
+            throw ValidationError("--size '\(size)' is not WIDTHxHEIGHT, e.g. 800x480")
+        }
         if socket.isEmpty || socket.utf8.count > UnixSocket.maxPathLength {
             throw ValidationError("--socket must be a path of 1 to \(UnixSocket.maxPathLength) bytes")
         }
@@ -74,7 +79,9 @@ struct Run: ParsableCommand {
         signal(SIGPIPE, SIG_IGN)  // a vanished client is an EPIPE, not a dead daemon
 
         let layout = try config.map { try LayoutReader.read(file: $0) } ?? Layout.fallback
-        Log.info(config.map { "layout \($0): \(layout.gauges.count) gauge(s)" } ?? "no layout given: one ring gauge 'value', 0...100")
+        Log.info(
+            config.map { "layout \($0): \(layout.gauges.count) gauge(s)" }
+                ?? "no layout given: one ring gauge 'value', 0...100")
         if let problem = Render.fontProblem(layout) { Log.warning(problem) }
 
         let statePath = state ?? Systemd.env("STATE_DIRECTORY").map { Run.firstPath($0) + "/values" }
@@ -120,7 +127,9 @@ struct Run: ParsableCommand {
         defer { frameOutput.close() }
         let screen = IntRect(x: 0, y: 0, width: frameOutput.width, height: frameOutput.height)
         for g in layout.gauges where !(g.rect.map(screen.contains) ?? true) {
-            Log.warning("gauge '\(g.name)' at \(g.rect!) is partly off the \(screen.width)x\(screen.height) screen; it is clipped")
+            Log.warning(
+                "gauge '\(g.name)' at \(g.rect!) is partly off the \(screen.width)x\(screen.height) screen; it is clipped"
+            )
         }
 
         var settings = Daemon.Settings()
@@ -147,7 +156,10 @@ struct Run: ParsableCommand {
     private func openOutput(_ layout: Layout) throws -> FrameOutput {
         let choice = output.flatMap(OutputChoice.init) ?? .automatic
         let defaultPNG = Systemd.env("STATE_DIRECTORY").map { Run.firstPath($0) + "/frame.png" } ?? "/tmp/paneld.png"
-        let size = self.size.flatMap { ModeRequest(parsing: $0) }.map { ($0.width, $0.height) } ?? layout.logicalSize ?? (800, 480)
+        let size =
+            self.size.flatMap { ModeRequest(parsing: $0) }.map { ($0.width, $0.height) } ?? layout.logicalSize ?? (
+                800, 480
+            )
         func png(_ path: String?) -> FrameOutput {
             let p = path ?? defaultPNG
             Log.notice("output: PNG file \(p), \(size.0)x\(size.1)")

@@ -170,7 +170,9 @@ struct JSONReader {
             guard i < bytes.count else { throw error("unterminated string") }
             let b = bytes[i]
             if b == 0x22 { i += 1; break }
-            if b < 0x20 { throw error(b == 0x0A ? "unterminated string (newline inside)" : "control character in string") }
+            if b < 0x20 {
+                throw error(b == 0x0A ? "unterminated string (newline inside)" : "control character in string")
+            }
             if b != 0x5C { out.append(b); i += 1; continue }
             i += 1
             guard i < bytes.count else { throw error("unterminated escape") }

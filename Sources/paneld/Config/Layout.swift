@@ -45,8 +45,6 @@ struct Layout: Sendable {
     }
 }
 
-
-
 /// A non-empty, finite value range `lower < upper`.
 struct ValueRange: Sendable, Equatable {
     let lower: Double

@@ -91,15 +91,20 @@ enum LayoutReader {
         _ bytes: [UInt8], file: String = "layout", fileReadable: @escaping (String) -> Bool = { access($0, R_OK) == 0 }
     ) throws(LayoutError) -> Layout {
         guard bytes.count <= maxFileSize else {
-            throw LayoutError(file: file, issues: [LayoutIssue(line: nil, path: "", message: "file is larger than \(maxFileSize) bytes")])
+            throw LayoutError(
+                file: file,
+                issues: [LayoutIssue(line: nil, path: "", message: "file is larger than \(maxFileSize) bytes")])
         }
         let root: JSONValue
         do {
             root = try JSONReader.parse(bytes)
         } catch {
-            throw LayoutError(file: file, issues: [
-                LayoutIssue(line: error.line, path: "", message: "JSON syntax: column \(error.column): \(error.message)")
-            ])
+            throw LayoutError(
+                file: file,
+                issues: [
+                    LayoutIssue(
+                        line: error.line, path: "", message: "JSON syntax: column \(error.column): \(error.message)")
+                ])
         }
         var c = Checker(fileReadable: fileReadable)
         let layout = c.layout(root)
@@ -178,17 +183,22 @@ private struct Checker {
 
     mutating func layout(_ root: JSONValue) -> Layout? {
         let keys = [
-            "display", "connector", "mode", "format", "rotation", "background", "foreground", "font", "default", "statsd",
+            "display", "connector", "mode", "format", "rotation", "background", "foreground", "font", "default",
+            "statsd",
             "animation", "gauges",
         ]
         guard let m = members(root, "", known: keys) else { return nil }
         var layout = Layout(gauges: [])
         layout.display = string(m["display"], "display")
-        if let d = layout.display, !d.hasPrefix("/") { fail(m["display"], "display", "expected an absolute path such as /dev/dri/card0") }
+        if let d = layout.display, !d.hasPrefix("/") {
+            fail(m["display"], "display", "expected an absolute path such as /dev/dri/card0")
+        }
         layout.connector = string(m["connector"], "connector")
         if let s = string(m["mode"], "mode") {
             layout.mode = ModeRequest(parsing: s)
-            if layout.mode == nil { fail(m["mode"], "mode", "'\(s)' is not a mode (use WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, e.g. 800x480@60)") }
+            if layout.mode == nil {
+                fail(m["mode"], "mode", "'\(s)' is not a mode (use WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, e.g. 800x480@60)")
+            }
         }
         if let s = string(m["format"], "format") {
             switch s.lowercased() {
@@ -257,7 +267,9 @@ private struct Checker {
         return layout
     }
 
-    mutating func gauge(_ v: JSONValue, _ path: String, screen: (width: Int, height: Int)?, environment: GaugeEnvironment)
+    mutating func gauge(
+        _ v: JSONValue, _ path: String, screen: (width: Int, height: Int)?, environment: GaugeEnvironment
+    )
         -> LayoutGauge?
     {
         let keys = [
@@ -269,7 +281,10 @@ private struct Checker {
         var name = "?"
         if let n = string(m["name"], path + ".name") {
             if !GaugeName.isValid(n.utf8) || GaugeName.reserved.contains(n) {
-                fail(m["name"], path + ".name", "'\(n)' is not a gauge name (start with a letter or '_', then letters, digits, '_', '-', '.'; at most \(GaugeName.maxLength); not 'get' or 'list')")
+                fail(
+                    m["name"], path + ".name",
+                    "'\(n)' is not a gauge name (start with a letter or '_', then letters, digits, '_', '-', '.'; at most \(GaugeName.maxLength); not 'get' or 'list')"
+                )
             }
             name = n
         } else if m["name"] == nil {
@@ -277,14 +292,18 @@ private struct Checker {
         }
         var style = GaugeStyleName.ring
         if let s = string(m["style"], path + ".style") {
-            if let st = GaugeStyleName(rawValue: s) ?? LayoutReader.styleAliases[s] { style = st } else {
+            if let st = GaugeStyleName(rawValue: s) ?? LayoutReader.styleAliases[s] {
+                style = st
+            } else {
                 let names = GaugeStyleName.allCases.map(\.rawValue) + LayoutReader.styleAliases.keys.sorted()
                 fail(m["style"], path + ".style", "unknown style '\(s)' (one of: \(names.joined(separator: ", ")))")
             }
         }
         var segments = 10
         if let n = number(m["segments"], path + ".segments") {
-            if let k = Int(exactly: n), (1...100).contains(k) { segments = k } else {
+            if let k = Int(exactly: n), (1...100).contains(k) {
+                segments = k
+            } else {
                 fail(m["segments"], path + ".segments", "must be a whole number from 1 to 100")
             }
             if style != .stepped { fail(m["segments"], path + ".segments", "only a 'stepped' gauge has segments") }
@@ -316,7 +335,11 @@ private struct Checker {
         let maximumLabel = string(m["maximumLabel"], path + ".maximumLabel")
         var labelSize: Double? = nil
         if let n = number(m["labelSize"], path + ".labelSize") {
-            if n >= 4 && n <= 200 { labelSize = n } else { fail(m["labelSize"], path + ".labelSize", "must be 4 to 200 pixels") }
+            if n >= 4 && n <= 200 {
+                labelSize = n
+            } else {
+                fail(m["labelSize"], path + ".labelSize", "must be 4 to 200 pixels")
+            }
         }
         var tint: Tint? = nil
         if m["tint"] != nil, m["gradient"] != nil {
@@ -390,7 +413,9 @@ private struct Checker {
             kind = string(m["kind"], path + ".kind")
             if m["kind"] == nil { fail(v, path + ".kind", "missing") }
             if let d = number(m["decimals"], path + ".decimals") {
-                if let k = Int(exactly: d), (0...9).contains(k) { decimals = k } else {
+                if let k = Int(exactly: d), (0...9).contains(k) {
+                    decimals = k
+                } else {
                     fail(m["decimals"], path + ".decimals", "must be a whole number from 0 to 9")
                     return nil
                 }

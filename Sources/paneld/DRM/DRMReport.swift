@@ -45,7 +45,9 @@ struct DRMReport: Equatable {
         let fd = device.fd
         card.driver = device.driver
         card.probe = device.probe()
-        card.capabilities = DRMCapability.allCases.map { CapabilityValue(capability: $0, value: try? sys.capability(fd, $0)) }
+        card.capabilities = DRMCapability.allCases.map {
+            CapabilityValue(capability: $0, value: try? sys.capability(fd, $0))
+        }
         do {
             let res = try sys.resources(fd)
             card.resources = res

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import PanelGauge
 
@@ -27,7 +27,8 @@ final class DumbFramebuffer {
         let fb: UInt32
         do {
             fb = try sys.addFramebuffer(
-                fd, width: UInt32(width), height: UInt32(height), fourcc: fourcc, handle: dumb.handle, pitch: dumb.pitch)
+                fd, width: UInt32(width), height: UInt32(height), fourcc: fourcc, handle: dumb.handle, pitch: dumb.pitch
+            )
         } catch {
             try? sys.destroyDumb(fd, handle: dumb.handle)
             throw error

@@ -2,9 +2,9 @@ import CDRM
 import PanelGauge
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// The real ``DRMSyscalls``: libdrm, `open`, `mmap`, `poll` and `read`.
@@ -119,7 +119,9 @@ final class LiveDRMSyscalls: DRMSyscalls {
             defer { drmModeFreeObjectProperties(props) }
             for i in 0..<Int(props.pointee.count_props) {
                 guard let prop = drmModeGetProperty(fd, props.pointee.props[i]) else { continue }
-                let name = withUnsafeBytes(of: prop.pointee.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                let name = withUnsafeBytes(of: prop.pointee.name) {
+                    String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+                }
                 drmModeFreeProperty(prop)
                 if name == "type" { kind = PlaneInfo.Kind(rawValue: props.pointee.prop_values[i]) }
             }
@@ -204,7 +206,8 @@ final class LiveDRMSyscalls: DRMSyscalls {
 
     func pageFlip(_ fd: Int32, crtcID: UInt32, framebufferID: UInt32, userData: UInt64) throws {
         let rc = drmModePageFlip(
-            fd, crtcID, framebufferID, UInt32(DRM_MODE_PAGE_FLIP_EVENT), UnsafeMutableRawPointer(bitPattern: UInt(userData)))
+            fd, crtcID, framebufferID, UInt32(DRM_MODE_PAGE_FLIP_EVENT),
+            UnsafeMutableRawPointer(bitPattern: UInt(userData)))
         if rc != 0 { throw DRMError("drmModePageFlip(crtc \(crtcID), fb \(framebufferID))", errno: errno) }
     }
 

@@ -139,5 +139,6 @@ func checkScanoutFormat(_ format: PixelFormat, planes: [PlaneInfo], crtcIndex: I
     var offered: [String] = []
     for f in candidates.flatMap(\.formats).map(DRMFourCC.name) where !offered.contains(f) { offered.append(f) }
     throw DRMError.notFound(
-        "the display cannot scan out \(format) (\(DRMFourCC.name(code))); its plane takes: \(offered.joined(separator: ", "))")
+        "the display cannot scan out \(format) (\(DRMFourCC.name(code))); its plane takes: \(offered.joined(separator: ", "))"
+    )
 }

@@ -49,7 +49,8 @@ final class Client {
     func flush() throws(Errno) {
         while pendingOutput > 0 {
             let r = output.withUnsafeBytes { raw in
-                Result { () throws(Errno) -> Int in try fd.write(UnsafeRawBufferPointer(rebasing: raw[outputStart...])) }
+                Result { () throws(Errno) -> Int in try fd.write(UnsafeRawBufferPointer(rebasing: raw[outputStart...]))
+                }
             }
             switch r {
             case .success(let n): outputStart += n

@@ -148,7 +148,9 @@ final class Daemon {
                 case .success: return true
                 case .failure(let e):
                     // UDP has no reply path: say it once, so a misconfigured sender is visible.
-                    if s.rejected == 0 { Log.warning("statsd: ignored a bad line (\(e)); further ones are ignored silently") }
+                    if s.rejected == 0 {
+                        Log.warning("statsd: ignored a bad line (\(e)); further ones are ignored silently")
+                    }
                     return false
                 }
             }
@@ -285,7 +287,9 @@ final class Daemon {
         try output.present(damage: damage) { surface, rects in
             renderer.draw(surface, rects: rects, values: values)
         }
-        if Log.threshold == .debug { Log.debug("frame: \(damage.count) rectangle(s), \(pendingNames.count) gauge(s) changed") }
+        if Log.threshold == .debug {
+            Log.debug("frame: \(damage.count) rectangle(s), \(pendingNames.count) gauge(s) changed")
+        }
         pendingNames = []
         fullRedraw = false
         repaintAllNextFrame = false
@@ -355,7 +359,10 @@ final class Daemon {
     private func readFrom(_ c: Client) -> Bool {
         for _ in 0..<settings.readsPerTurn {
             let n: Int
-            switch readBuffer.withUnsafeMutableBytes({ b in Result { () throws(Errno) -> Int in try c.fd.read(into: b) } }) {
+            let result = readBuffer.withUnsafeMutableBytes { b in
+                Result { () throws(Errno) -> Int in try c.fd.read(into: b) }
+            }
+            switch result {
             case .success(let count): n = count
             case .failure(let e) where e.isWouldBlock: return true
             case .failure:

@@ -9,7 +9,8 @@ final class StatsdListener {
 
     init(_ address: StatsdAddress) throws {
         let s = try retryingOnInterrupt("socket") {
-            socket(AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+            socket(
+                AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         }
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
@@ -17,7 +18,9 @@ final class StatsdListener {
         let o = address.octets
         addr.sin_addr.s_addr = (UInt32(o[0]) << 24 | UInt32(o[1]) << 16 | UInt32(o[2]) << 8 | UInt32(o[3])).bigEndian
         let r = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(s, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(s, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard r == 0 else {
             let e = Errno.current("bind statsd \(o.map(String.init).joined(separator: ".")):\(address.port)")

@@ -47,7 +47,9 @@ enum UnixSocket {
     /// Connects to `path` (blocking); used by `paneld send` and the stale-socket check.
     static func connect(_ path: String) throws(Errno) -> FileDescriptor {
         guard path.utf8.count <= maxPathLength else { throw Errno(code: ENAMETOOLONG, call: "connect \(path)") }
-        let fd = try retryingOnInterrupt("socket") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
+        let fd = try retryingOnInterrupt("socket") {
+            socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        }
         let r = withAddress(path) { Glibc.connect(fd, $0, $1) }
         if r != 0 {
             let e = Errno.current("connect \(path)")
@@ -69,7 +71,8 @@ enum UnixSocket {
         switch try inspect(path) {
         case .nothing: break
         case .other(let what):
-            throw DaemonError("\(path) exists and is \(what); refusing to replace it (remove it yourself if it is safe)")
+            throw DaemonError(
+                "\(path) exists and is \(what); refusing to replace it (remove it yourself if it is safe)")
         case .socket:
             if let live = try? connect(path) {
                 live.close()
@@ -81,7 +84,8 @@ enum UnixSocket {
             Log.notice("removed stale socket \(path)")
         }
         let fd = try retryingOnInterrupt("socket") {
-            socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+            socket(
+                AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         }
         let old = umask(0o777 & ~mode)
         let r = withAddress(path) { bind(fd, $0, $1) }
@@ -90,7 +94,9 @@ enum UnixSocket {
         if r != 0 {
             Glibc.close(fd)
             if bindErr.code == EACCES || bindErr.code == ENOENT {
-                throw DaemonError("cannot create the socket \(path): \(String(cString: strerror(bindErr.code))) (choose another path with --socket)")
+                throw DaemonError(
+                    "cannot create the socket \(path): \(String(cString: strerror(bindErr.code))) (choose another path with --socket)"
+                )
             }
             throw bindErr
         }

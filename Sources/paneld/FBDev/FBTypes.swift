@@ -57,16 +57,26 @@ enum FBLayout {
     /// at 8, blue at 0 (`xrgb8888`; an alpha channel at 24, ARGB, is ignored).
     static func pixelFormat(of v: FBVarInfo, fix: FBFixInfo) throws -> PixelFormat {
         guard fix.type == FBFixInfo.typePackedPixels else {
-            throw DRMError.notFound("framebuffer \(fix.id) is not packed pixels (type \(fix.type)); paneld cannot draw on it")
+            throw DRMError.notFound(
+                "framebuffer \(fix.id) is not packed pixels (type \(fix.type)); paneld cannot draw on it")
         }
         guard fix.visual == FBFixInfo.visualTrueColor || fix.visual == FBFixInfo.visualDirectColor else {
-            throw DRMError.notFound("framebuffer \(fix.id) uses a palette (visual \(fix.visual)); paneld needs true colour")
+            throw DRMError.notFound(
+                "framebuffer \(fix.id) uses a palette (visual \(fix.visual)); paneld needs true colour")
         }
         let rgb = (v.red, v.green, v.blue)
-        if v.bitsPerPixel == 16, rgb == (FBBitfield(offset: 11, length: 5), FBBitfield(offset: 5, length: 6), FBBitfield(offset: 0, length: 5)) {
+        if v.bitsPerPixel == 16,
+            rgb == (
+                FBBitfield(offset: 11, length: 5), FBBitfield(offset: 5, length: 6), FBBitfield(offset: 0, length: 5)
+            )
+        {
             return .rgb565
         }
-        if v.bitsPerPixel == 32, rgb == (FBBitfield(offset: 16, length: 8), FBBitfield(offset: 8, length: 8), FBBitfield(offset: 0, length: 8)) {
+        if v.bitsPerPixel == 32,
+            rgb == (
+                FBBitfield(offset: 16, length: 8), FBBitfield(offset: 8, length: 8), FBBitfield(offset: 0, length: 8)
+            )
+        {
             return .xrgb8888
         }
         throw DRMError.notFound(
@@ -103,7 +113,11 @@ extension FBLayout {
         var start = pageOffset + rect.minY * stride + rect.minX * bytesPerPixel
         var end = pageOffset + (rect.maxY - 1) * stride + rect.maxX * bytesPerPixel
         if rect.height == 1 && (end - pageOffset) % stride == 0 {
-            if end + bytesPerPixel <= memoryLength { end += bytesPerPixel } else if start >= bytesPerPixel { start -= bytesPerPixel }
+            if end + bytesPerPixel <= memoryLength {
+                end += bytesPerPixel
+            } else if start >= bytesPerPixel {
+                start -= bytesPerPixel
+            }
         }
         return start..<end
     }

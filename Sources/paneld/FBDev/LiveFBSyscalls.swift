@@ -1,7 +1,7 @@
 import CDRM
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The real ``FBSyscalls``: `open`, `ioctl` on /dev/fb* and /dev/tty0, `mmap`.
@@ -13,7 +13,9 @@ final class LiveFBSyscalls: FBSyscalls {
         defer { closedir(dir) }
         var numbers: [Int] = []
         while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             if name.hasPrefix("fb"), let n = Int(name.dropFirst(2)) { numbers.append(n) }
         }
         return numbers.sorted().map { "/dev/fb\($0)" }
@@ -64,7 +66,8 @@ final class LiveFBSyscalls: FBSyscalls {
         if ioctl(fd, UInt(FBIOGET_FSCREENINFO), &f) != 0 { throw DRMError("FBIOGET_FSCREENINFO", errno: errno) }
         let id = withUnsafeBytes(of: f.id) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         return FBFixInfo(
-            id: id, memoryLength: f.smem_len, type: f.type, visual: f.visual, ypanstep: f.ypanstep, lineLength: f.line_length)
+            id: id, memoryLength: f.smem_len, type: f.type, visual: f.visual, ypanstep: f.ypanstep,
+            lineLength: f.line_length)
     }
 
     func pan(_ fd: Int32, xoffset: UInt32, yoffset: UInt32) throws {

@@ -1,7 +1,7 @@
 import PanelGauge
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What the user chose for the DRM output; every field may be left to discovery.
@@ -80,7 +80,8 @@ final class DRMOutput: FrameOutput {
             do {
                 for _ in 0..<2 {
                     made.append(
-                        try DumbFramebuffer(sys: sys, fd: fd, width: mode.width, height: mode.height, format: options.format))
+                        try DumbFramebuffer(
+                            sys: sys, fd: fd, width: mode.width, height: mode.height, format: options.format))
                 }
             } catch {
                 for b in made.reversed() { b.release() }

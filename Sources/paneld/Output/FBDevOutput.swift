@@ -1,7 +1,7 @@
 import PanelGauge
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What the user chose for the fbdev output.
@@ -206,10 +206,14 @@ final class FBDevOutput: FrameOutput {
         guard !closed else { return }
         closed = true
         if pages == 2 {
-            do { try sys.pan(fd, xoffset: originalVar.xoffset, yoffset: originalVar.yoffset) } catch { DRMLog.warning("\(error)") }
+            do { try sys.pan(fd, xoffset: originalVar.xoffset, yoffset: originalVar.yoffset) } catch {
+                DRMLog.warning("\(error)")
+            }
         }
         if changedVar {
-            do { _ = try sys.setVariableInfo(fd, originalVar) } catch { DRMLog.warning("restoring the screen info: \(error)") }
+            do { _ = try sys.setVariableInfo(fd, originalVar) } catch {
+                DRMLog.warning("restoring the screen info: \(error)")
+            }
         }
         do { try sys.munmap(mapping, size: mappingSize) } catch { DRMLog.warning("\(error)") }
         sys.close(fd)

@@ -46,7 +46,8 @@ enum LineError: Error, Equatable, Sendable, CustomStringConvertible {
         case .tooLong(let limit): "line too long (limit \(limit) bytes)"
         case .invalidUTF8: "invalid UTF-8"
         case .controlCharacter: "control character in line"
-        case .badName(let n): "bad gauge name '\(LineError.clip(n))' (letters, digits, '_', '-', '.'; at most \(GaugeName.maxLength))"
+        case .badName(let n):
+            "bad gauge name '\(LineError.clip(n))' (letters, digits, '_', '-', '.'; at most \(GaugeName.maxLength))"
         case .notANumber(let s): "not a number: '\(LineError.clip(s))'"
         case .notFinite(let s): "value is not finite: '\(LineError.clip(s))'"
         case .unknownCommand(let s): "unknown command '\(LineError.clip(s))'"

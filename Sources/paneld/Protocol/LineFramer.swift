@@ -71,6 +71,10 @@ struct LineFramer: Sendable {
 
     /// Feeds all of `bytes` (for tests and the statsd path).
     mutating func feed(_ bytes: [UInt8], _ emit: (Event) -> Void) {
-        bytes.withUnsafeBytes { _ = feed($0) { emit($0); return true } }
+        bytes.withUnsafeBytes {
+            _ = feed($0) {
+                emit($0); return true
+            }
+        }
     }
 }

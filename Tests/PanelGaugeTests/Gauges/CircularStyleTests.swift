@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import Testing
 @testable import PanelGauge
@@ -57,7 +57,9 @@ import Testing
             #expect(zero.rgb(at: layout.center.onCircle(radius: layout.radius, angle: .degrees(a))) == track)
         }
         #expect(render(try g.withValue(-4), width: 60, height: 60).samePixels(as: zero))
-        #expect(render(try g.withValue(9), width: 60, height: 60).samePixels(as: render(try g.withValue(1), width: 60, height: 60)))
+        #expect(
+            render(try g.withValue(9), width: 60, height: 60).samePixels(
+                as: render(try g.withValue(1), width: 60, height: 60)))
     }
 
     @Test func currentValueIsCentred() throws {
@@ -137,8 +139,18 @@ import Testing
         #expect(heights.count == 1)
         // Without a format nothing tells the style the widest text: each label
         // only shrinks as far as it must to fit (as SwiftUI's text does).
-        let zero = render(try Gauge(value: 0) { "" } currentValueLabel: { "0 %" }.gaugeStyle(.accessoryCircular), width: 80, height: 80)
-        let full = render(try Gauge(value: 1) { "" } currentValueLabel: { "100 %" }.gaugeStyle(.accessoryCircular), width: 80, height: 80)
+        let zero = render(
+            try Gauge(value: 0) {
+                ""
+            } currentValueLabel: {
+                "0 %"
+            }.gaugeStyle(.accessoryCircular), width: 80, height: 80)
+        let full = render(
+            try Gauge(value: 1) {
+                ""
+            } currentValueLabel: {
+                "100 %"
+            }.gaugeStyle(.accessoryCircular), width: 80, height: 80)
         let a = try #require(zero.inkBounds(in: IntRect(x: 20, y: 25, width: 40, height: 30), background: Self.bg))
         let b = try #require(full.inkBounds(in: IntRect(x: 20, y: 25, width: 40, height: 30), background: Self.bg))
         #expect(a.height > b.height)
@@ -147,7 +159,13 @@ import Testing
     /// On a small gauge (D = 64, where 0.1 D is 6.4 px) the end labels are set at
     /// 9 px, which still fits below the round ends.
     @Test func smallGaugesKeepReadableEndLabels() throws {
-        let g = try Gauge(value: 0.5) { "" } minimumValueLabel: { "0" } maximumValueLabel: { "8" }
+        let g = try Gauge(value: 0.5) {
+            ""
+        } minimumValueLabel: {
+            "0"
+        } maximumValueLabel: {
+            "8"
+        }
         let img = render(g.gaugeStyle(.accessoryCircular), width: 64, height: 64)
         // Ends at (32 -/+ 19.1, 51.1), stroke 6.4: below y = 55 only the labels.
         let left = try #require(img.inkBounds(in: IntRect(x: 0, y: 55, width: 32, height: 9), background: Self.bg))
@@ -157,7 +175,15 @@ import Testing
     }
 
     @Test func minAndMaxLabelsSitInTheOpening() throws {
-        let g = try Gauge(value: 0.5) { "" } currentValueLabel: { "50" } minimumValueLabel: { "0" } maximumValueLabel: { "9" }
+        let g = try Gauge(value: 0.5) {
+            ""
+        } currentValueLabel: {
+            "50"
+        } minimumValueLabel: {
+            "0"
+        } maximumValueLabel: {
+            "9"
+        }
         let img = render(g.gaugeStyle(.accessoryCircular), width: 160, height: 160)
         // The round ends are centred at (80 -/+ 47.8, 127.8), radius 8: below
         // y = 136 only the labels are drawn.

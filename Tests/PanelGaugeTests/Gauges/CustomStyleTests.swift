@@ -26,7 +26,11 @@ struct Bar: GaugeStyle {
         let square = Draw(size: { _, _ in Size(width: 10, height: 10) }) { r, canvas, _ in
             canvas.fill(r, paint: .solid(.white))
         }
-        let g = try Gauge(value: 0.5) { "" } currentValueLabel: { .custom(square) }.gaugeStyle(.accessoryCircularCapacity)
+        let g = try Gauge(value: 0.5) {
+            ""
+        } currentValueLabel: {
+            .custom(square)
+        }.gaugeStyle(.accessoryCircularCapacity)
         let img = render(g, width: 60, height: 60)
         // Centred: the 10x10 square covers exactly x, y in 25..<35.
         let white = img.pixels { _, _, c in c == RGB(.white) }
@@ -51,9 +55,10 @@ struct Bar: GaugeStyle {
         #expect(solid.resized(width: 7, height: 5)?.coverage == [UInt8](repeating: 200, count: 35))
         let diagonal = try #require(Icon(width: 2, height: 2, coverage: [255, 0, 0, 255]))
         #expect(diagonal.resized(width: 1, height: 1)?.coverage == [128])  // 127.5 rounds up
-        #expect(diagonal.resized(width: 4, height: 4)?.coverage == [
-            255, 255, 0, 0, 255, 255, 0, 0, 0, 0, 255, 255, 0, 0, 255, 255,
-        ])
+        #expect(
+            diagonal.resized(width: 4, height: 4)?.coverage == [
+                255, 255, 0, 0, 255, 255, 0, 0, 0, 0, 255, 255, 0, 0, 255, 255,
+            ])
         // 3 -> 2 columns: each new pixel covers 1.5 old ones.
         let ramp = try #require(Icon(width: 3, height: 1, coverage: [0, 90, 180]))
         #expect(ramp.resized(width: 2, height: 1)?.coverage == [30, 150])  // (0 + 45) / 1.5, (45 + 180) / 1.5
@@ -62,7 +67,11 @@ struct Bar: GaugeStyle {
 
     @Test func anIconLabelIsPaintedInTheForegroundColour() throws {
         let icon = try #require(Icon(width: 6, height: 4, coverage: [UInt8](repeating: 255, count: 24)))
-        let g = try Gauge(value: 0.5) { "" } currentValueLabel: { .icon(icon) }.gaugeStyle(.accessoryCircularCapacity)
+        let g = try Gauge(value: 0.5) {
+            ""
+        } currentValueLabel: {
+            .icon(icon)
+        }.gaugeStyle(.accessoryCircularCapacity)
             .environment { $0.foreground = .yellow }
         let img = render(g, width: 60, height: 60)
         let yellow = img.pixels { _, _, c in c == RGB(.yellow) }
@@ -75,11 +84,11 @@ struct Bar: GaugeStyle {
     /// The first example of docs/gallery/README-snippet.md, as written there.
     @Test func theReadmeExampleRunsAndUsesTheThresholdColour() throws {
         let cpu = try Gauge(value: 73, in: 0...100) { "CPU" }
-            .valueFormat(.percent())                       // "73 %"
+            .valueFormat(.percent())  // "73 %"
             .gaugeStyle(.accessoryCircularCapacity)
             .thresholds(try Thresholds(.green, (60, .orange), (85, .red)))
 
-        let image = Image(width: 320, height: 240)         // or a DRM dumb buffer's Surface
+        let image = Image(width: 320, height: 240)  // or a DRM dumb buffer's Surface
         let canvas = Canvas(surface: image.surface)
         let cells = PanelLayout.grid(in: Rect(x: 0, y: 0, width: 320, height: 240), columns: 3, rows: 2, spacing: 6)
         cpu.draw(in: cells[0], on: canvas)
@@ -91,8 +100,8 @@ struct Bar: GaugeStyle {
 
         // The animation example.
         let now = 100.0
-        var shown = AnimatedGauge(cpu)                     // .easeIn(duration: 0.2); or animation: .none
-        try shown.setValue(91, at: now)                    // a new reading
+        var shown = AnimatedGauge(cpu)  // .easeIn(duration: 0.2); or animation: .none
+        try shown.setValue(91, at: now)  // a new reading
         canvas.clear(.black)
         shown.gauge(at: now + 0.1).draw(in: cells[0], on: canvas)
         // Half way through, ease-in has moved 31.5 % of the way from 73 to 91:
@@ -106,7 +115,11 @@ struct Bar: GaugeStyle {
     /// `Gauge(value: 0.65) { "CPU" } currentValueLabel: { "65%" }` in the
     /// article's ring style: an arc over 65 % of the turn from the top, "65%" centred.
     @Test func theArticleExampleDraws() throws {
-        let g = try Gauge(value: 0.65) { "CPU" } currentValueLabel: { "65%" }.gaugeStyle(ArticleRingStyle())
+        let g = try Gauge(value: 0.65) {
+            "CPU"
+        } currentValueLabel: {
+            "65%"
+        }.gaugeStyle(ArticleRingStyle())
         #expect(g.sizeThatFits(Size(width: 300, height: 300)) == Size(width: 80, height: 80))
         let img = render(g, width: 100, height: 100)
         // 80 px centred in 100: radius 36 about (50, 50), 8 px stroke.
@@ -117,7 +130,8 @@ struct Bar: GaugeStyle {
         for a in stride(from: 270.0 + 234 + 3, through: 630 - 3, by: 4) {
             #expect(img.rgb(at: c.onCircle(radius: 36, angle: .degrees(a))) == RGB(Panel.background))
         }
-        let ink = try #require(img.inkBounds(in: IntRect(x: 25, y: 25, width: 50, height: 50), background: RGB(Panel.background)))
+        let ink = try #require(
+            img.inkBounds(in: IntRect(x: 25, y: 25, width: 50, height: 50), background: RGB(Panel.background)))
         #expect(abs(Double(ink.minX + ink.maxX) / 2 - 50) <= 1.5 && abs(Double(ink.minY + ink.maxY) / 2 - 50) <= 1)
     }
 }

@@ -20,7 +20,8 @@ enum Gallery {
         for (row, tint) in [solid, gradient].enumerated() {
             for (col, v) in values.enumerated() {
                 let g = try make(v, tint)
-                let r = Rect(x: Double(col * cell.w), y: Double(row * cell.h), width: Double(cell.w), height: Double(cell.h))
+                let r = Rect(
+                    x: Double(col * cell.w), y: Double(row * cell.h), width: Double(cell.w), height: Double(cell.h))
                 g.draw(in: r.insetBy(6), on: canvas)
             }
         }
@@ -32,26 +33,52 @@ enum Gallery {
     static let entries: [Entry] = [
         Entry(name: "linearCapacity") {
             try strip(cell: (150, 64)) { v, tint in
-                try Gauge(value: v) { "CPU" } currentValueLabel: { percent(v) } minimumValueLabel: { "0" } maximumValueLabel: { "1" }
-                    .gaugeStyle(.linearCapacity).tint(tint)
+                try Gauge(value: v) {
+                    "CPU"
+                } currentValueLabel: {
+                    percent(v)
+                } minimumValueLabel: {
+                    "0"
+                } maximumValueLabel: {
+                    "1"
+                }
+                .gaugeStyle(.linearCapacity).tint(tint)
             }
         },
         Entry(name: "accessoryLinear") {
             try strip(cell: (150, 40)) { v, tint in
-                try Gauge(value: v) { "Temp" } currentValueLabel: { percent(v) } minimumValueLabel: { "0" } maximumValueLabel: { "1" }
-                    .gaugeStyle(.accessoryLinear).tint(tint)
+                try Gauge(value: v) {
+                    "Temp"
+                } currentValueLabel: {
+                    percent(v)
+                } minimumValueLabel: {
+                    "0"
+                } maximumValueLabel: {
+                    "1"
+                }
+                .gaugeStyle(.accessoryLinear).tint(tint)
             }
         },
         Entry(name: "accessoryLinearCapacity") {
             try strip(cell: (150, 64)) { v, tint in
-                try Gauge(value: v) { "Battery" } currentValueLabel: { percent(v) }
-                    .gaugeStyle(.accessoryLinearCapacity).tint(tint)
+                try Gauge(value: v) {
+                    "Battery"
+                } currentValueLabel: {
+                    percent(v)
+                }
+                .gaugeStyle(.accessoryLinearCapacity).tint(tint)
             }
         },
         Entry(name: "accessoryCircular") {
             try strip(cell: (90, 90)) { v, tint in
-                try Gauge(value: v * 100, in: 0...100) { "Speed" } minimumValueLabel: { "0" } maximumValueLabel: { "100" }
-                    .valueFormat(.number(decimals: 0)).gaugeStyle(.accessoryCircular).tint(tint)
+                try Gauge(value: v * 100, in: 0...100) {
+                    "Speed"
+                } minimumValueLabel: {
+                    "0"
+                } maximumValueLabel: {
+                    "100"
+                }
+                .valueFormat(.number(decimals: 0)).gaugeStyle(.accessoryCircular).tint(tint)
             }
         },
         Entry(name: "accessoryCircularCapacity") {
@@ -73,19 +100,29 @@ enum Gallery {
         Entry(name: "ringCustomCentre") {
             // The article's custom centres: a fixed text, and a drawing that sizes itself.
             let (img, canvas) = Panel.image(width: 300, height: 130)
-            let text = try Gauge(value: 0.6) { "" } currentValueLabel: { "fixed text" }
-                .gaugeStyle(.ring(fontSize: 14)).tint(.gradient([.red, .green]))
+            let text = try Gauge(value: 0.6) {
+                ""
+            } currentValueLabel: {
+                "fixed text"
+            }
+            .gaugeStyle(.ring(fontSize: 14)).tint(.gradient([.red, .green]))
             text.draw(in: Rect(x: 0, y: 0, width: 150, height: 130).insetBy(4), on: canvas)
             let bolt = Draw(size: { _, _ in Size(width: 34, height: 34) }) { r, canvas, _ in
                 var p = Path()
-                let pts: [(Double, Double)] = [(0.6, 0), (0.1, 0.58), (0.45, 0.58), (0.35, 1), (0.9, 0.38), (0.52, 0.38)]
+                let pts: [(Double, Double)] = [
+                    (0.6, 0), (0.1, 0.58), (0.45, 0.58), (0.35, 1), (0.9, 0.38), (0.52, 0.38),
+                ]
                 p.move(to: Point(x: r.minX + pts[0].0 * r.width, y: r.minY + pts[0].1 * r.height))
                 for q in pts.dropFirst() { p.line(to: Point(x: r.minX + q.0 * r.width, y: r.minY + q.1 * r.height)) }
                 p.closeSubpath()
                 canvas.fill(p, paint: .solid(.yellow))
             }
-            let icon = try Gauge(value: 0.35) { "" } currentValueLabel: { .custom(bolt) }
-                .gaugeStyle(.ring).tint(.gradient([.red, .green]))
+            let icon = try Gauge(value: 0.35) {
+                ""
+            } currentValueLabel: {
+                .custom(bolt)
+            }
+            .gaugeStyle(.ring).tint(.gradient([.red, .green]))
             icon.draw(in: Rect(x: 150, y: 0, width: 150, height: 130).insetBy(4), on: canvas)
             return img
         },
@@ -106,13 +143,23 @@ enum Gallery {
             let (img, canvas) = Panel.image(width: 400, height: 150)
             for (i, v) in [30.0, 70, 92].enumerated() {
                 let x = Double(i) * 133
-                try Gauge(value: v, in: 0...100) { "" } minimumValueLabel: { "0" } maximumValueLabel: { "100" }
-                    .valueFormat(.number(decimals: 0)).gaugeStyle(.accessoryCircular).thresholds(zones)
-                    .environment { $0.showsThresholdZones = true }
-                    .draw(in: Rect(x: x, y: 0, width: 133, height: 96).insetBy(4), on: canvas)
-                try Gauge(value: v, in: 0...100) { "Load" } currentValueLabel: { .text("\(Int(v)) %") }
-                    .gaugeStyle(.linearCapacity).thresholds(zones).environment { $0.showsThresholdZones = true }
-                    .draw(in: Rect(x: x, y: 96, width: 133, height: 54).insetBy(6), on: canvas)
+                try Gauge(value: v, in: 0...100) {
+                    ""
+                } minimumValueLabel: {
+                    "0"
+                } maximumValueLabel: {
+                    "100"
+                }
+                .valueFormat(.number(decimals: 0)).gaugeStyle(.accessoryCircular).thresholds(zones)
+                .environment { $0.showsThresholdZones = true }
+                .draw(in: Rect(x: x, y: 0, width: 133, height: 96).insetBy(4), on: canvas)
+                try Gauge(value: v, in: 0...100) {
+                    "Load"
+                } currentValueLabel: {
+                    .text("\(Int(v)) %")
+                }
+                .gaugeStyle(.linearCapacity).thresholds(zones).environment { $0.showsThresholdZones = true }
+                .draw(in: Rect(x: x, y: 96, width: 133, height: 54).insetBy(6), on: canvas)
             }
             return img
         },
@@ -120,15 +167,31 @@ enum Gallery {
             // Several gauges sharing a 320x240 panel, with threshold zones.
             let (img, canvas) = Panel.image(width: 320, height: 240)
             let zones = try Thresholds(.green, (60, .orange), (85, .red))
-            let cells = PanelLayout.grid(in: Rect(x: 0, y: 0, width: 320, height: 240), columns: 3, rows: 2, spacing: 6, padding: 6)
+            let cells = PanelLayout.grid(
+                in: Rect(x: 0, y: 0, width: 320, height: 240), columns: 3, rows: 2, spacing: 6, padding: 6)
             let gauges: [Gauge] = [
-                try Gauge(value: 42, in: 0...100) { "CPU" }.valueFormat(.percent()).gaugeStyle(.accessoryCircularCapacity).thresholds(zones),
-                try Gauge(value: 71, in: 0...100) { "GPU" }.valueFormat(.percent()).gaugeStyle(.accessoryCircularCapacity).thresholds(zones),
-                try Gauge(value: 93, in: 0...100) { "Disk" }.valueFormat(.percent()).gaugeStyle(.accessoryCircularCapacity).thresholds(zones),
-                try Gauge(value: 47.5, in: 20...90) { "Temp" } minimumValueLabel: { "20" } maximumValueLabel: { "90" }
-                    .valueFormat(.number(decimals: 0)).gaugeStyle(.accessoryCircular).tint(.gradient([.blue, .green, .yellow, .red])),
+                try Gauge(value: 42, in: 0...100) { "CPU" }.valueFormat(.percent()).gaugeStyle(
+                    .accessoryCircularCapacity
+                ).thresholds(zones),
+                try Gauge(value: 71, in: 0...100) { "GPU" }.valueFormat(.percent()).gaugeStyle(
+                    .accessoryCircularCapacity
+                ).thresholds(zones),
+                try Gauge(value: 93, in: 0...100) { "Disk" }.valueFormat(.percent()).gaugeStyle(
+                    .accessoryCircularCapacity
+                ).thresholds(zones),
+                try Gauge(value: 47.5, in: 20...90) {
+                    "Temp"
+                } minimumValueLabel: {
+                    "20"
+                } maximumValueLabel: {
+                    "90"
+                }
+                .valueFormat(.number(decimals: 0)).gaugeStyle(.accessoryCircular).tint(
+                    .gradient([.blue, .green, .yellow, .red])),
                 try Gauge(value: 0.73).gaugeStyle(.ring).tint(.gradient([.red, .green])),
-                try Gauge(value: 5, in: 0...8).gaugeStyle(.stepped(segments: 8)).valueFormat(.number(decimals: 0, unit: "/ 8")).tint(.purple),
+                try Gauge(value: 5, in: 0...8).gaugeStyle(.stepped(segments: 8)).valueFormat(
+                    .number(decimals: 0, unit: "/ 8")
+                ).tint(.purple),
             ]
             for (g, cell) in zip(gauges, cells) { g.draw(in: cell, on: canvas) }
             return img

@@ -34,7 +34,8 @@ import Testing
         #expect(g.environment.foreground == .yellow && g.environment.background == .black)
         #expect(g.environment.track == Color(hex: 0xFFFFFF, alpha: 0x33 / 255.0))
         #expect(try decode(##"{ "style": "ring" }"##).makeGauge().environment == GaugeEnvironment())
-        let upper = try decode(##"{ "style": "ring", "thresholds": { "steps": [{ "from": 0.9, "color": "#FF3B30" }] } }"##)
+        let upper = try decode(
+            ##"{ "style": "ring", "thresholds": { "steps": [{ "from": 0.9, "color": "#FF3B30" }] } }"##)
         #expect(upper.thresholds?.base == nil && upper.thresholds?.steps.count == 1)
     }
 
@@ -52,7 +53,9 @@ import Testing
         #expect(throws: DecodingError.self) { try decode(##"{ "style": "ring", "tint": "blue" }"##) }
         #expect(throws: DecodingError.self) { try decode(##"{ "style": "ring", "format": { "kind": "hex" } }"##) }
         #expect(throws: DecodingError.self) {
-            try decode(##"{ "style": "ring", "thresholds": { "base": "#000", "steps": [{ "from": 5, "color": "#fff" }, { "from": 1, "color": "#fff" }] } }"##)
+            try decode(
+                ##"{ "style": "ring", "thresholds": { "base": "#000", "steps": [{ "from": 5, "color": "#fff" }, { "from": 1, "color": "#fff" }] } }"##
+            )
         }
         #expect(throws: DecodingError.self) { try decode(##"{ "style": "ring", "track": "grey" }"##) }
         #expect(throws: GaugeError.self) { try decode(##"{ "style": "ring", "min": 5, "max": 5 }"##).makeGauge() }

@@ -8,17 +8,33 @@ import Testing
         #expect(plain.label?.text == "CPU")
         #expect(plain.currentValueLabel == nil && plain.minimumValueLabel == nil)
 
-        let withCurrent = try Gauge(value: 40, in: 0...200) { "Fan" } currentValueLabel: { "40 rpm" }
+        let withCurrent = try Gauge(value: 40, in: 0...200) {
+            "Fan"
+        } currentValueLabel: {
+            "40 rpm"
+        }
         #expect(withCurrent.currentValueLabel?.text == "40 rpm")
         #expect(withCurrent.normalizedValue == 0.2)
 
-        let full = try Gauge(value: 21.5, in: -10...40) { "Temp" } currentValueLabel: { "21.5" } minimumValueLabel: {
+        let full = try Gauge(value: 21.5, in: -10...40) {
+            "Temp"
+        } currentValueLabel: {
+            "21.5"
+        } minimumValueLabel: {
             "-10"
-        } maximumValueLabel: { "40" }
+        } maximumValueLabel: {
+            "40"
+        }
         #expect(full.minimumValueLabel?.text == "-10" && full.maximumValueLabel?.text == "40")
         #expect(full.normalizedValue == 31.5 / 50)
 
-        let ends = try Gauge(value: 0.5) { "Load" } minimumValueLabel: { "0" } maximumValueLabel: { "1" }
+        let ends = try Gauge(value: 0.5) {
+            "Load"
+        } minimumValueLabel: {
+            "0"
+        } maximumValueLabel: {
+            "1"
+        }
         #expect(ends.currentValueLabel == nil && ends.maximumValueLabel?.text == "1")
 
         let integer = try Gauge(value: 7, in: 0...10, label: "Steps")
@@ -132,7 +148,11 @@ import Testing
         #expect(c.currentValueLabel?.text == "73 %")  // generated from the format
         #expect(c.sizingText == ["0 %", "100 %"])
         // An explicit current-value label wins over the format.
-        let explicit = try Gauge(value: 73, in: 0...100) { "CPU" } currentValueLabel: { "hot" }.valueFormat(.percent())
+        let explicit = try Gauge(value: 73, in: 0...100) {
+            "CPU"
+        } currentValueLabel: {
+            "hot"
+        }.valueFormat(.percent())
         #expect(explicit.configuration.currentValueLabel?.text == "hot")
         // Without a format there is no generated label.
         #expect(try Gauge(value: 0.5).configuration.currentValueLabel == nil)
@@ -216,7 +236,8 @@ import Testing
 
 @Suite struct PanelLayoutTests {
     @Test func gridDividesThePanelExactly() {
-        let cells = PanelLayout.grid(in: Rect(x: 0, y: 0, width: 320, height: 240), columns: 2, rows: 2, spacing: 8, padding: 4)
+        let cells = PanelLayout.grid(
+            in: Rect(x: 0, y: 0, width: 320, height: 240), columns: 2, rows: 2, spacing: 8, padding: 4)
         #expect(
             cells == [
                 Rect(x: 4, y: 4, width: 152, height: 112), Rect(x: 164, y: 4, width: 152, height: 112),
@@ -286,8 +307,16 @@ import Testing
     @Test(arguments: [Double.nan, -5, 0, 1e9, .infinity])
     func absurdLabelSizesDoNotTrap(size: Double) throws {
         for style in GaugeStyleName.allCases {
-            let g = try Gauge(value: 0.5) { "L" } currentValueLabel: { "50" } minimumValueLabel: { "0" } maximumValueLabel: { "1" }
-                .gaugeStyle(style.style()).environment { $0.labelSize = size }
+            let g = try Gauge(value: 0.5) {
+                "L"
+            } currentValueLabel: {
+                "50"
+            } minimumValueLabel: {
+                "0"
+            } maximumValueLabel: {
+                "1"
+            }
+            .gaugeStyle(style.style()).environment { $0.labelSize = size }
             let (img, canvas) = Panel.image(width: 60, height: 40)
             g.draw(in: Rect(x: 10, y: 5, width: 40, height: 30), on: canvas)
             if let ink = img.inkBounds(in: img.surface.bounds, background: RGB(Panel.background)) {
@@ -306,7 +335,8 @@ import Testing
             g.draw(in: r, on: canvas)
             Loader(progress: 0.5).draw(in: r, on: canvas, at: 0)
         }
-        try FontCache.shared.font(.default, pixelSize: 12).draw("x", at: Point(x: .nan, y: 1e300), on: canvas, paint: .solid(.white))
+        try FontCache.shared.font(.default, pixelSize: 12).draw(
+            "x", at: Point(x: .nan, y: 1e300), on: canvas, paint: .solid(.white))
         #expect(img.inkBounds(in: img.surface.bounds, background: RGB(Panel.background)) == nil)
     }
 
@@ -314,7 +344,15 @@ import Testing
     /// the cell; and it does paint there.
     @Test(arguments: GaugeStyleName.allCases)
     func drawsOnlyInsideItsCell(style: GaugeStyleName) throws {
-        let g = try Gauge(value: 0.6) { "Label" } currentValueLabel: { "60 %" } minimumValueLabel: { "0" } maximumValueLabel: { "100" }
+        let g = try Gauge(value: 0.6) {
+            "Label"
+        } currentValueLabel: {
+            "60 %"
+        } minimumValueLabel: {
+            "0"
+        } maximumValueLabel: {
+            "100"
+        }
         let (img, canvas) = Panel.image(width: 80, height: 40)
         let cell = IntRect(x: 25, y: 15, width: 30, height: 12)
         g.gaugeStyle(style.style(segments: 4)).environment { $0.labelSize = 14 }.tint(.red)

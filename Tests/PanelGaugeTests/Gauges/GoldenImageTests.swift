@@ -21,43 +21,88 @@ import Testing
     static func percent(_ v: Double) -> GaugeLabel { .text(ValueFormat.percent().string(for: v, in: 0...1)) }
 
     static let cases: [(name: String, render: @Sendable () throws -> Image)] = [
-        ("linearCapacity", {
-            try Gallery.strip(cell: (100, 52), values: values) { v, tint in
-                try Gauge(value: v) { "CPU" } currentValueLabel: { percent(v) } minimumValueLabel: { "0" } maximumValueLabel: { "1" }
+        (
+            "linearCapacity",
+            {
+                try Gallery.strip(cell: (100, 52), values: values) { v, tint in
+                    try Gauge(value: v) {
+                        "CPU"
+                    } currentValueLabel: {
+                        percent(v)
+                    } minimumValueLabel: {
+                        "0"
+                    } maximumValueLabel: {
+                        "1"
+                    }
                     .gaugeStyle(.linearCapacity).tint(tint)
+                }
             }
-        }),
-        ("accessoryLinear", {
-            try Gallery.strip(cell: (100, 28), values: values) { v, tint in
-                try Gauge(value: v) { "T" } minimumValueLabel: { "0" } maximumValueLabel: { "1" }.gaugeStyle(.accessoryLinear).tint(tint)
+        ),
+        (
+            "accessoryLinear",
+            {
+                try Gallery.strip(cell: (100, 28), values: values) { v, tint in
+                    try Gauge(value: v) {
+                        "T"
+                    } minimumValueLabel: {
+                        "0"
+                    } maximumValueLabel: {
+                        "1"
+                    }.gaugeStyle(.accessoryLinear).tint(tint)
+                }
             }
-        }),
-        ("accessoryLinearCapacity", {
-            try Gallery.strip(cell: (100, 52), values: values) { v, tint in
-                try Gauge(value: v) { "Disk" } currentValueLabel: { percent(v) }.gaugeStyle(.accessoryLinearCapacity).tint(tint)
+        ),
+        (
+            "accessoryLinearCapacity",
+            {
+                try Gallery.strip(cell: (100, 52), values: values) { v, tint in
+                    try Gauge(value: v) {
+                        "Disk"
+                    } currentValueLabel: {
+                        percent(v)
+                    }.gaugeStyle(.accessoryLinearCapacity).tint(tint)
+                }
             }
-        }),
-        ("accessoryCircular", {
-            try Gallery.strip(cell: (64, 64), values: values) { v, tint in
-                try Gauge(value: v) { "" } minimumValueLabel: { "0" } maximumValueLabel: { "1" }
+        ),
+        (
+            "accessoryCircular",
+            {
+                try Gallery.strip(cell: (64, 64), values: values) { v, tint in
+                    try Gauge(value: v) {
+                        ""
+                    } minimumValueLabel: {
+                        "0"
+                    } maximumValueLabel: {
+                        "1"
+                    }
                     .valueFormat(.percent()).gaugeStyle(.accessoryCircular).tint(tint)
+                }
             }
-        }),
-        ("accessoryCircularCapacity", {
-            try Gallery.strip(cell: (64, 64), values: values) { v, tint in
-                try Gauge(value: v).valueFormat(.percent()).gaugeStyle(.accessoryCircularCapacity).tint(tint)
+        ),
+        (
+            "accessoryCircularCapacity",
+            {
+                try Gallery.strip(cell: (64, 64), values: values) { v, tint in
+                    try Gauge(value: v).valueFormat(.percent()).gaugeStyle(.accessoryCircularCapacity).tint(tint)
+                }
             }
-        }),
-        ("ring", {
-            try Gallery.strip(cell: (72, 72), values: values) { v, tint in
-                try Gauge(value: v).gaugeStyle(.ring).tint(tint)
+        ),
+        (
+            "ring",
+            {
+                try Gallery.strip(cell: (72, 72), values: values) { v, tint in
+                    try Gauge(value: v).gaugeStyle(.ring).tint(tint)
+                }
             }
-        }),
-        ("stepped", {
-            try Gallery.strip(cell: (56, 56), values: values) { v, tint in
-                try Gauge(value: v).gaugeStyle(.stepped(segments: 6)).tint(tint)
+        ),
+        (
+            "stepped",
+            {
+                try Gallery.strip(cell: (56, 56), values: values) { v, tint in
+                    try Gauge(value: v).gaugeStyle(.stepped(segments: 6)).tint(tint)
+                }
             }
-        }),
+        ),
     ]
 
     @Test(arguments: cases.map(\.name))
@@ -114,7 +159,8 @@ import Testing
             try Paths.write(actual, to: Self.folder + "/" + name + ".actual.png")
             try Paths.write(
                 PNG.encode(rgb: diff, width: img.width, height: img.height), to: Self.folder + "/" + name + ".diff.png")
-            Issue.record("\(name): \(differing) pixels differ from the reference, first at \(first!); see \(name).diff.png")
+            Issue.record(
+                "\(name): \(differing) pixels differ from the reference, first at \(first!); see \(name).diff.png")
         }
     }
 }

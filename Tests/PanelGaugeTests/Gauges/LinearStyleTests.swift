@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import Testing
 @testable import PanelGauge
@@ -38,7 +38,8 @@ import Testing
     }
 
     @Test func gradientIsLaidOverTheWholeBar() throws {
-        let img = render(try Gauge(value: 1).gaugeStyle(.linearCapacity).tint(.gradient([.red, .green])), width: 120, height: 40)
+        let img = render(
+            try Gauge(value: 1).gaugeStyle(.linearCapacity).tint(.gradient([.red, .green])), width: 120, height: 40)
         for x in stride(from: 4, to: 116, by: 8) {
             let expected = RGB(Color.lerp(.red, .green, (Double(x) + 0.5) / 120))
             #expect(img.rgb(x, 20).distance(expected) <= 1, "x \(x)")  // 1024-entry gradient table
@@ -46,20 +47,33 @@ import Testing
     }
 
     @Test func labelsGoAboveBelowAndAtTheEnds() throws {
-        let g = try Gauge(value: 0.5) { "CPU" } currentValueLabel: { "50 %" } minimumValueLabel: { "0" } maximumValueLabel: { "1" }
+        let g = try Gauge(value: 0.5) {
+            "CPU"
+        } currentValueLabel: {
+            "50 %"
+        } minimumValueLabel: {
+            "0"
+        } maximumValueLabel: {
+            "1"
+        }
         let img = render(g.gaugeStyle(.linearCapacity), width: 160, height: 60)
         let layout = LinearCapacityGaugeStyle().layout(
             g.configuration, in: Rect(x: 0, y: 0, width: 160, height: 60), context: DrawContext())
         let bar = layout.bar
-        let above = try #require(img.inkBounds(in: IntRect(x: 0, y: 0, width: 160, height: Int(bar.minY) - 1), background: Self.bg))
-        let below = try #require(img.inkBounds(in: IntRect(x: 0, y: Int(bar.maxY) + 1, width: 160, height: 30), background: Self.bg))
+        let above = try #require(
+            img.inkBounds(in: IntRect(x: 0, y: 0, width: 160, height: Int(bar.minY) - 1), background: Self.bg))
+        let below = try #require(
+            img.inkBounds(in: IntRect(x: 0, y: Int(bar.maxY) + 1, width: 160, height: 30), background: Self.bg))
         // Label and current value centred over the gauge's width.
         #expect(abs(Double(above.minX + above.maxX) / 2 - 80) <= 1.5)
         #expect(abs(Double(below.minX + below.maxX) / 2 - 80) <= 1.5)
         // Min and max at the ends, outside the bar, on its row.
         let row = IntRect(x: 0, y: Int(bar.minY) - 6, width: 160, height: 12 + Int(bar.height))
-        let left = try #require(img.inkBounds(in: IntRect(x: 0, y: row.y, width: Int(bar.minX), height: row.height), background: Self.bg))
-        let right = try #require(img.inkBounds(in: IntRect(x: Int(bar.maxX) + 1, y: row.y, width: 40, height: row.height), background: Self.bg))
+        let left = try #require(
+            img.inkBounds(in: IntRect(x: 0, y: row.y, width: Int(bar.minX), height: row.height), background: Self.bg))
+        let right = try #require(
+            img.inkBounds(
+                in: IntRect(x: Int(bar.maxX) + 1, y: row.y, width: 40, height: row.height), background: Self.bg))
         #expect(left.minX <= 2 && Double(left.maxX) < bar.minX)
         #expect(right.maxX >= 157 && Double(right.minX) > bar.maxX)
         #expect(bar.minX > 5 && bar.maxX < 155)
@@ -101,10 +115,16 @@ import Testing
     }
 
     @Test func currentValueSitsAtTheLeadingEdge() throws {
-        let g = try Gauge(value: 0.5) { "T" } currentValueLabel: { "50" }.gaugeStyle(.accessoryLinear)
+        let g = try Gauge(value: 0.5) {
+            "T"
+        } currentValueLabel: {
+            "50"
+        }.gaugeStyle(.accessoryLinear)
         let img = render(g, width: 120, height: 30)
-        let layout = AccessoryLinearGaugeStyle().layout(g.configuration, in: Rect(x: 0, y: 0, width: 120, height: 30), context: DrawContext())
-        let ink = try #require(img.inkBounds(in: IntRect(x: 0, y: 0, width: Int(layout.bar.minX) - 1, height: 30), background: Self.bg))
+        let layout = AccessoryLinearGaugeStyle().layout(
+            g.configuration, in: Rect(x: 0, y: 0, width: 120, height: 30), context: DrawContext())
+        let ink = try #require(
+            img.inkBounds(in: IntRect(x: 0, y: 0, width: Int(layout.bar.minX) - 1, height: 30), background: Self.bg))
         #expect(ink.minX <= 2)
         #expect(abs(Double(ink.minY + ink.maxY) / 2 - 15) <= 1)
     }
@@ -114,14 +134,20 @@ import Testing
     static let bg = RGB(Panel.background)
 
     @Test func labelsSitAtTheLeadingEdgeAboveAndBelowTheBar() throws {
-        let g = try Gauge(value: 0.6) { "Battery" } currentValueLabel: { "60 %" }.gaugeStyle(.accessoryLinearCapacity)
+        let g = try Gauge(value: 0.6) {
+            "Battery"
+        } currentValueLabel: {
+            "60 %"
+        }.gaugeStyle(.accessoryLinearCapacity)
         let img = render(g, width: 160, height: 60)
         let bar = AccessoryLinearCapacityGaugeStyle().layout(
             g.configuration, in: Rect(x: 0, y: 0, width: 160, height: 60), context: DrawContext()
         ).bar
         #expect(abs(bar.height - 4.2) < 1e-9 && bar.minX == 0 && bar.maxX == 160)
-        let above = try #require(img.inkBounds(in: IntRect(x: 0, y: 0, width: 160, height: Int(bar.minY) - 1), background: Self.bg))
-        let below = try #require(img.inkBounds(in: IntRect(x: 0, y: Int(bar.maxY) + 1, width: 160, height: 30), background: Self.bg))
+        let above = try #require(
+            img.inkBounds(in: IntRect(x: 0, y: 0, width: 160, height: Int(bar.minY) - 1), background: Self.bg))
+        let below = try #require(
+            img.inkBounds(in: IntRect(x: 0, y: Int(bar.maxY) + 1, width: 160, height: 30), background: Self.bg))
         #expect(above.minX <= 2 && below.minX <= 2)
         #expect(above.maxX < 80 && below.maxX < 80)
     }

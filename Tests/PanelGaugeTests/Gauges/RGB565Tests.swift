@@ -9,7 +9,11 @@ import Testing
     @Test func gaugesLookTheSameInRGB565() throws {
         let gauges: [Gauge] = [
             try Gauge(value: 0.73).gaugeStyle(.ring),
-            try Gauge(value: 0.4) { "CPU" } currentValueLabel: { "40 %" }.gaugeStyle(.linearCapacity).tint(.gradient([.green, .red])),
+            try Gauge(value: 0.4) {
+                "CPU"
+            } currentValueLabel: {
+                "40 %"
+            }.gaugeStyle(.linearCapacity).tint(.gradient([.green, .red])),
             try Gauge(value: 0.6).valueFormat(.percent()).gaugeStyle(.accessoryCircular),
         ]
         for (i, g) in gauges.enumerated() {

@@ -30,11 +30,16 @@ import Testing
         let ideal = try Gauge(value: 0.5).gaugeStyle(.ring).sizeThatFits(Size(width: .infinity, height: .infinity))
         let w17 = try FontCache.shared.font(.default, pixelSize: 17).advance(of: "100 %")
         #expect(ideal == Size(width: w17 * 1.777, height: w17 * 1.777))
-        let fixed = try Gauge(value: 0.5).gaugeStyle(.ring(fontSize: 12)).sizeThatFits(Size(width: .infinity, height: .infinity))
+        let fixed = try Gauge(value: 0.5).gaugeStyle(.ring(fontSize: 12)).sizeThatFits(
+            Size(width: .infinity, height: .infinity))
         #expect(fixed.width == (try FontCache.shared.font(.default, pixelSize: 12).advance(of: "100 %")) * 1.777)
         // A centre given by the user sizes the ring by its own width.
         let icon = try #require(Icon(width: 30, height: 20, coverage: [UInt8](repeating: 255, count: 600)))
-        let custom = try Gauge(value: 0.5) { "" } currentValueLabel: { .icon(icon) }.gaugeStyle(.ring)
+        let custom = try Gauge(value: 0.5) {
+            ""
+        } currentValueLabel: {
+            .icon(icon)
+        }.gaugeStyle(.ring)
         #expect(custom.sizeThatFits(Size(width: 160, height: 160)).width == 30 * 1.777)
     }
 

@@ -69,8 +69,10 @@ import Testing
         #expect(img.rgb(at: Self.c.onCircle(radius: Self.r, angle: .degrees(end - margin))) == RGB(.blue))
         #expect(img.rgb(at: Self.c.onCircle(radius: Self.r, angle: .degrees(end + margin))) != RGB(.blue))
         // Before the change and after it, the step boundaries.
-        #expect(try Self.draw(steps, at: 10).samePixels(as: try Self.draw(try SteppedGauge(segments: 4, step: 1), at: 0)))
-        #expect(try Self.draw(steps, at: 10.2).samePixels(as: try Self.draw(try SteppedGauge(segments: 4, step: 2), at: 0)))
+        #expect(
+            try Self.draw(steps, at: 10).samePixels(as: try Self.draw(try SteppedGauge(segments: 4, step: 1), at: 0)))
+        #expect(
+            try Self.draw(steps, at: 10.2).samePixels(as: try Self.draw(try SteppedGauge(segments: 4, step: 2), at: 0)))
     }
 }
 
@@ -103,7 +105,8 @@ import Testing
         let expected = try #require(try FontCache.shared.font(.default, pixelSize: 14).inkBounds(of: "60%"))
         // Grey text: an edge column of very faint coverage can round to the
         // background itself, so the drawn ink may be a pixel narrower.
-        #expect(abs(text.width - expected.width) <= 1 && abs(text.height - expected.height) <= 1, "\(text) vs \(expected)")
+        #expect(
+            abs(text.width - expected.width) <= 1 && abs(text.height - expected.height) <= 1, "\(text) vs \(expected)")
         #expect(abs(Double(text.minX + text.maxX) / 2 - 50) <= 1.5 && abs(Double(text.minY + text.maxY) / 2 - 50) <= 1)
     }
 

@@ -60,7 +60,8 @@ import Testing
             let g = try Gauge(value: 0, in: 0...100).gaugeStyle(style.style(segments: 4)).thresholds(Self.zones)
                 .environment { $0.showsThresholdZones = true }
             let img = render(g, width: 160, height: 160)
-            for (v, colour) in [(0.3, Color.green), (0.585, .green), (0.615, .orange), (0.835, .orange), (0.865, .red)] {
+            for (v, colour) in [(0.3, Color.green), (0.585, .green), (0.615, .orange), (0.835, .orange), (0.865, .red)]
+            {
                 #expect(img.rgb(at: l.point(for: v)) == Self.zoneColour(colour), "\(style) at \(v)")
             }
         }

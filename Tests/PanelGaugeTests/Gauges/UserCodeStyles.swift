@@ -31,10 +31,12 @@ struct ArticleRingStyle: GaugeStyle {
         Draw(size: { _, _ in Size(width: 80, height: 80) }) { rect, canvas, context in
             let ring = CircularGaugeLayout.inscribed(in: rect, lineWidthFraction: 0.1, startAngle: 270)
             canvas.strokeArc(
-                center: ring.center, radius: ring.radius, startAngle: ring.startAngle, sweep: ring.sweep * configuration.value,
+                center: ring.center, radius: ring.radius, startAngle: ring.startAngle,
+                sweep: ring.sweep * configuration.value,
                 width: ring.lineWidth, paint: .solid(.blue))
             if let label = configuration.currentValueLabel {
-                ring.drawCentre(label, configuration, preferred: 17, fitting: 2 * ring.innerRadius, on: canvas, context: context)
+                ring.drawCentre(
+                    label, configuration, preferred: 17, fitting: 2 * ring.innerRadius, on: canvas, context: context)
             }
         }
         .frame(width: 80, height: 80)

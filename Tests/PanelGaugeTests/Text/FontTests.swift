@@ -209,8 +209,12 @@ import Testing
         try g.validateFont()
         // The ring is still drawn, without its text.
         let withText = render(g, width: 60, height: 60), without = render(broken, width: 60, height: 60)
-        #expect(withText.inkBounds(in: IntRect(x: 18, y: 18, width: 24, height: 24), background: RGB(Panel.background)) != nil)
-        #expect(without.inkBounds(in: IntRect(x: 18, y: 18, width: 24, height: 24), background: RGB(Panel.background)) == nil)
+        #expect(
+            withText.inkBounds(in: IntRect(x: 18, y: 18, width: 24, height: 24), background: RGB(Panel.background))
+                != nil)
+        #expect(
+            without.inkBounds(in: IntRect(x: 18, y: 18, width: 24, height: 24), background: RGB(Panel.background))
+                == nil)
         #expect(without.rgb(30, 3) == withText.rgb(30, 3))
     }
 }

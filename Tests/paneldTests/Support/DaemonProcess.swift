@@ -14,7 +14,9 @@ final class TempDirectory {
     deinit {
         if let d = opendir(path) {
             while let e = readdir(d) {
-                let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                let name = withUnsafeBytes(of: e.pointee.d_name) {
+                    String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+                }
                 if name != "." && name != ".." { unlink(path + "/" + name) }
             }
             closedir(d)
@@ -119,7 +121,9 @@ final class DaemonProcess {
                 if let status = poll(), monotonicMilliseconds() >= 0 {
                     throw TestFailure("paneld exited (\(status)) before listening: \(log())")
                 }
-                if monotonicMilliseconds() > deadline { throw TestFailure("paneld did not listen within 10 s: \(log())") }
+                if monotonicMilliseconds() > deadline {
+                    throw TestFailure("paneld did not listen within 10 s: \(log())")
+                }
                 usleep(10_000)
             }
         }
@@ -192,7 +196,9 @@ final class TestClient {
         var off = 0
         let deadline = monotonicMilliseconds() + timeout
         while off < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.send(fd.rawValue, $0.baseAddress! + off, $0.count - off, Int32(MSG_NOSIGNAL)) }
+            let n = bytes.withUnsafeBytes {
+                Glibc.send(fd.rawValue, $0.baseAddress! + off, $0.count - off, Int32(MSG_NOSIGNAL))
+            }
             if n > 0 { off += n; continue }
             if n < 0 && errno != EAGAIN && errno != EINTR { throw Errno.current("send") }
             if monotonicMilliseconds() > deadline { throw TestFailure("send timed out") }

@@ -67,7 +67,8 @@ public struct RingGaugeStyle: GaugeStyle {
     public func makeBody(configuration c: Configuration) -> some Drawable {
         Draw(
             size: { proposal, context in
-                let d = centre(c, in: Rect(x: 0, y: 0, width: proposal.width, height: proposal.height), context: context)
+                let d =
+                    centre(c, in: Rect(x: 0, y: 0, width: proposal.width, height: proposal.height), context: context)
                     .width * Self.scale
                 return Size(width: d, height: d)
             },
@@ -88,7 +89,9 @@ public struct RingGaugeStyle: GaugeStyle {
                             paint: c.tint.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: l.sweep))
                     }
                 }
-                let box = Rect(x: l.center.x - centre.width / 2, y: l.center.y - centre.size, width: centre.width, height: 2 * centre.size)
+                let box = Rect(
+                    x: l.center.x - centre.width / 2, y: l.center.y - centre.size, width: centre.width,
+                    height: 2 * centre.size)
                 centre.label.draw(
                     in: box, on: canvas, context: context, pixelSize: centre.size, color: c.environment.foreground)
             })
@@ -149,7 +152,9 @@ public struct SteppedGaugeStyle: GaugeStyle {
                     paint: c.tint.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: l.sweep))
             }
             if let current = c.currentValueLabel {
-                l.drawCentre(current, c, preferred: 0.5 * l.innerRadius, fitting: 1.5 * l.innerRadius, on: canvas, context: context)
+                l.drawCentre(
+                    current, c, preferred: 0.5 * l.innerRadius, fitting: 1.5 * l.innerRadius, on: canvas,
+                    context: context)
             }
         }
     }
