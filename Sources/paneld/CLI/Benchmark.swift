@@ -54,6 +54,11 @@ struct Benchmark: ParsableCommand {
     @Option(name: .long, help: "With --latency: microseconds between two lines.")
     var intervalUs = 1000
 
+    @Option(
+        name: .long,
+        help: "With --latency: a queued flip completes at the next vblank of this refresh rate. Default: 0, at once.")
+    var refreshHz = 0
+
     func validate() throws {
         if damage == latency { throw ValidationError("give exactly one of --damage and --latency") }
         if damage && phase == nil {
@@ -67,6 +72,7 @@ struct Benchmark: ParsableCommand {
             throw ValidationError("--lines must be 1 to \(LatencyClient.maxLines)")
         }
         if !(0...1_000_000).contains(intervalUs) { throw ValidationError("--interval-us must be 0 to 1000000") }
+        if !(0...1000).contains(refreshHz) { throw ValidationError("--refresh-hz must be 0 to 1000") }
     }
 
     func run() throws {
@@ -109,7 +115,7 @@ struct Benchmark: ParsableCommand {
         guard let name = gauge ?? layout.defaultGauge ?? layout.gauges.first?.name,
             let changing = layout.gauges.first(where: { $0.name == name })
         else { throw ValidationError("the layout has no gauge named '\(gauge ?? "")'") }
-        let output = MemoryFlipOutput(width: width, height: height, format: layout.pixelFormat ?? .xrgb8888)
+        let output = try MemoryFlipOutput(width: width, height: height, format: layout.pixelFormat ?? .xrgb8888)
         defer { output.close() }
         let (daemon, listener, signals) = try makeDaemon(layout, output: output, socket: socket)
         defer {
@@ -164,7 +170,8 @@ struct Benchmark: ParsableCommand {
         guard let range = layout.gauges.first(where: { $0.name == name })?.range,
             range.lower <= 0, range.upper >= 100
         else { throw ValidationError("--latency sends values 0 to 100: the default gauge's range must hold them") }
-        let output = MemoryFlipOutput(width: width, height: height, format: layout.pixelFormat ?? .xrgb8888)
+        let output = try MemoryFlipOutput(
+            width: width, height: height, format: layout.pixelFormat ?? .xrgb8888, refreshHz: refreshHz)
         defer { output.close() }
         let (daemon, listener, signals) = try makeDaemon(layout, output: output, socket: socket)
         defer {
@@ -203,7 +210,7 @@ struct Benchmark: ParsableCommand {
         }
         print(
             "{\"benchmark\": \"latency\", \"layout\": \(JSONText.quote(layoutName)), \"size\": \"\(width)x\(height)\", "
-                + "\"lines\": \(lines), \"interval_us\": \(intervalUs), \"frames\": \(output.presents), "
+                + "\"lines\": \(lines), \"interval_us\": \(intervalUs), \"refresh_hz\": \(refreshHz), \"frames\": \(output.presents), "
                 + "\"answered\": \(latencies.count), \"p50_ms\": \(percentile(0.5)), \"p99_ms\": \(percentile(0.99)), "
                 + "\"max_ms\": \(percentile(1)), \"build\": \"\(BuildKind.name)\"}")
     }
@@ -225,7 +232,8 @@ enum BuildKind {
 /// A display stand-in with DRM's timing rules and none of its hardware: two
 /// in-memory buffers, each frame repainting its damage plus what the back buffer
 /// missed (as ``DRMOutput`` does), the "page flip" queued at the end of `present`
-/// by making a pipe readable, and completed at the next ``handleEvents()``.
+/// by making a pipe readable, and completed at the next ``handleEvents()``; with
+/// a refresh rate, a ``VBlankClock`` thread makes it readable at the next vblank.
 final class MemoryFlipOutput: FrameOutput {
     let width: Int
     let height: Int
@@ -247,7 +255,10 @@ final class MemoryFlipOutput: FrameOutput {
     /// Called with the monotonic time (ns) at which a frame's flip is queued.
     var onFlipQueued: ((UInt64) -> Void)?
 
-    init(width: Int, height: Int, format: PixelFormat) {
+    private let vblank: VBlankClock?
+
+    /// `refreshHz` 0: a queued flip completes at once (the next poll sees it).
+    init(width: Int, height: Int, format: PixelFormat, refreshHz: Int = 0) throws {
         self.width = width
         self.height = height
         self.format = format
@@ -255,13 +266,14 @@ final class MemoryFlipOutput: FrameOutput {
             Image(width: width, height: height, format: format), Image(width: width, height: height, format: format),
         ]
         var fds: [Int32] = [0, 0]
-        precondition(pipe(&fds) == 0, "pipe")
+        guard pipe(&fds) == 0 else { throw Errno.current("pipe") }
         flipRead = FileDescriptor(rawValue: fds[0])
         flipWrite = FileDescriptor(rawValue: fds[1])
         for fd in [flipRead, flipWrite] {
-            try? fd.setNonBlocking()
-            try? fd.setCloseOnExec()
+            try fd.setNonBlocking()
+            try fd.setCloseOnExec()
         }
+        vblank = refreshHz > 0 ? try VBlankClock(refreshHz: refreshHz, flip: flipWrite) : nil
     }
 
     var pollDescriptor: Int32? { closed ? nil : flipRead.rawValue }
@@ -277,8 +289,12 @@ final class MemoryFlipOutput: FrameOutput {
         collect?()
         try draw(buffers[backIndex].surface, repaint)
         collect?()
-        var one: UInt8 = 1
-        _ = Glibc.write(flipWrite.rawValue, &one, 1)
+        if let vblank {
+            vblank.queueFlip()
+        } else {
+            var one: UInt8 = 1
+            _ = Glibc.write(flipWrite.rawValue, &one, 1)
+        }
         onFlipQueued?(monotonicNanoseconds())
         isBusy = true
         backIndex ^= 1
@@ -296,8 +312,68 @@ final class MemoryFlipOutput: FrameOutput {
     func close() {
         guard !closed else { return }
         closed = true
+        vblank?.stop()
         flipWrite.close()
         flipRead.close()
+    }
+}
+
+/// A display's refresh as a thread: each queued flip completes (a byte on the
+/// flip pipe) at the first vblank after it was queued, vblanks falling every
+/// `1 / refreshHz` seconds from the clock's start. Requests come over a pipe, so
+/// the thread shares no memory with the loop.
+final class VBlankClock: @unchecked Sendable {
+    let periodNs: UInt64
+    private let start = monotonicNanoseconds()
+    private let requestRead: FileDescriptor
+    private let requestWrite: FileDescriptor
+    private let flip: FileDescriptor
+    private var thread = pthread_t()
+
+    init(refreshHz: Int, flip: FileDescriptor) throws {
+        periodNs = 1_000_000_000 / UInt64(refreshHz)
+        self.flip = flip
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw Errno.current("pipe") }
+        requestRead = FileDescriptor(rawValue: fds[0])
+        requestWrite = FileDescriptor(rawValue: fds[1])
+        let context = Unmanaged.passRetained(self).toOpaque()
+        let r = pthread_create(
+            &thread, nil,
+            { raw in
+                let clock = Unmanaged<VBlankClock>.fromOpaque(raw!).takeRetainedValue()
+                clock.body()
+                return nil
+            }, context)
+        guard r == 0 else {
+            Unmanaged<VBlankClock>.fromOpaque(context).release()
+            requestRead.close()
+            requestWrite.close()
+            throw BenchmarkError("pthread_create: \(r)")
+        }
+    }
+
+    func queueFlip() {
+        var one: UInt8 = 1
+        _ = Glibc.write(requestWrite.rawValue, &one, 1)
+    }
+
+    /// Ends the thread (it sees end-of-file on the request pipe) and waits for it.
+    func stop() {
+        requestWrite.close()
+        pthread_join(thread, nil)
+        requestRead.close()
+    }
+
+    private func body() {
+        var byte: UInt8 = 0
+        while Glibc.read(requestRead.rawValue, &byte, 1) == 1 {
+            let now = monotonicNanoseconds()
+            let due = start + ((now - start) / periodNs + 1) * periodNs
+            var ts = timespec(tv_sec: Int(due / 1_000_000_000), tv_nsec: Int(due % 1_000_000_000))
+            while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
+            _ = Glibc.write(flip.rawValue, &byte, 1)
+        }
     }
 }
 
