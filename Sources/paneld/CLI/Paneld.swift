@@ -9,7 +9,7 @@ struct Paneld: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "paneld",
         abstract: "Show live gauges on a DRM/KMS display, fed by a Unix socket.",
-        subcommands: [Run.self, Render.self, Send.self, DRMInfo.self],
+        subcommands: [Run.self, Render.self, Send.self, DRMInfo.self, Benchmark.self],
         defaultSubcommand: Run.self
     )
 }
