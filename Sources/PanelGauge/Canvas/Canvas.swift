@@ -130,10 +130,8 @@ public final class Canvas {
     /// Fills a rectangle with circular corners (radius limited to half the shorter side).
     public func fillRoundedRect(_ rect: Rect, cornerRadius: Double, paint: Paint) {
         guard rect.width > 0, rect.height > 0, cornerRadius.isFinite, begin(bounds: rect) else { return }
-        var p = Path()
-        p.addRoundedRect(rect, cornerRadius: cornerRadius)
         raster.beginSimpleGroup()  // a convex outline
-        flattener.path(&raster, p)
+        flattener.roundedRect(&raster, rect, cornerRadius: cornerRadius)
         raster.endSimpleGroup()
         finish(rule: .nonZero, paint: paint)
     }

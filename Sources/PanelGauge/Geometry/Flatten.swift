@@ -118,6 +118,36 @@ struct Flattener {
         sink.close()
     }
 
+    /// A rectangle with circular corners (radius limited to half the shorter
+    /// side), clockwise: the outline `Path.addRoundedRect` describes, emitted
+    /// without building a path.
+    func roundedRect<S: ContourSink & ~Copyable>(_ sink: inout S, _ r: Rect, cornerRadius: Double) {
+        let rad = max(0, min(cornerRadius, r.width / 2, r.height / 2))
+        if rad == 0 {
+            sink.move(r.minX, r.minY)
+            sink.line(r.maxX, r.minY)
+            sink.line(r.maxX, r.maxY)
+            sink.line(r.minX, r.maxY)
+            sink.close()
+            return
+        }
+        let quarter = Angle(degrees: 90).radians
+        sink.move(r.minX + rad, r.minY)
+        arc(
+            &sink, cx: r.maxX - rad, cy: r.minY + rad, radius: rad, start: Angle(degrees: 270).radians, sweep: quarter,
+            moveFirst: false)
+        arc(
+            &sink, cx: r.maxX - rad, cy: r.maxY - rad, radius: rad, start: Angle(degrees: 0).radians, sweep: quarter,
+            moveFirst: false)
+        arc(
+            &sink, cx: r.minX + rad, cy: r.maxY - rad, radius: rad, start: Angle(degrees: 90).radians, sweep: quarter,
+            moveFirst: false)
+        arc(
+            &sink, cx: r.minX + rad, cy: r.minY + rad, radius: rad, start: Angle(degrees: 180).radians, sweep: quarter,
+            moveFirst: false)
+        sink.close()
+    }
+
     // MARK: Strokes of arcs
 
     /// The outline of a stroked circular arc: outer arc, end cap, inner arc

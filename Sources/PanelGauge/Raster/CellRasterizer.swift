@@ -209,22 +209,26 @@ struct CellRasterizer: ~Copyable {
             fixedEdge(x0, y0, x1, y1)
             return
         }
-        // Split where the edge crosses x = cx0 and x = cx1; project outside parts.
-        var ts: (Double, Double) = (2, 2)
+        // Split where the edge crosses x = cx0 and x = cx1 (at most two points, in
+        // order along the edge); project the parts outside onto the clip's sides.
+        var t0 = 2.0, t1 = 2.0
         if x0 != x1 {
             let tA = (cx0 - x0) / (x1 - x0), tB = (cx1 - x0) / (x1 - x0)
             let a = (tA > 0 && tA < 1) ? tA : 2, b = (tB > 0 && tB < 1) ? tB : 2
-            ts = a < b ? (a, b) : (b, a)
+            (t0, t1) = a < b ? (a, b) : (b, a)
         }
         var px = x0, py = y0
-        for t in [ts.0, ts.1, 1.0] where t <= 1 {
-            let nx = t == 1 ? x1 : x0 + (x1 - x0) * t
-            let ny = t == 1 ? y1 : y0 + (y1 - y0) * t
+        if t0 < 1 {
+            let nx = x0 + (x1 - x0) * t0, ny = y0 + (y1 - y0) * t0
             fixedEdge(min(max(px, cx0), cx1), py, min(max(nx, cx0), cx1), ny)
-            px = nx
-            py = ny
-            if t == 1 { break }
+            (px, py) = (nx, ny)
         }
+        if t1 < 1 {
+            let nx = x0 + (x1 - x0) * t1, ny = y0 + (y1 - y0) * t1
+            fixedEdge(min(max(px, cx0), cx1), py, min(max(nx, cx0), cx1), ny)
+            (px, py) = (nx, ny)
+        }
+        fixedEdge(min(max(px, cx0), cx1), py, min(max(x1, cx0), cx1), y1)
     }
 
     @inline(__always)
