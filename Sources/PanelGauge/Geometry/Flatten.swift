@@ -131,20 +131,12 @@ struct Flattener {
             sink.close()
             return
         }
-        let quarter = Angle(degrees: 90).radians
         sink.move(r.minX + rad, r.minY)
-        arc(
-            &sink, cx: r.maxX - rad, cy: r.minY + rad, radius: rad, start: Angle(degrees: 270).radians, sweep: quarter,
-            moveFirst: false)
-        arc(
-            &sink, cx: r.maxX - rad, cy: r.maxY - rad, radius: rad, start: Angle(degrees: 0).radians, sweep: quarter,
-            moveFirst: false)
-        arc(
-            &sink, cx: r.minX + rad, cy: r.maxY - rad, radius: rad, start: Angle(degrees: 90).radians, sweep: quarter,
-            moveFirst: false)
-        arc(
-            &sink, cx: r.minX + rad, cy: r.minY + rad, radius: rad, start: Angle(degrees: 180).radians, sweep: quarter,
-            moveFirst: false)
+        r.forEachRoundedCorner(cornerRadius: rad) { center, radius, start in
+            arc(
+                &sink, cx: center.x, cy: center.y, radius: radius, start: start.radians,
+                sweep: Angle(degrees: 90).radians, moveFirst: false)
+        }
         sink.close()
     }
 

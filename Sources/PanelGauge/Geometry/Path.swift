@@ -53,10 +53,7 @@ public struct Path: Sendable, Hashable {
         let rad = max(0, min(cornerRadius, r.width / 2, r.height / 2))
         if rad == 0 { return addRect(r) }
         move(to: Point(x: r.minX + rad, y: r.minY))
-        addArc(center: Point(x: r.maxX - rad, y: r.minY + rad), radius: rad, startAngle: 270, sweep: 90)
-        addArc(center: Point(x: r.maxX - rad, y: r.maxY - rad), radius: rad, startAngle: 0, sweep: 90)
-        addArc(center: Point(x: r.minX + rad, y: r.maxY - rad), radius: rad, startAngle: 90, sweep: 90)
-        addArc(center: Point(x: r.minX + rad, y: r.minY + rad), radius: rad, startAngle: 180, sweep: 90)
+        r.forEachRoundedCorner(cornerRadius: rad) { addArc(center: $0, radius: $1, startAngle: $2, sweep: 90) }
         closeSubpath()
     }
 

@@ -63,6 +63,25 @@ public struct Rect: Sendable, Hashable {
     public var midX: Double { x + width / 2 }
     public var midY: Double { y + height / 2 }
     public var center: Point { Point(x: midX, y: midY) }
+    /// The outline of this rectangle with circular corners of `cornerRadius`
+    /// (limited to half the shorter side): calls `corner` for the four corner
+    /// arcs clockwise from the top right, each a quarter turn from `start` about
+    /// `center`, and returns the radius used (0: a plain rectangle, no calls).
+    @discardableResult
+    func forEachRoundedCorner(
+        cornerRadius: Double, _ corner: (_ center: Point, _ radius: Double, _ start: Angle) -> Void
+    )
+        -> Double
+    {
+        let rad = max(0, min(cornerRadius, width / 2, height / 2))
+        if rad == 0 { return 0 }
+        corner(Point(x: maxX - rad, y: minY + rad), rad, 270)
+        corner(Point(x: maxX - rad, y: maxY - rad), rad, 0)
+        corner(Point(x: minX + rad, y: maxY - rad), rad, 90)
+        corner(Point(x: minX + rad, y: minY + rad), rad, 180)
+        return rad
+    }
+
     /// Shrinks (positive) or grows (negative) every side by `d`.
     public func insetBy(_ d: Double) -> Rect {
         Rect(x: x + d, y: y + d, width: max(0, width - 2 * d), height: max(0, height - 2 * d))

@@ -14,21 +14,8 @@ struct GradientTable: ~Copyable {
 
     /// Fills the table for `gradient`, with every alpha multiplied by `opacity`.
     func fill(_ gradient: Gradient, opacity: Double = 1) {
-        let stops = gradient.stops
-        var k = 0
         for i in 0..<Self.size {
-            let t = Double(i) / Double(Self.size - 1)
-            while k < stops.count && stops[k].location < t { k += 1 }
-            let c: Color
-            if k == 0 {
-                c = stops[0].color
-            } else if k == stops.count {
-                c = stops[stops.count - 1].color
-            } else {
-                let a = stops[k - 1], b = stops[k]
-                let span = b.location - a.location
-                c = span <= 0 ? b.color : Color.lerp(a.color, b.color, (t - a.location) / span)
-            }
+            let c = gradient.color(at: Double(i) / Double(Self.size - 1))
             let alpha = UInt32((c.alpha * opacity * 255).rounded())
             entries[i] = alpha << 24 | UInt32(c.red) << 16 | UInt32(c.green) << 8 | UInt32(c.blue)
         }

@@ -310,16 +310,26 @@ struct AnnularSectorRasterizer<S: SpanSink>: ~Copyable {
                 if inEnd1 { boxes.2 = box1.0; boxes.3 = box1.1 }
                 if boxes.2 < boxes.0 { boxes = (boxes.2, boxes.3, boxes.0, boxes.1) }
                 var cursor = x0
-                for (b0, b1) in [(boxes.0, boxes.1), (boxes.2, boxes.3)] where b0 != Int.max {
-                    let lo = max(cursor, b0), hi = min(x1, b1)
-                    if hi <= lo { continue }
-                    if lo > cursor { band(row, cursor, lo, dy, xf, xfi, into: &sink) }
-                    pixels(row, lo, hi, dy, angles: true, into: &sink)
-                    cursor = hi
-                }
+                endRegion(row, boxes.0, boxes.1, &cursor, x0, x1, dy, xf, xfi, into: &sink)
+                endRegion(row, boxes.2, boxes.3, &cursor, x0, x1, dy, xf, xfi, into: &sink)
                 if cursor < x1 { band(row, cursor, x1, dy, xf, xfi, into: &sink) }
             }
         }
+    }
+
+    /// The part of a row's interval inside an end's box `b0 ..< b1` (none when
+    /// `b0` is `Int.max`): plain band up to the box, per-pixel angular work inside.
+    @inline(__always)
+    private func endRegion(
+        _ row: Int, _ b0: Int, _ b1: Int, _ cursor: inout Int, _ x0: Int, _ x1: Int, _ dy: Double, _ xf: Double,
+        _ xfi: Double, into sink: inout S
+    ) {
+        if b0 == Int.max { return }
+        let lo = max(cursor, b0), hi = min(x1, b1)
+        if hi <= lo { return }
+        if lo > cursor { band(row, cursor, lo, dy, xf, xfi, into: &sink) }
+        pixels(row, lo, hi, dy, angles: true, into: &sink)
+        cursor = hi
     }
 
     /// Pixels `x0 ..< x1` of a row where no radial end or cap is near: wholly in

@@ -18,8 +18,6 @@ import Testing
     static let folder = Paths.repoRoot + "/Tests/PanelGaugeTests/References/Gauges"
     static let values: [Double] = [0, 0.5, 1, 1.4]
 
-    static func percent(_ v: Double) -> GaugeLabel { .text(ValueFormat.percent().string(for: v, in: 0...1)) }
-
     static let cases: [(name: String, render: @Sendable () throws -> Image)] = [
         (
             "linearCapacity",
@@ -28,7 +26,7 @@ import Testing
                     try Gauge(value: v) {
                         "CPU"
                     } currentValueLabel: {
-                        percent(v)
+                        Gallery.percent(v)
                     } minimumValueLabel: {
                         "0"
                     } maximumValueLabel: {
@@ -59,7 +57,7 @@ import Testing
                     try Gauge(value: v) {
                         "Disk"
                     } currentValueLabel: {
-                        percent(v)
+                        Gallery.percent(v)
                     }.gaugeStyle(.accessoryLinearCapacity).tint(tint)
                 }
             }
