@@ -8,7 +8,8 @@ protocol ContourSink: ~Copyable {
     mutating func line(_ x: Double, _ y: Double)
     mutating func close()
     /// The contours until `endSimpleGroup()` never overlap one another or
-    /// themselves (a winding number of 0 or +-1 everywhere).
+    /// themselves (a winding number of 0 or +-1 everywhere), nor any other
+    /// simple group of the same shape.
     mutating func beginSimpleGroup()
     mutating func endSimpleGroup()
 }
@@ -145,9 +146,11 @@ struct Flattener {
     /// The outline of a stroked circular arc: outer arc, end cap, inner arc
     /// backwards, start cap. `sweep >= 2 pi` gives a full ring (two circles of
     /// opposite direction, so the hole stays empty under either fill rule).
+    /// `mayGroup: false` keeps the outline out of a simple group even where it is
+    /// simple (it may overlap the caller's other outlines).
     func arcStroke<S: ContourSink & ~Copyable>(
         _ sink: inout S, cx: Double, cy: Double, radius r: Double, start: Double, sweep: Double,
-        width w: Double, cap: LineCap
+        width w: Double, cap: LineCap, mayGroup: Bool = true
     ) {
         var a0 = start, sw = sweep
         if sw < 0 {
@@ -157,21 +160,21 @@ struct Flattener {
         let ro = r + w / 2, ri = max(0, r - w / 2)
         if sw >= 2 * Double.pi {
             // A ring: the inner circle runs the other way, a hole in the outer disc.
-            sink.beginSimpleGroup()
+            if mayGroup { sink.beginSimpleGroup() }
             arc(&sink, cx: cx, cy: cy, radius: ro, start: 0, sweep: 2 * Double.pi, moveFirst: true)
             sink.close()
             if ri > 0 {
                 arc(&sink, cx: cx, cy: cy, radius: ri, start: 0, sweep: -2 * Double.pi, moveFirst: true)
                 sink.close()
             }
-            sink.endSimpleGroup()
+            if mayGroup { sink.endSimpleGroup() }
             return
         }
         // The outline is simple unless the round caps reach each other across the
         // gap (or the stroke covers the centre, where a cap can reach the other
         // end): then it overlaps itself, and the rasterizer must see that.
         let gap = 2 * Double.pi - sw
-        let simple = ri > 0 && (cap == .butt || 2 * r * sin(min(gap, Double.pi) / 2) > w + 1)
+        let simple = mayGroup && ri > 0 && (cap == .butt || 2 * r * sin(min(gap, Double.pi) / 2) > w + 1)
         if simple { sink.beginSimpleGroup() }
         defer { if simple { sink.endSimpleGroup() } }
         let a1 = a0 + sw
@@ -202,10 +205,13 @@ struct Flattener {
     ) {
         guard r > 0 else { return }
         let dir: Double = sweep < 0 ? -1 : 1
+        // Simple groups must not overlap one another. Butt-capped dashes are
+        // disjoint pieces of one annulus; round caps reach into the gaps and may
+        // meet the next dash, which only the general path resolves exactly.
         dash.forEachDash(along: abs(sweep) * r) { u0, u1 in
             arcStroke(
                 &sink, cx: cx, cy: cy, radius: r, start: start + dir * u0 / r, sweep: dir * (u1 - u0) / r,
-                width: w, cap: cap)
+                width: w, cap: cap, mayGroup: cap == .butt)
         }
     }
 }

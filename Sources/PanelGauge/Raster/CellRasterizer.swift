@@ -42,6 +42,15 @@ struct CellRasterizer: ~Copyable {
     private var edges: UnsafeMutablePointer<SIMD4<Int32>>
     private var edgeCapacity = 256
     private var edgeCount = 0
+    /// Banded mode only: each recorded edge's simple-group tag, and scratch for
+    /// ordering edges by band and for the band's active edges.
+    private var edgeTags: UnsafeMutablePointer<Int32>
+    private var edgeOrder: UnsafeMutablePointer<Int32>
+    private var activeEdges: UnsafeMutablePointer<Int32>
+    /// True while every edge so far belongs to a simple group: the edges are only
+    /// recorded, and `sweep` scan-converts them band by band (see `sweepBanded`).
+    private var banded = true
+    private var band = DenseBand()
     /// Ordinal of the input edge being walked (every edge of the shape counts,
     /// horizontal and clipped-away ones included, so that adjacent means adjacent).
     private var walkingEdge = 0
@@ -68,6 +77,10 @@ struct CellRasterizer: ~Copyable {
     // Current contour.
     private var startX = 0.0, startY = 0.0, lastX = 0.0, lastY = 0.0
     private var inContour = false
+    /// The current point in 24.8, valid when it lies inside the clip: then an
+    /// edge to another point inside needs no clipping, and each vertex is
+    /// converted once instead of once per edge.
+    private var lastFX = 0, lastFY = 0, lastInside = false
 
     init() {
         cellCapacity = 1024
@@ -78,12 +91,18 @@ struct CellRasterizer: ~Copyable {
         coverageCapacity = 256
         coverageRow = .allocate(capacity: coverageCapacity)
         edges = .allocate(capacity: edgeCapacity)
+        edgeTags = .allocate(capacity: edgeCapacity)
+        edgeOrder = .allocate(capacity: edgeCapacity)
+        activeEdges = .allocate(capacity: edgeCapacity)
         rowEdges = .allocate(capacity: edgeCapacity)
         crossings = .allocate(capacity: edgeCapacity)
     }
 
     deinit {
         edges.deallocate()
+        edgeTags.deallocate()
+        edgeOrder.deallocate()
+        activeEdges.deallocate()
         rowEdges.deallocate()
         crossings.deallocate()
         cells.deallocate()
@@ -98,6 +117,7 @@ struct CellRasterizer: ~Copyable {
         firstCellIndex = -1
         groupTag = nil
         edgeCount = 0
+        banded = true
         rowEdgesFor = Int.min
         curX = Int.min
         curY = Int.min
@@ -131,6 +151,9 @@ struct CellRasterizer: ~Copyable {
     /// or an outer contour with holes of the opposite direction, like a ring.
     /// Their cells share one tag, so no pixel of the group is mistaken for a
     /// self-overlap (see `sweepRow`), however often its edges pass through it.
+    /// Groups of one shape must not overlap one another either: a shape made of
+    /// simple groups only is scan-converted on the banded path, which has no
+    /// overlap detection (see `sweepBanded`).
     mutating func beginSimpleGroup() {
         close()
         flushCell()
@@ -153,9 +176,25 @@ struct CellRasterizer: ~Copyable {
         firstCellIndex = -1
         startX = x
         startY = y
+        setCurrentPoint(x, y)
+        inContour = true
+    }
+
+    @inline(__always)
+    private func inside(_ x: Double, _ y: Double) -> Bool {
+        // False for NaN as well.
+        x >= cx0 && x <= cx1 && y >= cy0 && y <= cy1
+    }
+
+    @inline(__always)
+    private mutating func setCurrentPoint(_ x: Double, _ y: Double) {
         lastX = x
         lastY = y
-        inContour = true
+        lastInside = inside(x, y)
+        if lastInside {
+            lastFX = Fixed24_8(roundingNonNegative: x).raw
+            lastFY = Fixed24_8(roundingNonNegative: y).raw
+        }
     }
 
     /// Adds a straight edge from the current point to (x, y).
@@ -165,9 +204,18 @@ struct CellRasterizer: ~Copyable {
             move(x, y)
             return
         }
+        // The common case on the banded path: both ends inside the clip.
+        if banded, lastInside, let tag = groupTag, inside(x, y) {
+            let fx = Fixed24_8(roundingNonNegative: x).raw, fy = Fixed24_8(roundingNonNegative: y).raw
+            if fy != lastFY { record(lastFX, lastFY, fx, fy, tag: tag) }
+            lastX = x
+            lastY = y
+            lastFX = fx
+            lastFY = fy
+            return
+        }
         clippedEdge(lastX, lastY, x, y)
-        lastX = x
-        lastY = y
+        setCurrentPoint(x, y)
     }
 
     /// Closes the current contour with an edge back to its start.
@@ -233,9 +281,53 @@ struct CellRasterizer: ~Copyable {
 
     @inline(__always)
     private mutating func fixedEdge(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
-        walkEdge(
-            Fixed24_8(roundingNonNegative: x0).raw, Fixed24_8(roundingNonNegative: y0).raw,
-            Fixed24_8(roundingNonNegative: x1).raw, Fixed24_8(roundingNonNegative: y1).raw)
+        let fx0 = Fixed24_8(roundingNonNegative: x0).raw, fy0 = Fixed24_8(roundingNonNegative: y0).raw
+        let fx1 = Fixed24_8(roundingNonNegative: x1).raw, fy1 = Fixed24_8(roundingNonNegative: y1).raw
+        if banded {
+            if let tag = groupTag {
+                if fy0 != fy1 { record(fx0, fy0, fx1, fy1, tag: tag) }
+                return
+            }
+            leaveBandedMode()
+        }
+        walkEdge(fx0, fy0, fx1, fy1)
+    }
+
+    /// Keeps an edge for the banded sweep, top end first; its tag records the
+    /// group and (lowest bit) whether it ran upwards.
+    @inline(__always)
+    private mutating func record(_ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int, tag: Int) {
+        if edgeCount == edgeCapacity { growEdges() }
+        let up = y0 > y1
+        edges[edgeCount] = SIMD4(
+            Int32(truncatingIfNeeded: up ? x1 : x0), Int32(truncatingIfNeeded: up ? y1 : y0),
+            Int32(truncatingIfNeeded: up ? x0 : x1), Int32(truncatingIfNeeded: up ? y0 : y1))
+        edgeTags[edgeCount] = Int32(truncatingIfNeeded: tag << 1 | (up ? 1 : 0))
+        edgeCount += 1
+    }
+
+    /// An edge outside any simple group arrived: the shape may overlap itself,
+    /// which only the cell list can detect. The edges recorded so far become
+    /// cells, each group's under its own tag.
+    private mutating func leaveBandedMode() {
+        banded = false
+        let recorded = edgeCount
+        edgeCount = 0
+        let saved = (groupTag, firstCellIndex)
+        for i in 0..<recorded {
+            let e = edges[i], tag = Int(edgeTags[i] >> 1)
+            if tag != groupTag {
+                flushCell()
+                groupTag = tag
+            }
+            if edgeTags[i] & 1 != 0 {
+                walkEdge(Int(e.z), Int(e.w), Int(e.x), Int(e.y))
+            } else {
+                walkEdge(Int(e.x), Int(e.y), Int(e.z), Int(e.w))
+            }
+        }
+        flushCell()
+        (groupTag, firstCellIndex) = saved
     }
 
     // MARK: - Cells (fixed point)
@@ -383,10 +475,18 @@ struct CellRasterizer: ~Copyable {
         let bigger = edgeCapacity * 2
         let e = UnsafeMutablePointer<SIMD4<Int32>>.allocate(capacity: bigger)
         e.update(from: edges, count: edgeCount)
+        let t = UnsafeMutablePointer<Int32>.allocate(capacity: bigger)
+        t.update(from: edgeTags, count: edgeCount)
         edges.deallocate()
+        edgeTags.deallocate()
+        edgeOrder.deallocate()
+        activeEdges.deallocate()
         rowEdges.deallocate()
         crossings.deallocate()
         edges = e
+        edgeTags = t
+        edgeOrder = .allocate(capacity: bigger)
+        activeEdges = .allocate(capacity: bigger)
         rowEdges = .allocate(capacity: bigger)
         crossings = .allocate(capacity: bigger)
         edgeCapacity = bigger
@@ -398,6 +498,10 @@ struct CellRasterizer: ~Copyable {
     /// Finishes the shape and delivers its coverage to `sink`, row by row.
     mutating func sweep<S: SpanSink>(rule: FillRule, into sink: inout S) {
         close()
+        if banded {
+            sweepBanded(rule: rule, into: &sink)
+            return
+        }
         flushCell()
         curX = Int.min
         curY = Int.min
@@ -434,6 +538,60 @@ struct CellRasterizer: ~Copyable {
         }
     }
 
+    /// The banded path: every edge is in a simple group, so the winding number is
+    /// 0 or +-1 everywhere and the area integral is every pixel's exact coverage.
+    /// Edges are ordered by the band holding their top, then each band of
+    /// `DenseBand.rows` rows takes the edges crossing it and is swept.
+    private mutating func sweepBanded<S: SpanSink>(rule: FillRule, into sink: inout S) {
+        let n = edgeCount
+        if n == 0 { return }
+        let bandRows = DenseBand.rows
+        let bandCount = (clipY1 - clipY0 + bandRows - 1) / bandRows
+        // Counting sort of edge indices by top band (`rowStarts` has room for
+        // a counter per row, hence per band).
+        let starts = rowStarts
+        starts.initialize(repeating: 0, count: bandCount + 2)
+        for i in 0..<n {
+            let e = edges[i]
+            starts[(Int(e.y) >> 8 - clipY0) / bandRows + 2] &+= 1
+        }
+        for b in 0..<bandCount { starts[b + 2] &+= starts[b + 1] }
+        for i in 0..<n {
+            let e = edges[i]
+            let b = (Int(e.y) >> 8 - clipY0) / bandRows
+            let at = Int(starts[b + 1])
+            edgeOrder[at] = Int32(truncatingIfNeeded: i)
+            starts[b + 1] = Int32(truncatingIfNeeded: at + 1)
+        }
+        // Now band b's new edges are edgeOrder[starts[b] ..< starts[b + 1]].
+        band.prepare(originX: clipX0, width: clipX1 - clipX0)
+        var active = 0
+        for b in 0..<bandCount {
+            for k in Int(starts[b])..<Int(starts[b + 1]) {
+                activeEdges[active] = edgeOrder[k]
+                active += 1
+            }
+            if active == 0 { continue }
+            let topRow = clipY0 + b * bandRows, bottomRow = min(topRow + bandRows, clipY1)
+            let top = topRow << 8, bottom = bottomRow << 8
+            band.topRow = topRow
+            var kept = 0
+            for k in 0..<active {
+                let index = Int(activeEdges[k])
+                let e = edges[index]
+                band.walk(e, sign: edgeTags[index] & 1 != 0 ? -1 : 1, top: top, bottom: bottom)
+                if Int(e.w) > bottom {
+                    activeEdges[kept] = Int32(truncatingIfNeeded: index)
+                    kept += 1
+                }
+            }
+            active = kept
+            for r in 0..<(bottomRow - topRow) {
+                band.sweepRow(r, y: topRow + r, buffer: coverageRow, into: &sink)
+            }
+        }
+    }
+
     /// Insertion sort by x (rows hold few cells, mostly already in order).
     @inline(__always)
     private func sortRow(_ lo: Int, _ hi: Int) {
@@ -453,7 +611,7 @@ struct CellRasterizer: ~Copyable {
     }
 
     @inline(__always)
-    private static func coverage(_ area: Int, _ rule: FillRule) -> UInt8 {
+    static func coverage(_ area: Int, _ rule: FillRule) -> UInt8 {
         var a = area < 0 ? -area : area
         switch rule {
         case .nonZero:
