@@ -32,7 +32,7 @@ struct SolidSink<B: PixelBlender>: SpanSink {
 struct ShaderSink<B: PixelBlender, S: Shader>: SpanSink {
     let base: UnsafeMutableRawPointer
     let stride: Int
-    let shader: S
+    var shader: S
     let colors: UnsafeMutablePointer<UInt32>
 
     @inline(__always)
