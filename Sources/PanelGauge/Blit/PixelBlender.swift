@@ -12,6 +12,11 @@ protocol PixelBlender {
     /// One colour, per-pixel alphas.
     static func blend(
         row: UnsafeMutableRawPointer, x: Int, count: Int, color: UInt32, alphas: UnsafePointer<UInt8>)
+    /// One colour with alpha `alpha`, times per-pixel coverage: pixel i gets alpha
+    /// `div255(alpha * coverage[i])`.
+    static func blend(
+        row: UnsafeMutableRawPointer, x: Int, count: Int, color: UInt32, alpha: UInt32,
+        coverage: UnsafePointer<UInt8>)
     /// Per-pixel colours (their alpha times `coverage[i]`, or times `constantCoverage`
     /// when `coverage` is nil). `y` lets a format dither (RGB565 does).
     static func blend(

@@ -72,6 +72,18 @@ enum RGB565Blender: PixelBlender {
 
     @inline(__always)
     static func blend(
+        row: UnsafeMutableRawPointer, x: Int, count: Int, color: UInt32, alpha: UInt32,
+        coverage: UnsafePointer<UInt8>
+    ) {
+        let p = row.assumingMemoryBound(to: UInt16.self) + x
+        for i in 0..<count {
+            let a = div255(UInt32(coverage[i]) &* alpha)
+            if a != 0 { p[i] = narrow(blendXRGB(widen(p[i]), color, a)) }
+        }
+    }
+
+    @inline(__always)
+    static func blend(
         row: UnsafeMutableRawPointer, y: Int, x: Int, count: Int, colors: UnsafePointer<UInt32>,
         coverage: UnsafePointer<UInt8>?, constantCoverage: UInt32
     ) {

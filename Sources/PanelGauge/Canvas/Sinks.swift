@@ -7,6 +7,8 @@ struct SolidSink<B: PixelBlender>: SpanSink {
     let stride: Int
     let color: UInt32
     let alpha: UInt32
+    /// No longer read (the blenders scale coverage by `alpha` themselves); kept
+    /// while Canvas.swift, which is being reworked separately, still passes it.
     let scratch: UnsafeMutablePointer<UInt8>
 
     @inline(__always)
@@ -14,10 +16,9 @@ struct SolidSink<B: PixelBlender>: SpanSink {
         let row = base + y * stride
         if alpha == 255 {
             B.blend(row: row, x: x, count: count, color: color, alphas: coverage)
-            return
+        } else {
+            B.blend(row: row, x: x, count: count, color: color, alpha: alpha, coverage: coverage)
         }
-        for i in 0..<count { scratch[i] = UInt8(truncatingIfNeeded: div255(UInt32(coverage[i]) &* alpha)) }
-        B.blend(row: row, x: x, count: count, color: color, alphas: scratch)
     }
 
     @inline(__always)
@@ -31,7 +32,7 @@ struct SolidSink<B: PixelBlender>: SpanSink {
 struct ShaderSink<B: PixelBlender, S: Shader>: SpanSink {
     let base: UnsafeMutableRawPointer
     let stride: Int
-    let shader: S
+    var shader: S
     let colors: UnsafeMutablePointer<UInt32>
 
     @inline(__always)

@@ -24,7 +24,7 @@ struct GradientTable: ~Copyable {
 
 /// Computes the colours of a horizontal run of pixels (at their centres).
 protocol Shader {
-    func shade(y: Int, x: Int, count: Int, into out: UnsafeMutablePointer<UInt32>)
+    mutating func shade(y: Int, x: Int, count: Int, into out: UnsafeMutablePointer<UInt32>)
 }
 
 /// Linear gradient: t = projection of the pixel centre on start -> end.
@@ -55,10 +55,35 @@ struct LinearShader: Shader {
 }
 
 /// Conic (angular) gradient: t = clockwise angle from `startAngle`, in turns.
+///
+/// The angle is smooth along a row, so it is computed exactly
+/// (`FastMath.atan2Turns`) only at an anchor pixel; the pixels after it on the
+/// row follow the second-order Taylor polynomial about the anchor, evaluated by
+/// forward differences in 32.32 fixed point (two additions per pixel). With the
+/// pixel centre at angle φ and distance r from the centre, d³θ/dx³ =
+/// 2·sin(3φ)/r³, so k pixels on the polynomial is off by at most k³/(3r³) rad;
+/// in table steps (1023 per turn) that stays below a quarter of a step while
+/// k <= 0.1663·r, r being the smallest distance over the k pixels. An anchor
+/// serves every later span of its row within that reach, so the two edges and
+/// the inside of a stroke crossing a row mostly share one. Near the centre
+/// (reach below a pixel) and where the polynomial would come within a step of
+/// the seam at `startAngle`, every pixel is computed exactly.
 struct ConicShader: Shader {
     let table: UnsafeMutablePointer<UInt32>
     let cx: Double, cy: Double
     let startTurns: Float
+
+    /// (1 / (4 · 1023 / (6π)))^(1/3): the reach of an anchor, per pixel of
+    /// distance from the centre, for an error below a quarter of a table step.
+    private static let reach = 0.1663
+
+    /// The anchor: pixel `anchorX + k` of row `anchorY`, for k < `anchorEnd - anchorX`,
+    /// has the table position `base + k * step + curve * k * (k - 1) / 2` in 32.32
+    /// fixed point (the forward differences of the Taylor polynomial), or is
+    /// computed exactly when `exact` is set.
+    private var anchorY = Int.min, anchorX = 0, anchorEnd = 0
+    private var base = 0, step = 0, curve = 0
+    private var exact = true
 
     init(table: UnsafeMutablePointer<UInt32>, center: Point, startAngle: Angle, origin: (x: Int, y: Int)) {
         self.table = table
@@ -69,27 +94,71 @@ struct ConicShader: Shader {
         startTurns = Float(s)
     }
 
-    func shade(y: Int, x: Int, count: Int, into out: UnsafeMutablePointer<UInt32>) {
-        let fy = Float(Double(y) + 0.5 - cy)
-        let fx0 = Float(Double(x) + 0.5 - cx)
-        let scale = Float(GradientTable.size - 1)
-        // Eight pixels at a time: the angle is computed in SIMD lanes, then each
-        // lane looks its colour up.
-        let lanes = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
-        var i = 0
-        while i + 8 <= count {
-            let t = FastMath.atan2Turns(SIMD8(repeating: fy), SIMD8(repeating: fx0 + Float(i)) + lanes)
-            var u = t - startTurns
-            u.replace(with: u + 1, where: u .< 0)
-            let f = u * scale + 0.5
-            for k in 0..<8 { out[i + k] = table[Int(f[k]) & (GradientTable.size - 1)] }
-            i += 8
+    /// The table position of pixel `x` of row `y`, plus 0.5 (so truncation
+    /// rounds): 0.5 ..< 1023.5.
+    @inline(__always)
+    private func exactPosition(y: Int, x: Int) -> Float {
+        var t = FastMath.atan2Turns(Float(Double(y) + 0.5 - cy), Float(Double(x) + 0.5 - cx)) - startTurns
+        if t < 0 { t += 1 }
+        return t * Float(GradientTable.size - 1) + 0.5
+    }
+
+    /// How many pixels after the one at `dx` (pixel centre minus centre, along a
+    /// row at `dy2` = dy² from it) the polynomial about it reaches.
+    @inline(__always)
+    private static func reachLength(dx: Double, dy2: Double) -> Int {
+        var h = reach * (dy2 + dx * dx).squareRoot()
+        if dx < 0 {
+            // Moving towards the centre: the far end is the closest point (or the
+            // foot of the perpendicular, at distance |dy|, once past it).
+            let end = min(0, dx + h)
+            h = min(h, reach * (dy2 + end * end).squareRoot())
         }
+        return Int(h)
+    }
+
+    /// Makes pixel `x` of row `y` the anchor.
+    private mutating func anchor(y: Int, x: Int) {
+        let dx = Double(x) + 0.5 - cx, dy = Double(y) + 0.5 - cy
+        let k = Self.reachLength(dx: dx, dy2: dy * dy)
+        anchorY = y
+        anchorX = x
+        anchorEnd = x + k + 1
+        exact = k == 0
+        if exact { return }
+        let position = Double(exactPosition(y: y, x: x))
+        // dθ/dx = -dy / r², d²θ/dx² = 2·dx·dy / r⁴ (radians), in table steps.
+        let inv = 1 / (dx * dx + dy * dy)
+        let steps = Double(GradientTable.size - 1) / (2 * Double.pi)
+        let slope = -dy * inv * steps
+        let curvature = 2 * dx * dy * inv * inv * steps
+        let last = position + Double(k) * (slope + curvature * Double(k) / 2)
+        exact = min(position, last) < 1.5 || max(position, last) > Double(GradientTable.size) - 1.5
+        let one = Double(1 << 32)
+        base = Int(position * one)
+        step = Int((slope + curvature / 2) * one)
+        curve = Int(curvature * one)
+    }
+
+    mutating func shade(y: Int, x: Int, count: Int, into out: UnsafeMutablePointer<UInt32>) {
+        let mask = GradientTable.size - 1
+        var i = 0
         while i < count {
-            var t = FastMath.atan2Turns(fy, fx0 + Float(i)) - startTurns
-            if t < 0 { t += 1 }
-            out[i] = table[Int(t * scale + 0.5) & (GradientTable.size - 1)]
-            i += 1
+            if y != anchorY || x + i < anchorX || x + i >= anchorEnd { anchor(y: y, x: x + i) }
+            let end = min(anchorEnd - x, count)
+            if exact {
+                for j in i..<end { out[j] = table[Int(exactPosition(y: y, x: x + j)) & mask] }
+            } else {
+                let k = x + i - anchorX
+                var f = base + k * step + curve * (k * (k - 1) / 2)
+                var d = step + k * curve
+                for j in i..<end {
+                    out[j] = table[(f >> 32) & mask]
+                    f += d
+                    d += curve
+                }
+            }
+            i = end
         }
     }
 }
@@ -116,26 +185,5 @@ enum FastMath {
         if x < 0 { a = 0.5 - a }
         if y < 0 { a = 1 - a }
         return a >= 1 ? 0 : a
-    }
-
-    /// The same, eight lanes at once (the same polynomial and folding).
-    @inline(__always)
-    static func atan2Turns(_ y: SIMD8<Float>, _ x: SIMD8<Float>) -> SIMD8<Float> {
-        let ax = x.replacing(with: -x, where: x .< 0), ay = y.replacing(with: -y, where: y .< 0)
-        let mx = pointwiseMax(ax, ay), mn = pointwiseMin(ax, ay)
-        let z = mn / mx.replacing(with: 1, where: mx .== 0)
-        let z2 = z * z
-        var p = SIMD8<Float>(repeating: -0.011_721_20)
-        p = p * z2 + 0.052_653_32
-        p = p * z2 - 0.116_432_87
-        p = p * z2 + 0.193_543_46
-        p = p * z2 - 0.332_623_47
-        p = p * z2 + 0.999_977_26
-        var a = p * z * (1 / (2 * Float.pi))
-        a.replace(with: 0.25 - a, where: ay .> ax)
-        a.replace(with: 0.5 - a, where: x .< 0)
-        a.replace(with: 1 - a, where: y .< 0)
-        a.replace(with: 0, where: a .>= 1)
-        return a
     }
 }

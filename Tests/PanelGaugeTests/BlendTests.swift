@@ -1,0 +1,177 @@
+import Testing
+
+@testable import PanelGauge
+
+/// The blenders process four pixels per step with SIMD; these tests hold every
+/// path to the scalar definition (`blendXRGB`, `div255`) bit for bit, X byte
+/// included, over random spans of every length a short edge or a long run has.
+@Suite struct BlendTests {
+    /// A small deterministic generator (SplitMix64), so a failing case can be replayed.
+    struct Random {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+        mutating func word() -> UInt32 { UInt32(truncatingIfNeeded: next()) }
+        /// 0 and 255 often (runs outside and inside a shape), anything else otherwise.
+        mutating func alpha() -> UInt8 {
+            switch below(4) {
+            case 0: 0
+            case 1: 255
+            default: UInt8(truncatingIfNeeded: next())
+            }
+        }
+    }
+
+    /// One random case: a row with arbitrary contents (X bytes too), a span in it.
+    struct Case {
+        static let width = 48
+        var row: [UInt32]
+        let x: Int, count: Int
+        let color: UInt32
+        var coverage: [UInt8]
+        var colors: [UInt32]
+
+        init(_ r: inout Random) {
+            row = (0..<Self.width).map { _ in r.word() }
+            count = r.below(38)
+            x = r.below(Self.width - count + 1)
+            color = r.word() & 0xFF_FFFF
+            // Runs of one value as well as noise, so whole quads of 0 or 255 occur.
+            coverage = []
+            while coverage.count < count {
+                let a = r.alpha()
+                let n = r.below(2) == 0 ? 1 : 1 + r.below(9)
+                coverage += [UInt8](repeating: a, count: n)
+            }
+            coverage.removeLast(coverage.count - count)
+            colors = (0..<count).map { _ in r.word() & 0xFF_FFFF | UInt32(r.alpha()) << 24 }
+        }
+
+        /// The row after `blend` (one pixel at a time, scalar) gives pixel `x + i`
+        /// alpha `alpha(i)` and colour `source(i)`.
+        func expected(alpha: (Int) -> UInt32, source: (Int) -> UInt32) -> [UInt32] {
+            var out = row
+            for i in 0..<count {
+                let a = alpha(i)
+                if a == 255 {
+                    out[x + i] = 0xFF00_0000 | source(i)
+                } else if a != 0 {
+                    out[x + i] = blendXRGB(row[x + i], source(i), a)
+                }
+            }
+            return out
+        }
+
+        /// The row after `draw` on it.
+        func actual(_ draw: (UnsafeMutableRawPointer) -> Void) -> [UInt32] {
+            var out = row
+            out.withUnsafeMutableBytes { draw($0.baseAddress!) }
+            return out
+        }
+    }
+
+    @Test func constantAlphaMatchesScalar() {
+        var r = Random(state: 1)
+        for _ in 0..<4000 {
+            let c = Case(&r)
+            let alpha = UInt32(r.alpha())
+            let got = c.actual {
+                XRGB8888Blender.blend(row: $0, x: c.x, count: c.count, color: c.color, alpha: alpha)
+            }
+            #expect(got == c.expected(alpha: { _ in alpha }, source: { _ in c.color }), "alpha \(alpha)")
+        }
+    }
+
+    @Test func perPixelAlphaMatchesScalar() {
+        var r = Random(state: 2)
+        for _ in 0..<4000 {
+            let c = Case(&r)
+            let got = c.actual { row in
+                c.coverage.withUnsafeBufferPointer {
+                    XRGB8888Blender.blend(row: row, x: c.x, count: c.count, color: c.color, alphas: $0.baseAddress!)
+                }
+            }
+            #expect(got == c.expected(alpha: { UInt32(c.coverage[$0]) }, source: { _ in c.color }))
+        }
+    }
+
+    @Test func coverageTimesAlphaMatchesScalar() {
+        var r = Random(state: 3)
+        for _ in 0..<4000 {
+            let c = Case(&r)
+            let alpha = UInt32(r.alpha())
+            let got = c.actual { row in
+                c.coverage.withUnsafeBufferPointer {
+                    XRGB8888Blender.blend(
+                        row: row, x: c.x, count: c.count, color: c.color, alpha: alpha, coverage: $0.baseAddress!)
+                }
+            }
+            let want = c.expected(alpha: { div255(UInt32(c.coverage[$0]) &* alpha) }, source: { _ in c.color })
+            #expect(got == want, "alpha \(alpha)")
+        }
+    }
+
+    @Test func perPixelColorsMatchScalar() {
+        var r = Random(state: 4)
+        for trial in 0..<6000 {
+            var c = Case(&r)
+            // Every third case opaque colours, for the plain copy of a full-coverage run.
+            if trial % 3 == 0 { c.colors = c.colors.map { $0 | 0xFF00_0000 } }
+            let constant = trial % 2 == 0 ? 255 : UInt32(r.alpha())
+            let perPixel = c.actual { row in
+                c.colors.withUnsafeBufferPointer { colors in
+                    c.coverage.withUnsafeBufferPointer {
+                        XRGB8888Blender.blend(
+                            row: row, y: 0, x: c.x, count: c.count, colors: colors.baseAddress!,
+                            coverage: $0.baseAddress!, constantCoverage: 0)
+                    }
+                }
+            }
+            let run = c.actual { row in
+                c.colors.withUnsafeBufferPointer {
+                    XRGB8888Blender.blend(
+                        row: row, y: 0, x: c.x, count: c.count, colors: $0.baseAddress!, coverage: nil,
+                        constantCoverage: constant)
+                }
+            }
+            let source = { (i: Int) in c.colors[i] & 0xFF_FFFF }
+            #expect(
+                perPixel
+                    == c.expected(alpha: { div255((c.colors[$0] >> 24) &* UInt32(c.coverage[$0])) }, source: source))
+            #expect(run == c.expected(alpha: { div255((c.colors[$0] >> 24) &* constant) }, source: source))
+        }
+    }
+
+    @Test func rgb565CoverageTimesAlphaEqualsPrescaledAlphas() {
+        var r = Random(state: 5)
+        for _ in 0..<500 {
+            let c = Case(&r)
+            let alpha = UInt32(r.alpha())
+            let pixels = c.row.map { UInt16(truncatingIfNeeded: $0) }
+            let scaled = c.coverage.map { UInt8(div255(UInt32($0) &* alpha)) }
+            func draw(_ body: (UnsafeMutableRawPointer) -> Void) -> [UInt16] {
+                var out = pixels
+                out.withUnsafeMutableBytes { body($0.baseAddress!) }
+                return out
+            }
+            let got = draw { row in
+                c.coverage.withUnsafeBufferPointer {
+                    RGB565Blender.blend(
+                        row: row, x: c.x, count: c.count, color: c.color, alpha: alpha, coverage: $0.baseAddress!)
+                }
+            }
+            let want = draw { row in
+                scaled.withUnsafeBufferPointer {
+                    RGB565Blender.blend(row: row, x: c.x, count: c.count, color: c.color, alphas: $0.baseAddress!)
+                }
+            }
+            #expect(got == want)
+        }
+    }
+}
