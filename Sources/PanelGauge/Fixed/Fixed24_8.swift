@@ -43,3 +43,19 @@ struct AreaCoverage {
     static let shift = 2 * Fixed24_8.fractionBits + 1
     static let full = 1 << shift
 }
+
+/// A polygon edge in 24.8 fixed point, as the scan converter keeps it.
+struct FixedEdge {
+    var x0: Int32
+    var y0: Int32
+    var x1: Int32
+    var y1: Int32
+
+    @inline(__always)
+    init(_ x0: Int32, _ y0: Int32, _ x1: Int32, _ y1: Int32) {
+        self.x0 = x0
+        self.y0 = y0
+        self.x1 = x1
+        self.y1 = y1
+    }
+}

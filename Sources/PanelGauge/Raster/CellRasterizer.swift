@@ -39,7 +39,7 @@ struct CellRasterizer: ~Copyable {
 
     // Every fixed-point edge of the shape (x0, y0, x1, y1), kept for the exact
     // fallback at pixels where the shape overlaps itself (see `exactCoverage`).
-    private var edges: UnsafeMutablePointer<SIMD4<Int32>>
+    private var edges: UnsafeMutablePointer<FixedEdge>
     private var edgeCapacity = 256
     private var edgeCount = 0
     /// Banded mode only: each recorded edge's simple-group tag, and scratch for
@@ -57,7 +57,7 @@ struct CellRasterizer: ~Copyable {
     /// Inside a simple group (see `beginSimpleGroup`), the tag all its cells carry.
     private var groupTag: Int? = nil
     // Scratch for the fallback: edges crossing the current row, crossings of a sub-scanline.
-    private var rowEdges: UnsafeMutablePointer<SIMD4<Int32>>
+    private var rowEdges: UnsafeMutablePointer<FixedEdge>
     private var rowEdgeCount = 0
     private var rowEdgesFor = Int.min
     private var crossings: UnsafeMutablePointer<SIMD2<Double>>
@@ -299,7 +299,7 @@ struct CellRasterizer: ~Copyable {
     private mutating func record(_ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int, tag: Int) {
         if edgeCount == edgeCapacity { growEdges() }
         let up = y0 > y1
-        edges[edgeCount] = SIMD4(
+        edges[edgeCount] = FixedEdge(
             Int32(truncatingIfNeeded: up ? x1 : x0), Int32(truncatingIfNeeded: up ? y1 : y0),
             Int32(truncatingIfNeeded: up ? x0 : x1), Int32(truncatingIfNeeded: up ? y0 : y1))
         edgeTags[edgeCount] = Int32(truncatingIfNeeded: tag << 1 | (up ? 1 : 0))
@@ -321,9 +321,9 @@ struct CellRasterizer: ~Copyable {
                 groupTag = tag
             }
             if edgeTags[i] & 1 != 0 {
-                walkEdge(Int(e.z), Int(e.w), Int(e.x), Int(e.y))
+                walkEdge(Int(e.x1), Int(e.y1), Int(e.x0), Int(e.y0))
             } else {
-                walkEdge(Int(e.x), Int(e.y), Int(e.z), Int(e.w))
+                walkEdge(Int(e.x0), Int(e.y0), Int(e.x1), Int(e.y1))
             }
         }
         flushCell()
@@ -336,7 +336,7 @@ struct CellRasterizer: ~Copyable {
     private mutating func walkEdge(_ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int) {
         if y0 == y1 { return }
         if edgeCount == edgeCapacity { growEdges() }
-        edges[edgeCount] = SIMD4(
+        edges[edgeCount] = FixedEdge(
             Int32(truncatingIfNeeded: x0), Int32(truncatingIfNeeded: y0), Int32(truncatingIfNeeded: x1),
             Int32(truncatingIfNeeded: y1))
         edgeCount += 1
@@ -473,7 +473,7 @@ struct CellRasterizer: ~Copyable {
 
     private mutating func growEdges() {
         let bigger = edgeCapacity * 2
-        let e = UnsafeMutablePointer<SIMD4<Int32>>.allocate(capacity: bigger)
+        let e = UnsafeMutablePointer<FixedEdge>.allocate(capacity: bigger)
         e.update(from: edges, count: edgeCount)
         let t = UnsafeMutablePointer<Int32>.allocate(capacity: bigger)
         t.update(from: edgeTags, count: edgeCount)
@@ -553,12 +553,12 @@ struct CellRasterizer: ~Copyable {
         starts.initialize(repeating: 0, count: bandCount + 2)
         for i in 0..<n {
             let e = edges[i]
-            starts[(Int(e.y) >> 8 - clipY0) / bandRows + 2] &+= 1
+            starts[(Int(e.y0) >> 8 - clipY0) / bandRows + 2] &+= 1
         }
         for b in 0..<bandCount { starts[b + 2] &+= starts[b + 1] }
         for i in 0..<n {
             let e = edges[i]
-            let b = (Int(e.y) >> 8 - clipY0) / bandRows
+            let b = (Int(e.y0) >> 8 - clipY0) / bandRows
             let at = Int(starts[b + 1])
             edgeOrder[at] = Int32(truncatingIfNeeded: i)
             starts[b + 1] = Int32(truncatingIfNeeded: at + 1)
@@ -580,7 +580,7 @@ struct CellRasterizer: ~Copyable {
                 let index = Int(activeEdges[k])
                 let e = edges[index]
                 band.walk(e, sign: edgeTags[index] & 1 != 0 ? -1 : 1, top: top, bottom: bottom)
-                if Int(e.w) > bottom {
+                if Int(e.y1) > bottom {
                     activeEdges[kept] = Int32(truncatingIfNeeded: index)
                     kept += 1
                 }
@@ -635,7 +635,7 @@ struct CellRasterizer: ~Copyable {
             let top = Int32(y << 8), bottom = Int32((y + 1) << 8)
             for i in 0..<edgeCount {
                 let e = edges[i]
-                if min(e.y, e.w) < bottom && max(e.y, e.w) > top {
+                if min(e.y0, e.y1) < bottom && max(e.y0, e.y1) > top {
                     rowEdges[rowEdgeCount] = e
                     rowEdgeCount += 1
                 }
@@ -650,10 +650,10 @@ struct CellRasterizer: ~Copyable {
             var n = 0
             for i in 0..<rowEdgeCount {
                 let e = rowEdges[i]
-                let y0 = Double(e.y), y1 = Double(e.w)
+                let y0 = Double(e.y0), y1 = Double(e.y1)
                 let (lo, hi, dir) = y0 < y1 ? (y0, y1, 1.0) : (y1, y0, -1.0)
                 guard sy >= lo && sy < hi else { continue }
-                let xs = (Double(e.x) + (Double(e.z) - Double(e.x)) * (sy - y0) / (y1 - y0)) / 256
+                let xs = (Double(e.x0) + (Double(e.x1) - Double(e.x0)) * (sy - y0) / (y1 - y0)) / 256
                 // insertion into the sorted crossing list
                 var j = n
                 while j > 0 && crossings[j - 1].x > xs {

@@ -66,8 +66,8 @@ struct DenseBand: ~Copyable {
     /// band.
     // Not inlined: inlined into the band loop it costs 3 % more (register pressure).
     @inline(never)
-    mutating func walk(_ e: SIMD4<Int32>, sign: Int64, top: Int, bottom: Int) {
-        let x0 = Int(e.x), y0 = Int(e.y), x1 = Int(e.z), y1 = Int(e.w)
+    mutating func walk(_ e: FixedEdge, sign: Int64, top: Int, bottom: Int) {
+        let x0 = Int(e.x0), y0 = Int(e.y0), x1 = Int(e.x1), y1 = Int(e.y1)
         let dx = x1 - x0, dy = y1 - y0
         var ya = y0, xa = x0
         if y0 < top {
