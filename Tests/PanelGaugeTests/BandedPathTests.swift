@@ -1,14 +1,18 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
 import Testing
 
 @testable import PanelGauge
 
-/// The scan converter has two paths for the same polygons: the banded one
-/// (dense cells, for shapes made of simple groups: discs, rounded rectangles,
-/// arc strokes, butt-capped dashes) and the general one (sorted cells with
-/// self-overlap detection, for paths). Filling a path flattens to the very same
-/// polygon as the shape call, so the two must agree; the only difference is
-/// where an upward edge's row crossings round (the banded path walks every edge
-/// downwards), at most one 8-bit level.
+/// The scan converter has two paths: the banded one (dense cells, for shapes
+/// made of simple groups: discs, rounded rectangles, arc strokes, butt-capped
+/// dashes) and the general one (sorted cells with self-overlap detection, for
+/// paths). On the same polygon the two agree within one 8-bit level (the banded
+/// path walks every edge downwards, so an upward edge's row crossings round from
+/// its other end). The banded path also takes circles as they are, not as chords
+/// (`DenseBand.walkArc`): a disc drawn as a shape and as a flattened path then
+/// differ by the flattening, within 1/128 pixel, a few levels.
 @Suite struct BandedPathTests {
     static let white = Color(red: 255, green: 255, blue: 255)
     static let black = Color(red: 0, green: 0, blue: 0)
@@ -47,7 +51,7 @@ import Testing
         circle.addCircle(center: center, radius: 41.7)
         let viaPath = render(clip) { $0.fill(circle, paint: .solid(Self.white)) }
         let d = difference(disc, viaPath)
-        #expect(d.max <= 1, "disc: \(d)")
+        #expect(d.max <= 3, "disc: \(d)")
 
         let rect = Rect(x: 3.4, y: 5.2, width: 110.5, height: 88.9)
         let rounded = render(clip) { $0.fillRoundedRect(rect, cornerRadius: 17.25, paint: .solid(Self.white)) }
@@ -55,7 +59,7 @@ import Testing
         outline.addRoundedRect(rect, cornerRadius: 17.25)
         let roundedViaPath = render(clip) { $0.fill(outline, paint: .solid(Self.white)) }
         let r = difference(rounded, roundedViaPath)
-        #expect(r.max <= 1, "rounded rect: \(r)")
+        #expect(r.max <= 3, "rounded rect: \(r)")
     }
 
     /// A ring (outer circle and a hole) against the same two circles as a path,
@@ -74,9 +78,51 @@ import Testing
         circles.closeSubpath()
         let viaPath = render(nil) { $0.fill(circles, rule: rule, paint: .solid(Self.white)) }
         let d = difference(ring, viaPath)
-        #expect(d.max <= 1, "\(d)")
+        #expect(d.max <= 3, "\(d)")
         // And the hole is empty, the ring's middle full.
         #expect(ring.surface.pixel(x: 60, y: 50).red == 0)
         #expect(ring.surface.pixel(x: 95, y: 50).red == 255)
+    }
+
+    /// Every pixel's coverage as the scan converter delivers it.
+    struct RecordingSink: SpanSink {
+        var coverage: [Int: Int] = [:]
+        mutating func blendSpan(y: Int, x: Int, count: Int, coverage c: UnsafePointer<UInt8>) {
+            for i in 0..<count { coverage[y * 10_000 + x + i] = Int(c[i]) }
+        }
+        mutating func blendRun(y: Int, x: Int, count: Int, coverage c: UInt8) {
+            for i in 0..<count { coverage[y * 10_000 + x + i] = Int(c) }
+        }
+    }
+
+    func coverage(of polygon: [Point], grouped: Bool, clip: IntRect) -> [Int: Int] {
+        var raster = CellRasterizer()
+        raster.reset(clip: clip)
+        if grouped { raster.beginSimpleGroup() }
+        raster.move(polygon[0].x, polygon[0].y)
+        for p in polygon.dropFirst() { raster.line(p.x, p.y) }
+        if grouped { raster.endSimpleGroup() }
+        var sink = RecordingSink()
+        raster.sweep(rule: .nonZero, into: &sink)
+        return sink.coverage
+    }
+
+    /// The same polygon (steep and shallow edges, taller than several bands)
+    /// through both paths, whole and clipped through its middle.
+    @Test(arguments: [IntRect(x: 0, y: 0, width: 120, height: 100), IntRect(x: 31, y: 17, width: 50, height: 44)])
+    func bothPathsAgreeOnOnePolygon(clip: IntRect) {
+        let polygon = (0..<13).map { k -> Point in
+            let a = Double(k) * 2 * Double.pi / 13 + 0.3
+            let r = k % 3 == 0 ? 44.7 : 39.2
+            return Point(x: 60.3 + r * cos(a), y: 50.6 + 0.9 * r * sin(a))
+        }
+        let banded = coverage(of: polygon, grouped: true, clip: clip)
+        let general = coverage(of: polygon, grouped: false, clip: clip)
+        #expect(banded.values.contains { $0 == 255 })
+        var worst = 0
+        for key in Set(banded.keys).union(general.keys) {
+            worst = max(worst, abs((banded[key] ?? 0) - (general[key] ?? 0)))
+        }
+        #expect(worst <= 1)
     }
 }

@@ -12,6 +12,17 @@ protocol ContourSink: ~Copyable {
     /// simple group of the same shape.
     mutating func beginSimpleGroup()
     mutating func endSimpleGroup()
+    /// Takes a circular arc as it is, instead of as chords: a line from the
+    /// current point to the arc's start (or a move there), then the arc, from
+    /// `start` to `start + sweep` radians on `radius` about (cx, cy). Returns
+    /// false, having done nothing, where the sink wants chords.
+    mutating func arc(cx: Double, cy: Double, radius: Double, start: Double, sweep: Double, moveFirst: Bool) -> Bool
+}
+
+extension ContourSink where Self: ~Copyable {
+    mutating func arc(cx: Double, cy: Double, radius: Double, start: Double, sweep: Double, moveFirst: Bool) -> Bool {
+        false
+    }
 }
 
 /// Turns curves into polygons whose distance to the true curve stays within
@@ -45,6 +56,7 @@ struct Flattener {
         _ sink: inout S, cx: Double, cy: Double, radius r: Double, start: Double, sweep: Double,
         moveFirst: Bool
     ) {
+        if sink.arc(cx: cx, cy: cy, radius: r, start: start, sweep: sweep, moveFirst: moveFirst) { return }
         let chords = steps.chords(radius: r, sweep: sweep, tolerance: tolerance) {
             let n = arcSegments(radius: r, sweep: sweep)
             let step = sweep / Double(n)

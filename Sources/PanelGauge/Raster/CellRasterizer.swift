@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The scan converter: exact-area coverage of polygons, in fixed point.
 ///
 /// Geometry arrives as closed contours in floating-point surface coordinates
@@ -51,6 +55,13 @@ struct CellRasterizer: ~Copyable {
     /// recorded, and `sweep` scan-converts them band by band (see `sweepBanded`).
     private var banded = true
     private var band = DenseBand()
+    /// Banded mode: for each recorded edge, the index of its circle in `arcs`
+    /// (an arc piece, see `arc(cx:cy:radius:start:sweep:moveFirst:)`), or -1
+    /// for a straight edge.
+    private var edgeArc: UnsafeMutablePointer<Int32>
+    private var arcs: UnsafeMutablePointer<ArcPiece>
+    private var arcCapacity = 64
+    private var arcCount = 0
     /// Ordinal of the input edge being walked (every edge of the shape counts,
     /// horizontal and clipped-away ones included, so that adjacent means adjacent).
     private var walkingEdge = 0
@@ -73,14 +84,15 @@ struct CellRasterizer: ~Copyable {
     // Clip rectangle, in pixels and as Double.
     private var clipX0 = 0, clipY0 = 0, clipX1 = 0, clipY1 = 0
     private var cx0 = 0.0, cy0 = 0.0, cx1 = 0.0, cy1 = 0.0
+    /// The clip grown by `nearMargin` on every side (see `near`).
+    private var nearX0 = 0.0, nearY0 = 0.0, nearX1 = 0.0, nearY1 = 0.0
+    static let nearMargin = 1024.0
 
     // Current contour.
     private var startX = 0.0, startY = 0.0, lastX = 0.0, lastY = 0.0
     private var inContour = false
-    /// The current point in 24.8, valid when it lies inside the clip: then an
-    /// edge to another point inside needs no clipping, and each vertex is
-    /// converted once instead of once per edge.
-    private var lastFX = 0, lastFY = 0, lastInside = false
+    /// The current point in 24.8, valid when it is `near` the clip.
+    private var lastFX = 0, lastFY = 0, lastNear = false
 
     init() {
         cellCapacity = 1024
@@ -92,6 +104,8 @@ struct CellRasterizer: ~Copyable {
         coverageRow = .allocate(capacity: coverageCapacity)
         edges = .allocate(capacity: edgeCapacity)
         edgeTags = .allocate(capacity: edgeCapacity)
+        edgeArc = .allocate(capacity: edgeCapacity)
+        arcs = .allocate(capacity: arcCapacity)
         edgeOrder = .allocate(capacity: edgeCapacity)
         activeEdges = .allocate(capacity: edgeCapacity)
         rowEdges = .allocate(capacity: edgeCapacity)
@@ -101,6 +115,8 @@ struct CellRasterizer: ~Copyable {
     deinit {
         edges.deallocate()
         edgeTags.deallocate()
+        edgeArc.deallocate()
+        arcs.deallocate()
         edgeOrder.deallocate()
         activeEdges.deallocate()
         rowEdges.deallocate()
@@ -117,6 +133,7 @@ struct CellRasterizer: ~Copyable {
         firstCellIndex = -1
         groupTag = nil
         edgeCount = 0
+        arcCount = 0
         banded = true
         rowEdgesFor = Int.min
         curX = Int.min
@@ -132,6 +149,10 @@ struct CellRasterizer: ~Copyable {
         cy0 = Double(clipY0)
         cx1 = Double(clipX1)
         cy1 = Double(clipY1)
+        nearX0 = cx0 - Self.nearMargin
+        nearY0 = cy0 - Self.nearMargin
+        nearX1 = cx1 + Self.nearMargin
+        nearY1 = cy1 + Self.nearMargin
         if clip.width > coverageCapacity {
             coverageRow.deallocate()
             coverageCapacity = clip.width
@@ -180,21 +201,46 @@ struct CellRasterizer: ~Copyable {
         inContour = true
     }
 
+    /// Within `nearMargin` of the clip (false for NaN). On the banded path an
+    /// edge between near points is not clipped: it is converted to 24.8 as it
+    /// is, and its parts outside the clip fall into bands that are never swept
+    /// or into the cells' first and last columns (see `DenseBand.add`). So a
+    /// shape's pixels do not depend on where the clip cuts it. Farther points go
+    /// through `clippedEdge`, which bounds the work for huge shapes.
     @inline(__always)
-    private func inside(_ x: Double, _ y: Double) -> Bool {
-        // False for NaN as well.
-        x >= cx0 && x <= cx1 && y >= cy0 && y <= cy1
+    private func near(_ x: Double, _ y: Double) -> Bool {
+        x >= nearX0 && x <= nearX1 && y >= nearY0 && y <= nearY1
     }
 
     @inline(__always)
     private mutating func setCurrentPoint(_ x: Double, _ y: Double) {
         lastX = x
         lastY = y
-        lastInside = inside(x, y)
-        if lastInside {
-            lastFX = Fixed24_8(roundingNonNegative: x).raw
-            lastFY = Fixed24_8(roundingNonNegative: y).raw
+        lastNear = near(x, y)
+        if lastNear {
+            lastFX = ArcPiece.rounded(x * Double(Fixed24_8.one))
+            lastFY = ArcPiece.rounded(y * Double(Fixed24_8.one))
         }
+    }
+
+    /// The banded path's edge from the current point to (x, y), if it can take it.
+    @inline(__always)
+    private mutating func directEdge(_ x: Double, _ y: Double) -> Bool {
+        guard banded, lastNear, let tag = groupTag, near(x, y) else { return false }
+        let fx = ArcPiece.rounded(x * Double(Fixed24_8.one)), fy = ArcPiece.rounded(y * Double(Fixed24_8.one))
+        if fy != lastFY { recordInClipRows(lastFX, lastFY, fx, fy, tag: tag) }
+        lastX = x
+        lastY = y
+        lastFX = fx
+        lastFY = fy
+        return true
+    }
+
+    /// Records an edge unless it lies entirely above or below the clip.
+    @inline(__always)
+    private mutating func recordInClipRows(_ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int, tag: Int) {
+        if max(y0, y1) <= clipY0 << 8 || min(y0, y1) >= clipY1 << 8 { return }
+        record(x0, y0, x1, y1, tag: tag)
     }
 
     /// Adds a straight edge from the current point to (x, y).
@@ -204,16 +250,7 @@ struct CellRasterizer: ~Copyable {
             move(x, y)
             return
         }
-        // The common case on the banded path: both ends inside the clip.
-        if banded, lastInside, let tag = groupTag, inside(x, y) {
-            let fx = Fixed24_8(roundingNonNegative: x).raw, fy = Fixed24_8(roundingNonNegative: y).raw
-            if fy != lastFY { record(lastFX, lastFY, fx, fy, tag: tag) }
-            lastX = x
-            lastY = y
-            lastFX = fx
-            lastFY = fy
-            return
-        }
+        if directEdge(x, y) { return }
         clippedEdge(lastX, lastY, x, y)
         setCurrentPoint(x, y)
     }
@@ -221,7 +258,7 @@ struct CellRasterizer: ~Copyable {
     /// Closes the current contour with an edge back to its start.
     mutating func close() {
         if inContour {
-            clippedEdge(lastX, lastY, startX, startY)
+            if !directEdge(startX, startY) { clippedEdge(lastX, lastY, startX, startY) }
             inContour = false
         }
     }
@@ -303,6 +340,7 @@ struct CellRasterizer: ~Copyable {
             Int32(truncatingIfNeeded: up ? x1 : x0), Int32(truncatingIfNeeded: up ? y1 : y0),
             Int32(truncatingIfNeeded: up ? x0 : x1), Int32(truncatingIfNeeded: up ? y0 : y1))
         edgeTags[edgeCount] = Int32(truncatingIfNeeded: tag << 1 | (up ? 1 : 0))
+        edgeArc[edgeCount] = -1
         edgeCount += 1
     }
 
@@ -312,22 +350,145 @@ struct CellRasterizer: ~Copyable {
     private mutating func leaveBandedMode() {
         banded = false
         let recorded = edgeCount
+        // Walking an arc piece records several edges: replay from a copy.
+        let saved = UnsafeMutablePointer<FixedEdge>.allocate(capacity: max(1, recorded))
+        let savedTags = UnsafeMutablePointer<Int32>.allocate(capacity: max(1, recorded))
+        let savedArcs = UnsafeMutablePointer<Int32>.allocate(capacity: max(1, recorded))
+        defer {
+            saved.deallocate()
+            savedTags.deallocate()
+            savedArcs.deallocate()
+        }
+        saved.update(from: edges, count: recorded)
+        savedTags.update(from: edgeTags, count: recorded)
+        savedArcs.update(from: edgeArc, count: recorded)
         edgeCount = 0
-        let saved = (groupTag, firstCellIndex)
+        let current = (groupTag, firstCellIndex)
         for i in 0..<recorded {
-            let e = edges[i], tag = Int(edgeTags[i] >> 1)
+            let e = saved[i]
+            let tag = Int(savedTags[i] >> 1)
             if tag != groupTag {
                 flushCell()
                 groupTag = tag
             }
-            if edgeTags[i] & 1 != 0 {
-                walkEdge(Int(e.x1), Int(e.y1), Int(e.x0), Int(e.y0))
+            let up = savedTags[i] & 1 != 0
+            if savedArcs[i] >= 0 {
+                replayArc(e, arcs[Int(savedArcs[i])], up: up)
             } else {
-                walkEdge(Int(e.x0), Int(e.y0), Int(e.x1), Int(e.y1))
+                // Recorded edges may reach outside the clip: clip them now.
+                let scale = 1.0 / Double(Fixed24_8.one)
+                let (a, b) = up ? ((e.x1, e.y1), (e.x0, e.y0)) : ((e.x0, e.y0), (e.x1, e.y1))
+                clippedEdge(Double(a.0) * scale, Double(a.1) * scale, Double(b.0) * scale, Double(b.1) * scale)
             }
         }
         flushCell()
-        (groupTag, firstCellIndex) = saved
+        (groupTag, firstCellIndex) = current
+    }
+
+    /// Takes an arc as it is (see `ContourSink`) on the banded path, when the
+    /// whole circle lies inside the clip: its quarter-turn pieces are recorded
+    /// with their end points, and `DenseBand.walkArc` computes where the circle
+    /// crosses every pixel boundary, so no chord stands in for the curve.
+    /// Anywhere else the caller flattens it.
+    mutating func arc(cx: Double, cy: Double, radius r: Double, start: Double, sweep: Double, moveFirst: Bool) -> Bool {
+        let turn: Double = 2 * Double.pi
+        // From a radius of 4 the segment-area series used by `walkArc` is within
+        // 0.2 of an 8-bit level; smaller circles are left to the chords.
+        guard banded, let tag = groupTag, r >= 4, sweep != 0, abs(sweep) <= turn else { return false }
+        guard cx - r >= nearX0, cx + r <= nearX1, cy - r >= nearY0, cy + r <= nearY1 else { return false }
+        let startX: Double = cx + r * cos(start)
+        let startY: Double = cy + r * sin(start)
+        if moveFirst { move(startX, startY) } else { line(startX, startY) }
+        guard lastNear else { return false }
+        let quarter: Double = Double.pi / 2
+        let end: Double = start + sweep
+        let forward = sweep > 0
+        let first: Double = forward ? (start / quarter).rounded(.down) + 1 : (start / quarter).rounded(.up) - 1
+        var k = Int(first)
+        var a = start
+        // Quarter-turn boundaries k pi / 2 between start and end: points exactly on the axes.
+        while true {
+            let boundary = Double(k) * quarter
+            let last = forward ? boundary >= end : boundary <= end
+            let b = last ? end : boundary
+            var px: Double = cx + r * cos(end), py: Double = cy + r * sin(end)
+            if !last {
+                switch (k % 4 + 4) % 4 {
+                case 0: (px, py) = (cx + r, cy)
+                case 1: (px, py) = (cx, cy + r)
+                case 2: (px, py) = (cx - r, cy)
+                default: (px, py) = (cx, cy - r)
+                }
+            }
+            let mid = (a + b) / 2
+            let sideX: Double = cos(mid) < 0 ? -1 : 1
+            let sideY: Double = sin(mid) < 0 ? -1 : 1
+            arcPiece(to: px, py, ArcPiece(cx: cx, cy: cy, r: r, sx: sideX, sy: sideY), tag: tag)
+            if last { break }
+            a = b
+            k += forward ? 1 : -1
+        }
+        return true
+    }
+
+    /// Records the piece of `circle` from the current point to (x, y) (near the
+    /// clip), unless it lies above or below the clip.
+    private mutating func arcPiece(to x: Double, _ y: Double, _ circle: ArcPiece, tag: Int) {
+        let fx = ArcPiece.rounded(x * Double(Fixed24_8.one))
+        let fy = ArcPiece.rounded(y * Double(Fixed24_8.one))
+        if fy != lastFY && max(fy, lastFY) > clipY0 << 8 && min(fy, lastFY) < clipY1 << 8 {
+            if arcCount == arcCapacity { growArcs() }
+            arcs[arcCount] = circle
+            record(lastFX, lastFY, fx, fy, tag: tag)
+            edgeArc[edgeCount - 1] = Int32(truncatingIfNeeded: arcCount)
+            arcCount += 1
+        }
+        lastX = x
+        lastY = y
+        lastFX = fx
+        lastFY = fy
+        lastNear = true
+    }
+
+    private mutating func growArcs() {
+        let bigger = arcCapacity * 2
+        let a = UnsafeMutablePointer<ArcPiece>.allocate(capacity: bigger)
+        a.update(from: arcs, count: arcCount)
+        arcs.deallocate()
+        arcs = a
+        arcCapacity = bigger
+    }
+
+    /// An arc piece as chords (within 1/64 pixel) for the cell list, between
+    /// its recorded end points.
+    private mutating func replayArc(_ e: FixedEdge, _ circle: ArcPiece, up: Bool) {
+        let scale: Double = 1.0 / Double(Fixed24_8.one)
+        let r: Double = circle.r2.squareRoot()
+        var a0: Double = atan2(Double(e.y0) * scale - circle.cy, Double(e.x0) * scale - circle.cx)
+        var a1: Double = atan2(Double(e.y1) * scale - circle.cy, Double(e.x1) * scale - circle.cx)
+        if up { swap(&a0, &a1) }
+        let turn: Double = 2 * Double.pi
+        if a1 - a0 > Double.pi {
+            a1 -= turn
+        } else if a0 - a1 > Double.pi {
+            a1 += turn
+        }
+        let cosine: Double = max(-1.0, 1.0 - 1.0 / (64.0 * r))
+        let step: Double = 2 * acos(cosine)
+        let chords: Double = (abs(a1 - a0) / step).rounded(.up)
+        let n = max(1, Int(chords))
+        var px = Double(up ? e.x1 : e.x0) * scale, py = Double(up ? e.y1 : e.y0) * scale
+        for i in 1...n {
+            var qx = Double(up ? e.x0 : e.x1) * scale, qy = Double(up ? e.y0 : e.y1) * scale
+            if i < n {
+                let t: Double = a0 + (a1 - a0) * Double(i) / Double(n)
+                qx = circle.cx + r * cos(t)
+                qy = circle.cy + r * sin(t)
+            }
+            clippedEdge(px, py, qx, qy)
+            px = qx
+            py = qy
+        }
     }
 
     // MARK: - Cells (fixed point)
@@ -477,8 +638,12 @@ struct CellRasterizer: ~Copyable {
         e.update(from: edges, count: edgeCount)
         let t = UnsafeMutablePointer<Int32>.allocate(capacity: bigger)
         t.update(from: edgeTags, count: edgeCount)
+        let a = UnsafeMutablePointer<Int32>.allocate(capacity: bigger)
+        a.update(from: edgeArc, count: edgeCount)
         edges.deallocate()
         edgeTags.deallocate()
+        edgeArc.deallocate()
+        edgeArc = a
         edgeOrder.deallocate()
         activeEdges.deallocate()
         rowEdges.deallocate()
@@ -553,12 +718,12 @@ struct CellRasterizer: ~Copyable {
         starts.initialize(repeating: 0, count: bandCount + 2)
         for i in 0..<n {
             let e = edges[i]
-            starts[(Int(e.y0) >> 8 - clipY0) / bandRows + 2] &+= 1
+            starts[max(0, Int(e.y0) >> 8 - clipY0) / bandRows + 2] &+= 1
         }
         for b in 0..<bandCount { starts[b + 2] &+= starts[b + 1] }
         for i in 0..<n {
             let e = edges[i]
-            let b = (Int(e.y0) >> 8 - clipY0) / bandRows
+            let b = max(0, Int(e.y0) >> 8 - clipY0) / bandRows
             let at = Int(starts[b + 1])
             edgeOrder[at] = Int32(truncatingIfNeeded: i)
             starts[b + 1] = Int32(truncatingIfNeeded: at + 1)
@@ -579,7 +744,13 @@ struct CellRasterizer: ~Copyable {
             for k in 0..<active {
                 let index = Int(activeEdges[k])
                 let e = edges[index]
-                band.walk(e, sign: edgeTags[index] & 1 != 0 ? -1 : 1, top: top, bottom: bottom)
+                let sign: Int64 = edgeTags[index] & 1 != 0 ? -1 : 1
+                let arc = Int(edgeArc[index])
+                if arc >= 0 {
+                    band.walkArc(e, arcs[arc], sign: sign, top: top, bottom: bottom)
+                } else {
+                    band.walk(e, sign: sign, top: top, bottom: bottom)
+                }
                 if Int(e.y1) > bottom {
                     activeEdges[kept] = Int32(truncatingIfNeeded: index)
                     kept += 1
