@@ -54,3 +54,20 @@ import Testing
         #expect(worst <= 1, "an index \(worst) steps from the exact angle's")
     }
 }
+
+@Suite struct GradientTableTests {
+    @Test func refillsForAnotherGradientOrOpacity() {
+        let red = Gradient(colors: [Color(hex: 0xFF3B30), Color(hex: 0x34C759)])
+        let blue = Gradient(colors: [Color(hex: 0x0A84FF), Color(hex: 0xFFD60A), Color(hex: 0x101418)])
+        func sampled(_ g: Gradient, _ opacity: Double) -> [UInt32] {
+            let fresh = GradientTable()
+            fresh.fill(g, opacity: opacity)
+            return Array(UnsafeBufferPointer(start: fresh.entries, count: GradientTable.size))
+        }
+        let table = GradientTable()
+        for (g, opacity) in [(red, 1.0), (red, 1.0), (blue, 1.0), (blue, 0.5), (red, 0.5), (red, 1.0)] {
+            table.fill(g, opacity: opacity)
+            #expect(Array(UnsafeBufferPointer(start: table.entries, count: GradientTable.size)) == sampled(g, opacity))
+        }
+    }
+}

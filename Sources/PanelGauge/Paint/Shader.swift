@@ -2,23 +2,31 @@
     import Glibc
 #endif
 
-/// A gradient sampled into 1024 entries (`0xAARRGGBB`, non-premultiplied) once per
+/// A gradient sampled into 1024 entries (`0xAARRGGBB`, non-premultiplied) for a
 /// draw call; a pixel looks its colour up by `t`. 1024 steps keep the lookup error
 /// below 0.15 of an 8-bit level for any two-colour ramp.
-struct GradientTable: ~Copyable {
+///
+/// The entries are kept between draw calls and sampled again only for another
+/// gradient or opacity: a gauge paints the same gradient every frame, and
+/// sampling costs about 200 instructions per entry.
+final class GradientTable {
     static let size = 1024
     let entries: UnsafeMutablePointer<UInt32>
+    /// What `entries` hold, once filled.
+    private var filled: (gradient: Gradient, opacity: Double)?
 
     init() { entries = .allocate(capacity: Self.size) }
     deinit { entries.deallocate() }
 
     /// Fills the table for `gradient`, with every alpha multiplied by `opacity`.
     func fill(_ gradient: Gradient, opacity: Double = 1) {
+        if let f = filled, f.gradient == gradient, f.opacity == opacity { return }
         for i in 0..<Self.size {
             let c = gradient.color(at: Double(i) / Double(Self.size - 1))
             let alpha = UInt32((c.alpha * opacity * 255).rounded())
             entries[i] = alpha << 24 | UInt32(c.red) << 16 | UInt32(c.green) << 8 | UInt32(c.blue)
         }
+        filled = (gradient, opacity)
     }
 }
 
