@@ -24,11 +24,12 @@ import Testing
         var rng = BlendTests.Random(state: 11)
         var worst = 0, pixels = 0
         var out = [UInt32](repeating: 0, count: 400)
-        for trial in 0..<60 {
-            // Centres on, between and off pixel centres; the seam anywhere (90 degrees
-            // as in the gauge scene, and on the axes).
+        for trial in 0..<70 {
+            // Centres on, between and off pixel centres; the seam anywhere: 90 degrees
+            // as in the gauge scene, on the axes, and just past them (the row through
+            // a centre on a pixel centre then starts right at the end of the table).
             let center = Point(x: 200 + Double(rng.below(400)) / 4, y: 150 + Double(rng.below(400)) / 4)
-            let start = [0, 90, 180, 270, Double(rng.below(3600)) / 10][trial % 5]
+            let start = [0, 90, 180, 270, 0.2, 180.2, Double(rng.below(3600)) / 10][trial % 7]
             var shader = ConicShader(
                 table: table.entries, center: center, startAngle: Angle(degrees: start), origin: (0, 0))
             for y in stride(from: rng.below(6), to: 600, by: 6) {

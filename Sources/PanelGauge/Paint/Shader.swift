@@ -73,9 +73,9 @@ struct LinearShader: Shader {
 /// in table steps (1023 per turn) that stays below a quarter of a step while
 /// k <= 0.1663·r, r being the smallest distance over the k pixels. An anchor
 /// serves every later span of its row within that reach, so the two edges and
-/// the inside of a stroke crossing a row mostly share one. Near the centre
-/// (reach below a pixel) and where the polynomial would come within a step of
-/// the seam at `startAngle`, every pixel is computed exactly.
+/// the inside of a stroke crossing a row mostly share one. Within a few pixels
+/// of the centre the reach is zero and every pixel is its own anchor; near the
+/// seam at `startAngle` the reach stops a table step short of it.
 struct ConicShader: Shader {
     let table: UnsafeMutablePointer<UInt32>
     let cx: Double, cy: Double
@@ -87,11 +87,11 @@ struct ConicShader: Shader {
 
     /// The anchor: pixel `anchorX + k` of row `anchorY`, for k < `anchorEnd - anchorX`,
     /// has the table position `base + k * step + curve * k * (k - 1) / 2` in 32.32
-    /// fixed point (the forward differences of the Taylor polynomial), or is
-    /// computed exactly when `exact` is set.
+    /// fixed point (the forward differences of the Taylor polynomial).
     private var anchorY = Int.min, anchorX = 0, anchorEnd = 0
     private var base = 0, step = 0, curve = 0
-    private var exact = true
+    /// 1 in 32.32 fixed point.
+    private static let one = Double(1 << 32)
 
     init(table: UnsafeMutablePointer<UInt32>, center: Point, startAngle: Angle, origin: (x: Int, y: Int)) {
         self.table = table
@@ -128,43 +128,51 @@ struct ConicShader: Shader {
     /// Makes pixel `x` of row `y` the anchor.
     private mutating func anchor(y: Int, x: Int) {
         let dx = Double(x) + 0.5 - cx, dy = Double(y) + 0.5 - cy
-        let k = Self.reachLength(dx: dx, dy2: dy * dy)
+        let position = Double(exactPosition(y: y, x: x))
         anchorY = y
         anchorX = x
-        anchorEnd = x + k + 1
-        exact = k == 0
-        if exact { return }
-        let position = Double(exactPosition(y: y, x: x))
+        anchorEnd = x + 1
+        base = Int(position * Self.one)
+        var k = Self.reachLength(dx: dx, dy2: dy * dy)
+        if k == 0 { return }
         // dθ/dx = -dy / r², d²θ/dx² = 2·dx·dy / r⁴ (radians), in table steps.
         let inv = 1 / (dx * dx + dy * dy)
         let steps = Double(GradientTable.size - 1) / (2 * Double.pi)
         let slope = -dy * inv * steps
         let curvature = 2 * dx * dy * inv * inv * steps
-        let last = position + Double(k) * (slope + curvature * Double(k) / 2)
-        exact = min(position, last) < 1.5 || max(position, last) > Double(GradientTable.size) - 1.5
-        let one = Double(1 << 32)
-        base = Int(position * one)
-        step = Int((slope + curvature / 2) * one)
-        curve = Int(curvature * one)
+        // The polynomial must stay a step away from both ends of the table: past
+        // the seam the true position wraps around and the polynomial does not. It
+        // is monotonic over the reach (its extremum is r / 2 away), so checking the
+        // last pixel suffices; near the seam the reach ends short of it.
+        func inside(_ k: Int) -> Bool {
+            let p = position + Double(k) * (slope + curvature * Double(k) / 2)
+            return p >= 1.5 && p <= Double(GradientTable.size) - 1.5
+        }
+        if !inside(k) {
+            let room = slope > 0 ? Double(GradientTable.size) - 1.5 - position : position - 1.5
+            // (A zero slope gives an infinite quotient: the halving then ends at 0.)
+            k = room > 0 ? Int(min(Double(k), room / abs(slope))) : 0
+            while k > 0 && !inside(k) { k /= 2 }
+        }
+        anchorEnd = x + k + 1
+        step = Int((slope + curvature / 2) * Self.one)
+        curve = Int(curvature * Self.one)
     }
 
+    @inline(__always)
     mutating func shade(y: Int, x: Int, count: Int, into out: UnsafeMutablePointer<UInt32>) {
         let mask = GradientTable.size - 1
         var i = 0
         while i < count {
             if y != anchorY || x + i < anchorX || x + i >= anchorEnd { anchor(y: y, x: x + i) }
             let end = min(anchorEnd - x, count)
-            if exact {
-                for j in i..<end { out[j] = table[Int(exactPosition(y: y, x: x + j)) & mask] }
-            } else {
-                let k = x + i - anchorX
-                var f = base + k * step + curve * (k * (k - 1) / 2)
-                var d = step + k * curve
-                for j in i..<end {
-                    out[j] = table[(f >> 32) & mask]
-                    f += d
-                    d += curve
-                }
+            let k = x + i - anchorX
+            var f = base + k * step + curve * (k * (k - 1) / 2)
+            var d = step + k * curve
+            for j in i..<end {
+                out[j] = table[(f >> 32) & mask]
+                f += d
+                d += curve
             }
             i = end
         }
