@@ -21,6 +21,30 @@ func blendXRGB(_ dst: UInt32, _ src: UInt32, _ a: UInt32) -> UInt32 {
     return 0xFF00_0000 | rb | g << 8
 }
 
+/// Bytes `i ..< i + 4` of `c` as one word, little-endian (byte i lowest).
+@inline(__always)
+func fourBytes(_ c: UnsafePointer<UInt8>, _ i: Int) -> UInt32 {
+    UInt32(littleEndian: UnsafeRawPointer(c + i).loadUnaligned(as: UInt32.self))
+}
+
+/// The bytes of the last `n` (1 ... 3) of four little-endian byte lanes.
+@inline(__always)
+func lastLanes(_ n: Int) -> UInt32 { UInt32.max << (32 - 8 * n) }
+
+/// Calls `step(i, lanes)` for the pixels `0 ..< count` (count >= 4) four at a
+/// time: i = 0, 4, 8, ... with `lanes` all ones, and if one to three pixels are
+/// left, once more for the four that end the run, with `lanes` the byte mask of
+/// the pixels not done yet (a step gives the others alpha 0).
+@inline(__always)
+func forEachQuad(_ count: Int, _ step: (_ i: Int, _ lanes: UInt32) -> Void) {
+    var i = 0
+    while i + 4 <= count {
+        step(i, 0xFFFF_FFFF)
+        i += 4
+    }
+    if i < count { step(count - 4, lastLanes(count - i)) }
+}
+
 /// Four 8-bit values, one per pixel, each repeated in both 16-bit halves of its
 /// pixel's 32-bit lane: the multiplier layout `blendXRGB(_:_:_:)` (four pixels)
 /// needs. `bytes` holds the values little-endian (pixel 0 in the low byte). The

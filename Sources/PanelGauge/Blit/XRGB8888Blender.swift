@@ -54,16 +54,6 @@ enum XRGB8888Blender: PixelBlender {
         UnsafeMutableRawPointer(p + i).storeBytes(of: v, as: SIMD4<UInt32>.self)
     }
 
-    /// Bytes `i ..< i + 4` of `c`, little-endian (byte i lowest).
-    @inline(__always)
-    private static func bytes(_ c: UnsafePointer<UInt8>, _ i: Int) -> UInt32 {
-        UInt32(littleEndian: UnsafeRawPointer(c + i).loadUnaligned(as: UInt32.self))
-    }
-
-    /// The bytes of the last `n` (1 ... 3) of four little-endian lanes.
-    @inline(__always)
-    private static func lastLanes(_ n: Int) -> UInt32 { UInt32.max << (32 - 8 * n) }
-
     @inline(__always)
     static func blend(row: UnsafeMutableRawPointer, x: Int, count: Int, color: UInt32, alpha: UInt32) {
         if alpha >= 255 { return fill(row: row, x: x, count: count, color: color) }
@@ -106,7 +96,7 @@ enum XRGB8888Blender: PixelBlender {
         let opaque = SIMD4<UInt32>(repeating: 0xFF00_0000 | color)
         var i = 0
         while i + 4 <= count {
-            let w = bytes(alphas, i)
+            let w = fourBytes(alphas, i)
             if w == 0xFFFF_FFFF {
                 store(opaque, p, i)
             } else if w != 0 {
@@ -116,7 +106,7 @@ enum XRGB8888Blender: PixelBlender {
         }
         if i < count {
             let j = count - 4
-            let w = bytes(alphas, j) & lastLanes(count - i)
+            let w = fourBytes(alphas, j) & lastLanes(count - i)
             if w != 0 { store(blendXRGB(load(p, j), src, spreadBytes(w)), p, j) }
         }
     }
@@ -138,13 +128,13 @@ enum XRGB8888Blender: PixelBlender {
         let scale = SIMD8<UInt16>(repeating: UInt16(truncatingIfNeeded: alpha))
         var i = 0
         while i + 4 <= count {
-            let w = bytes(coverage, i)
+            let w = fourBytes(coverage, i)
             if w != 0 { store(blendXRGB(load(p, i), src, div255(spreadBytes(w) &* scale)), p, i) }
             i += 4
         }
         if i < count {
             let j = count - 4
-            let w = bytes(coverage, j) & lastLanes(count - i)
+            let w = fourBytes(coverage, j) & lastLanes(count - i)
             if w != 0 { store(blendXRGB(load(p, j), src, div255(spreadBytes(w) &* scale)), p, j) }
         }
     }
@@ -176,7 +166,7 @@ enum XRGB8888Blender: PixelBlender {
             let c = SIMD8<UInt16>(repeating: UInt16(truncatingIfNeeded: constantCoverage))
             return blend(p, count: count, colors: colors) { _, lanes in c & spreadBytes(lanes) }
         }
-        blend(p, count: count, colors: colors) { i, lanes in spreadBytes(bytes(coverage, i) & lanes) }
+        blend(p, count: count, colors: colors) { i, lanes in spreadBytes(fourBytes(coverage, i) & lanes) }
     }
 
     /// Whether every colour in `colors[0 ..< count]` has alpha 255.
