@@ -37,11 +37,10 @@ enum XRGB8888Blender: PixelBlender {
         }
     }
 
-    // Runs of four or more pixels are composited four per step by `blendXRGB` on
-    // SIMD4 (bit for bit the scalar formula). A run's last one to three pixels
-    // are done by one more step on the four pixels that end the run, with the
-    // alpha of the lanes already done set to 0, which leaves them unchanged.
-    // Shorter runs (most edge spans are one to three pixels) stay scalar.
+    // Runs of four or more pixels are composited four per step (`forEachQuad`) by
+    // `blendXRGB` on SIMD4, bit for bit the scalar formula; alpha 0 leaves a
+    // pixel unchanged. Shorter runs (most edge spans are one to three pixels)
+    // stay scalar.
 
     /// Pixels `i ..< i + 4` of `p`.
     @inline(__always)
@@ -65,15 +64,7 @@ enum XRGB8888Blender: PixelBlender {
         }
         let src = SIMD4<UInt32>(repeating: color)
         let a = SIMD8<UInt16>(repeating: UInt16(truncatingIfNeeded: alpha))
-        var i = 0
-        while i + 4 <= count {
-            store(blendXRGB(load(p, i), src, a), p, i)
-            i += 4
-        }
-        if i < count {
-            let j = count - 4
-            store(blendXRGB(load(p, j), src, a & spreadBytes(lastLanes(count - i))), p, j)
-        }
+        forEachQuad(count) { i, lanes in store(blendXRGB(load(p, i), src, a & spreadBytes(lanes)), p, i) }
     }
 
     @inline(__always)
@@ -94,20 +85,13 @@ enum XRGB8888Blender: PixelBlender {
         }
         let src = SIMD4<UInt32>(repeating: color)
         let opaque = SIMD4<UInt32>(repeating: 0xFF00_0000 | color)
-        var i = 0
-        while i + 4 <= count {
-            let w = fourBytes(alphas, i)
+        forEachQuad(count) { i, lanes in
+            let w = fourBytes(alphas, i) & lanes
             if w == 0xFFFF_FFFF {
                 store(opaque, p, i)
             } else if w != 0 {
                 store(blendXRGB(load(p, i), src, spreadBytes(w)), p, i)
             }
-            i += 4
-        }
-        if i < count {
-            let j = count - 4
-            let w = fourBytes(alphas, j) & lastLanes(count - i)
-            if w != 0 { store(blendXRGB(load(p, j), src, spreadBytes(w)), p, j) }
         }
     }
 
@@ -126,16 +110,9 @@ enum XRGB8888Blender: PixelBlender {
         }
         let src = SIMD4<UInt32>(repeating: color)
         let scale = SIMD8<UInt16>(repeating: UInt16(truncatingIfNeeded: alpha))
-        var i = 0
-        while i + 4 <= count {
-            let w = fourBytes(coverage, i)
+        forEachQuad(count) { i, lanes in
+            let w = fourBytes(coverage, i) & lanes
             if w != 0 { store(blendXRGB(load(p, i), src, div255(spreadBytes(w) &* scale)), p, i) }
-            i += 4
-        }
-        if i < count {
-            let j = count - 4
-            let w = fourBytes(coverage, j) & lastLanes(count - i)
-            if w != 0 { store(blendXRGB(load(p, j), src, div255(spreadBytes(w) &* scale)), p, j) }
         }
     }
 
@@ -185,18 +162,11 @@ enum XRGB8888Blender: PixelBlender {
         _ p: UnsafeMutablePointer<UInt32>, count: Int, colors: UnsafePointer<UInt32>,
         coverage: (Int, UInt32) -> SIMD8<UInt16>
     ) {
-        @inline(__always)
-        func step(_ i: Int, _ lanes: UInt32) {
+        forEachQuad(count) { i, lanes in
             let c = load(colors, i)
             let a = c &>> 24
             let alpha = div255(unsafeBitCast(a | a &<< 16, to: SIMD8<UInt16>.self) &* coverage(i, lanes))
             store(blendXRGB(load(p, i), c, alpha), p, i)
         }
-        var i = 0
-        while i + 4 <= count {
-            step(i, 0xFFFF_FFFF)
-            i += 4
-        }
-        if i < count { step(count - 4, lastLanes(count - i)) }
     }
 }
