@@ -66,17 +66,17 @@ struct LinearShader: Shader {
 ///
 /// The angle is smooth along a row, so it is computed (`FastMath.atan2Turns`)
 /// only at an anchor pixel; the pixels after it on the row follow the
-/// third-order Taylor polynomial about the anchor, evaluated by forward
-/// differences in 32.32 fixed point (three additions per pixel). Every pixel
+/// fourth-order Taylor polynomial about the anchor, evaluated by forward
+/// differences in 32.32 fixed point (four additions per pixel). Every pixel
 /// still gets the table entry that `atan2Turns` of its own centre gives, bit for
 /// bit: the polynomial is within `margin` of that position, so where its
 /// fraction is farther than `margin` from a step boundary the two truncate
-/// alike, and elsewhere (about 8 % of the pixels) the angle is computed.
+/// alike, and elsewhere (about 3 % of the pixels) the angle is computed.
 ///
 /// The reach of an anchor: with the pixel centre at angle φ and distance r from
 /// the centre, the n-th derivative of θ along the row is ±(n-1)!·sin(nφ)/rⁿ, so
-/// k pixels on the polynomial is off by at most k⁴/(4r⁴) rad, in table steps
-/// (1023 per turn) below 1/32 of a step while k <= 0.1664·r, r being the
+/// k pixels on the polynomial is off by at most k⁵/(5r⁵) rad, in table steps
+/// (1023 per turn) below 1/128 of a step while k <= 0.1888·r, r being the
 /// smallest distance over the k pixels. An anchor serves every later span of
 /// its row within its reach, so the two edges and the inside of a stroke
 /// crossing a row mostly share one. Within a few pixels of the centre the reach
@@ -87,19 +87,23 @@ struct ConicShader: Shader {
     let cx: Double, cy: Double
     let startTurns: Float
 
-    /// (1 / (32 · 1023 / (8π)))^(1/4): the reach of an anchor, per pixel of
-    /// distance from the centre, for a polynomial within 1/32 of a table step.
-    private static let reach = 0.1663
+    /// (1 / (128 · 1023 / (10π)))^(1/5): the reach of an anchor, per pixel of
+    /// distance from the centre, for a polynomial within 1/128 of a table step.
+    private static let reach = 0.1888
+    /// The longest reach in pixels: the fixed-point steps, each off by less than
+    /// 2^-32, then add up to less than 1/1000 of a table step.
+    private static let maxReach = 96
     /// How far the polynomial can be from the position `atan2Turns` gives, in
-    /// table steps: 1/32 for the polynomial, 2e-6 turn for `atan2Turns` at the
-    /// anchor and again at the pixel, and float rounding, rounded up to 5/128.
-    private static let margin = 5.0 / 128
+    /// table steps: 1/128 for the polynomial, 2e-6 turn for `atan2Turns` at the
+    /// anchor and again at the pixel, float rounding and the fixed-point steps,
+    /// rounded up to 1/64.
+    private static let margin = 1.0 / 64
 
     /// The anchor: pixels `anchorX ..< anchorEnd` of row `anchorY` follow the
-    /// polynomial whose value and forward differences at `anchorX` are `f0`, `d1`,
-    /// `d2`, `d3` (table steps in 32.32 fixed point).
+    /// polynomial whose value and forward differences at `anchorX` are `f0`,
+    /// `d1` ... `d4` (table steps in 32.32 fixed point).
     private var anchorY = Int.min, anchorX = 0, anchorEnd = 0
-    private var f0 = 0, d1 = 0, d2 = 0, d3 = 0
+    private var f0 = 0, d1 = 0, d2 = 0, d3 = 0, d4 = 0
     /// 1 in 32.32 fixed point.
     private static let one = Double(1 << 32)
 
@@ -132,7 +136,7 @@ struct ConicShader: Shader {
             let end = min(0, dx + h)
             h = min(h, reach * (dy2 + end * end).squareRoot())
         }
-        return Int(h)
+        return min(Int(h), maxReach)
     }
 
     /// Makes pixel `x` of row `y` the anchor.
@@ -145,19 +149,20 @@ struct ConicShader: Shader {
         f0 = Int(p0 * Self.one)
         var k = Self.reachLength(dx: dx, dy2: dy * dy)
         if k == 0 { return }
-        // dθ/dx = -dy/r², d²θ/dx² = 2·dx·dy/r⁴, d³θ/dx³ = 2·dy·(r² - 4·dx²)/r⁶
-        // (radians), in table steps.
+        // dθ/dx = -dy/r², d²θ/dx² = 2·dx·dy/r⁴, d³θ/dx³ = 2·dy·(r² - 4·dx²)/r⁶,
+        // d⁴θ/dx⁴ = -24·dx·dy·(r² - 2·dx²)/r⁸ (radians), in table steps.
         let r2 = dx * dx + dy * dy
         let p1 = Double(GradientTable.size - 1) / (2 * Double.pi) * -dy / r2
         let p2 = p1 * -2 * dx / r2
         let p3 = p1 * -2 * (r2 - 4 * dx * dx) / (r2 * r2)
+        let p4 = p1 * 24 * dx * (r2 - 2 * dx * dx) / (r2 * r2 * r2)
         // The polynomial must stay a step away from both ends of the table: past
         // the seam the true position wraps around and the polynomial does not. Its
         // slope keeps its sign over the reach, so checking the last pixel suffices;
         // near the seam the reach ends short of it.
         func inside(_ k: Int) -> Bool {
             let t = Double(k)
-            let p = p0 + t * (p1 + t * (p2 / 2 + t * p3 / 6))
+            let p = p0 + t * (p1 + t * (p2 / 2 + t * (p3 / 6 + t * p4 / 24)))
             return p >= 1.5 && p <= Double(GradientTable.size) - 1.5
         }
         if !inside(k) {
@@ -167,9 +172,10 @@ struct ConicShader: Shader {
             while k > 0 && !inside(k) { k /= 2 }
         }
         anchorEnd = x + k + 1
-        d1 = Int((p1 + p2 / 2 + p3 / 6) * Self.one)
-        d2 = Int((p2 + p3) * Self.one)
-        d3 = Int(p3 * Self.one)
+        d1 = Int((p1 + p2 / 2 + p3 / 6 + p4 / 24) * Self.one)
+        d2 = Int((p2 + p3 + p4 * 7 / 12) * Self.one)
+        d3 = Int((p3 + p4 * 3 / 2) * Self.one)
+        d4 = Int(p4 * Self.one)
     }
 
     @inline(__always)
@@ -180,20 +186,25 @@ struct ConicShader: Shader {
         while i < count {
             if y != anchorY || x + i < anchorX || x + i >= anchorEnd { anchor(y: y, x: x + i) }
             let end = min(anchorEnd - x, count)
-            // The forward differences k steps on from the anchor: the values the
-            // steps would reach, whichever span took them.
-            let k = x + i - anchorX, k2 = (k * (k - 1)) >> 1, k3 = k2 * (k - 2) / 3
-            var f = f0 + k * d1 + k2 * d2 + k3 * d3
-            var d1 = d1 + k * d2 + k2 * d3
-            var d2 = d2 + k * d3
-            let d3 = d3
+            // The forward differences k steps on from the anchor (Newton's forward
+            // formula): the values the steps would reach, whichever span took them.
+            let k = x + i - anchorX
+            var f = f0, e1 = d1, e2 = d2, e3 = d3
+            if k > 0 {
+                let c2 = (k * (k - 1)) >> 1, c3 = c2 * (k - 2) / 3, c4 = (c3 * (k - 3)) >> 2
+                f += k * e1 + c2 * e2 + c3 * e3 + c4 * d4
+                e1 += k * e2 + c2 * e3 + c3 * d4
+                e2 += k * e3 + c2 * d4
+                e3 += k * d4
+            }
             for j in i..<end {
                 // Fractions in margin ..< 1 - margin truncate as the exact position does.
                 let sure = UInt32(truncatingIfNeeded: f) &- low < span
                 out[j] = table[(sure ? f >> 32 : Int(exactPosition(y: y, x: x + j))) & mask]
-                f += d1
-                d1 += d2
-                d2 += d3
+                f += e1
+                e1 += e2
+                e2 += e3
+                e3 += d4
             }
             i = end
         }
