@@ -28,7 +28,9 @@ import Testing
             // Centres on, between and off pixel centres; the seam anywhere: 90 degrees
             // as in the gauge scene, on the axes, and just past them (the row through
             // a centre on a pixel centre then starts right at the end of the table).
-            let center = Point(x: 200 + Double(rng.below(400)) / 4, y: 150 + Double(rng.below(400)) / 4)
+            // Every fifth centre far outside the rows, where an anchor reaches farthest.
+            let far = trial % 5 == 4 ? Double(2000 + rng.below(2000)) : 0
+            let center = Point(x: 200 - far + Double(rng.below(400)) / 4, y: 150 + Double(rng.below(400)) / 4)
             let start = [0, 90, 180, 270, 0.2, 180.2, Double(rng.below(3600)) / 10][trial % 7]
             var shader = ConicShader(
                 table: table.entries, center: center, startAngle: Angle(degrees: start), origin: (0, 0))
