@@ -82,7 +82,7 @@ func blendXRGB(_ dst: SIMD4<UInt32>, _ src: SIMD4<UInt32>, _ a: SIMD8<UInt16>) -
     // Green stays shifted left by 8 (its rounding shift drops one step early).
     var g = sg &* a &+ dg &* ia &+ 128
     g = (g &+ (g &>> 8)) & 0xFF00
-    // 0xFF00_0000 where a > 0 (the lane is a * 0x10001, positive as Int32 iff a > 0).
+    // 0xFF00_0000 where a > 0: lane i of `a` is a * 0x10001, so 0 - lane is negative.
     let nonZero = (0 &- unsafeBitCast(a, to: SIMD4<Int32>.self)) &>> 31
     let x = unsafeBitCast(nonZero, to: SIMD4<UInt32>.self) & 0xFF00_0000
     return unsafeBitCast(rb | g, to: SIMD4<UInt32>.self) | x

@@ -86,8 +86,10 @@ enum RGB565Blender: PixelBlender {
         return (br &>> 5) & 0xF800 | g &<< 5 | br & 0x1F
     }
 
-    /// The rounding term of `narrow` in both halves of every lane.
-    private static let rounding = SIMD4<UInt32>(repeating: 127 * 0x1_0001)
+    /// The rounding term of `narrow` in both halves of every lane (computed: a
+    /// stored vector constant would be initialised lazily, checked on every use).
+    @inline(__always)
+    private static var rounding: SIMD4<UInt32> { SIMD4(repeating: 127 * 0x1_0001) }
 
     @inline(__always)
     static func fill(row: UnsafeMutableRawPointer, x: Int, count: Int, color: UInt32) {
@@ -188,6 +190,7 @@ enum RGB565Blender: PixelBlender {
                 threshold(x + i, y), threshold(x + i + 1, y), threshold(x + i + 2, y), threshold(x + i + 3, y))
             return t | t &<< 16
         }
+        // Every full quad starts 4n pixels after x: the same thresholds as at x.
         let aligned = thresholds(0)
         let constant = SIMD8<UInt16>(repeating: UInt16(truncatingIfNeeded: constantCoverage))
         forEachQuad(count) { i, lanes in

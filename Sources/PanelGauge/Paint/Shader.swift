@@ -31,6 +31,8 @@ final class GradientTable {
 }
 
 /// Computes the colours of a horizontal run of pixels (at their centres).
+/// Mutating, so that a shader can carry work over from one span of a row to the
+/// next (the conic one does).
 protocol Shader {
     mutating func shade(y: Int, x: Int, count: Int, into out: UnsafeMutablePointer<UInt32>)
 }
