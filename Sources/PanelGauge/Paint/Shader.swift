@@ -199,14 +199,24 @@ struct ConicShader: Shader {
                 e2 += k * e3 + c2 * d4
                 e3 += k * d4
             }
-            for j in i..<end {
-                // Fractions in margin ..< 1 - margin truncate as the exact position does.
-                let sure = UInt32(truncatingIfNeeded: f) &- low < span
-                out[j] = table[(sure ? f >> 32 : Int(exactPosition(y: y, x: x + j))) & mask]
+            var j = i
+            // Fractions in margin ..< 1 - margin truncate as the exact position does;
+            // elsewhere the pixel's own angle decides.
+            @inline(__always)
+            func sure() -> Bool { UInt32(truncatingIfNeeded: f) &- low < span }
+            @inline(__always)
+            func next(_ index: Int) {
+                out[j] = table[index & mask]
                 f += e1
                 e1 += e2
                 e2 += e3
                 e3 += d4
+                j += 1
+            }
+            while j < end {
+                next(sure() ? f >> 32 : Int(exactPosition(y: y, x: x + j)))
+                // The common case in a loop of its own, without the exact path.
+                while j < end && sure() { next(f >> 32) }
             }
             i = end
         }
