@@ -148,30 +148,88 @@ import Testing
         }
     }
 
-    @Test func rgb565CoverageTimesAlphaEqualsPrescaledAlphas() {
+    /// The RGB565 words of a case's row, and that row after `draw` on it.
+    static func rgb565(_ c: Case, _ draw: (UnsafeMutableRawPointer) -> Void = { _ in }) -> [UInt16] {
+        var out = c.row.map { UInt16(truncatingIfNeeded: $0) }
+        out.withUnsafeMutableBytes { draw($0.baseAddress!) }
+        return out
+    }
+
+    /// The RGB565 row after pixel `x + i` got alpha `alpha(i)` and colour
+    /// `source(i)`, one pixel at a time (scalar).
+    static func rgb565Expected(_ c: Case, alpha: (Int) -> UInt32, source: (Int) -> UInt32) -> [UInt16] {
+        var out = rgb565(c)
+        for i in 0..<c.count {
+            let a = alpha(i)
+            if a != 0 {
+                out[c.x + i] = RGB565Blender.narrow(blendXRGB(RGB565Blender.widen(out[c.x + i]), source(i), a))
+            }
+        }
+        return out
+    }
+
+    @Test func rgb565SolidPathsMatchScalar() {
         var r = Random(state: 5)
-        for _ in 0..<500 {
+        for _ in 0..<3000 {
             let c = Case(&r)
             let alpha = UInt32(r.alpha())
-            let pixels = c.row.map { UInt16(truncatingIfNeeded: $0) }
-            let scaled = c.coverage.map { UInt8(div255(UInt32($0) &* alpha)) }
-            func draw(_ body: (UnsafeMutableRawPointer) -> Void) -> [UInt16] {
-                var out = pixels
-                out.withUnsafeMutableBytes { body($0.baseAddress!) }
-                return out
+            let constant = Self.rgb565(c) {
+                RGB565Blender.blend(row: $0, x: c.x, count: c.count, color: c.color, alpha: alpha)
             }
-            let got = draw { row in
+            #expect(constant == Self.rgb565Expected(c, alpha: { _ in alpha }, source: { _ in c.color }))
+            let perPixel = Self.rgb565(c) { row in
+                c.coverage.withUnsafeBufferPointer {
+                    RGB565Blender.blend(row: row, x: c.x, count: c.count, color: c.color, alphas: $0.baseAddress!)
+                }
+            }
+            #expect(perPixel == Self.rgb565Expected(c, alpha: { UInt32(c.coverage[$0]) }, source: { _ in c.color }))
+            let scaled = Self.rgb565(c) { row in
                 c.coverage.withUnsafeBufferPointer {
                     RGB565Blender.blend(
                         row: row, x: c.x, count: c.count, color: c.color, alpha: alpha, coverage: $0.baseAddress!)
                 }
             }
-            let want = draw { row in
-                scaled.withUnsafeBufferPointer {
-                    RGB565Blender.blend(row: row, x: c.x, count: c.count, color: c.color, alphas: $0.baseAddress!)
+            let want = Self.rgb565Expected(
+                c, alpha: { div255(UInt32(c.coverage[$0]) &* alpha) }, source: { _ in c.color })
+            #expect(scaled == want, "alpha \(alpha)")
+        }
+    }
+
+    @Test func rgb565DitheredColorsMatchScalar() {
+        var r = Random(state: 6)
+        for trial in 0..<3000 {
+            let c = Case(&r)
+            let y = r.below(4)
+            let constant = trial % 2 == 0 ? 255 : UInt32(r.alpha())
+            // Dithering: pixel x + i of row y narrows with its own threshold; alpha 0 leaves it.
+            func expected(_ alpha: (Int) -> UInt32) -> [UInt16] {
+                var out = Self.rgb565(c)
+                for i in 0..<c.count {
+                    let a = alpha(i), s = c.colors[i] & 0xFF_FFFF
+                    if a == 0 { continue }
+                    let mixed = a == 255 ? s : blendXRGB(RGB565Blender.widen(out[c.x + i]), s, a)
+                    out[c.x + i] = RGB565Blender.narrowDithered(mixed, RGB565Blender.threshold(c.x + i, y))
+                }
+                return out
+            }
+            let perPixel = Self.rgb565(c) { row in
+                c.colors.withUnsafeBufferPointer { colors in
+                    c.coverage.withUnsafeBufferPointer {
+                        RGB565Blender.blend(
+                            row: row, y: y, x: c.x, count: c.count, colors: colors.baseAddress!,
+                            coverage: $0.baseAddress!, constantCoverage: 0)
+                    }
                 }
             }
-            #expect(got == want)
+            let run = Self.rgb565(c) { row in
+                c.colors.withUnsafeBufferPointer {
+                    RGB565Blender.blend(
+                        row: row, y: y, x: c.x, count: c.count, colors: $0.baseAddress!, coverage: nil,
+                        constantCoverage: constant)
+                }
+            }
+            #expect(perPixel == expected { div255((c.colors[$0] >> 24) &* UInt32(c.coverage[$0])) })
+            #expect(run == expected { div255((c.colors[$0] >> 24) &* constant) })
         }
     }
 }

@@ -21,6 +21,30 @@ func blendXRGB(_ dst: UInt32, _ src: UInt32, _ a: UInt32) -> UInt32 {
     return 0xFF00_0000 | rb | g << 8
 }
 
+/// Bytes `i ..< i + 4` of `c` as one word, little-endian (byte i lowest).
+@inline(__always)
+func fourBytes(_ c: UnsafePointer<UInt8>, _ i: Int) -> UInt32 {
+    UInt32(littleEndian: UnsafeRawPointer(c + i).loadUnaligned(as: UInt32.self))
+}
+
+/// The bytes of the last `n` (1 ... 3) of four little-endian byte lanes.
+@inline(__always)
+func lastLanes(_ n: Int) -> UInt32 { UInt32.max << (32 - 8 * n) }
+
+/// Calls `step(i, lanes)` for the pixels `0 ..< count` (count >= 4) four at a
+/// time: i = 0, 4, 8, ... with `lanes` all ones, and if one to three pixels are
+/// left, once more for the four that end the run, with `lanes` the byte mask of
+/// the pixels not done yet (a step gives the others alpha 0).
+@inline(__always)
+func forEachQuad(_ count: Int, _ step: (_ i: Int, _ lanes: UInt32) -> Void) {
+    var i = 0
+    while i + 4 <= count {
+        step(i, 0xFFFF_FFFF)
+        i += 4
+    }
+    if i < count { step(count - 4, lastLanes(count - i)) }
+}
+
 /// Four 8-bit values, one per pixel, each repeated in both 16-bit halves of its
 /// pixel's 32-bit lane: the multiplier layout `blendXRGB(_:_:_:)` (four pixels)
 /// needs. `bytes` holds the values little-endian (pixel 0 in the low byte). The
@@ -58,7 +82,7 @@ func blendXRGB(_ dst: SIMD4<UInt32>, _ src: SIMD4<UInt32>, _ a: SIMD8<UInt16>) -
     // Green stays shifted left by 8 (its rounding shift drops one step early).
     var g = sg &* a &+ dg &* ia &+ 128
     g = (g &+ (g &>> 8)) & 0xFF00
-    // 0xFF00_0000 where a > 0 (the lane is a * 0x10001, positive as Int32 iff a > 0).
+    // 0xFF00_0000 where a > 0: lane i of `a` is a * 0x10001, so 0 - lane is negative.
     let nonZero = (0 &- unsafeBitCast(a, to: SIMD4<Int32>.self)) &>> 31
     let x = unsafeBitCast(nonZero, to: SIMD4<UInt32>.self) & 0xFF00_0000
     return unsafeBitCast(rb | g, to: SIMD4<UInt32>.self) | x

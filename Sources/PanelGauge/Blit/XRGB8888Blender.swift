@@ -37,11 +37,10 @@ enum XRGB8888Blender: PixelBlender {
         }
     }
 
-    // Runs of four or more pixels are composited four per step by `blendXRGB` on
-    // SIMD4 (bit for bit the scalar formula). A run's last one to three pixels
-    // are done by one more step on the four pixels that end the run, with the
-    // alpha of the lanes already done set to 0, which leaves them unchanged.
-    // Shorter runs (most edge spans are one to three pixels) stay scalar.
+    // Runs of four or more pixels are composited four per step (`forEachQuad`) by
+    // `blendXRGB` on SIMD4, bit for bit the scalar formula; alpha 0 leaves a
+    // pixel unchanged. Shorter runs (most edge spans are one to three pixels)
+    // stay scalar.
 
     /// Pixels `i ..< i + 4` of `p`.
     @inline(__always)
@@ -54,16 +53,6 @@ enum XRGB8888Blender: PixelBlender {
         UnsafeMutableRawPointer(p + i).storeBytes(of: v, as: SIMD4<UInt32>.self)
     }
 
-    /// Bytes `i ..< i + 4` of `c`, little-endian (byte i lowest).
-    @inline(__always)
-    private static func bytes(_ c: UnsafePointer<UInt8>, _ i: Int) -> UInt32 {
-        UInt32(littleEndian: UnsafeRawPointer(c + i).loadUnaligned(as: UInt32.self))
-    }
-
-    /// The bytes of the last `n` (1 ... 3) of four little-endian lanes.
-    @inline(__always)
-    private static func lastLanes(_ n: Int) -> UInt32 { UInt32.max << (32 - 8 * n) }
-
     @inline(__always)
     static func blend(row: UnsafeMutableRawPointer, x: Int, count: Int, color: UInt32, alpha: UInt32) {
         if alpha >= 255 { return fill(row: row, x: x, count: count, color: color) }
@@ -75,15 +64,7 @@ enum XRGB8888Blender: PixelBlender {
         }
         let src = SIMD4<UInt32>(repeating: color)
         let a = SIMD8<UInt16>(repeating: UInt16(truncatingIfNeeded: alpha))
-        var i = 0
-        while i + 4 <= count {
-            store(blendXRGB(load(p, i), src, a), p, i)
-            i += 4
-        }
-        if i < count {
-            let j = count - 4
-            store(blendXRGB(load(p, j), src, a & spreadBytes(lastLanes(count - i))), p, j)
-        }
+        forEachQuad(count) { i, lanes in store(blendXRGB(load(p, i), src, a & spreadBytes(lanes)), p, i) }
     }
 
     @inline(__always)
@@ -104,20 +85,13 @@ enum XRGB8888Blender: PixelBlender {
         }
         let src = SIMD4<UInt32>(repeating: color)
         let opaque = SIMD4<UInt32>(repeating: 0xFF00_0000 | color)
-        var i = 0
-        while i + 4 <= count {
-            let w = bytes(alphas, i)
+        forEachQuad(count) { i, lanes in
+            let w = fourBytes(alphas, i) & lanes
             if w == 0xFFFF_FFFF {
                 store(opaque, p, i)
             } else if w != 0 {
                 store(blendXRGB(load(p, i), src, spreadBytes(w)), p, i)
             }
-            i += 4
-        }
-        if i < count {
-            let j = count - 4
-            let w = bytes(alphas, j) & lastLanes(count - i)
-            if w != 0 { store(blendXRGB(load(p, j), src, spreadBytes(w)), p, j) }
         }
     }
 
@@ -136,16 +110,9 @@ enum XRGB8888Blender: PixelBlender {
         }
         let src = SIMD4<UInt32>(repeating: color)
         let scale = SIMD8<UInt16>(repeating: UInt16(truncatingIfNeeded: alpha))
-        var i = 0
-        while i + 4 <= count {
-            let w = bytes(coverage, i)
+        forEachQuad(count) { i, lanes in
+            let w = fourBytes(coverage, i) & lanes
             if w != 0 { store(blendXRGB(load(p, i), src, div255(spreadBytes(w) &* scale)), p, i) }
-            i += 4
-        }
-        if i < count {
-            let j = count - 4
-            let w = bytes(coverage, j) & lastLanes(count - i)
-            if w != 0 { store(blendXRGB(load(p, j), src, div255(spreadBytes(w) &* scale)), p, j) }
         }
     }
 
@@ -176,7 +143,7 @@ enum XRGB8888Blender: PixelBlender {
             let c = SIMD8<UInt16>(repeating: UInt16(truncatingIfNeeded: constantCoverage))
             return blend(p, count: count, colors: colors) { _, lanes in c & spreadBytes(lanes) }
         }
-        blend(p, count: count, colors: colors) { i, lanes in spreadBytes(bytes(coverage, i) & lanes) }
+        blend(p, count: count, colors: colors) { i, lanes in spreadBytes(fourBytes(coverage, i) & lanes) }
     }
 
     /// Whether every colour in `colors[0 ..< count]` has alpha 255.
@@ -195,18 +162,11 @@ enum XRGB8888Blender: PixelBlender {
         _ p: UnsafeMutablePointer<UInt32>, count: Int, colors: UnsafePointer<UInt32>,
         coverage: (Int, UInt32) -> SIMD8<UInt16>
     ) {
-        @inline(__always)
-        func step(_ i: Int, _ lanes: UInt32) {
+        forEachQuad(count) { i, lanes in
             let c = load(colors, i)
             let a = c &>> 24
             let alpha = div255(unsafeBitCast(a | a &<< 16, to: SIMD8<UInt16>.self) &* coverage(i, lanes))
             store(blendXRGB(load(p, i), c, alpha), p, i)
         }
-        var i = 0
-        while i + 4 <= count {
-            step(i, 0xFFFF_FFFF)
-            i += 4
-        }
-        if i < count { step(count - 4, lastLanes(count - i)) }
     }
 }
