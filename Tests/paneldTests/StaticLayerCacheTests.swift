@@ -153,6 +153,41 @@ import Testing
         }
     }
 
+    /// The built-in layout's ring fills the screen: its picture keeps the
+    /// ring's square, and the repaints over it still equal full redraws.
+    @Test func aScreenFillingRingKeepsOnlyItsSquare() throws {
+        let layout = Layout.fallback
+        let renderer = PanelRenderer(layout: layout, width: 400, height: 240)
+        let reference = PanelRenderer(layout: layout, width: 400, height: 240, cachesStaticLayers: false)
+        let screen = Image(width: 400, height: 240)
+        var shown = ["value": 0.0]
+        renderer.drawAll(screen.surface, values: shown)
+        #expect(renderer.pictureBytes > 0 && renderer.pictureBytes <= 240 * 240 * 4)
+        for v in [73.0, 100, 12, 12.5, 0, 99.9] {
+            let damage = renderer.damage(for: ["value"], from: shown, to: ["value": v])
+            #expect(damage.count == 1 && damage[0].area < 400 * 240)
+            renderer.draw(screen.surface, rects: damage, values: ["value": v])
+            shown = ["value": v]
+            let expected = Image(width: 400, height: 240)
+            reference.drawAll(expected.surface, values: shown)
+            let same = withExtendedLifetime((screen, expected)) {
+                screen.surface.rgbBytes() == expected.surface.rgbBytes()
+            }
+            #expect(same, "value \(v)")
+        }
+    }
+
+    @Test func subtractingLeavesTheRestInAtMostFourRectangles() {
+        let r = IntRect(x: 0, y: 0, width: 10, height: 8)
+        let hole = IntRect(x: 3, y: 2, width: 4, height: 3)
+        let parts = r.subtracting(hole)
+        #expect(parts.count == 4)
+        #expect(parts.reduce(0) { $0 + $1.area } == r.area - hole.area)
+        #expect(!parts.contains { $0.intersects(hole) })
+        #expect(r.subtracting(IntRect(x: 20, y: 0, width: 2, height: 2)) == [r])
+        #expect(r.subtracting(r).isEmpty)
+    }
+
     /// The framebuffer the fake last showed.
     func lastShownFB(_ fake: FakeDRM) -> UInt32 {
         let line = fake.trace.last { $0.hasPrefix("setCrtc 38") || $0.hasPrefix("pageFlip") }!

@@ -162,6 +162,7 @@ struct Benchmark: ParsableCommand {
                 + "\"size\": \"\(width)x\(height)\", \"gauges\": \(layout.gauges.count), "
                 + "\"gauge\": \(JSONText.quote(name)), \"frames\": \(frames), "
                 + "\"repaint_rects\": [\(rects)], \"repaint_pixels\": \(pixels), "
+                + "\"picture_bytes\": \(daemon.staticPictureBytes), "
                 + "\"screen_pixels\": \(width * height), \"callgrind\": \(cg != nil)}")
     }
 

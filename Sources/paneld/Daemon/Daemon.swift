@@ -79,6 +79,9 @@ final class Daemon {
         self.animator = Animator(duration: Int64(layout.animation), values: store.values)
     }
 
+    /// Memory held by the renderer's static-layer pictures, in bytes.
+    var staticPictureBytes: Int { renderer.pictureBytes }
+
     /// Frames while an animation runs come at most this often (about 60 per second).
     static let animationFrameInterval: Int64 = 16
 

@@ -1,3 +1,4 @@
+import Glibc
 import PanelGauge
 
 /// Draws a ``Layout`` with given values into a surface: the background, then
@@ -18,8 +19,8 @@ import PanelGauge
 /// ``cachesStaticLayers``, each gauge whose frame overlaps no other gauge keeps
 /// a picture of its frame with the background and its static layer (track,
 /// zones, labels) in the output's pixel format, drawn the first time the frame
-/// is repainted and redrawn when the style's static key changes. The pictures
-/// cost one frame-sized buffer per such gauge.
+/// is repainted and redrawn when the style's static key changes. A picture
+/// keeps the box around what is not plain background (at most the frame).
 final class PanelRenderer {
     let layout: Layout
     /// Logical screen size the layout is drawn at.
@@ -148,6 +149,9 @@ final class PanelRenderer {
         }
     }
 
+    /// Memory held by the static-layer pictures, in bytes.
+    var pictureBytes: Int { pictures.reduce(0) { $0 + ($1.map { $0.extent.area * $0.format.bytesPerPixel } ?? 0) } }
+
     /// The whole screen.
     func drawAll(_ surface: Surface, values: [String: Double]) {
         draw(surface, rects: [surface.bounds], values: values)
@@ -176,7 +180,7 @@ final class PanelRenderer {
         } else {
             area = f
         }
-        pictures[i]!.restore(area, into: c.surface)
+        pictures[i]!.restore(area, on: c, background: layout.background)
         c.withClip(f) {
             layout.gauges[i].gauge(showing: value).draw(in: Rect(f), on: c, fonts: fonts, layers: .dynamic)
         }
@@ -192,12 +196,8 @@ final class PanelRenderer {
             return
         }
         c.withClip(f) { gauge.draw(in: Rect(f), on: c, fonts: fonts, layers: .static) }
-        let p =
-            pictures[i].flatMap { $0.format == c.surface.format ? $0 : nil }
-            ?? StaticPicture(frame: f, format: c.surface.format)
-        p.key = layering(i, value: value).staticKey
-        p.capture(from: c.surface)
-        pictures[i] = p
+        pictures[i] = StaticPicture(
+            of: f, on: c, background: layout.background, key: layering(i, value: value).staticKey)
         c.withClip(f) { gauge.draw(in: Rect(f), on: c, fonts: fonts, layers: .dynamic) }
     }
 
@@ -210,34 +210,84 @@ final class PanelRenderer {
 }
 
 /// One gauge's frame with the background and the gauge's static layer, in a
-/// surface format, as drawn for one static key.
+/// surface format, as drawn for one static key. Only the box around what
+/// differs from the background is kept (a ring filling the screen needs its
+/// square, not the screen); the rest is cleared to the background again, as a
+/// full redraw does.
 private final class StaticPicture {
     let frame: IntRect
-    let image: Image
-    var key: AnyHashable = AnyHashable(0)
+    let format: PixelFormat
+    let key: AnyHashable
+    /// The part of the frame that is not plain background, and its pixels.
+    let extent: IntRect
+    private let image: Image?
 
-    init(frame: IntRect, format: PixelFormat) {
+    /// Keeps the static layer that `canvas`'s surface now shows in `frame`
+    /// (drawn over the frame cleared to `background`).
+    init(of frame: IntRect, on canvas: Canvas, background: Color, key: AnyHashable) {
+        let surface = canvas.surface
         self.frame = frame
-        image = Image(width: frame.width, height: frame.height, format: format)
+        format = surface.format
+        self.key = key
+        extent = Self.inkedBox(of: frame, on: canvas, background: background)
+        image = extent.isEmpty ? nil : Image(width: extent.width, height: extent.height, format: format)
+        if let image { Self.copyRows(extent.height, from: surface.subsurface(extent), to: image.surface) }
     }
 
-    var format: PixelFormat { image.format }
-
-    /// Copies the frame out of `surface` (screen coordinates).
-    func capture(from surface: Surface) {
-        copyRows(of: frame, from: surface.subsurface(frame), to: image.surface)
+    /// Puts the picture back over `rect` (screen coordinates, within the frame).
+    func restore(_ rect: IntRect, on canvas: Canvas, background: Color) {
+        let rect = rect.intersection(frame)
+        for part in rect.subtracting(extent) { canvas.withClip(part) { canvas.clear(background) } }
+        let inked = rect.intersection(extent)
+        guard let image, !inked.isEmpty else { return }
+        let local = IntRect(x: inked.x - extent.x, y: inked.y - extent.y, width: inked.width, height: inked.height)
+        Self.copyRows(inked.height, from: image.surface.subsurface(local), to: canvas.surface.subsurface(inked))
     }
 
-    /// Copies `rect` (screen coordinates, within the frame) back into `surface`.
-    func restore(_ rect: IntRect, into surface: Surface) {
-        let local = IntRect(x: rect.x - frame.x, y: rect.y - frame.y, width: rect.width, height: rect.height)
-        copyRows(of: rect, from: image.surface.subsurface(local), to: surface.subsurface(rect))
+    /// The box around the pixels of `frame` that differ from the background as
+    /// `clear` paints it; each row is compared with a cleared copy of itself
+    /// and then put back.
+    private static func inkedBox(of frame: IntRect, on canvas: Canvas, background: Color) -> IntRect {
+        let surface = canvas.surface
+        let bpp = surface.format.bytesPerPixel
+        let saved = UnsafeMutableRawPointer.allocate(byteCount: max(1, frame.width * bpp), alignment: 16)
+        defer { saved.deallocate() }
+        var box: IntRect?
+        for y in frame.minY..<frame.maxY {
+            let row = surface.row(y) + frame.x * bpp
+            saved.copyMemory(from: row, byteCount: frame.width * bpp)
+            canvas.withClip(IntRect(x: frame.x, y: y, width: frame.width, height: 1)) { canvas.clear(background) }
+            if memcmp(row, saved, frame.width * bpp) != 0 {
+                var first = 0, last = frame.width - 1
+                while memcmp(row + first * bpp, saved + first * bpp, bpp) == 0 { first += 1 }
+                while memcmp(row + last * bpp, saved + last * bpp, bpp) == 0 { last -= 1 }
+                let inked = IntRect(x: frame.x + first, y: y, width: last - first + 1, height: 1)
+                box = box.map { $0.union(inked) } ?? inked
+                row.copyMemory(from: saved, byteCount: frame.width * bpp)
+            }
+        }
+        return box ?? IntRect(x: frame.x, y: frame.y, width: 0, height: 0)
     }
 
-    private func copyRows(of rect: IntRect, from source: Surface, to destination: Surface) {
-        let bytes = rect.width * source.format.bytesPerPixel
-        for y in 0..<rect.height {
+    private static func copyRows(_ rows: Int, from source: Surface, to destination: Surface) {
+        let bytes = source.width * source.format.bytesPerPixel
+        for y in 0..<rows {
             destination.row(y).copyMemory(from: source.row(y), byteCount: bytes)
         }
+    }
+}
+
+extension IntRect {
+    /// The parts of this rectangle outside `other`: up to four rectangles
+    /// (above, below, left and right of it), not overlapping.
+    func subtracting(_ other: IntRect) -> [IntRect] {
+        let o = intersection(other)
+        if o.isEmpty { return isEmpty ? [] : [self] }
+        return [
+            IntRect(minX: minX, minY: minY, maxX: maxX, maxY: o.minY),
+            IntRect(minX: minX, minY: o.maxY, maxX: maxX, maxY: maxY),
+            IntRect(minX: minX, minY: o.minY, maxX: o.minX, maxY: o.maxY),
+            IntRect(minX: o.maxX, minY: o.minY, maxX: maxX, maxY: o.maxY),
+        ].filter { !$0.isEmpty }
     }
 }
