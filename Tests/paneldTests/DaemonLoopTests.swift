@@ -95,7 +95,10 @@ final class FakeFlipOutput: FrameOutput {
         try daemon.turn()  // flip event handled, then the one coalesced frame
         #expect(output.events == 1)
         #expect(output.presents.count == 2)
-        #expect(output.presents.last == [IntRect(x: 32, y: 0, width: 32, height: 32)])
+        // Only b's fill and current value: inside b's frame, not all of it.
+        let frameB = IntRect(x: 32, y: 0, width: 32, height: 32)
+        let damage = try #require(output.presents.last)
+        #expect(damage.count == 1 && frameB.contains(damage[0]) && damage[0] != frameB)
         #expect(output.isBusy)
 
         try c.send("get b\n")

@@ -46,8 +46,9 @@ import Testing
         let img = Image(width: 200, height: 100)
         r.drawAll(img.surface, values: ["a": 30, "b": 10])
         let before = img.surface.rgbBytes()
-        let damage = r.damage(for: ["b"])
-        #expect(damage == [IntRect(x: 100, y: 40, width: 100, height: 20)])
+        let damage = r.damage(for: ["b"], from: ["a": 30, "b": 10], to: ["a": 30, "b": 80])
+        // The bar's fill and current value, inside its frame.
+        #expect(damage.count == 1 && IntRect(x: 100, y: 40, width: 100, height: 20).contains(damage[0]))
         r.draw(img.surface, rects: damage, values: ["a": 90, "b": 80])  // "a" changed too, but is not damaged
         let after = img.surface.rgbBytes()
         for y in 0..<100 {
@@ -75,8 +76,12 @@ import Testing
         let r = PanelRenderer(layout: layout, width: 200, height: 100)
         let partial = Image(width: 200, height: 100, format: format)
         r.drawAll(partial.surface, values: ["a": 10, "b": 90])
-        r.draw(partial.surface, rects: r.damage(for: ["a"]), values: ["a": 55, "b": 90])
-        r.draw(partial.surface, rects: r.damage(for: ["b"]), values: ["a": 55, "b": 20])
+        r.draw(
+            partial.surface, rects: r.damage(for: ["a"], from: ["a": 10, "b": 90], to: ["a": 55, "b": 90]),
+            values: ["a": 55, "b": 90])
+        r.draw(
+            partial.surface, rects: r.damage(for: ["b"], from: ["a": 55, "b": 90], to: ["a": 55, "b": 20]),
+            values: ["a": 55, "b": 20])
         let full = Image(width: 200, height: 100, format: format)
         PanelRenderer(layout: layout, width: 200, height: 100).drawAll(full.surface, values: ["a": 55, "b": 20])
         #expect(partial.surface.rgbBytes() == full.surface.rgbBytes())

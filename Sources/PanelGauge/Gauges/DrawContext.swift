@@ -2,10 +2,22 @@
 public struct DrawContext: Sendable {
     public var fonts: FontCache
     public var environment: GaugeEnvironment
+    /// The parts to draw; styles that separate their layers skip the others.
+    public var layers: GaugeLayers
 
-    public init(fonts: FontCache = .shared, environment: GaugeEnvironment = GaugeEnvironment()) {
+    public init(
+        fonts: FontCache = .shared, environment: GaugeEnvironment = GaugeEnvironment(), layers: GaugeLayers = .all
+    ) {
         self.fonts = fonts
         self.environment = environment
+        self.layers = layers
+    }
+
+    /// A copy drawing `layers`.
+    func with(layers: GaugeLayers) -> DrawContext {
+        var copy = self
+        copy.layers = layers
+        return copy
     }
 
     /// The environment's font at `pixelSize`, or nil if it cannot be opened (text

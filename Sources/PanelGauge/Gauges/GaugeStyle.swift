@@ -19,10 +19,22 @@ public protocol GaugeStyle: Sendable {
     func makeBody(configuration: Configuration) -> Body
     /// The tint of gauges that set none; blue unless a style says otherwise.
     var defaultTint: Tint { get }
+    /// Whether the body honours ``DrawContext/layers``, drawing every static part
+    /// before any dynamic one. False unless a style says otherwise: then all of
+    /// its drawing counts as dynamic (see ``GaugeLayers``).
+    var separatesLayers: Bool { get }
+    /// What the static layer depends on and where the dynamic layer paints, for
+    /// `configuration` drawn into `rect`. Only asked of styles that separate
+    /// their layers; ``GaugeLayering/unseparated`` by default.
+    func layering(configuration: Configuration, in rect: Rect, context: DrawContext) -> GaugeLayering
 }
 
 extension GaugeStyle {
     public var defaultTint: Tint { .color(.blue) }
+    public var separatesLayers: Bool { false }
+    public func layering(configuration: Configuration, in rect: Rect, context: DrawContext) -> GaugeLayering {
+        .unseparated
+    }
 }
 
 /// The resolved state a ``GaugeStyle`` draws: the normalized value and the labels.

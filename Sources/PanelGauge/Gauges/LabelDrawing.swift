@@ -25,6 +25,30 @@ extension GaugeLabel {
         }
     }
 
+    /// Boxes holding every pixel that ``draw(in:on:context:pixelSize:color:alignment:)``
+    /// paints with the same arguments: none for text without ink, nil when
+    /// unknown (a custom drawing may paint anywhere in its clip).
+    public func drawnBounds(
+        in rect: Rect, context: DrawContext, pixelSize: Double, alignment: HorizontalAlignment = .center
+    ) -> [Rect]? {
+        guard rect.isDrawable else { return [] }
+        switch self {
+        case .text(let s):
+            guard let font = context.font(size: pixelSize), let ink = font.inkBounds(of: s) else { return [] }
+            // Font.draw rounds the pen origin to whole pixels.
+            let o = Text.origin(of: s, font: font, in: rect, alignment: alignment)
+            let x0 = o.x.rounded(), y0 = o.y.rounded()
+            return [
+                Rect(x: x0 + Double(ink.x), y: y0 + Double(ink.y), width: Double(ink.width), height: Double(ink.height))
+            ]
+        case .icon(let icon):
+            let r = Self.aligned(Size(width: Double(icon.width), height: Double(icon.height)), in: rect, alignment)
+            return [r.insetBy(-1)]
+        case .custom:
+            return nil
+        }
+    }
+
     static func aligned(_ s: Size, in rect: Rect, _ alignment: HorizontalAlignment) -> Rect {
         let x: Double
         switch alignment {
@@ -85,12 +109,24 @@ extension Gauge {
     /// pixels `rect` touches, even when the rectangle is too small for the
     /// style, so gauges sharing a panel never paint over each other.
     /// A rectangle that is not finite (or beyond +-2^30) draws nothing.
-    public func draw(in rect: Rect, on canvas: Canvas, fonts: FontCache = .shared) {
+    ///
+    /// `layers` picks the parts to draw (see ``GaugeLayers``); a style that does
+    /// not separate its layers draws everything as its dynamic layer.
+    public func draw(in rect: Rect, on canvas: Canvas, fonts: FontCache = .shared, layers: GaugeLayers = .all) {
         guard rect.isDrawable else { return }
-        let context = DrawContext(fonts: fonts, environment: environment)
+        let separates = style.separatesLayers
+        if !separates && !layers.contains(.dynamic) { return }
+        let context = DrawContext(fonts: fonts, environment: environment, layers: separates ? layers : .all)
         canvas.withClip(IntRect(covering: rect)) {
             style.makeBody(configuration: configuration).draw(in: rect, on: canvas, context: context)
         }
+    }
+
+    /// How the gauge's drawing into `rect` splits into layers (see ``GaugeLayering``).
+    public func layering(in rect: Rect, fonts: FontCache = .shared) -> GaugeLayering {
+        guard rect.isDrawable, style.separatesLayers else { return .unseparated }
+        let context = DrawContext(fonts: fonts, environment: environment)
+        return style.layering(configuration: configuration, in: rect, context: context)
     }
 
     /// Opens the gauge's font, so a missing or broken font file is reported

@@ -9,6 +9,8 @@ import PanelGauge
 ///   callgrind collecting only inside the output's `draw` call. Run each phase under
 ///   `valgrind --tool=callgrind --collect-atstart=no --instr-atstart=no` with
 ///   `CGCTL_LIB` set (shared/bench/peers/cgctl.c) and divide the total by `frames`.
+///   `full` repaints the whole screen from scratch (no cached static layers), the
+///   reference an update is compared with; `update` is what the daemon does.
 /// - `--latency`: the daemon's loop in this process, a client thread writing paced
 ///   lines to the real Unix socket; a line's latency runs from just before its
 ///   `write` to the first flip queued for a frame drawn after the daemon applied it
@@ -95,9 +97,9 @@ struct Benchmark: ParsableCommand {
     private var layoutName: String { config ?? "default" }
 
     /// The daemon and its inputs, built as ``Run`` builds them, minus the display and statsd.
-    private func makeDaemon(_ layout: Layout, output: MemoryFlipOutput, socket: String) throws -> (
-        Daemon, FileDescriptor, SignalPipe
-    ) {
+    private func makeDaemon(
+        _ layout: Layout, output: MemoryFlipOutput, socket: String, cachesStaticLayers: Bool = true
+    ) throws -> (Daemon, FileDescriptor, SignalPipe) {
         let store = GaugeStore(
             names: layout.gauges.map(\.name), defaultGauge: layout.defaultGauge,
             initial: Dictionary(uniqueKeysWithValues: layout.gauges.map { ($0.name, $0.range.lower) }))
@@ -105,7 +107,7 @@ struct Benchmark: ParsableCommand {
         let listener = try UnixSocket.listen(socket)
         let daemon = Daemon(
             layout: layout, output: output, listener: listener, signals: signals, statsd: nil, notifier: nil,
-            store: store, settings: Daemon.Settings())
+            store: store, settings: Daemon.Settings(cachesStaticLayers: cachesStaticLayers))
         return (daemon, listener, signals)
     }
 
@@ -117,7 +119,9 @@ struct Benchmark: ParsableCommand {
         else { throw ValidationError("the layout has no gauge named '\(gauge ?? "")'") }
         let output = try MemoryFlipOutput(width: width, height: height, format: layout.pixelFormat ?? .xrgb8888)
         defer { output.close() }
-        let (daemon, listener, signals) = try makeDaemon(layout, output: output, socket: socket)
+        // "full" is the reference: every frame drawn from scratch, no cached static layers.
+        let (daemon, listener, signals) = try makeDaemon(
+            layout, output: output, socket: socket, cachesStaticLayers: phase == .update)
         defer {
             listener.close()
             signals.close()
@@ -158,6 +162,7 @@ struct Benchmark: ParsableCommand {
                 + "\"size\": \"\(width)x\(height)\", \"gauges\": \(layout.gauges.count), "
                 + "\"gauge\": \(JSONText.quote(name)), \"frames\": \(frames), "
                 + "\"repaint_rects\": [\(rects)], \"repaint_pixels\": \(pixels), "
+                + "\"picture_bytes\": \(daemon.staticPictureBytes), "
                 + "\"screen_pixels\": \(width * height), \"callgrind\": \(cg != nil)}")
     }
 

@@ -73,7 +73,8 @@ struct Render: ParsableCommand {
         let (w, h) =
             size.flatMap { ModeRequest(parsing: $0) }.map { ($0.width, $0.height) } ?? layout.logicalSize ?? (800, 480)
         let output = PNGOutput(path: self.output, width: w, height: h, format: layout.pixelFormat ?? .xrgb8888)
-        let renderer = PanelRenderer(layout: layout, width: w, height: h)
+        // One frame: a static-layer picture would never be reused.
+        let renderer = PanelRenderer(layout: layout, width: w, height: h, cachesStaticLayers: false)
         try output.present(damage: [IntRect(x: 0, y: 0, width: w, height: h)]) { surface, rects in
             renderer.draw(surface, rects: rects, values: store.values)
         }

@@ -26,6 +26,9 @@ final class Daemon {
         /// A client whose unsent replies stay above the high-water mark this long is dropped.
         var stuckClientTimeout: Int64 = 10_000
         var watchdogInterval: Int64?
+        /// Whether the renderer keeps pictures of the gauges' static layers
+        /// (off only to measure redraws from scratch).
+        var cachesStaticLayers = true
     }
 
     private var layout: Layout
@@ -42,6 +45,8 @@ final class Daemon {
     private var clients: [Int32: Client] = [:]
     private var nextClientID = 0
     private var pendingNames: Set<String> = []
+    /// The values the last presented frame was drawn with (what a value change's damage starts from).
+    private var shownValues: [String: Double] = [:]
     private var fullRedraw = true
     private var lastFrameAt: Int64 = .min / 2
     private var saveDue: Int64?
@@ -62,7 +67,9 @@ final class Daemon {
     ) {
         self.layout = layout
         self.output = output
-        self.renderer = PanelRenderer(layout: layout, width: output.width, height: output.height)
+        self.renderer = PanelRenderer(
+            layout: layout, width: output.width, height: output.height,
+            cachesStaticLayers: settings.cachesStaticLayers)
         self.listener = listener
         self.signals = signals
         self.statsd = statsd
@@ -71,6 +78,9 @@ final class Daemon {
         self.settings = settings
         self.animator = Animator(duration: Int64(layout.animation), values: store.values)
     }
+
+    /// Memory held by the renderer's static-layer pictures, in bytes.
+    var staticPictureBytes: Int { renderer.pictureBytes }
 
     /// Frames while an animation runs come at most this often (about 60 per second).
     static let animationFrameInterval: Int64 = 16
@@ -233,7 +243,8 @@ final class Daemon {
         store = GaugeStore(names: new.gauges.map(\.name), defaultGauge: new.defaultGauge, initial: values)
         animator = Animator(duration: Int64(new.animation), values: values)
         layout = new
-        renderer = PanelRenderer(layout: new, width: output.width, height: output.height)
+        renderer = PanelRenderer(
+            layout: new, width: output.width, height: output.height, cachesStaticLayers: settings.cachesStaticLayers)
         pendingNames = []
         fullRedraw = true
         if settings.statePath != nil, saveDue == nil { saveDue = monotonicMilliseconds() }
@@ -283,10 +294,11 @@ final class Daemon {
         let damage =
             full
             ? [IntRect(x: 0, y: 0, width: output.width, height: output.height)]
-            : renderer.damage(for: pendingNames.union(moving))
+            : renderer.damage(for: pendingNames.union(moving), from: shownValues, to: values)
         try output.present(damage: damage) { surface, rects in
             renderer.draw(surface, rects: rects, values: values)
         }
+        shownValues = values
         if Log.threshold == .debug {
             Log.debug("frame: \(damage.count) rectangle(s), \(pendingNames.count) gauge(s) changed")
         }

@@ -8,7 +8,9 @@ import PanelGauge
 ///   with a surface in logical coordinates and the rectangles that must be redrawn
 ///   there. That list can be larger than `damage` (a double-buffered backend adds
 ///   what changed since its back buffer was last shown); `draw` must repaint at
-///   least those rectangles and may touch nothing else. Then the backend shows it.
+///   least those rectangles and may change nothing else (it may rewrite other
+///   pixels, but only with the values they already have, as ``PanelRenderer``
+///   does when it redraws a gauge whole). Then the backend shows it.
 /// - While `isBusy` (a page flip is pending) the daemon must not call `present`;
 ///   it polls `pollDescriptor` and calls `handleEvents()` when it is readable.
 /// - `close()` releases everything in reverse order of acquisition (waiting for a

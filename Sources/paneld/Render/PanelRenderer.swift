@@ -1,39 +1,109 @@
+import Glibc
 import PanelGauge
 
 /// Draws a ``Layout`` with given values into a surface: the background, then
 /// each gauge in its PanelGauge style in its rectangle.
 ///
-/// PanelGauge clips every gauge to the pixels its rectangle touches, so a
-/// gauge's damage is exactly its frame.
+/// A repaint must give exactly the pixels of a full redraw, and PanelGauge's
+/// rasterizer gives the same pixels for a shape only when the shape is clipped
+/// the same way (cutting a shape with a clip edge can move an edge pixel by one
+/// level). So a gauge is always drawn clipped to its own frame, as in a full
+/// redraw, and a repaint redraws whole drawing units, not parts of them: a
+/// gauge's dynamic layer over its cached static layer, or, for gauges that
+/// overlap (and gauges without a cached static layer), their whole frames.
+/// That may rewrite pixels next to the rectangles asked for, always with the
+/// values they already have in the new frame.
+///
+/// A value change damages only where the gauge's dynamic layer (value
+/// indicator, current value) was or now is (``GaugeLayering``). With
+/// ``cachesStaticLayers``, each gauge whose frame overlaps no other gauge keeps
+/// a picture of its frame with the background and its static layer (track,
+/// zones, labels) in the output's pixel format, drawn the first time the frame
+/// is repainted and redrawn when the style's static key changes. A picture
+/// keeps the box around what is not plain background (at most the frame).
 final class PanelRenderer {
     let layout: Layout
     /// Logical screen size the layout is drawn at.
     let width: Int
     let height: Int
+    /// Whether repaints start from cached static layers; off for one-shot
+    /// renders (nothing to reuse) and for measuring a redraw from scratch.
+    let cachesStaticLayers: Bool
     private var canvas: Canvas?
     private let fonts: FontCache
+    /// Per gauge, in layout order: where it lands on this screen (the layout
+    /// rect, or the whole screen), clipped to the screen.
+    private let frames: [IntRect]
+    /// Per gauge: the gauges whose frames overlap its frame, directly or through
+    /// others (itself included), in layout order. They are redrawn together.
+    private let clusters: [[Int]]
+    private var pictures: [StaticPicture?]
+    /// Per gauge: the last layering asked for, and the value it was for (a
+    /// change asks for the old and the new value; the next change starts from
+    /// this one's new value).
+    private var layerings: [(value: Double, layering: GaugeLayering)?]
 
-    init(layout: Layout, width: Int, height: Int, fonts: FontCache = .shared) {
+    init(
+        layout: Layout, width: Int, height: Int, cachesStaticLayers: Bool = true, fonts: FontCache = .shared
+    ) {
         self.layout = layout
         self.width = width
         self.height = height
+        self.cachesStaticLayers = cachesStaticLayers
         self.fonts = fonts
-    }
-
-    /// Where each gauge lands on this screen (the layout rect, or the whole screen),
-    /// clipped to the screen.
-    func frame(of gauge: LayoutGauge) -> IntRect {
         let screen = IntRect(x: 0, y: 0, width: width, height: height)
-        return (gauge.rect ?? screen).intersection(screen)
+        let frames = layout.gauges.map { ($0.rect ?? screen).intersection(screen) }
+        self.frames = frames
+        clusters = PanelRenderer.overlapClusters(frames)
+        pictures = Array(repeating: nil, count: frames.count)
+        layerings = Array(repeating: nil, count: frames.count)
     }
 
-    /// The rectangles that change when the named gauges change.
-    func damage(for names: Set<String>) -> [IntRect] {
-        layout.gauges.filter { names.contains($0.name) }.map(frame(of:))
+    /// For each rectangle, the indices of the rectangles connected to it by
+    /// overlaps (itself included), ascending. Pure.
+    static func overlapClusters(_ frames: [IntRect]) -> [[Int]] {
+        var cluster = Array(frames.indices)  // each index's representative
+        func root(_ i: Int) -> Int { cluster[i] == i ? i : root(cluster[i]) }
+        for i in frames.indices {
+            for j in frames.indices where j > i && frames[i].intersects(frames[j]) {
+                cluster[root(j)] = root(i)
+            }
+        }
+        return frames.indices.map { i in frames.indices.filter { root($0) == root(i) } }
     }
 
-    /// Repaints `rects` of `surface` (background, then every gauge overlapping them).
-    /// Touches no pixel outside `rects`.
+    /// The rectangles that change when the named gauges go from the values in
+    /// `old` to those in `new`: per gauge, the box around its dynamic layer at
+    /// both values; its whole frame when its static layer changes too or its
+    /// style cannot say where it draws; the frames of every gauge it overlaps.
+    func damage(for names: Set<String>, from old: [String: Double], to new: [String: Double]) -> [IntRect] {
+        var rects: [IntRect] = []
+        for (i, g) in layout.gauges.enumerated() where names.contains(g.name) {
+            let f = frames[i]
+            if clusters[i].count > 1 {
+                rects += clusters[i].map { frames[$0] }
+                continue
+            }
+            let a = layering(i, value: old[g.name] ?? g.range.lower)
+            let b = layering(i, value: new[g.name] ?? g.range.lower)
+            guard a.staticKey == b.staticKey, let before = a.dynamicBounds, let after = b.dynamicBounds else {
+                rects.append(f)
+                continue
+            }
+            // One box per gauge: the dynamic layer is redrawn whole for each
+            // rectangle that meets it, so two close boxes are cheaper merged.
+            var box: IntRect?
+            for r in before + after {
+                let part = IntRect(covering: r).intersection(f)
+                if !part.isEmpty { box = box.map { $0.union(part) } ?? part }
+            }
+            if let box { rects.append(box) }
+        }
+        return rects
+    }
+
+    /// Repaints `rects` of `surface`: the background, and every gauge that
+    /// meets them, drawn in whole units (see the type's description).
     func draw(_ surface: Surface, rects: [IntRect], values: [String: Double]) {
         let c: Canvas
         if let existing = canvas {
@@ -44,21 +114,180 @@ final class PanelRenderer {
             canvas = c
         }
         c.clip = nil
-        for rect in rects {
-            c.withClip(rect) {
-                if c.effectiveClip.isEmpty { return }
-                c.clear(layout.background)
-                for g in layout.gauges {
-                    let f = frame(of: g)
-                    guard f.intersects(c.effectiveClip) else { continue }
-                    g.gauge(showing: values[g.name] ?? g.range.lower).draw(in: Rect(f), on: c, fonts: fonts)
-                }
+        let format = surface.format
+        let rects = rects.map { $0.intersection(surface.bounds) }.filter { !$0.isEmpty }
+        // The background where no cached picture will cover a whole rectangle.
+        var cleared: [IntRect] = []
+        for r in rects {
+            let covered = frames.indices.contains {
+                clusters[$0].count == 1 && frames[$0].contains(r)
+                    && hasPicture($0, value: value(of: $0, in: values), format: format)
+            }
+            if !covered {
+                c.withClip(r) { c.clear(layout.background) }
+                cleared.append(r)
+            }
+        }
+        // Then every unit that meets a rectangle, once.
+        var done = Array(repeating: false, count: frames.count)
+        for i in frames.indices where !done[i] {
+            let met = rects.map { $0.intersection(frames[i]) }.filter { !$0.isEmpty }
+            if met.isEmpty { continue }
+            let v = value(of: i, in: values)
+            if clusters[i].count == 1, hasPicture(i, value: v, format: format) {
+                drawDynamicLayer(i, value: v, over: met.dropFirst().reduce(met[0]) { $0.union($1) }, on: c)
+                done[i] = true
+                continue
+            }
+            for j in clusters[i] where !cleared.contains(where: { $0.contains(frames[j]) }) {
+                c.withClip(frames[j]) { c.clear(layout.background) }
+            }
+            for j in clusters[i] {
+                drawFromScratch(j, value: value(of: j, in: values), on: c)
+                done[j] = true
             }
         }
     }
 
+    /// Memory held by the static-layer pictures, in bytes.
+    var pictureBytes: Int { pictures.reduce(0) { $0 + ($1.map { $0.extent.area * $0.format.bytesPerPixel } ?? 0) } }
+
     /// The whole screen.
     func drawAll(_ surface: Surface, values: [String: Double]) {
         draw(surface, rects: [surface.bounds], values: values)
+    }
+
+    private func value(of i: Int, in values: [String: Double]) -> Double {
+        values[layout.gauges[i].name] ?? layout.gauges[i].range.lower
+    }
+
+    /// Whether gauge `i` has a picture of its static layer that is good for `value`.
+    private func hasPicture(_ i: Int, value: Double, format: PixelFormat) -> Bool {
+        guard let p = pictures[i], p.format == format else { return false }
+        return p.key == layering(i, value: value).staticKey
+    }
+
+    /// The static picture over `area` (within the frame) and wherever the
+    /// dynamic layer paints, then the dynamic layer over it, clipped to the frame.
+    private func drawDynamicLayer(_ i: Int, value: Double, over area: IntRect, on c: Canvas) {
+        let f = frames[i]
+        var area = area
+        if let bounds = layering(i, value: value).dynamicBounds {
+            for b in bounds {
+                let part = IntRect(covering: b).intersection(f)
+                if !part.isEmpty { area = area.union(part) }
+            }
+        } else {
+            area = f
+        }
+        pictures[i]!.restore(area, on: c, background: layout.background)
+        c.withClip(f) {
+            layout.gauges[i].gauge(showing: value).draw(in: Rect(f), on: c, fonts: fonts, layers: .dynamic)
+        }
+    }
+
+    /// Gauge `i` over a cleared frame: every layer, clipped to its frame. A
+    /// gauge that owns its frame keeps a picture of its static layer on the way.
+    private func drawFromScratch(_ i: Int, value: Double, on c: Canvas) {
+        let f = frames[i]
+        let gauge = layout.gauges[i].gauge(showing: value)
+        guard cachesStaticLayers, clusters[i].count == 1 else {
+            c.withClip(f) { gauge.draw(in: Rect(f), on: c, fonts: fonts) }
+            return
+        }
+        c.withClip(f) { gauge.draw(in: Rect(f), on: c, fonts: fonts, layers: .static) }
+        pictures[i] = StaticPicture(
+            of: f, on: c, background: layout.background, key: layering(i, value: value).staticKey)
+        c.withClip(f) { gauge.draw(in: Rect(f), on: c, fonts: fonts, layers: .dynamic) }
+    }
+
+    private func layering(_ i: Int, value: Double) -> GaugeLayering {
+        if let memo = layerings[i], memo.value == value { return memo.layering }
+        let l = layout.gauges[i].gauge(showing: value).layering(in: Rect(frames[i]), fonts: fonts)
+        layerings[i] = (value, l)
+        return l
+    }
+}
+
+/// One gauge's frame with the background and the gauge's static layer, in a
+/// surface format, as drawn for one static key. Only the box around what
+/// differs from the background is kept (a ring filling the screen needs its
+/// square, not the screen); the rest is cleared to the background again, as a
+/// full redraw does.
+private final class StaticPicture {
+    let frame: IntRect
+    let format: PixelFormat
+    let key: AnyHashable
+    /// The part of the frame that is not plain background, and its pixels.
+    let extent: IntRect
+    private let image: Image?
+
+    /// Keeps the static layer that `canvas`'s surface now shows in `frame`
+    /// (drawn over the frame cleared to `background`).
+    init(of frame: IntRect, on canvas: Canvas, background: Color, key: AnyHashable) {
+        let surface = canvas.surface
+        self.frame = frame
+        format = surface.format
+        self.key = key
+        extent = Self.inkedBox(of: frame, on: canvas, background: background)
+        image = extent.isEmpty ? nil : Image(width: extent.width, height: extent.height, format: format)
+        if let image { Self.copyRows(extent.height, from: surface.subsurface(extent), to: image.surface) }
+    }
+
+    /// Puts the picture back over `rect` (screen coordinates, within the frame).
+    func restore(_ rect: IntRect, on canvas: Canvas, background: Color) {
+        let rect = rect.intersection(frame)
+        for part in rect.subtracting(extent) { canvas.withClip(part) { canvas.clear(background) } }
+        let inked = rect.intersection(extent)
+        guard let image, !inked.isEmpty else { return }
+        let local = IntRect(x: inked.x - extent.x, y: inked.y - extent.y, width: inked.width, height: inked.height)
+        Self.copyRows(inked.height, from: image.surface.subsurface(local), to: canvas.surface.subsurface(inked))
+    }
+
+    /// The box around the pixels of `frame` that differ from the background as
+    /// `clear` paints it; each row is compared with a cleared copy of itself
+    /// and then put back.
+    private static func inkedBox(of frame: IntRect, on canvas: Canvas, background: Color) -> IntRect {
+        let surface = canvas.surface
+        let bpp = surface.format.bytesPerPixel
+        let saved = UnsafeMutableRawPointer.allocate(byteCount: max(1, frame.width * bpp), alignment: 16)
+        defer { saved.deallocate() }
+        var box: IntRect?
+        for y in frame.minY..<frame.maxY {
+            let row = surface.row(y) + frame.x * bpp
+            saved.copyMemory(from: row, byteCount: frame.width * bpp)
+            canvas.withClip(IntRect(x: frame.x, y: y, width: frame.width, height: 1)) { canvas.clear(background) }
+            if memcmp(row, saved, frame.width * bpp) != 0 {
+                var first = 0, last = frame.width - 1
+                while memcmp(row + first * bpp, saved + first * bpp, bpp) == 0 { first += 1 }
+                while memcmp(row + last * bpp, saved + last * bpp, bpp) == 0 { last -= 1 }
+                let inked = IntRect(x: frame.x + first, y: y, width: last - first + 1, height: 1)
+                box = box.map { $0.union(inked) } ?? inked
+                row.copyMemory(from: saved, byteCount: frame.width * bpp)
+            }
+        }
+        return box ?? IntRect(x: frame.x, y: frame.y, width: 0, height: 0)
+    }
+
+    private static func copyRows(_ rows: Int, from source: Surface, to destination: Surface) {
+        let bytes = source.width * source.format.bytesPerPixel
+        for y in 0..<rows {
+            destination.row(y).copyMemory(from: source.row(y), byteCount: bytes)
+        }
+    }
+}
+
+extension IntRect {
+    /// The parts of this rectangle outside `other`: up to four rectangles
+    /// (above, below, left and right of it), not overlapping.
+    func subtracting(_ other: IntRect) -> [IntRect] {
+        let o = intersection(other)
+        if o.isEmpty { return isEmpty ? [] : [self] }
+        return [
+            IntRect(minX: minX, minY: minY, maxX: maxX, maxY: o.minY),
+            IntRect(minX: minX, minY: o.maxY, maxX: maxX, maxY: maxY),
+            IntRect(minX: minX, minY: o.minY, maxX: o.minX, maxY: o.maxY),
+            IntRect(minX: o.maxX, minY: o.minY, maxX: maxX, maxY: o.maxY),
+        ].filter { !$0.isEmpty }
     }
 }

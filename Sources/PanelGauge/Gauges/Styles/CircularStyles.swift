@@ -39,11 +39,32 @@ public struct CircularGaugeLayout: Sendable, Hashable {
         _ label: GaugeLabel, _ c: GaugeStyleConfiguration, preferred: Double, fitting: Double, on canvas: Canvas,
         context: DrawContext
     ) {
-        let size = centreTextSize(c, preferred: preferred, fitting: fitting, context)
-        let r = innerRadius
-        let box = Rect(x: center.x - r, y: center.y - r, width: 2 * r, height: 2 * r)
+        let (box, size) = centreBox(c, preferred: preferred, fitting: fitting, context: context)
         label.draw(in: box, on: canvas, context: context, pixelSize: size, color: c.environment.foreground)
     }
+
+    /// Where ``drawCentre(_:_:preferred:fitting:on:context:)`` paints (see
+    /// ``GaugeLabel/drawnBounds(in:context:pixelSize:alignment:)``).
+    func centreBounds(
+        _ label: GaugeLabel, _ c: GaugeStyleConfiguration, preferred: Double, fitting: Double, context: DrawContext
+    ) -> [Rect]? {
+        let (box, size) = centreBox(c, preferred: preferred, fitting: fitting, context: context)
+        return label.drawnBounds(in: box, context: context, pixelSize: size)
+    }
+
+    private func centreBox(_ c: GaugeStyleConfiguration, preferred: Double, fitting: Double, context: DrawContext)
+        -> (box: Rect, size: Double)
+    {
+        let size = centreTextSize(c, preferred: preferred, fitting: fitting, context)
+        let r = innerRadius
+        return (Rect(x: center.x - r, y: center.y - r, width: 2 * r, height: 2 * r), size)
+    }
+}
+
+/// Adds `part` to the boxes of a dynamic layer; nil (anywhere) absorbs everything.
+func adding(_ part: [Rect]?, to bounds: [Rect]?) -> [Rect]? {
+    guard let bounds, let part else { return nil }
+    return bounds + part
 }
 
 /// SwiftUI's `.accessoryCircular`: a ring open at the bottom (270 degrees, from
@@ -75,46 +96,76 @@ public struct AccessoryCircularGaugeStyle: GaugeStyle {
             startAngle: 135, sweep: 270)
     }
 
+    public var separatesLayers: Bool { true }
+
+    /// The track's paint along the arc, when it is not the plain track colour.
+    private func along(_ c: Configuration) -> Tint? { c.zoneTrack ?? (c.tint.isGradient ? c.tint : nil) }
+
+    /// The labels in the opening, where they go, and their text size: the
+    /// minimum and maximum centred under the two round ends, or else the label.
+    private func openingLabels(_ l: CircularGaugeLayout, _ c: Configuration) -> [(GaugeLabel, Rect, Double)] {
+        let d = 2 * (l.radius + Self.markerRadii(lineWidth: l.lineWidth).halo)
+        let end = l.point(for: 0)
+        // 0.1 D, but at least 9 px where there is room below the ends, so small
+        // gauges keep readable labels.
+        let room = l.center.y + d / 2 - (end.y + l.lineWidth / 2)
+        let small = max(0.1 * d, min(9, room))
+        if c.minimumValueLabel != nil || c.maximumValueLabel != nil {
+            let y = end.y + l.lineWidth / 2 + small / 2
+            return [(c.minimumValueLabel, end.x), (c.maximumValueLabel, 2 * l.center.x - end.x)].compactMap {
+                label, x in
+                label.map { ($0, Rect(x: x - l.radius / 2, y: y - small / 2, width: l.radius, height: small), small) }
+            }
+        }
+        guard let label = c.label else { return [] }
+        let y = l.center.y + l.radius * 0.8
+        return [(label, Rect(x: l.center.x - l.radius, y: y - small / 2, width: 2 * l.radius, height: small), small)]
+    }
+
+    /// The track is static; the marker, the current value and the labels in the
+    /// opening are dynamic: at the ends the marker's clear padding reaches the
+    /// labels, which are drawn over it.
+    public func layering(configuration c: Configuration, in rect: Rect, context: DrawContext) -> GaugeLayering {
+        let l = Self.layout(in: rect)
+        guard l.radius > 0 else { return GaugeLayering(staticKey: AnyHashable(0), dynamicBounds: []) }
+        let halo = Self.markerRadii(lineWidth: l.lineWidth).halo
+        let p = l.point(for: c.value)
+        var bounds: [Rect]? = [Rect(x: p.x - halo, y: p.y - halo, width: 2 * halo, height: 2 * halo).insetBy(-1)]
+        if let current = c.currentValueLabel {
+            let d = 2 * (l.radius + halo)
+            bounds = adding(
+                l.centreBounds(current, c, preferred: 0.3 * d, fitting: 1.3 * l.innerRadius, context: context),
+                to: bounds)
+        }
+        for (label, box, size) in openingLabels(l, c) {
+            bounds = adding(label.drawnBounds(in: box, context: context, pixelSize: size), to: bounds)
+        }
+        return GaugeLayering(staticKey: AnyHashable(along(c)), dynamicBounds: bounds)
+    }
+
     public func makeBody(configuration c: Configuration) -> some Drawable {
         Draw { rect, canvas, context in
             let l = Self.layout(in: rect)
             guard l.radius > 0 else { return }
-            let along = c.zoneTrack ?? (c.tint.isGradient ? c.tint : nil)
-            let track =
-                along?.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: l.sweep)
-                ?? .solid(c.environment.track)
-            canvas.strokeArc(
-                center: l.center, radius: l.radius, startAngle: l.startAngle, sweep: l.sweep, width: l.lineWidth,
-                cap: .round, paint: track)
+            if context.layers.contains(.static) {
+                let track =
+                    along(c)?.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: l.sweep)
+                    ?? .solid(c.environment.track)
+                canvas.strokeArc(
+                    center: l.center, radius: l.radius, startAngle: l.startAngle, sweep: l.sweep,
+                    width: l.lineWidth, cap: .round, paint: track)
+            }
+            guard context.layers.contains(.dynamic) else { return }
             let p = l.point(for: c.value)
             let radii = Self.markerRadii(lineWidth: l.lineWidth)
             canvas.fillDisc(center: p, radius: radii.halo, paint: .solid(c.environment.background))
             canvas.fillDisc(center: p, radius: radii.dot, paint: .solid(c.tint.color(at: c.value)))
-
-            let d = 2 * (l.radius + radii.halo)
-            let fg = c.environment.foreground
             if let current = c.currentValueLabel {
+                let d = 2 * (l.radius + radii.halo)
                 l.drawCentre(current, c, preferred: 0.3 * d, fitting: 1.3 * l.innerRadius, on: canvas, context: context)
             }
-            // The opening: the min and max labels centred under the two round
-            // ends, or else the label.
-            // 0.1 D, but at least 9 px where there is room below the ends, so
-            // small gauges keep readable labels.
-            let end = l.point(for: 0)
-            let room = l.center.y + d / 2 - (end.y + l.lineWidth / 2)
-            let small = max(0.1 * d, min(9, room))
-            if c.minimumValueLabel != nil || c.maximumValueLabel != nil {
-                let y = end.y + l.lineWidth / 2 + small / 2
-                for (label, x) in [(c.minimumValueLabel, end.x), (c.maximumValueLabel, 2 * l.center.x - end.x)] {
-                    label?.draw(
-                        in: Rect(x: x - l.radius / 2, y: y - small / 2, width: l.radius, height: small), on: canvas,
-                        context: context, pixelSize: small, color: fg)
-                }
-            } else if let label = c.label {
-                let y = l.center.y + l.radius * 0.8
-                label.draw(
-                    in: Rect(x: l.center.x - l.radius, y: y - small / 2, width: 2 * l.radius, height: small),
-                    on: canvas, context: context, pixelSize: small, color: fg)
+            for (label, box, size) in openingLabels(l, c) {
+                label.draw(in: box, on: canvas, context: context, pixelSize: size, color: c.environment.foreground)
             }
         }
     }
@@ -136,6 +187,22 @@ public struct AccessoryCircularCapacityGaugeStyle: GaugeStyle {
         .inscribed(in: rect, lineWidthFraction: 0.1, startAngle: 270)
     }
 
+    public var separatesLayers: Bool { true }
+
+    public func layering(configuration c: Configuration, in rect: Rect, context: DrawContext) -> GaugeLayering {
+        let l = Self.layout(in: rect)
+        guard l.radius > 0 else { return GaugeLayering(staticKey: AnyHashable(0), dynamicBounds: []) }
+        var bounds: [Rect]? = c.value > 0 ? [l.strokeBounds(from: 0, to: c.value)] : []
+        if let current = c.currentValueLabel {
+            let d = 2 * l.radius + l.lineWidth
+            bounds = adding(
+                l.centreBounds(current, c, preferred: 0.3 * d, fitting: 1.3 * l.innerRadius, context: context),
+                to: bounds)
+        }
+        // The track is the tint at low opacity, unless zones replace it.
+        return GaugeLayering(staticKey: AnyHashable(c.zoneTrack ?? c.tint), dynamicBounds: bounds)
+    }
+
     public func makeBody(configuration c: Configuration) -> some Drawable {
         Draw { rect, canvas, context in
             let l = Self.layout(in: rect)
@@ -143,16 +210,20 @@ public struct AccessoryCircularCapacityGaugeStyle: GaugeStyle {
             // Leave room at the seam for the round start cap's own colour.
             let capDegrees = Angle(radians: l.lineWidth / 2 / l.radius).degrees
             let sweep = Angle.degrees(360 - 2 * capDegrees)
-            let arcPaint = c.tint.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: sweep)
-            // Zones mark values, so they map onto the ring exactly (no squeeze).
-            let trackPaint =
-                c.zoneTrack?.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: l.sweep)
-                ?? c.tint.opacity(Self.trackOpacity).arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: sweep)
-            canvas.strokeRing(center: l.center, radius: l.radius, width: l.lineWidth, paint: trackPaint)
+            if context.layers.contains(.static) {
+                // Zones mark values, so they map onto the ring exactly (no squeeze).
+                let trackPaint =
+                    c.zoneTrack?.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: l.sweep)
+                    ?? c.tint.opacity(Self.trackOpacity).arcPaint(
+                        center: l.center, arcStart: l.startAngle, arcSweep: sweep)
+                canvas.strokeRing(center: l.center, radius: l.radius, width: l.lineWidth, paint: trackPaint)
+            }
+            guard context.layers.contains(.dynamic) else { return }
             if c.value > 0 {
                 canvas.strokeArc(
                     center: l.center, radius: l.radius, startAngle: l.startAngle, sweep: l.sweep * c.value,
-                    width: l.lineWidth, cap: .round, paint: arcPaint)
+                    width: l.lineWidth, cap: .round,
+                    paint: c.tint.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: sweep))
             }
             if let current = c.currentValueLabel {
                 let d = 2 * l.radius + l.lineWidth

@@ -83,32 +83,54 @@ public struct LinearGaugeLayout: Sendable, Hashable {
     func drawCapacity(
         _ c: GaugeStyleConfiguration, fill: Paint, labels: HorizontalAlignment, on canvas: Canvas, context: DrawContext
     ) {
-        let track =
-            c.zoneTrack?.linearPaint(from: Point(x: bar.minX, y: bar.midY), to: Point(x: bar.maxX, y: bar.midY))
-            ?? .solid(c.environment.track)
-        canvas.fillCapsule(bar, paint: track)
-        if let f = self.fill(for: c.value) { canvas.fillCapsule(f, paint: fill) }
+        if context.layers.contains(.static) {
+            let track =
+                c.zoneTrack?.linearPaint(from: Point(x: bar.minX, y: bar.midY), to: Point(x: bar.maxX, y: bar.midY))
+                ?? .solid(c.environment.track)
+            canvas.fillCapsule(bar, paint: track)
+        }
+        if context.layers.contains(.dynamic), let f = self.fill(for: c.value) { canvas.fillCapsule(f, paint: fill) }
         drawLabels(c, on: canvas, context: context, labelAlignment: labels, currentAlignment: labels)
     }
 
-    /// Draws whichever labels the layout placed.
+    /// The dynamic layer of a capacity bar: the fill and the current value.
+    func capacityLayering(_ c: GaugeStyleConfiguration, labels: HorizontalAlignment, context: DrawContext)
+        -> GaugeLayering
+    {
+        let fill = self.fill(for: c.value).map { [$0.insetBy(-1)] } ?? []
+        // The static layer is laid out by this layout, which may follow the current label's width.
+        return GaugeLayering(
+            staticKey: AnyHashable(self),
+            dynamicBounds: adding(currentBounds(c, context: context, alignment: labels), to: fill))
+    }
+
+    /// Draws whichever labels the layout placed (the current value in the
+    /// dynamic layer, the others in the static one), static ones first.
     func drawLabels(
         _ c: GaugeStyleConfiguration, on canvas: Canvas, context: DrawContext,
         labelAlignment: HorizontalAlignment, currentAlignment: HorizontalAlignment
     ) {
         let s = c.environment.labelSize, fg = c.environment.foreground
-        if let r = labelRect, let l = c.label {
-            l.draw(in: r, on: canvas, context: context, pixelSize: s, color: fg, alignment: labelAlignment)
+        if context.layers.contains(.static) {
+            if let r = labelRect, let l = c.label {
+                l.draw(in: r, on: canvas, context: context, pixelSize: s, color: fg, alignment: labelAlignment)
+            }
+            if let r = minimumRect, let l = c.minimumValueLabel {
+                l.draw(in: r, on: canvas, context: context, pixelSize: s, color: fg, alignment: .leading)
+            }
+            if let r = maximumRect, let l = c.maximumValueLabel {
+                l.draw(in: r, on: canvas, context: context, pixelSize: s, color: fg, alignment: .trailing)
+            }
         }
-        if let r = currentValueRect, let l = c.currentValueLabel {
+        if context.layers.contains(.dynamic), let r = currentValueRect, let l = c.currentValueLabel {
             l.draw(in: r, on: canvas, context: context, pixelSize: s, color: fg, alignment: currentAlignment)
         }
-        if let r = minimumRect, let l = c.minimumValueLabel {
-            l.draw(in: r, on: canvas, context: context, pixelSize: s, color: fg, alignment: .leading)
-        }
-        if let r = maximumRect, let l = c.maximumValueLabel {
-            l.draw(in: r, on: canvas, context: context, pixelSize: s, color: fg, alignment: .trailing)
-        }
+    }
+
+    /// Where ``drawLabels(_:on:context:labelAlignment:currentAlignment:)`` paints the current value.
+    func currentBounds(_ c: GaugeStyleConfiguration, context: DrawContext, alignment: HorizontalAlignment) -> [Rect]? {
+        guard let r = currentValueRect, let l = c.currentValueLabel else { return [] }
+        return l.drawnBounds(in: r, context: context, pixelSize: c.environment.labelSize, alignment: alignment)
     }
 }
 
@@ -126,6 +148,12 @@ public struct LinearCapacityGaugeStyle: GaugeStyle {
         return .make(
             rect: rect, configuration: c, context: context, thickness: t, rowHeight: t, endInset: 0,
             labelAlignment: .center, current: .below(.center))
+    }
+
+    public var separatesLayers: Bool { true }
+
+    public func layering(configuration c: Configuration, in rect: Rect, context: DrawContext) -> GaugeLayering {
+        layout(c, in: rect, context: context).capacityLayering(c, labels: .center, context: context)
     }
 
     public func makeBody(configuration c: Configuration) -> some Drawable {
@@ -162,17 +190,41 @@ public struct AccessoryLinearGaugeStyle: GaugeStyle {
             endInset: halo - t / 2, labelAlignment: nil, current: .leadingEdge)
     }
 
+    public var separatesLayers: Bool { true }
+
+    /// The bar's paint, when it is not the plain track colour.
+    private func along(_ c: Configuration) -> Tint? { c.zoneTrack ?? (c.tint.isGradient ? c.tint : nil) }
+
+    public func layering(configuration c: Configuration, in rect: Rect, context: DrawContext) -> GaugeLayering {
+        let l = layout(c, in: rect, context: context)
+        let p = l.marker(for: c.value)
+        let halo = Self.markerRadii(thickness: l.bar.height).halo
+        let marker = Rect(x: p.x - halo, y: p.y - halo, width: 2 * halo, height: 2 * halo).insetBy(-1)
+        return GaugeLayering(
+            staticKey: AnyHashable([AnyHashable(l), AnyHashable(along(c))]),
+            dynamicBounds: adding(l.currentBounds(c, context: context, alignment: .leading), to: [marker]))
+    }
+
     public func makeBody(configuration c: Configuration) -> some Drawable {
         Draw { rect, canvas, context in
             let l = layout(c, in: rect, context: context)
-            let along = c.zoneTrack ?? (c.tint.isGradient ? c.tint : nil)
-            let track = along?.linearPaint(from: l.marker(for: 0), to: l.marker(for: 1)) ?? .solid(c.environment.track)
-            canvas.fillCapsule(l.bar, paint: track)
+            if context.layers.contains(.static) {
+                let track =
+                    along(c)?.linearPaint(from: l.marker(for: 0), to: l.marker(for: 1)) ?? .solid(c.environment.track)
+                canvas.fillCapsule(l.bar, paint: track)
+            }
+            // The static labels go under the marker: all static parts come first.
+            l.drawLabels(
+                c, on: canvas, context: context.with(layers: context.layers.intersection(.static)),
+                labelAlignment: .leading, currentAlignment: .leading)
+            guard context.layers.contains(.dynamic) else { return }
             let p = l.marker(for: c.value)
             let radii = Self.markerRadii(thickness: l.bar.height)
             canvas.fillDisc(center: p, radius: radii.halo, paint: .solid(c.environment.background))
             canvas.fillDisc(center: p, radius: radii.dot, paint: .solid(c.tint.color(at: c.value)))
-            l.drawLabels(c, on: canvas, context: context, labelAlignment: .leading, currentAlignment: .leading)
+            l.drawLabels(
+                c, on: canvas, context: context.with(layers: .dynamic), labelAlignment: .leading,
+                currentAlignment: .leading)
         }
     }
 }
@@ -189,6 +241,12 @@ public struct AccessoryLinearCapacityGaugeStyle: GaugeStyle {
         return .make(
             rect: rect, configuration: c, context: context, thickness: t, rowHeight: t, endInset: 0,
             labelAlignment: .leading, current: .below(.leading))
+    }
+
+    public var separatesLayers: Bool { true }
+
+    public func layering(configuration c: Configuration, in rect: Rect, context: DrawContext) -> GaugeLayering {
+        layout(c, in: rect, context: context).capacityLayering(c, labels: .leading, context: context)
     }
 
     public func makeBody(configuration c: Configuration) -> some Drawable {

@@ -77,24 +77,45 @@ public struct RingGaugeStyle: GaugeStyle {
                 let l = Self.layout(centreWidth: centre.width, in: rect).ring
                 if l.radius > 0 {
                     let t = l.lineWidth
-                    canvas.strokeArc(
-                        center: l.center, radius: l.radius, startAngle: l.startAngle, sweep: l.sweep,
-                        width: t / Self.scale, cap: .butt, dash: try? DashPattern([t, t]),
-                        paint: c.zoneTrack?.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: l.sweep)
-                            ?? .solid(c.environment.foreground.opacity(0.2)))
-                    if c.value > 0 {
+                    if context.layers.contains(.static) {
+                        canvas.strokeArc(
+                            center: l.center, radius: l.radius, startAngle: l.startAngle, sweep: l.sweep,
+                            width: t / Self.scale, cap: .butt, dash: try? DashPattern([t, t]),
+                            paint: c.zoneTrack?.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: l.sweep)
+                                ?? .solid(c.environment.foreground.opacity(0.2)))
+                    }
+                    if c.value > 0 && context.layers.contains(.dynamic) {
                         canvas.strokeArc(
                             center: l.center, radius: l.radius, startAngle: l.startAngle, sweep: l.sweep * c.value,
                             width: t, cap: .butt,
                             paint: c.tint.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: l.sweep))
                     }
                 }
-                let box = Rect(
-                    x: l.center.x - centre.width / 2, y: l.center.y - centre.size, width: centre.width,
-                    height: 2 * centre.size)
+                guard context.layers.contains(.dynamic) else { return }
                 centre.label.draw(
-                    in: box, on: canvas, context: context, pixelSize: centre.size, color: c.environment.foreground)
+                    in: centreBox(centre, l), on: canvas, context: context, pixelSize: centre.size,
+                    color: c.environment.foreground)
             })
+    }
+
+    public var separatesLayers: Bool { true }
+
+    public func layering(configuration c: Configuration, in rect: Rect, context: DrawContext) -> GaugeLayering {
+        let centre = centre(c, in: rect, context: context)
+        let l = Self.layout(centreWidth: centre.width, in: rect).ring
+        let arc = l.radius > 0 && c.value > 0 ? [l.strokeBounds(from: 0, to: c.value)] : []
+        let label = centre.label.drawnBounds(in: centreBox(centre, l), context: context, pixelSize: centre.size)
+        // The track's size follows the centre's width (fixed by the sizing texts
+        // unless the current label is wider).
+        return GaugeLayering(staticKey: AnyHashable(l), dynamicBounds: adding(label, to: arc))
+    }
+
+    /// The centre's box: as wide as the centre, twice its text size high.
+    private func centreBox(_ centre: (label: GaugeLabel, size: Double, width: Double), _ l: CircularGaugeLayout)
+        -> Rect
+    {
+        Rect(
+            x: l.center.x - centre.width / 2, y: l.center.y - centre.size, width: centre.width, height: 2 * centre.size)
     }
 }
 
@@ -135,16 +156,34 @@ public struct SteppedGaugeStyle: GaugeStyle {
         return try? DashPattern([period - gap, gap], phase: period - gap / 2)
     }
 
+    public var separatesLayers: Bool { true }
+
+    public func layering(configuration c: Configuration, in rect: Rect, context: DrawContext) -> GaugeLayering {
+        let l = layout(in: rect)
+        guard l.radius > 0 else { return GaugeLayering(staticKey: AnyHashable(0), dynamicBounds: []) }
+        var bounds: [Rect]? = c.value > 0 ? [l.strokeBounds(from: 0, to: c.value)] : []
+        if let current = c.currentValueLabel {
+            bounds = adding(
+                l.centreBounds(
+                    current, c, preferred: 0.5 * l.innerRadius, fitting: 1.5 * l.innerRadius, context: context),
+                to: bounds)
+        }
+        return GaugeLayering(staticKey: AnyHashable(l), dynamicBounds: bounds)
+    }
+
     public func makeBody(configuration c: Configuration) -> some Drawable {
         Draw { rect, canvas, context in
             let l = layout(in: rect)
             guard l.radius > 0 else { return }
             let dash = segmentDash(l)
-            canvas.strokeArc(
-                center: l.center, radius: l.radius, startAngle: l.startAngle, sweep: l.sweep, width: l.lineWidth,
-                cap: .butt, dash: dash,
-                paint: c.zoneTrack?.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: l.sweep)
-                    ?? .solid(c.environment.track))
+            if context.layers.contains(.static) {
+                canvas.strokeArc(
+                    center: l.center, radius: l.radius, startAngle: l.startAngle, sweep: l.sweep, width: l.lineWidth,
+                    cap: .butt, dash: dash,
+                    paint: c.zoneTrack?.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: l.sweep)
+                        ?? .solid(c.environment.track))
+            }
+            guard context.layers.contains(.dynamic) else { return }
             if c.value > 0 {
                 canvas.strokeArc(
                     center: l.center, radius: l.radius, startAngle: l.startAngle, sweep: l.sweep * c.value,

@@ -1,0 +1,120 @@
+import Testing
+
+@testable import PanelGauge
+
+/// Every built-in style, in the variants whose static layer or dynamic bounds
+/// follow the value (threshold colours, zones, a current value that moves the
+/// bar, a gradient track), for layer tests here and in paneld's renderer tests.
+enum LayeredGauges {
+    static func all() throws -> [(name: String, gauge: Gauge)] {
+        let red = Color(hex: 0xFF3B30), green = Color(hex: 0x34C759), orange = Color(hex: 0xFF9F0A)
+        let thresholds = try Thresholds(green, (60, orange), (85, red))
+        let gradient = Gradient(colors: [green, orange, red])
+        let number = ValueFormat.number(decimals: 1, unit: "°C")
+        func zones(_ g: Gauge) -> Gauge { g.thresholds(thresholds).environment { $0.showsThresholdZones = true } }
+        let ends = try Gauge(value: 0, in: 0...100) {
+            "CPU"
+        } currentValueLabel: {
+            "0"
+        } minimumValueLabel: {
+            "0"
+        } maximumValueLabel: {
+            "100"
+        }
+        let plain = try Gauge(value: 0, in: 0...100) { "Load" }.valueFormat(.percent())
+        return [
+            ("accessoryCircular ends", ends.gaugeStyle(.accessoryCircular).valueFormat(number)),
+            (
+                "accessoryCircular gradient thresholds",
+                plain.gaugeStyle(.accessoryCircular).tint(gradient).thresholds(
+                    try Thresholds(base: nil, steps: [.init(from: 70, color: red)]))
+            ),
+            ("accessoryCircular zones", zones(plain.gaugeStyle(.accessoryCircular))),
+            (
+                "accessoryCircularCapacity thresholds",
+                plain.gaugeStyle(.accessoryCircularCapacity).thresholds(thresholds)
+            ),
+            ("accessoryCircularCapacity zones", zones(plain.gaugeStyle(.accessoryCircularCapacity))),
+            ("ring", try Gauge(value: 0, in: 0...100).gaugeStyle(.ring)),
+            (
+                "ring number gradient",
+                try Gauge(value: 0, in: -20...120).gaugeStyle(.ring).valueFormat(number).tint(gradient)
+            ),
+            ("ring zones", zones(try Gauge(value: 0, in: 0...100).gaugeStyle(.ring))),
+            ("stepped", plain.gaugeStyle(.stepped(segments: 10))),
+            ("linearCapacity ends", ends.gaugeStyle(.linearCapacity).tint(gradient)),
+            ("linearCapacity zones", zones(plain.gaugeStyle(.linearCapacity))),
+            // No end labels: the current value sits at the leading edge and moves the bar.
+            ("accessoryLinear leading value", plain.gaugeStyle(.accessoryLinear).valueFormat(number)),
+            ("accessoryLinear ends gradient", ends.gaugeStyle(.accessoryLinear).tint(gradient).thresholds(thresholds)),
+            ("accessoryLinearCapacity", plain.gaugeStyle(.accessoryLinearCapacity).thresholds(thresholds)),
+        ]
+    }
+
+    /// Values across the range: both ends, threshold crossings, repeats, small steps.
+    static let fractions: [Double] = [0, 0.42, 0.43, 1, 0.05, 0.86, 0.86, 0.61, 0.59, 0.999, 0.001, 0.3, 0.72]
+}
+
+@Suite struct GaugeLayersTests {
+    static let rect = Rect(x: 3, y: 5, width: 150, height: 120)
+
+    /// `g` drawn over the panel background with one draw call per entry of `layers`.
+    func draw(_ g: Gauge, layers: [GaugeLayers], format: PixelFormat) -> Image {
+        let img = Image(width: 160, height: 130, format: format)
+        let canvas = Canvas(surface: img.surface)
+        canvas.clear(Color(hex: 0x101418))
+        for l in layers { g.draw(in: Self.rect, on: canvas, layers: l) }
+        return img
+    }
+
+    /// The pixels of `layers` drawn as by ``draw(_:layers:format:)``.
+    func pixels(_ g: Gauge, layers: [GaugeLayers], format: PixelFormat = .xrgb8888) -> [UInt8] {
+        let img = draw(g, layers: layers, format: format)
+        return withExtendedLifetime(img) { img.surface.rgbBytes() }
+    }
+
+    /// The static layer, then the dynamic one over it, is the whole drawing; and
+    /// the dynamic layer changes nothing outside its bounds.
+    @Test(arguments: PixelFormat.allCases)
+    func staticThenDynamicEqualsTheWholeDrawing(format: PixelFormat) throws {
+        for (name, gauge) in try LayeredGauges.all() {
+            #expect(gauge.style.separatesLayers, "\(name)")
+            for f in LayeredGauges.fractions {
+                let g = try gauge.withValue(
+                    gauge.range.lowerBound + f * (gauge.range.upperBound - gauge.range.lowerBound))
+                let whole = draw(g, layers: [.all], format: format)
+                let same =
+                    pixels(g, layers: [.static, .dynamic], format: format) == pixels(g, layers: [.all], format: format)
+                #expect(same, "\(name) at \(f)")
+                let bounds = try #require(g.layering(in: Self.rect).dynamicBounds, "\(name)").map(
+                    IntRect.init(covering:))
+                let staticOnly = draw(g, layers: [.static], format: format)
+                var outside = 0
+                for y in 0..<whole.height {
+                    for x in 0..<whole.width
+                    where whole.surface.pixel(x: x, y: y) != staticOnly.surface.pixel(x: x, y: y) {
+                        let p = IntRect(x: x, y: y, width: 1, height: 1)
+                        if !bounds.contains(where: { $0.contains(p) }) { outside += 1 }
+                    }
+                }
+                withExtendedLifetime((whole, staticOnly)) {
+                    #expect(outside == 0, "\(name) at \(f): dynamic pixels outside the dynamic bounds")
+                }
+            }
+        }
+    }
+
+    /// A style written before layers existed draws everything as its dynamic
+    /// layer: nothing for `.static`, the whole drawing for `.dynamic`.
+    @Test func aStyleWithoutLayersIsAllDynamic() throws {
+        let g = try Gauge(value: 30, in: 0...40).gaugeStyle(Bar()).tint(.red)
+        #expect(!g.style.separatesLayers)
+        #expect(g.layering(in: Self.rect).dynamicBounds == nil)
+        let background = pixels(g, layers: [])
+        let staticOnly = pixels(g, layers: [.static]) == background
+        #expect(staticOnly)
+        let whole = pixels(g, layers: [.all])
+        let dynamicIsAll = pixels(g, layers: [.dynamic]) == whole && pixels(g, layers: [.static, .dynamic]) == whole
+        #expect(whole != background && dynamicIsAll)
+    }
+}

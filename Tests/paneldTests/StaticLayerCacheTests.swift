@@ -1,0 +1,197 @@
+import PanelGauge
+import Testing
+
+@testable import paneld
+
+/// paneld's cached, damage-only updates against a full redraw from scratch:
+/// the renderer keeps pictures of the gauges' static layers and repaints only
+/// where the dynamic layers were or are, and the DRM output adds what its back
+/// buffer missed; the panel must show exactly what a full redraw shows.
+@Suite struct StaticLayerCacheTests {
+    static let width = 320
+    static let height = 240
+
+    /// Every built-in style, in the variants whose static layer or dynamic
+    /// bounds follow the value (threshold colours, zones, a current value that
+    /// moves the bar, a gradient track), each in its own cell; a custom style
+    /// without layers; and two gauges that overlap (drawn from scratch: neither
+    /// owns its frame).
+    static let layoutJSON = """
+        {"mode": "320x240", "background": "#101418", "gauges": [
+          {"name": "arcEnds", "style": "arc", "rect": [0, 0, 78, 58], "range": [0, 100], "label": "CPU",
+           "minimumLabel": "0", "maximumLabel": "100", "format": {"kind": "number", "decimals": 1}},
+          {"name": "arcGradient", "style": "arc", "rect": [80, 0, 78, 58], "range": [20, 100], "label": "T",
+           "gradient": ["#34C759", "#FF3B30"], "thresholds": [{"above": 70, "color": "#FF3B30"}]},
+          {"name": "arcZones", "style": "arc", "rect": [160, 0, 78, 58], "range": [0, 1],
+           "thresholds": [{"above": 0.6, "color": "#FF9F0A"}, {"above": 0.85, "color": "#FF3B30"}]},
+          {"name": "capacity", "style": "accessoryCircularCapacity", "rect": [240, 0, 80, 58], "range": [0, 100],
+           "units": "%", "thresholds": [{"above": 60, "color": "#FF9F0A"}]},
+          {"name": "capacityZones", "style": "accessoryCircularCapacity", "rect": [0, 60, 78, 58], "range": [0, 100],
+           "thresholds": [{"above": 60, "color": "#FF9F0A"}]},
+          {"name": "ring", "style": "ring", "rect": [80, 60, 78, 58], "range": [0, 100]},
+          {"name": "ringNumber", "style": "ring", "rect": [160, 60, 78, 58], "range": [-20, 120],
+           "format": {"kind": "number", "decimals": 1}, "units": "C", "gradient": ["#34C759", "#FFCC00", "#FF3B30"]},
+          {"name": "ringZones", "style": "ring", "rect": [240, 60, 80, 58], "range": [0, 100],
+           "thresholds": [{"above": 50, "color": "#FF3B30"}]},
+          {"name": "stepped", "style": "stepped", "rect": [0, 120, 78, 58], "range": [0, 10], "segments": 10},
+          {"name": "bar", "style": "bar", "rect": [80, 120, 118, 58], "range": [0, 4], "label": "Load",
+           "minimumLabel": "0", "maximumLabel": "4", "gradient": ["#5E5CE6", "#FF3B30"]},
+          {"name": "barZones", "style": "linearCapacity", "rect": [200, 120, 120, 58], "range": [0, 4],
+           "thresholds": [{"above": 3, "color": "#FF3B30"}]},
+          {"name": "linear", "style": "accessoryLinear", "rect": [0, 180, 100, 28], "range": [0, 1000],
+           "format": {"kind": "number", "decimals": 0}},
+          {"name": "linearEnds", "style": "accessoryLinear", "rect": [0, 210, 100, 30], "range": [0, 1],
+           "minimumLabel": "lo", "maximumLabel": "hi", "gradient": ["#34C759", "#FF3B30"],
+           "thresholds": [{"above": 0.8, "color": "#FF3B30"}]},
+          {"name": "linearCapacity", "style": "accessoryLinearCapacity", "rect": [100, 180, 100, 60], "range": [0, 100],
+           "label": "Disk", "thresholds": [{"above": 90, "color": "#FF3B30"}]},
+          {"name": "custom", "rect": [200, 180, 60, 60], "range": [0, 10]},
+          {"name": "under", "style": "accessoryCircularCapacity", "rect": [260, 180, 60, 60], "range": [0, 1]},
+          {"name": "over", "style": "bar", "rect": [270, 210, 50, 30], "range": [0, 1]}]}
+        """
+
+    static func layout() throws -> Layout {
+        var layout = try LayoutReader.parse(Array(layoutJSON.utf8))
+        for i in layout.gauges.indices {
+            let name = layout.gauges[i].name
+            if name.hasSuffix("Zones") {
+                layout.gauges[i].gauge = layout.gauges[i].gauge.environment { $0.showsThresholdZones = true }
+            }
+            if name == "custom" { layout.gauges[i].gauge = layout.gauges[i].gauge.gaugeStyle(HalfFill()) }
+        }
+        return layout
+    }
+
+    /// Values across the range: both ends, threshold crossings, repeats, small steps.
+    static let fractions: [Double] = [0, 0.42, 0.43, 1, 0.05, 0.86, 0.86, 0.61, 0.59, 0.999, 0.001, 0.3, 0.72]
+
+    /// A user style that knows nothing of layers.
+    struct HalfFill: GaugeStyle {
+        func makeBody(configuration c: Configuration) -> some Drawable {
+            Draw { rect, canvas, _ in
+                canvas.fill(rect.insetBy(4), paint: .solid(.gray))
+                canvas.fillDisc(
+                    center: Point(x: rect.minX + 8 + c.value * (rect.width - 16), y: rect.midY), radius: 6,
+                    paint: .solid(c.tint.color(at: c.value)))
+            }
+        }
+    }
+
+    @Test(arguments: [PixelFormat.xrgb8888, .rgb565], [PanelRotation.none, .clockwise90])
+    func cachedDamageOnlyUpdatesEqualAFullRedraw(format: PixelFormat, rotation: PanelRotation) throws {
+        let layout = try Self.layout()
+        let (pw, ph) = rotation.swapsAxes ? (Self.height, Self.width) : (Self.width, Self.height)
+        let fake = FakeDRM.bochs(width: UInt16(pw), height: UInt16(ph))
+        let out = try DRMOutput(options: DRMOutputOptions(format: format, rotation: rotation), syscalls: fake)
+        defer { out.close() }
+        #expect((out.width, out.height) == (Self.width, Self.height))
+        let renderer = PanelRenderer(layout: layout, width: out.width, height: out.height)
+        let reference = PanelRenderer(layout: layout, width: out.width, height: out.height, cachesStaticLayers: false)
+
+        var values = Dictionary(uniqueKeysWithValues: layout.gauges.map { ($0.name, $0.range.lower) })
+        try out.present(damage: []) { renderer.draw($0, rects: $1, values: values) }
+        var shown = values
+        let fractions = Self.fractions
+        // Each step changes one to three gauges, a different mix every time.
+        for step in 0..<18 {
+            var changed: Set<String> = []
+            for k in 0..<(1 + step % 3) {
+                let g = layout.gauges[(step * 7 + k * 5) % layout.gauges.count]
+                let f = fractions[(step + k * 3) % fractions.count]
+                values[g.name] = g.range.lower + f * (g.range.upper - g.range.lower)
+                changed.insert(g.name)
+            }
+            let damage = renderer.damage(for: changed, from: shown, to: values)
+            try out.present(damage: damage) { renderer.draw($0, rects: $1, values: values) }
+            if out.isBusy { try out.handleEvents() }
+            shown = values
+
+            let expected = Image(width: Self.width, height: Self.height, format: format)
+            reference.drawAll(expected.surface, values: values)
+            let panel = Image(width: pw, height: ph, format: format)
+            rotation.copy(expected.surface.bounds, from: expected.surface, to: panel.surface)
+            let scan = fake.scanout(lastShownFB(fake), width: pw, height: ph, format: format)
+            let rowBytes = pw * format.bytesPerPixel
+            let differing = (0..<ph).filter { y in
+                !(0..<rowBytes).allSatisfy {
+                    scan.row(y).load(fromByteOffset: $0, as: UInt8.self)
+                        == panel.surface.row(y).load(fromByteOffset: $0, as: UInt8.self)
+                }
+            }
+            let xs =
+                differing.first.map { y in
+                    (0..<pw).filter { x in scan.pixel(x: x, y: y) != panel.surface.pixel(x: x, y: y) }
+                } ?? []
+            #expect(
+                differing.isEmpty,
+                "step \(step) (\(changed.sorted())) damage \(damage): panel rows \(differing.prefix(5)) differ at x \(xs)"
+            )
+        }
+    }
+
+    /// A value change damages less than the gauge's frame where the style knows
+    /// its dynamic layer, the whole frame where it does not, and the frames of
+    /// overlapping gauges together.
+    @Test func damageIsTheDynamicLayerWhereTheStyleKnowsIt() throws {
+        let layout = try Self.layout()
+        let r = PanelRenderer(layout: layout, width: Self.width, height: Self.height)
+        for g in layout.gauges {
+            let damage = r.damage(
+                for: [g.name], from: [g.name: g.range.lower], to: [g.name: (g.range.lower + g.range.upper) / 2])
+            let frame = try #require(g.rect)
+            switch g.name {
+            case "custom": #expect(damage == [frame])
+            case "under", "over":
+                #expect(
+                    damage == [
+                        IntRect(x: 260, y: 180, width: 60, height: 60), IntRect(x: 270, y: 210, width: 50, height: 30),
+                    ])
+            // The value at the leading edge moves the bar: a new static layer.
+            case "linear": #expect(damage == [frame])
+            default: #expect(damage.count == 1 && frame.contains(damage[0]) && damage[0] != frame, "\(g.name)")
+            }
+        }
+    }
+
+    /// The built-in layout's ring fills the screen: its picture keeps the
+    /// ring's square, and the repaints over it still equal full redraws.
+    @Test func aScreenFillingRingKeepsOnlyItsSquare() throws {
+        let layout = Layout.fallback
+        let renderer = PanelRenderer(layout: layout, width: 400, height: 240)
+        let reference = PanelRenderer(layout: layout, width: 400, height: 240, cachesStaticLayers: false)
+        let screen = Image(width: 400, height: 240)
+        var shown = ["value": 0.0]
+        renderer.drawAll(screen.surface, values: shown)
+        #expect(renderer.pictureBytes > 0 && renderer.pictureBytes <= 240 * 240 * 4)
+        for v in [73.0, 100, 12, 12.5, 0, 99.9] {
+            let damage = renderer.damage(for: ["value"], from: shown, to: ["value": v])
+            #expect(damage.count == 1 && damage[0].area < 400 * 240)
+            renderer.draw(screen.surface, rects: damage, values: ["value": v])
+            shown = ["value": v]
+            let expected = Image(width: 400, height: 240)
+            reference.drawAll(expected.surface, values: shown)
+            let same = withExtendedLifetime((screen, expected)) {
+                screen.surface.rgbBytes() == expected.surface.rgbBytes()
+            }
+            #expect(same, "value \(v)")
+        }
+    }
+
+    @Test func subtractingLeavesTheRestInAtMostFourRectangles() {
+        let r = IntRect(x: 0, y: 0, width: 10, height: 8)
+        let hole = IntRect(x: 3, y: 2, width: 4, height: 3)
+        let parts = r.subtracting(hole)
+        #expect(parts.count == 4)
+        #expect(parts.reduce(0) { $0 + $1.area } == r.area - hole.area)
+        #expect(!parts.contains { $0.intersects(hole) })
+        #expect(r.subtracting(IntRect(x: 20, y: 0, width: 2, height: 2)) == [r])
+        #expect(r.subtracting(r).isEmpty)
+    }
+
+    /// The framebuffer the fake last showed.
+    func lastShownFB(_ fake: FakeDRM) -> UInt32 {
+        let line = fake.trace.last { $0.hasPrefix("setCrtc 38") || $0.hasPrefix("pageFlip") }!
+        let words = line.split(separator: " ")
+        return UInt32(words[words.firstIndex(of: "fb")! + 1])!
+    }
+}
