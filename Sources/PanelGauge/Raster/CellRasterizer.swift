@@ -87,6 +87,7 @@ struct CellRasterizer: ~Copyable {
     /// The clip grown by `nearMargin` on every side (see `near`).
     private var nearX0 = 0.0, nearY0 = 0.0, nearX1 = 0.0, nearY1 = 0.0
     static let nearMargin = 1024.0
+    private var lastAngle = Double.nan, lastCosSin = (1.0, 0.0)
 
     // Current contour.
     private var startX = 0.0, startY = 0.0, lastX = 0.0, lastY = 0.0
@@ -396,23 +397,24 @@ struct CellRasterizer: ~Copyable {
         // 0.2 of an 8-bit level; smaller circles are left to the chords.
         guard banded, let tag = groupTag, r >= 4, sweep != 0, abs(sweep) <= turn else { return false }
         guard cx - r >= nearX0, cx + r <= nearX1, cy - r >= nearY0, cy + r <= nearY1 else { return false }
-        let startX: Double = cx + r * cos(start)
-        let startY: Double = cy + r * sin(start)
-        if moveFirst { move(startX, startY) } else { line(startX, startY) }
+        let (cs, sn) = cosSin(start)
+        if moveFirst { move(cx + r * cs, cy + r * sn) } else { line(cx + r * cs, cy + r * sn) }
         guard lastNear else { return false }
         let quarter: Double = Double.pi / 2
         let end: Double = start + sweep
         let forward = sweep > 0
         let first: Double = forward ? (start / quarter).rounded(.down) + 1 : (start / quarter).rounded(.up) - 1
         var k = Int(first)
-        var a = start
+        let bulgeFrom = ArcPiece.bulgeThreshold(radius: r)
         // Quarter-turn boundaries k pi / 2 between start and end: points exactly on the axes.
         while true {
             let boundary = Double(k) * quarter
             let last = forward ? boundary >= end : boundary <= end
-            let b = last ? end : boundary
-            var px: Double = cx + r * cos(end), py: Double = cy + r * sin(end)
-            if !last {
+            var px: Double, py: Double
+            if last {
+                let (ce, se) = cosSin(end)
+                (px, py) = (cx + r * ce, cy + r * se)
+            } else {
                 switch (k % 4 + 4) % 4 {
                 case 0: (px, py) = (cx + r, cy)
                 case 1: (px, py) = (cx, cy + r)
@@ -420,15 +422,26 @@ struct CellRasterizer: ~Copyable {
                 default: (px, py) = (cx, cy - r)
                 }
             }
-            let mid = (a + b) / 2
-            let sideX: Double = cos(mid) < 0 ? -1 : 1
-            let sideY: Double = sin(mid) < 0 ? -1 : 1
-            arcPiece(to: px, py, ArcPiece(cx: cx, cy: cy, r: r, sx: sideX, sy: sideY), tag: tag)
+            // The quadrant the piece lies in (0: right and below the centre, then clockwise).
+            let quadrant = ((forward ? k - 1 : k) % 4 + 4) % 4
+            let circle = ArcPiece(
+                cx: cx, cy: cy, r: r, sx: quadrant == 0 || quadrant == 3 ? 1 : -1, sy: quadrant < 2 ? 1 : -1,
+                bulgeFrom: bulgeFrom)
+            arcPiece(to: px, py, circle, tag: tag)
             if last { break }
-            a = b
             k += forward ? 1 : -1
         }
         return true
+    }
+
+    /// cos and sin of `angle`, remembered for the next call: a stroke's arcs
+    /// meet at shared angles (an outer arc ends where the inner one starts).
+    private mutating func cosSin(_ angle: Double) -> (Double, Double) {
+        if angle != lastAngle {
+            lastAngle = angle
+            lastCosSin = (cos(angle), sin(angle))
+        }
+        return lastCosSin
     }
 
     /// Records the piece of `circle` from the current point to (x, y) (near the

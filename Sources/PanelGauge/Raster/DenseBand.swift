@@ -309,14 +309,19 @@ struct ArcPiece {
     /// 8-bit level (131072 / 255 / 4 area units); shorter chords skip it.
     var bulgeFrom: Int
 
-    init(cx: Double, cy: Double, r: Double, sx: Double, sy: Double) {
+    init(cx: Double, cy: Double, r: Double, sx: Double, sy: Double, bulgeFrom: Int) {
         self.cx = cx
         self.cy = cy
         r2 = r * r
         self.sx = sx
         self.sy = sy
         bulge = sx / (1536 * r)
-        bulgeFrom = Int(min(1e9, pow(1536 * r * 131_072 / 1020, 2.0 / 3)))
+        self.bulgeFrom = bulgeFrom
+    }
+
+    /// `bulgeFrom` for a circle of radius `r`: l2^1.5 / (1536 r) >= 131072 / 1020.
+    static func bulgeThreshold(radius r: Double) -> Int {
+        Int(min(1e9, pow(1536 * r * 131_072 / 1020, 2.0 / 3)))
     }
 
     /// Rounds to the nearest integer (ties to even) without the range check of
