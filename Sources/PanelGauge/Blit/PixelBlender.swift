@@ -7,6 +7,8 @@
 protocol PixelBlender {
     /// Source copy of an opaque colour.
     static func fill(row: UnsafeMutableRawPointer, x: Int, count: Int, color: UInt32)
+    /// One pixel, one colour, alpha 1...255.
+    static func blendPixel(row: UnsafeMutableRawPointer, x: Int, color: UInt32, alpha: UInt32)
     /// One colour, one alpha for the whole run.
     static func blend(row: UnsafeMutableRawPointer, x: Int, count: Int, color: UInt32, alpha: UInt32)
     /// One colour, per-pixel alphas.

@@ -54,6 +54,12 @@ enum XRGB8888Blender: PixelBlender {
     }
 
     @inline(__always)
+    static func blendPixel(row: UnsafeMutableRawPointer, x: Int, color: UInt32, alpha: UInt32) {
+        let p = row.assumingMemoryBound(to: UInt32.self) + x
+        p.pointee = alpha >= 255 ? 0xFF00_0000 | color : blendXRGB(p.pointee, color, alpha)
+    }
+
+    @inline(__always)
     static func blend(row: UnsafeMutableRawPointer, x: Int, count: Int, color: UInt32, alpha: UInt32) {
         if alpha >= 255 { return fill(row: row, x: x, count: count, color: color) }
         if alpha == 0 { return }

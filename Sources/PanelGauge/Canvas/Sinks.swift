@@ -26,6 +26,14 @@ struct SolidSink<B: PixelBlender>: SpanSink {
         let a = alpha == 255 ? UInt32(coverage) : div255(UInt32(coverage) &* alpha)
         B.blend(row: base + y * stride, x: x, count: count, color: color, alpha: a)
     }
+
+    static var takesPixels: Bool { true }
+
+    @inline(__always)
+    mutating func blendPixel(y: Int, x: Int, coverage: UInt8) {
+        let a = alpha == 255 ? UInt32(coverage) : div255(UInt32(coverage) &* alpha)
+        if a != 0 { B.blendPixel(row: base + y &* stride, x: x, color: color, alpha: a) }
+    }
 }
 
 /// A shader (gradient): per-pixel colours times coverage.

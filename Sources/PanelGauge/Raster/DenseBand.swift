@@ -260,7 +260,7 @@ struct DenseBand: ~Copyable {
                 var c1 = c0 + ones
                 w = ones + lead >= 64 ? 0 : w & (~0 &<< UInt64(ones + lead))
                 if c0 != next {
-                    if next > spanX {
+                    if !S.takesPixels && next > spanX {
                         sink.blendSpan(y: y, x: originX + spanX, count: next - spanX, coverage: buffer)
                     }
                     if acc != 0 {
@@ -277,7 +277,12 @@ struct DenseBand: ~Copyable {
                     cellRow[col] = 0
                     let area = Int(Int32(truncatingIfNeeded: v))
                     acc &+= Int((v &- Int64(area)) >> 32)
-                    buffer[col - spanX] = Self.coverage((acc << shift) &- area)
+                    let c = Self.coverage((acc << shift) &- area)
+                    if S.takesPixels {
+                        if c != 0 { sink.blendPixel(y: y, x: originX &+ col, coverage: c) }
+                    } else {
+                        buffer[col - spanX] = c
+                    }
                     col += 1
                 }
                 if c1 > width {
@@ -287,7 +292,9 @@ struct DenseBand: ~Copyable {
                 next = c1
             } while w != 0
         }
-        if next > spanX { sink.blendSpan(y: y, x: originX + spanX, count: next - spanX, coverage: buffer) }
+        if !S.takesPixels && next > spanX {
+            sink.blendSpan(y: y, x: originX + spanX, count: next - spanX, coverage: buffer)
+        }
     }
 }
 

@@ -9,6 +9,21 @@ protocol SpanSink {
     mutating func blendSpan(y: Int, x: Int, count: Int, coverage: UnsafePointer<UInt8>)
     /// Pixels `x ..< x + count` of row `y`, all with the same coverage (> 0).
     mutating func blendRun(y: Int, x: Int, count: Int, coverage: UInt8)
+    /// True when the sink composites single pixels as cheaply as spans (a solid
+    /// paint): the banded sweep then hands it each edge pixel as it computes it
+    /// (`blendPixel`) instead of gathering spans. Sinks that shade along a span
+    /// say false.
+    static var takesPixels: Bool { get }
+    /// Pixel (x, y) with coverage `coverage` (> 0).
+    mutating func blendPixel(y: Int, x: Int, coverage: UInt8)
+}
+
+extension SpanSink {
+    static var takesPixels: Bool { false }
+
+    mutating func blendPixel(y: Int, x: Int, coverage: UInt8) {
+        blendRun(y: y, x: x, count: 1, coverage: coverage)
+    }
 }
 
 /// How overlapping parts of a filled path combine.
