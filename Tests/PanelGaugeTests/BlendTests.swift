@@ -88,6 +88,36 @@ import Testing
         }
     }
 
+    /// Long translucent runs over one colour take a shortcut (one result for
+    /// every quad of that colour); rows that are mostly one colour, with other
+    /// pixels sprinkled in, hold it to the scalar formula.
+    @Test func constantAlphaOverOneColourMatchesScalar() {
+        var r = Random(state: 5)
+        for _ in 0..<4000 {
+            var c = Case(&r)
+            let under = r.word()
+            c.row = c.row.map { r.below(5) == 0 ? $0 : under }
+            let alpha = UInt32(r.alpha())
+            let got = c.actual {
+                XRGB8888Blender.blend(row: $0, x: c.x, count: c.count, color: c.color, alpha: alpha)
+            }
+            #expect(got == c.expected(alpha: { _ in alpha }, source: { _ in c.color }), "alpha \(alpha)")
+        }
+    }
+
+    @Test func singlePixelsMatchScalar() {
+        var r = Random(state: 6)
+        for _ in 0..<4000 {
+            let c = Case(&r)
+            let alpha = UInt32(max(1, r.alpha()))
+            let x = min(c.x, Case.width - 1)
+            let got = c.actual { XRGB8888Blender.blendPixel(row: $0, x: x, color: c.color, alpha: alpha) }
+            var want = c.row
+            want[x] = alpha == 255 ? 0xFF00_0000 | c.color : blendXRGB(c.row[x], c.color, alpha)
+            #expect(got == want)
+        }
+    }
+
     @Test func perPixelAlphaMatchesScalar() {
         var r = Random(state: 2)
         for _ in 0..<4000 {

@@ -70,7 +70,23 @@ enum XRGB8888Blender: PixelBlender {
         }
         let src = SIMD4<UInt32>(repeating: color)
         let a = SIMD8<UInt16>(repeating: UInt16(truncatingIfNeeded: alpha))
-        forEachQuad(count) { i, lanes in store(blendXRGB(load(p, i), src, a & spreadBytes(lanes)), p, i) }
+        guard count >= 16 else {
+            forEachQuad(count) { i, lanes in store(blendXRGB(load(p, i), src, a & spreadBytes(lanes)), p, i) }
+            return
+        }
+        // A long translucent run mostly lies over one colour (the background
+        // under a track): four such pixels take the one result, computed once.
+        let under = SIMD4<UInt32>(repeating: p[0])
+        let over = SIMD4<UInt32>(repeating: blendXRGB(p[0], color, alpha))
+        forEachQuad(count) { i, lanes in
+            let d = load(p, i)
+            let diff = unsafeBitCast(d ^ under, to: SIMD2<UInt64>.self)
+            if lanes == 0xFFFF_FFFF && diff[0] | diff[1] == 0 {
+                store(over, p, i)
+            } else {
+                store(blendXRGB(d, src, a & spreadBytes(lanes)), p, i)
+            }
+        }
     }
 
     @inline(__always)
