@@ -91,9 +91,6 @@ struct Bench {
         let o = parse(CommandLine.arguments)
         let image = Image(width: o.width, height: o.height, format: .xrgb8888)
         let canvas = Canvas(surface: image.surface)
-        // The default is PanelGauge's default (fixed-point coverage for every
-        // shape); PANELGAUGE_ARCS=analytic measures the opt-in analytic arcs.
-        if let arcs = getenv("PANELGAUGE_ARCS"), String(cString: arcs) == "analytic" { canvas.arcCoverage = .analytic }
         let scene = GaugePanelScene(width: o.width, height: o.height, gradient: o.gradient)
 
         if let png = o.png {

@@ -116,12 +116,11 @@ enum ReferenceHarness {
     }
 
     /// Draws one case with the public Canvas API.
-    static func render(_ c: Case, arcs: ArcCoverage = .fixedPoint) throws -> Image {
+    static func render(_ c: Case) throws -> Image {
         let format: PixelFormat = c.format == "rgb565" ? .rgb565 : .xrgb8888
         // Padded rows: the surface stride is deliberately larger than a row.
         let img = Image(width: c.width, height: c.height, format: format, stride: (c.width + 3) * format.bytesPerPixel)
         let canvas = Canvas(surface: img.surface)
-        canvas.arcCoverage = arcs
         canvas.clear(color(c.background))
         for op in c.ops {
             canvas.clip = (op.clip ?? c.clip).map(intRect)
@@ -202,20 +201,16 @@ enum ReferenceHarness {
         return (cmp, diff)
     }
 
-    /// Renders every case of `feature` with both arc rasterizers, compares with
-    /// its reference image and records a test issue per failing case (writing
+    /// Renders every case of `feature`, compares with its reference image and records a test issue per failing case (writing
     /// `<case>.actual.png` and `<case>.diff.png` next to the reference).
     static func check(_ feature: String, maxError: Int = 4, meanError: Double = 0.05) throws {
         for c in try cases(feature) {
-            for arcs in [ArcCoverage.fixedPoint, .analytic] {
-                try check(feature, c, arcs: arcs, maxError: maxError, meanError: meanError)
-            }
+            try check(feature, c, maxError: maxError, meanError: meanError)
         }
     }
 
-    private static func check(_ feature: String, _ c: Case, arcs: ArcCoverage, maxError: Int, meanError: Double) throws
-    {
-        let img = try render(c, arcs: arcs)
+    private static func check(_ feature: String, _ c: Case, maxError: Int, meanError: Double) throws {
+        let img = try render(c)
         let refPath = root.appendingPathComponent(feature).appendingPathComponent("\(c.name).png").path
         let ref = try PNG.read(refPath)
         #expect(ref.width == c.width && ref.height == c.height, "\(feature)/\(c.name): reference size")
@@ -225,7 +220,7 @@ enum ReferenceHarness {
         let ok = cmp.maxError <= maxError + levelSlack && cmp.meanError <= meanError + Double(levelSlack) / 4
         #expect(
             ok,
-            "\(feature)/\(c.name) (\(arcs)): max error \(cmp.maxError) at \(cmp.worst), mean \(cmp.meanError)"
+            "\(feature)/\(c.name): max error \(cmp.maxError) at \(cmp.worst), mean \(cmp.meanError)"
         )
         let base = refPath.dropLast(4)
         if !ok {

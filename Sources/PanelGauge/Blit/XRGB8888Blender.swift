@@ -20,7 +20,7 @@ enum XRGB8888Blender: PixelBlender {
         let p = row.assumingMemoryBound(to: UInt32.self) + x
         let word = 0xFF00_0000 | color
         if count >= 64, let wmemset = WideFill.wmemset {
-            wmemset(UnsafeMutableRawPointer(p), word, count)
+            _ = wmemset(UnsafeMutableRawPointer(p), word, count)
             return
         }
         // Eight pixels per (unaligned) vector store, then the rest one by one.

@@ -24,9 +24,6 @@ public final class Canvas {
     /// Draw calls touch only pixels inside this rectangle (intersected with the
     /// surface bounds). `nil` means the whole surface.
     public var clip: IntRect?
-    /// How discs and undashed arcs are rasterized; every other shape always
-    /// goes through the fixed-point scan converter.
-    public var arcCoverage: ArcCoverage = .fixedPoint
 
     /// Maximum distance between a curve and its polygon, in pixels.
     public var flatness: Double {
@@ -114,12 +111,6 @@ public final class Canvas {
         guard radius > 0,
             begin(bounds: Rect(x: center.x - radius, y: center.y - radius, width: 2 * radius, height: 2 * radius))
         else { return }
-        if arcCoverage == .analytic && radius >= AnalyticLimits.minRadius {
-            let disc = AnnularSector(
-                cx: center.x, cy: center.y, ri: 0, ro: radius, start: 0, sweep: 2 * Double.pi, roundCaps: false)
-            render(.sector(disc), paint: paint)
-            return
-        }
         raster.beginSimpleGroup()
         flattener.arc(
             &raster, cx: center.x, cy: center.y, radius: radius, start: 0, sweep: 2 * Double.pi, moveFirst: true)
@@ -161,22 +152,11 @@ public final class Canvas {
         else { return }
         let e = radius + width / 2
         guard begin(bounds: Rect(x: center.x - e, y: center.y - e, width: 2 * e, height: 2 * e)) else { return }
-        let sw = min(abs(sweep.radians), 2 * Double.pi) * (sweep.degrees < 0 ? -1 : 1)
-        // Dashes are short pieces whose every row is near an end, where the
-        // analytic path works per pixel; as polygons they cost less (measured on
-        // the gauge-panel scene: 2.46 M against 2.97 M instructions per frame).
-        if arcCoverage == .analytic, dash == nil,
-            let sector = analyticSector(
-                center: center, radius: radius, start: startAngle.radians, sweep: sw, width: width, cap: cap)
-        {
-            render(.sector(sector), paint: paint)
-            return
-        }
         if let dash {
+            let sw = min(abs(sweep.radians), 2 * Double.pi) * (sweep.degrees < 0 ? -1 : 1)
             flattener.dashedArcStroke(
-                &raster, cx: center.x, cy: center.y, radius: radius, start: startAngle.radians,
-                sweep: min(abs(sweep.radians), 2 * Double.pi) * (sweep.degrees < 0 ? -1 : 1), width: width,
-                cap: cap, dash: dash)
+                &raster, cx: center.x, cy: center.y, radius: radius, start: startAngle.radians, sweep: sw,
+                width: width, cap: cap, dash: dash)
         } else {
             flattener.arcStroke(
                 &raster, cx: center.x, cy: center.y, radius: radius, start: startAngle.radians,
@@ -243,42 +223,14 @@ public final class Canvas {
         render(.sweep(rule), paint: paint)
     }
 
-    /// The annular sector of a stroked arc, when the analytic rasterizer's
-    /// accuracy holds for it (see ``AnalyticLimits``); nil to use the polygon
-    /// scan converter instead.
-    private func analyticSector(
-        center: Point, radius r: Double, start: Double, sweep: Double, width w: Double, cap: LineCap
-    ) -> AnnularSector? {
-        let ri = r - w / 2, ro = r + w / 2
-        guard ri >= AnalyticLimits.minHole, ro >= AnalyticLimits.minRadius else { return nil }
-        let sw = abs(sweep)
-        let closed = sw >= 2 * Double.pi
-        // Shorter than 2 px along the inner edge: the two radial ends share
-        // pixels, beyond what the per-edge terms describe.
-        guard closed || sw * ri >= 2 else { return nil }
-        let round = cap == .round && !closed
-        if round {
-            // Caps large enough for the curvature correction, and 2 px apart across
-            // the gap (on the inner edge): otherwise the outline overlaps itself.
-            guard w / 2 >= AnalyticLimits.minCapRadius, (2 * Double.pi - sw) * ri - w >= 2 else { return nil }
-        }
-        return AnnularSector(
-            cx: center.x, cy: center.y, ri: ri, ro: ro, start: sweep < 0 ? start + sweep : start, sweep: sw,
-            roundCaps: round)
-    }
-
-    /// What produces the coverage for a paint: the rasterizer's sweep, a mask, or
-    /// analytic annular sectors.
+    /// What produces the coverage for a paint: the rasterizer's sweep or a mask.
     private enum CoverageSource {
-        case sector(AnnularSector)
         case sweep(FillRule)
         case mask(UnsafePointer<UInt8>, pitch: Int, x: Int, y: Int, rect: IntRect)
     }
 
     private func run<S: SpanSink>(_ source: CoverageSource, _ sink: inout S) {
         switch source {
-        case .sector(let sector):
-            AnnularSectorRasterizer<S>.render(sector, clip: effectiveClip, buffer: coverageRow, into: &sink)
         case .sweep(let rule):
             raster.sweep(rule: rule, into: &sink)
         case .mask(let mask, let pitch, let x, let y, let r):
@@ -321,32 +273,4 @@ public final class Canvas {
             run(source, &sink)
         }
     }
-}
-
-/// Two ways to compute the coverage of discs and circular arcs.
-public enum ArcCoverage: Sendable, Hashable {
-    /// The default: the shape is flattened to a polygon (within ``Canvas/flatness``)
-    /// and scan-converted with exact-area coverage in 24.8 fixed point, like every
-    /// other shape. Integer arithmetic after one conversion: the same pixels on
-    /// every CPU, so a preview rendered on a PC equals what the panel shows.
-    /// Measured on the gauge-panel scene: edge error mean 0.25, max 4 (8-bit units).
-    case fixedPoint
-    /// Per-row analytic coverage in floating point (`AnnularSectorRasterizer`):
-    /// curvature-corrected tangent half-planes, exact clipping at corners.
-    /// Closer to exact geometry (edge error mean 0.14, max 2 on the same scene)
-    /// at about the same cost, but floating-point results may differ in the last
-    /// bit between CPU architectures and compilers.
-    case analytic
-}
-
-/// When the analytic annular-sector rasterizer is accurate enough (see
-/// ``AnnularSectorRasterizer``): below these sizes the tangent-line
-/// approximation of a circle is off by more than about 1 % of a pixel.
-enum AnalyticLimits {
-    /// Smallest outer radius (discs and strokes), in pixels.
-    static let minRadius = 4.0
-    /// Smallest inner radius of a stroke.
-    static let minHole = 3.0
-    /// Smallest round-cap radius (half the stroke width).
-    static let minCapRadius = 2.5
 }

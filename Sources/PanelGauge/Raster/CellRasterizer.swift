@@ -2,26 +2,34 @@
     import Glibc
 #endif
 
-/// The scan converter: exact-area coverage of polygons, in fixed point.
+/// The scan converter: exact-area coverage of polygons and circles, in fixed
+/// point.
 ///
 /// Geometry arrives as closed contours in floating-point surface coordinates
-/// (`move`, `line`, `close`). Each segment is clipped to the clip rectangle in
-/// floating point, converted once to ``Fixed24_8`` and walked cell by cell: a
-/// cell (one pixel) accumulates `cover` (the signed height of the edge inside it)
-/// and `area` (cover times the sum of the edge's two x offsets in the cell).
-/// A left-to-right sweep over the sorted cells of a row then gives every
-/// pixel's exact covered area (box filter) for straight edges, and constant runs
-/// between cells. This is the signed-area accumulation that libart, FreeType's
-/// "smooth" rasterizer and AGG use; the implementation here is our own.
+/// (`move`, `line`, `close`, and `arc` for whole circular arcs), is converted
+/// once to ``Fixed24_8`` and walked cell by cell: a cell (one pixel)
+/// accumulates `cover` (the signed height of the edge inside it) and `area`
+/// (cover times the sum of the edge's two x offsets in the cell). A
+/// left-to-right sweep over a row's cells then gives every pixel's exact
+/// covered area (box filter), and constant runs between cells. This is the
+/// signed-area accumulation that libart, FreeType's "smooth" rasterizer and AGG
+/// use; the implementation here is our own.
 ///
-/// Clipping: parts of an edge above or below the clip contribute nothing and
-/// are dropped; parts left of it are projected onto the clip's left edge (they
-/// still decide the winding of everything to their right); parts right of it
-/// are projected onto its right edge, where they produce cells the sweep never
-/// reaches.
+/// Two paths share that arithmetic:
+/// - Banded (`sweepBanded`, `DenseBand`), while every contour belongs to a
+///   simple group (`beginSimpleGroup`): edges and circle pieces are recorded,
+///   then walked into dense cells band by band. Edges near the clip are not
+///   clipped (see `near`).
+/// - General (`sweepRow`), as soon as a contour outside a group arrives: cells
+///   in a list, sorted per row, with the exact fallback where the shape
+///   overlaps itself. Edges are clipped first: parts above or below the clip
+///   contribute nothing and are dropped; parts left of it are projected onto the
+///   clip's left edge (they still decide the winding of everything to their
+///   right); parts right of it are projected onto its right edge, where they
+///   produce cells the sweep never reaches.
 ///
-/// Memory: cell and row buffers grow to the largest shape seen and are reused,
-/// so steady-state drawing does not allocate.
+/// Memory: cell, edge and band buffers grow to the largest shape seen and are
+/// reused, so steady-state drawing does not allocate.
 struct CellRasterizer: ~Copyable {
     struct Cell {
         var x: Int32
