@@ -15,10 +15,11 @@
 # Cases (one boot each): bochs800 (drm-info, first frame, flips, SIGTERM), bochs320
 # (small mode, RGB565 refused, fbdev 32 bpp), cirrus565 (RGB565 scanout, fbdev
 # 16 bpp), rotate (90 and 270 degrees on a portrait panel), virtio (DirtyFB driver,
-# 180 degrees).
+# 180 degrees), rss (idle CPU ticks and resident memory at 800x480, two buffers).
 # Usage: bash Tests/qemu/run-e2e.sh [CASE...]
 # Environment: E2E_TIMEOUT (seconds, default 600), E2E_KEEP=1 keeps Tests/qemu/.work,
-#   PANELD=path uses that binary instead of building one.
+#   PANELD=path uses that binary instead of building one, E2E_RSS_BOUND_KB (case rss,
+#   default 12288: issue 6's 12 MB).
 # Needs root for apt-get (it installs what is missing) and nothing else.
 set -Eeuo pipefail
 
@@ -198,7 +199,7 @@ prepare_initrd() {
     # Debug info is most of the binary's size; the guest does not need it.
     strip --strip-debug "$dir/usr/local/bin/paneld" 2>/dev/null || true
     copy_with_libs "$(command -v socat)" "$dir" /usr/bin/socat
-    cp "$HERE"/layouts/*.json "$dir/e2e/"
+    cp "$HERE"/layouts/*.json "$HERE/smaps-summary.awk" "$dir/e2e/"
     # The labels' font (PanelGauge's default, DejaVu Sans), at the same path as
     # on the host that renders the expected images: without it the guest would
     # draw the gauges without their text.
@@ -526,9 +527,50 @@ case_virtio() {
     shutdown_vm
 }
 
+# Issue 6: "Idle: zero CPU ticks over 10 s without input. RSS <= 12 MB with two
+# 800x480 buffers." paneld runs as the daemon on bochs-drm at 800x480 XRGB8888 (two
+# dumb buffers, mapped), draws the first frame and three updates that page-flip
+# between both buffers (the screen is checked after each), then gets no input:
+# its CPU ticks (utime + stime in /proc/PID/stat) over 10 s must not change, and
+# its VmRSS (/proc/PID/status) after that must be at most RSS_BOUND_KB. The
+# breakdown (status lines, smaps_rollup, resident kB per mapping) goes to the log.
+# bochs-drm's dumb buffers live in the device's VRAM: their mappings are PFN maps,
+# which the kernel does not count in RSS (the log lists them: mapped, 0 resident).
+RSS_BOUND_KB=${E2E_RSS_BOUND_KB:-12288}
+case_rss() {
+    boot rss bochs-display,xres=800,yres=480 bochs
+    start_paneld panel800.json
+    render rss-first panel800.json
+    expect_screen first-frame "$WORK/rss-first.png"
+    send_values "cpu=73" "mem 41.5"
+    render rss-1 panel800.json cpu=73 mem=41.5
+    expect_screen update-1 "$WORK/rss-1.png"
+    send_values "temp=88" "load=2.5"
+    render rss-2 panel800.json cpu=73 mem=41.5 temp=88 load=2.5
+    expect_screen update-2 "$WORK/rss-2.png"
+    send_values "cpu=12"
+    render rss-3 panel800.json cpu=12 mem=41.5 temp=88 load=2.5
+    expect_screen update-3 "$WORK/rss-3.png"
+    guest_ok "sleep 1; p=\$(cat /tmp/paneld.pid); t0=\$(awk '{print \$14 + \$15}' /proc/\$p/stat); sleep 10; t1=\$(awk '{print \$14 + \$15}' /proc/\$p/stat); echo RSS-IDLE-TICKS \$((t1 - t0)); grep -E '^(VmHWM|VmRSS|RssAnon|RssFile|RssShmem|VmStk|Threads):' /proc/\$p/status | sed 's/^/RSS-STATUS /'; sed 's/^/RSS-ROLLUP /' /proc/\$p/smaps_rollup; awk -f /e2e/smaps-summary.awk /proc/\$p/smaps | sort -k2 -rn" 40
+    grep -a -E '^(RSS-IDLE-TICKS|RSS-STATUS|RSS-ROLLUP|SMAPS)' "$VM/serial.log" | tr -d '\r' | sed 's/^/    /'
+    local rss ticks
+    ticks=$(grep -a -o 'RSS-IDLE-TICKS -*[0-9]*' "$VM/serial.log" | tail -1 | grep -o -- '-*[0-9]*$')
+    [ -n "$ticks" ] || fail_vm "no CPU ticks read from the guest"
+    [ "$ticks" = 0 ] || fail_vm "paneld used $ticks CPU ticks in 10 s without input (want 0)"
+    log "PASS rss/idle: 0 CPU ticks in 10 s without input"
+    PASSED+=("rss/idle")
+    rss=$(grep -a -o 'RSS-STATUS VmRSS:[[:space:]]*[0-9]*' "$VM/serial.log" | tail -1 | grep -o '[0-9]*$')
+    [ -n "$rss" ] || fail_vm "no VmRSS read from the guest"
+    if [ "$rss" -gt "$RSS_BOUND_KB" ]; then fail_vm "paneld's VmRSS is $rss kB, above the bound of $RSS_BOUND_KB kB"; fi
+    log "PASS rss/vmrss: $rss kB <= $RSS_BOUND_KB kB (800x480 XRGB8888, two dumb buffers, 4 frames, 10 s idle)"
+    PASSED+=("rss/vmrss")
+    stop_paneld
+    shutdown_vm
+}
+
 # ---------------------------------------------------------------- main
 CASES=("$@")
-[ ${#CASES[@]} -gt 0 ] || CASES=(bochs800 bochs320 cirrus565 rotate virtio)
+[ ${#CASES[@]} -gt 0 ] || CASES=(bochs800 bochs320 cirrus565 rotate virtio rss)
 mkdir -p "$CACHE" "$WORK"
 prepare_kernel
 prepare_base
