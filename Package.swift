@@ -29,17 +29,18 @@ let package = Package(
                 "PanelGauge", "CDRM",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            exclude: ["Link"],
             // Release links for a small resident set (docs/performance.md, "Idle and memory";
             // install builds add --static-swift-stdlib): lld with packed relative
             // relocations (RELR: no 0.9 MB .rela.dyn to read and apply at start), and with
             // --static-swift-stdlib the toolchain's -lstdc++ resolved to libstdc++.a
-            // (link/static-libstdc++ holds a linker script that shadows libstdc++.so;
+            // (Sources/paneld/Link holds a linker script that shadows libstdc++.so;
             // a dynamic build links no -lstdc++ itself, so it is unaffected).
             linkerSettings: [
                 .unsafeFlags(
                     [
                         "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
-                        "-Xclang-linker", "-L\(Context.packageDirectory)/link/static-libstdc++",
+                        "-Xclang-linker", "-L\(Context.packageDirectory)/Sources/paneld/Link",
                     ],
                     .when(configuration: .release))
             ]
