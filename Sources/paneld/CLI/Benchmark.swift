@@ -52,8 +52,7 @@ struct Benchmark: ParsableCommand {
 
     @Option(
         name: .customLong("step"),
-        help: "With --damage: each change moves the value by this fraction of the range, back and forth "
-            + "between 5 % and 95 %. Default: jumps of about 37 % of the range.")
+        help: "With --damage: changes of this fraction of the range, back and forth. Default: 37 % jumps.")
     var stepFraction: Double?
 
     @Option(name: .long, help: "With --latency: lines sent.")
