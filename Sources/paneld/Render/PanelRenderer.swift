@@ -92,9 +92,10 @@ final class PanelRenderer {
             let parts = changed.map { IntRect(covering: $0).intersection(f) }.filter { !$0.isEmpty }
             if a.valueArc != nil && b.valueArc != nil {
                 // The arc between the values, a box per quarter turn, and the
-                // labels: each is repainted on its own (the dynamic layer drawn
-                // clipped to it), so boxes are merged only where that adds no pixel.
-                rects += Self.mergingOverlaps(parts)
+                // labels: each rectangle costs a draw of the dynamic layer (its
+                // text measured and laid out again), so boxes are merged where
+                // that adds few pixels.
+                rects += Self.merging(parts, slack: Self.mergeSlack)
             } else if let first = parts.first {
                 // One box: close boxes of a bar and its labels are cheaper merged.
                 rects.append(parts.dropFirst().reduce(first) { $0.union($1) })
@@ -103,17 +104,24 @@ final class PanelRenderer {
         return rects
     }
 
-    /// `rects` with every two that overlap, and whose box holds no pixel outside
-    /// the two, replaced by that box (the two old or new labels of one place).
-    static func mergingOverlaps(_ rects: [IntRect]) -> [IntRect] {
+    /// Pixels a merged box may add before two rectangles of one gauge are
+    /// repainted apart: about what one more draw of a ring's dynamic layer
+    /// costs in restoring pixels (measured on panel800's `cpu` ring, a draw's
+    /// text sizing and label alone are about 0.1 M instructions).
+    static let mergeSlack = 32_768
+
+    /// `rects` with every two whose box adds at most `slack` pixels to the
+    /// pixels of the two replaced by that box, until none are left.
+    static func merging(_ rects: [IntRect], slack: Int) -> [IntRect] {
         var rects = rects
         var merged = true
         while merged {
             merged = false
             search: for i in rects.indices {
-                for j in rects.indices where j > i && rects[i].intersects(rects[j]) {
+                for j in rects.indices where j > i {
                     let box = rects[i].union(rects[j])
-                    if box.area <= rects[i].area + rects[j].area - rects[i].intersection(rects[j]).area {
+                    let common = rects[i].intersects(rects[j]) ? rects[i].intersection(rects[j]).area : 0
+                    if box.area <= rects[i].area + rects[j].area - common + slack {
                         rects[i] = box
                         rects.remove(at: j)
                         merged = true
