@@ -41,9 +41,71 @@ public struct GaugeLayering {
     /// that can be anywhere in the gauge's rectangle.
     public var dynamicBounds: [Rect]?
 
-    public init(staticKey: AnyHashable, dynamicBounds: [Rect]?) {
+    /// The value indicator, when it is an arc stroked from a layout's start to
+    /// the value; a value change then changes only the arc between the two
+    /// values (see ``changedBounds(to:)``).
+    public var valueArc: ValueArc?
+
+    public init(staticKey: AnyHashable, dynamicBounds: [Rect]?, valueArc: ValueArc? = nil) {
         self.staticKey = staticKey
         self.dynamicBounds = dynamicBounds
+        self.valueArc = valueArc
+    }
+
+    /// A dynamic layer whose value indicator is an arc along `layout` from its
+    /// start to normalized `value`, in a paint fixed by `paint`, and whose other
+    /// parts (the current-value label) lie in `others`.
+    ///
+    /// The rasterizer walks a circular arc as the exact circle, so the arc's
+    /// pixels away from its ends do not depend on its sweep, and a stroke drawn
+    /// through a clip has the pixels it has unclipped inside that clip: a
+    /// style may declare one only when its arc is drawn that way (undashed, or
+    /// dashed with butt ends from a fixed phase) and its paint is laid over the
+    /// whole arc, not the value's sweep.
+    public struct ValueArc {
+        public var layout: CircularGaugeLayout
+        public var value: Double
+        public var cap: LineCap
+        public var paint: AnyHashable
+        public var others: [Rect]
+
+        public init(layout: CircularGaugeLayout, value: Double, cap: LineCap, paint: AnyHashable, others: [Rect]) {
+            self.layout = layout
+            self.value = value
+            self.cap = cap
+            self.paint = paint
+            self.others = others
+        }
+
+        /// Whether the arc's pixels away from its ends are those of the whole
+        /// circle: no arc, a full turn, or a simple outline whose inner circle
+        /// the rasterizer walks as a circle (radius 4 or more). Round ends that
+        /// meet across the gap make the outline overlap itself, and it is then
+        /// scan-converted as a polygon that depends on the sweep.
+        var followsTheCircle: Bool {
+            let sweep = layout.angle(for: value).radians - layout.startAngle.radians
+            if sweep == 0 || abs(sweep) >= 2 * Double.pi { return true }
+            return layout.radius - layout.lineWidth / 2 >= 4
+                && Flattener.arcStrokeIsSimple(radius: layout.radius, sweep: sweep, width: layout.lineWidth, cap: cap)
+        }
+    }
+
+    /// Rectangles holding every pixel in which this dynamic layer and `new`'s
+    /// (the same gauge in the same rectangle at another value, with the same
+    /// static key) differ; nil when that can be anywhere. With value arcs on the
+    /// same circle in the same paint, that is the arc between the two values
+    /// (both ends' caps included) and the other parts at both values; otherwise
+    /// the dynamic bounds at both values.
+    public func changedBounds(to new: GaugeLayering) -> [Rect]? {
+        if let a = valueArc, let b = new.valueArc, a.layout == b.layout, a.cap == b.cap, a.paint == b.paint,
+            a.followsTheCircle, b.followsTheCircle
+        {
+            let lo = min(a.value, b.value), hi = max(a.value, b.value)
+            let arc = lo == hi ? [] : a.layout.strokePieces(from: lo, to: hi)
+            return arc + a.others + b.others
+        }
+        guard let before = dynamicBounds, let after = new.dynamicBounds else { return nil }
+        return before + after
     }
 
     /// All dynamic, anywhere, with a static layer that never changes: what a
@@ -76,5 +138,24 @@ extension CircularGaugeLayout {
             a += 90
         }
         return box.insetBy(-(lineWidth / 2 + 1))
+    }
+
+    /// Boxes that together hold every pixel of the stroke from normalized value
+    /// `from` to `to`, as ``strokeBounds(from:to:)``, one per quarter turn the
+    /// arc passes (split at 3, 6, 9 and 12 o'clock): a short arc gets one small
+    /// box, a long one does not take in the circle's inside.
+    public func strokePieces(from v0: Double, to v1: Double) -> [Rect] {
+        let lo = min(v0, v1), hi = max(v0, v1)
+        let a0 = angle(for: lo).degrees, a1 = angle(for: hi).degrees
+        guard a1 > a0, sweep.degrees != 0 else { return [strokeBounds(from: lo, to: hi)] }
+        // The values at which the arc crosses an axis, between the two ends.
+        var cuts = [lo]
+        var a = ((a0 / 90).rounded(.down) + 1) * 90
+        while a < a1 {
+            cuts.append(lo + (a - a0) / sweep.degrees)
+            a += 90
+        }
+        cuts.append(hi)
+        return zip(cuts, cuts.dropFirst()).map { strokeBounds(from: $0, to: $1) }
     }
 }

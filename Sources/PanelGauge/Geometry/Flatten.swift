@@ -162,6 +162,16 @@ struct Flattener {
     /// opposite direction, so the hole stays empty under either fill rule).
     /// `mayGroup: false` keeps the outline out of a simple group even where it is
     /// simple (it may overlap the caller's other outlines).
+    /// Whether the outline of a stroked arc shorter than a turn is simple (then
+    /// its circles are walked as circles, see `arcStroke`). It is unless the
+    /// round caps reach each other across the gap (or the stroke covers the
+    /// centre, where a cap can reach the other end): then it overlaps itself,
+    /// and the rasterizer must see that.
+    static func arcStrokeIsSimple(radius r: Double, sweep: Double, width w: Double, cap: LineCap) -> Bool {
+        let gap = 2 * Double.pi - abs(sweep)
+        return r - w / 2 > 0 && (cap == .butt || 2 * r * sin(min(gap, Double.pi) / 2) > w + 1)
+    }
+
     func arcStroke<S: ContourSink & ~Copyable>(
         _ sink: inout S, cx: Double, cy: Double, radius r: Double, start: Double, sweep: Double,
         width w: Double, cap: LineCap, mayGroup: Bool = true
@@ -184,11 +194,7 @@ struct Flattener {
             if mayGroup { sink.endSimpleGroup() }
             return
         }
-        // The outline is simple unless the round caps reach each other across the
-        // gap (or the stroke covers the centre, where a cap can reach the other
-        // end): then it overlaps itself, and the rasterizer must see that.
-        let gap = 2 * Double.pi - sw
-        let simple = mayGroup && ri > 0 && (cap == .butt || 2 * r * sin(min(gap, Double.pi) / 2) > w + 1)
+        let simple = mayGroup && Self.arcStrokeIsSimple(radius: r, sweep: sw, width: w, cap: cap)
         if simple { sink.beginSimpleGroup() }
         defer { if simple { sink.endSimpleGroup() } }
         let a1 = a0 + sw

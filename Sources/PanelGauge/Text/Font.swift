@@ -106,6 +106,11 @@ private struct SizeState {
     var glyphs: [UInt32: Glyph] = [:]
     /// Advances of glyphs measured but not (yet) rendered.
     var advances: [UInt32: Int] = [:]
+    /// Advances of whole texts measured: styles size a gauge's text from the
+    /// same few texts on every draw (paneld draws a ring's dynamic layer once
+    /// per repainted rectangle). Emptied when full, as values' texts vary.
+    var textAdvances: [String: Int] = [:]
+    static let maxTextAdvances = 256
 }
 
 /// A font file at one pixel size, with its glyph cache.
@@ -205,7 +210,13 @@ public final class Font: Sendable {
     /// The advance width of `text` in pixels (what a label's slot must hold).
     /// Measuring loads metrics only; no glyph is rendered.
     public func advance(of text: String) -> Double {
-        withSize { s, z in Double(Self.pens(text, hasKerning: hasKerning, &s, &z).advance) }
+        withSize { s, z in
+            if let known = z.textAdvances[text] { return Double(known) }
+            let advance = Self.pens(text, hasKerning: hasKerning, &s, &z).advance
+            if z.textAdvances.count >= SizeState.maxTextAdvances { z.textAdvances.removeAll(keepingCapacity: true) }
+            z.textAdvances[text] = advance
+            return Double(advance)
+        }
     }
 
     /// Glyph indices with their pen positions, and the total advance.

@@ -50,6 +50,11 @@ struct Benchmark: ParsableCommand {
     @Option(name: .long, help: "With --damage: measured frames.")
     var frames = 20
 
+    @Option(
+        name: .customLong("step"),
+        help: "With --damage: changes of this fraction of the range, back and forth. Default: 37 % jumps.")
+    var stepFraction: Double?
+
     @Option(name: .long, help: "With --latency: lines sent.")
     var lines = 10_000
 
@@ -68,6 +73,9 @@ struct Benchmark: ParsableCommand {
         }
         if let size, ModeRequest(parsing: size) == nil {
             throw ValidationError("--size '\(size)' is not WIDTHxHEIGHT, e.g. 800x480")
+        }
+        if let stepFraction, !(stepFraction > 0 && stepFraction <= 0.9) {
+            throw ValidationError("--step must be more than 0 and at most 0.9")
         }
         if !(1...10_000).contains(frames) { throw ValidationError("--frames must be 1 to 10000") }
         if !(1...LatencyClient.maxLines).contains(lines) {
@@ -139,8 +147,14 @@ struct Benchmark: ParsableCommand {
         /// One value change of `name`, sent on the socket; the loop turns until its frame is presented.
         func changeAndShow(full: Bool, measured: Bool) throws {
             step += 1
-            // Spread over the range, never the same value twice in a row (37 and 101 are coprime).
-            let fraction = 0.05 + 0.9 * Double(step * 37 % 101) / 100
+            // Spread over the range, never the same value twice in a row (37 and
+            // 101 are coprime); or small steps up and down between 5 and 95 %.
+            var fraction = 0.05 + 0.9 * Double(step * 37 % 101) / 100
+            if let size = stepFraction {
+                let period = max(1, Int((0.9 / max(size, 1e-6)).rounded()))
+                let k = step % (2 * period)
+                fraction = 0.05 + size * Double(k <= period ? k : 2 * period - k)
+            }
             let line = "\(name) \(range.lower + fraction * (range.upper - range.lower))\n"
             try client.writeAll(Array(line.utf8))
             output.forceFullRedraw = full

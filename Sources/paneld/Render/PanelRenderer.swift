@@ -4,18 +4,18 @@ import PanelGauge
 /// Draws a ``Layout`` with given values into a surface: the background, then
 /// each gauge in its PanelGauge style in its rectangle.
 ///
-/// A repaint must give exactly the pixels of a full redraw, and PanelGauge's
-/// rasterizer gives the same pixels for a shape only when the shape is clipped
-/// the same way (cutting a shape with a clip edge can move an edge pixel by one
-/// level). So a gauge is always drawn clipped to its own frame, as in a full
-/// redraw, and a repaint redraws whole drawing units, not parts of them: a
-/// gauge's dynamic layer over its cached static layer, or, for gauges that
-/// overlap (and gauges without a cached static layer), their whole frames.
-/// That may rewrite pixels next to the rectangles asked for, always with the
-/// values they already have in the new frame.
+/// A repaint must give exactly the pixels of a full redraw. PanelGauge's
+/// rasterizer gives a shape drawn through a clip the pixels it has unclipped
+/// inside the clip, so a gauge with a cached static layer is repainted per
+/// rectangle: the picture put back there, then the dynamic layer drawn clipped
+/// to it. Gauges that overlap (and gauges without a cached static layer) are
+/// redrawn in whole frames, which may rewrite pixels next to the rectangles
+/// asked for, always with the values they already have in the new frame.
 ///
 /// A value change damages only where the gauge's dynamic layer (value
-/// indicator, current value) was or now is (``GaugeLayering``). With
+/// indicator, current value) changes (``GaugeLayering/changedBounds(to:)``):
+/// for a value arc, the arc between the old and new value and the current
+/// value at both; otherwise where the layer was or now is. With
 /// ``cachesStaticLayers``, each gauge whose frame overlaps no other gauge keeps
 /// a picture of its frame with the background and its static layer (track,
 /// zones, labels) in the output's pixel format, drawn the first time the frame
@@ -73,8 +73,7 @@ final class PanelRenderer {
     }
 
     /// The rectangles that change when the named gauges go from the values in
-    /// `old` to those in `new`: per gauge, the box around its dynamic layer at
-    /// both values; its whole frame when its static layer changes too or its
+    /// `old` to those in `new`: per gauge, where its dynamic layer changes; its whole frame when its static layer changes too or its
     /// style cannot say where it draws; the frames of every gauge it overlaps.
     func damage(for names: Set<String>, from old: [String: Double], to new: [String: Double]) -> [IntRect] {
         var rects: [IntRect] = []
@@ -86,18 +85,50 @@ final class PanelRenderer {
             }
             let a = layering(i, value: old[g.name] ?? g.range.lower)
             let b = layering(i, value: new[g.name] ?? g.range.lower)
-            guard a.staticKey == b.staticKey, let before = a.dynamicBounds, let after = b.dynamicBounds else {
+            guard a.staticKey == b.staticKey, let changed = a.changedBounds(to: b) else {
                 rects.append(f)
                 continue
             }
-            // One box per gauge: the dynamic layer is redrawn whole for each
-            // rectangle that meets it, so two close boxes are cheaper merged.
-            var box: IntRect?
-            for r in before + after {
-                let part = IntRect(covering: r).intersection(f)
-                if !part.isEmpty { box = box.map { $0.union(part) } ?? part }
+            let parts = changed.map { IntRect(covering: $0).intersection(f) }.filter { !$0.isEmpty }
+            if a.valueArc != nil && b.valueArc != nil {
+                // The arc between the values, a box per quarter turn, and the
+                // labels: each rectangle costs a draw of the dynamic layer (its
+                // text measured and laid out again), so boxes are merged where
+                // that adds few pixels.
+                rects += Self.merging(parts, slack: Self.mergeSlack)
+            } else if let first = parts.first {
+                // One box: close boxes of a bar and its labels are cheaper merged.
+                rects.append(parts.dropFirst().reduce(first) { $0.union($1) })
             }
-            if let box { rects.append(box) }
+        }
+        return rects
+    }
+
+    /// Pixels a merged box may add before two rectangles of one gauge are
+    /// repainted apart: about what one more draw of a ring's dynamic layer
+    /// costs in restoring pixels (measured on panel800's `cpu` ring, a draw's
+    /// text sizing and label alone are about 0.1 M instructions).
+    static let mergeSlack = 32_768
+
+    /// `rects` with every two whose box adds at most `slack` pixels to the
+    /// pixels of the two replaced by that box, until none are left.
+    static func merging(_ rects: [IntRect], slack: Int) -> [IntRect] {
+        var rects = rects
+        var merged = true
+        while merged {
+            merged = false
+            search: for i in rects.indices {
+                for j in rects.indices where j > i {
+                    let box = rects[i].union(rects[j])
+                    let common = rects[i].intersects(rects[j]) ? rects[i].intersection(rects[j]).area : 0
+                    if box.area <= rects[i].area + rects[j].area - common + slack {
+                        rects[i] = box
+                        rects.remove(at: j)
+                        merged = true
+                        break search
+                    }
+                }
+            }
         }
         return rects
     }
@@ -135,7 +166,9 @@ final class PanelRenderer {
             if met.isEmpty { continue }
             let v = value(of: i, in: values)
             if clusters[i].count == 1, hasPicture(i, value: v, format: format) {
-                drawDynamicLayer(i, value: v, over: met.dropFirst().reduce(met[0]) { $0.union($1) }, on: c)
+                // One rectangle after the other, so that where two overlap the
+                // dynamic layer is laid over the picture once, not twice.
+                for r in met { drawDynamicLayer(i, value: v, in: r, on: c) }
                 done[i] = true
                 continue
             }
@@ -167,21 +200,15 @@ final class PanelRenderer {
         return p.key == layering(i, value: value).staticKey
     }
 
-    /// The static picture over `area` (within the frame) and wherever the
-    /// dynamic layer paints, then the dynamic layer over it, clipped to the frame.
-    private func drawDynamicLayer(_ i: Int, value: Double, over area: IntRect, on c: Canvas) {
+    /// The static picture over `area` (within the frame), then the dynamic
+    /// layer over it, clipped to `area`: the rasterizer gives a shape the same
+    /// pixels inside a clip as unclipped, so this is what a full redraw shows there.
+    private func drawDynamicLayer(_ i: Int, value: Double, in area: IntRect, on c: Canvas) {
         let f = frames[i]
-        var area = area
-        if let bounds = layering(i, value: value).dynamicBounds {
-            for b in bounds {
-                let part = IntRect(covering: b).intersection(f)
-                if !part.isEmpty { area = area.union(part) }
-            }
-        } else {
-            area = f
-        }
+        let area = area.intersection(f)
+        guard !area.isEmpty else { return }
         pictures[i]!.restore(area, on: c, background: layout.background)
-        c.withClip(f) {
+        c.withClip(area) {
             layout.gauges[i].gauge(showing: value).draw(in: Rect(f), on: c, fonts: fonts, layers: .dynamic)
         }
     }

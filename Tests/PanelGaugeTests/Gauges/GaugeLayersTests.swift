@@ -117,4 +117,27 @@ enum LayeredGauges {
         let dynamicIsAll = pixels(g, layers: [.dynamic]) == whole && pixels(g, layers: [.static, .dynamic]) == whole
         #expect(whole != background && dynamicIsAll)
     }
+
+    /// The quarter-turn pieces cover the stroke's box between the same values
+    /// (one piece per quarter the arc passes), and a capacity ring whose round
+    /// ends meet near the maximum changes everywhere, so its change falls back
+    /// to the whole dynamic boxes.
+    @Test func valueArcChangesOnlyBetweenTheValuesWhileTheOutlineIsSimple() throws {
+        let l = CircularGaugeLayout(center: Point(x: 50, y: 50), radius: 40, lineWidth: 8, startAngle: 90, sweep: 360)
+        for (v0, v1, count) in [(0.1, 0.12, 1), (0.2, 0.3, 2), (0.0, 1.0, 4), (0.9, 0.3, 3)] {
+            let pieces = l.strokePieces(from: v0, to: v1)
+            let box = l.strokeBounds(from: v0, to: v1)
+            #expect(pieces.count == count, "\(v0) -> \(v1)")
+            let u = pieces.dropFirst().reduce(pieces[0]) { $0.union($1) }
+            let gaps = [u.minX - box.minX, u.minY - box.minY, u.maxX - box.maxX, u.maxY - box.maxY]
+            #expect(gaps.allSatisfy { abs($0) < 1e-9 }, "\(v0) -> \(v1)")
+        }
+        let rect = Rect(x: 0, y: 0, width: 100, height: 100)
+        let capacity = try Gauge(value: 0, in: 0...100).gaugeStyle(.accessoryCircularCapacity)
+        func layering(_ v: Double) throws -> GaugeLayering { try capacity.withValue(v).layering(in: rect) }
+        let small = try #require(try layering(40).changedBounds(to: layering(41)))
+        #expect(small.reduce(0) { $0 + $1.width * $1.height } < 0.1 * 100 * 100)
+        let (a, b) = (try layering(40), try layering(99.5))
+        #expect(a.changedBounds(to: b)?.count == a.dynamicBounds!.count + b.dynamicBounds!.count)
+    }
 }

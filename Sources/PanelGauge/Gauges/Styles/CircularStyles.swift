@@ -192,15 +192,20 @@ public struct AccessoryCircularCapacityGaugeStyle: GaugeStyle {
     public func layering(configuration c: Configuration, in rect: Rect, context: DrawContext) -> GaugeLayering {
         let l = Self.layout(in: rect)
         guard l.radius > 0 else { return GaugeLayering(staticKey: AnyHashable(0), dynamicBounds: []) }
-        var bounds: [Rect]? = c.value > 0 ? [l.strokeBounds(from: 0, to: c.value)] : []
+        var others: [Rect]? = []
         if let current = c.currentValueLabel {
             let d = 2 * l.radius + l.lineWidth
-            bounds = adding(
-                l.centreBounds(current, c, preferred: 0.3 * d, fitting: 1.3 * l.innerRadius, context: context),
-                to: bounds)
+            others = l.centreBounds(current, c, preferred: 0.3 * d, fitting: 1.3 * l.innerRadius, context: context)
+        }
+        let arc = c.value > 0 ? [l.strokeBounds(from: 0, to: c.value)] : []
+        // The tint is laid over the whole ring (less the start cap), not the
+        // value's sweep: a value change redraws only the arc between the values.
+        let valueArc = others.map {
+            GaugeLayering.ValueArc(layout: l, value: c.value, cap: .round, paint: AnyHashable(c.tint), others: $0)
         }
         // The track is the tint at low opacity, unless zones replace it.
-        return GaugeLayering(staticKey: AnyHashable(c.zoneTrack ?? c.tint), dynamicBounds: bounds)
+        return GaugeLayering(
+            staticKey: AnyHashable(c.zoneTrack ?? c.tint), dynamicBounds: adding(others, to: arc), valueArc: valueArc)
     }
 
     public func makeBody(configuration c: Configuration) -> some Drawable {

@@ -107,7 +107,12 @@ public struct RingGaugeStyle: GaugeStyle {
         let label = centre.label.drawnBounds(in: centreBox(centre, l), context: context, pixelSize: centre.size)
         // The track's size follows the centre's width (fixed by the sizing texts
         // unless the current label is wider).
-        return GaugeLayering(staticKey: AnyHashable(l), dynamicBounds: adding(label, to: arc))
+        // The tint is laid over the whole turn, so the arc's colours do not
+        // follow its sweep: a value change redraws only the arc between the values.
+        let valueArc = label.map {
+            GaugeLayering.ValueArc(layout: l, value: c.value, cap: .butt, paint: AnyHashable(c.tint), others: $0)
+        }
+        return GaugeLayering(staticKey: AnyHashable(l), dynamicBounds: adding(label, to: arc), valueArc: valueArc)
     }
 
     /// The centre's box: as wide as the centre, twice its text size high.
@@ -161,14 +166,18 @@ public struct SteppedGaugeStyle: GaugeStyle {
     public func layering(configuration c: Configuration, in rect: Rect, context: DrawContext) -> GaugeLayering {
         let l = layout(in: rect)
         guard l.radius > 0 else { return GaugeLayering(staticKey: AnyHashable(0), dynamicBounds: []) }
-        var bounds: [Rect]? = c.value > 0 ? [l.strokeBounds(from: 0, to: c.value)] : []
+        var others: [Rect]? = []
         if let current = c.currentValueLabel {
-            bounds = adding(
-                l.centreBounds(
-                    current, c, preferred: 0.5 * l.innerRadius, fitting: 1.5 * l.innerRadius, context: context),
-                to: bounds)
+            others = l.centreBounds(
+                current, c, preferred: 0.5 * l.innerRadius, fitting: 1.5 * l.innerRadius, context: context)
         }
-        return GaugeLayering(staticKey: AnyHashable(l), dynamicBounds: bounds)
+        let arc = c.value > 0 ? [l.strokeBounds(from: 0, to: c.value)] : []
+        // The segments are dashes with butt ends from the start, so they stay
+        // put as the value changes: only the dash the value ends in changes.
+        let valueArc = others.map {
+            GaugeLayering.ValueArc(layout: l, value: c.value, cap: .butt, paint: AnyHashable(c.tint), others: $0)
+        }
+        return GaugeLayering(staticKey: AnyHashable(l), dynamicBounds: adding(others, to: arc), valueArc: valueArc)
     }
 
     public func makeBody(configuration c: Configuration) -> some Drawable {
