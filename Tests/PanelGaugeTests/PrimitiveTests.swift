@@ -64,6 +64,27 @@ import Testing
         }
     }
 
+    @Test func blendMatchesFormulaForRandomColours() {
+        // Every alpha, random colours (X bytes included): each channel is
+        // round((src * a + dst * (255 - a)) / 255), X comes out 0xFF.
+        var state: UInt64 = 7
+        func next() -> UInt32 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt32(truncatingIfNeeded: state >> 32)
+        }
+        for a in UInt32(0)...255 {
+            for _ in 0..<200 {
+                let dst = next(), src = next() & 0xFF_FFFF
+                var want: UInt32 = 0xFF00_0000
+                for shift: UInt32 in [0, 8, 16] {
+                    let s = Double((src >> shift) & 0xFF), d = Double((dst >> shift) & 0xFF)
+                    want |= UInt32(((s * Double(a) + d * Double(255 - a)) / 255).rounded()) << shift
+                }
+                #expect(blendXRGB(dst, src, a) == want)
+            }
+        }
+    }
+
     @Test func blendMatchesFormulaPerChannel() {
         // dst = round(src * a + dst * (1 - a)) for every channel, a in 8-bit units.
         for a in stride(from: UInt32(0), through: 255, by: 17) {
