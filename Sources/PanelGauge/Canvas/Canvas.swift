@@ -35,7 +35,6 @@ public final class Canvas {
     private var flattener = Flattener()
     private let table = GradientTable()
     private var colors: UnsafeMutablePointer<UInt32>
-    private var alphas: UnsafeMutablePointer<UInt8>
     private var coverageRow: UnsafeMutablePointer<UInt8>
     private var scratchWidth: Int
 
@@ -43,13 +42,11 @@ public final class Canvas {
         self.surface = surface
         scratchWidth = max(1, surface.width)
         colors = .allocate(capacity: scratchWidth)
-        alphas = .allocate(capacity: scratchWidth)
         coverageRow = .allocate(capacity: scratchWidth)
     }
 
     deinit {
         colors.deallocate()
-        alphas.deallocate()
         coverageRow.deallocate()
     }
 
@@ -58,11 +55,9 @@ public final class Canvas {
         self.surface = surface
         if surface.width > scratchWidth {
             colors.deallocate()
-            alphas.deallocate()
             coverageRow.deallocate()
             scratchWidth = surface.width
             colors = .allocate(capacity: scratchWidth)
-            alphas = .allocate(capacity: scratchWidth)
             coverageRow = .allocate(capacity: scratchWidth)
         }
     }
@@ -255,8 +250,7 @@ public final class Canvas {
             guard c.alpha > 0 else { return }
             var sink = SolidSink<B>(
                 base: base, stride: stride,
-                color: UInt32(c.red) << 16 | UInt32(c.green) << 8 | UInt32(c.blue), alpha: UInt32(c.alpha8),
-                scratch: alphas)
+                color: UInt32(c.red) << 16 | UInt32(c.green) << 8 | UInt32(c.blue), alpha: UInt32(c.alpha8))
             run(source, &sink)
         case .linearGradient(let g, let start, let end):
             table.fill(g)

@@ -7,9 +7,6 @@ struct SolidSink<B: PixelBlender>: SpanSink {
     let stride: Int
     let color: UInt32
     let alpha: UInt32
-    /// No longer read (the blenders scale coverage by `alpha` themselves); kept
-    /// while Canvas.swift, which is being reworked separately, still passes it.
-    let scratch: UnsafeMutablePointer<UInt8>
 
     @inline(__always)
     mutating func blendSpan(y: Int, x: Int, count: Int, coverage: UnsafePointer<UInt8>) {
