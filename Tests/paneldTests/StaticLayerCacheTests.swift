@@ -78,9 +78,14 @@ import Testing
         }
     }
 
-    @Test(arguments: [PixelFormat.xrgb8888, .rgb565], [PanelRotation.none, .clockwise90])
-    func cachedDamageOnlyUpdatesEqualAFullRedraw(format: PixelFormat, rotation: PanelRotation) throws {
-        let layout = try Self.layout()
+    /// Shows `layout` through a `DRMOutput` (on a fake card), then for each of
+    /// `steps` steps lets `change` set new values (returning the gauges it
+    /// changed), presents the damage-only update and expects the scanout to
+    /// equal a full redraw from scratch, rotated as the panel shows it.
+    func expectUpdatesEqualFullRedraws(
+        _ layout: Layout, format: PixelFormat, rotation: PanelRotation, steps: Int,
+        change: (_ step: Int, _ values: inout [String: Double]) -> Set<String>
+    ) throws {
         let (pw, ph) = rotation.swapsAxes ? (Self.height, Self.width) : (Self.width, Self.height)
         let fake = FakeDRM.bochs(width: UInt16(pw), height: UInt16(ph))
         let out = try DRMOutput(options: DRMOutputOptions(format: format, rotation: rotation), syscalls: fake)
@@ -92,16 +97,8 @@ import Testing
         var values = Dictionary(uniqueKeysWithValues: layout.gauges.map { ($0.name, $0.range.lower) })
         try out.present(damage: []) { renderer.draw($0, rects: $1, values: values) }
         var shown = values
-        let fractions = Self.fractions
-        // Each step changes one to three gauges, a different mix every time.
-        for step in 0..<18 {
-            var changed: Set<String> = []
-            for k in 0..<(1 + step % 3) {
-                let g = layout.gauges[(step * 7 + k * 5) % layout.gauges.count]
-                let f = fractions[(step + k * 3) % fractions.count]
-                values[g.name] = g.range.lower + f * (g.range.upper - g.range.lower)
-                changed.insert(g.name)
-            }
+        for step in 0..<steps {
+            let changed = change(step, &values)
             let damage = renderer.damage(for: changed, from: shown, to: values)
             try out.present(damage: damage) { renderer.draw($0, rects: $1, values: values) }
             if out.isBusy { try out.handleEvents() }
@@ -114,10 +111,7 @@ import Testing
             let scan = fake.scanout(lastShownFB(fake), width: pw, height: ph, format: format)
             let rowBytes = pw * format.bytesPerPixel
             let differing = (0..<ph).filter { y in
-                !(0..<rowBytes).allSatisfy {
-                    scan.row(y).load(fromByteOffset: $0, as: UInt8.self)
-                        == panel.surface.row(y).load(fromByteOffset: $0, as: UInt8.self)
-                }
+                memcmp(scan.row(y), panel.surface.row(y), rowBytes) != 0
             }
             let xs =
                 differing.first.map { y in
@@ -125,8 +119,25 @@ import Testing
                 } ?? []
             #expect(
                 differing.isEmpty,
-                "step \(step) (\(changed.sorted())) damage \(damage): panel rows \(differing.prefix(5)) differ at x \(xs)"
+                "step \(step) (\(changed.sorted())) values \(values) damage \(damage): panel rows \(differing.prefix(5)) differ at x \(xs)"
             )
+        }
+    }
+
+    @Test(arguments: [PixelFormat.xrgb8888, .rgb565], [PanelRotation.none, .clockwise90])
+    func cachedDamageOnlyUpdatesEqualAFullRedraw(format: PixelFormat, rotation: PanelRotation) throws {
+        let layout = try Self.layout()
+        let fractions = Self.fractions
+        // Each step changes one to three gauges, a different mix every time.
+        try expectUpdatesEqualFullRedraws(layout, format: format, rotation: rotation, steps: 18) { step, values in
+            var changed: Set<String> = []
+            for k in 0..<(1 + step % 3) {
+                let g = layout.gauges[(step * 7 + k * 5) % layout.gauges.count]
+                let f = fractions[(step + k * 3) % fractions.count]
+                values[g.name] = g.range.lower + f * (g.range.upper - g.range.lower)
+                changed.insert(g.name)
+            }
+            return changed
         }
     }
 
@@ -159,18 +170,9 @@ import Testing
     @Test(arguments: [PixelFormat.xrgb8888, .rgb565], [PanelRotation.none, .clockwise90])
     func valueArcUpdatesEqualAFullRedraw(format: PixelFormat, rotation: PanelRotation) throws {
         let layout = try LayoutReader.parse(Array(Self.arcLayoutJSON.utf8))
-        let (pw, ph) = rotation.swapsAxes ? (Self.height, Self.width) : (Self.width, Self.height)
-        let fake = FakeDRM.bochs(width: UInt16(pw), height: UInt16(ph))
-        let out = try DRMOutput(options: DRMOutputOptions(format: format, rotation: rotation), syscalls: fake)
-        defer { out.close() }
-        let renderer = PanelRenderer(layout: layout, width: out.width, height: out.height)
-        let reference = PanelRenderer(layout: layout, width: out.width, height: out.height, cachesStaticLayers: false)
-
-        var values = Dictionary(uniqueKeysWithValues: layout.gauges.map { ($0.name, $0.range.lower) })
-        try out.present(damage: []) { renderer.draw($0, rects: $1, values: values) }
-        var shown = values
         let fractions = Self.arcFractions
-        for step in 0..<fractions.count {
+        try expectUpdatesEqualFullRedraws(layout, format: format, rotation: rotation, steps: fractions.count) {
+            step, values in
             // Every gauge moves, each along the sequence from its own place;
             // one in three steps leaves the last gauge alone.
             var changed: Set<String> = []
@@ -179,28 +181,7 @@ import Testing
                 values[g.name] = g.range.lower + f * (g.range.upper - g.range.lower)
                 changed.insert(g.name)
             }
-            let damage = renderer.damage(for: changed, from: shown, to: values)
-            try out.present(damage: damage) { renderer.draw($0, rects: $1, values: values) }
-            if out.isBusy { try out.handleEvents() }
-            shown = values
-
-            let expected = Image(width: Self.width, height: Self.height, format: format)
-            reference.drawAll(expected.surface, values: values)
-            let panel = Image(width: pw, height: ph, format: format)
-            rotation.copy(expected.surface.bounds, from: expected.surface, to: panel.surface)
-            let scan = fake.scanout(lastShownFB(fake), width: pw, height: ph, format: format)
-            let rowBytes = pw * format.bytesPerPixel
-            let differing = (0..<ph).filter { y in
-                memcmp(scan.row(y), panel.surface.row(y), rowBytes) != 0
-            }
-            let xs =
-                differing.first.map { y in
-                    (0..<pw).filter { x in scan.pixel(x: x, y: y) != panel.surface.pixel(x: x, y: y) }
-                } ?? []
-            #expect(
-                differing.isEmpty,
-                "step \(step) values \(values) damage \(damage): panel rows \(differing.prefix(5)) differ at x \(xs)"
-            )
+            return changed
         }
     }
 
