@@ -18,17 +18,22 @@ struct SolidSink<B: PixelBlender>: SpanSink {
         }
     }
 
+    /// The paint's alpha times `coverage`.
+    @inline(__always)
+    private func alpha(times coverage: UInt8) -> UInt32 {
+        alpha == 255 ? UInt32(coverage) : div255(UInt32(coverage) &* alpha)
+    }
+
     @inline(__always)
     mutating func blendRun(y: Int, x: Int, count: Int, coverage: UInt8) {
-        let a = alpha == 255 ? UInt32(coverage) : div255(UInt32(coverage) &* alpha)
-        B.blend(row: base + y * stride, x: x, count: count, color: color, alpha: a)
+        B.blend(row: base + y * stride, x: x, count: count, color: color, alpha: alpha(times: coverage))
     }
 
     static var takesPixels: Bool { true }
 
     @inline(__always)
     mutating func blendPixel(y: Int, x: Int, coverage: UInt8) {
-        let a = alpha == 255 ? UInt32(coverage) : div255(UInt32(coverage) &* alpha)
+        let a = alpha(times: coverage)
         if a != 0 { B.blendPixel(row: base + y &* stride, x: x, color: color, alpha: a) }
     }
 }

@@ -28,6 +28,15 @@ struct Fixed24_8: Hashable, Comparable {
         raw = Int(value * Double(Self.one) + 0.5)
     }
 
+    /// `value` (already scaled: 256 per pixel) rounded to the nearest integer,
+    /// ties to even, without the range check of `Int(_:)`: adding 1.5 * 2^52
+    /// leaves the integer in the low bits. For values within +-2^31; NaN gives
+    /// an unspecified value, never a trap.
+    @inline(__always)
+    static func nearest(_ value: Double) -> Int {
+        Int(Int32(truncatingIfNeeded: (value + 6_755_399_441_055_744.0).bitPattern))
+    }
+
     /// The whole-pixel part (floor).
     var integer: Int { raw >> Self.fractionBits }
     /// The fractional part in 0..<256.

@@ -36,11 +36,17 @@ extension ContourSink where Self: ~Copyable {
 /// cancels the area bias. Vertices advance by a rotation recurrence (no sin/cos
 /// per vertex).
 struct Flattener {
-    var tolerance: Double = 1.0 / 64
+    static let defaultTolerance = 1.0 / 64
+    var tolerance: Double = defaultTolerance
 
     /// Number of chords for an arc of `sweep` radians on radius `r`.
     @inline(__always)
     func arcSegments(radius r: Double, sweep: Double) -> Int {
+        Self.arcSegments(radius: r, sweep: sweep, tolerance: tolerance)
+    }
+
+    /// Number of chords for an arc of `sweep` radians on radius `r` within `tolerance`.
+    static func arcSegments(radius r: Double, sweep: Double, tolerance: Double) -> Int {
         let s = abs(sweep)
         guard r > tolerance else { return max(1, Int((s / (Double.pi / 2)).rounded(.up))) }
         let step = 2 * acos(1 - tolerance / r)

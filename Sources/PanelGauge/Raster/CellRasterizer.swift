@@ -227,8 +227,8 @@ struct CellRasterizer: ~Copyable {
         lastY = y
         lastNear = near(x, y)
         if lastNear {
-            lastFX = ArcPiece.rounded(x * Double(Fixed24_8.one))
-            lastFY = ArcPiece.rounded(y * Double(Fixed24_8.one))
+            lastFX = Fixed24_8.nearest(x * Double(Fixed24_8.one))
+            lastFY = Fixed24_8.nearest(y * Double(Fixed24_8.one))
         }
     }
 
@@ -236,7 +236,7 @@ struct CellRasterizer: ~Copyable {
     @inline(__always)
     private mutating func directEdge(_ x: Double, _ y: Double) -> Bool {
         guard banded, lastNear, let tag = groupTag, near(x, y) else { return false }
-        let fx = ArcPiece.rounded(x * Double(Fixed24_8.one)), fy = ArcPiece.rounded(y * Double(Fixed24_8.one))
+        let fx = Fixed24_8.nearest(x * Double(Fixed24_8.one)), fy = Fixed24_8.nearest(y * Double(Fixed24_8.one))
         if fy != lastFY { recordInClipRows(lastFX, lastFY, fx, fy, tag: tag) }
         lastX = x
         lastY = y
@@ -455,8 +455,8 @@ struct CellRasterizer: ~Copyable {
     /// Records the piece of `circle` from the current point to (x, y) (near the
     /// clip), unless it lies above or below the clip.
     private mutating func arcPiece(to x: Double, _ y: Double, _ circle: ArcPiece, tag: Int) {
-        let fx = ArcPiece.rounded(x * Double(Fixed24_8.one))
-        let fy = ArcPiece.rounded(y * Double(Fixed24_8.one))
+        let fx = Fixed24_8.nearest(x * Double(Fixed24_8.one))
+        let fy = Fixed24_8.nearest(y * Double(Fixed24_8.one))
         if fy != lastFY && max(fy, lastFY) > clipY0 << 8 && min(fy, lastFY) < clipY1 << 8 {
             if arcCount == arcCapacity { growArcs() }
             arcs[arcCount] = circle
@@ -494,10 +494,7 @@ struct CellRasterizer: ~Copyable {
         } else if a0 - a1 > Double.pi {
             a1 += turn
         }
-        let cosine: Double = max(-1.0, 1.0 - 1.0 / (64.0 * r))
-        let step: Double = 2 * acos(cosine)
-        let chords: Double = (abs(a1 - a0) / step).rounded(.up)
-        let n = max(1, Int(chords))
+        let n = Flattener.arcSegments(radius: r, sweep: a1 - a0, tolerance: Flattener.defaultTolerance)
         var px = Double(up ? e.x1 : e.x0) * scale, py = Double(up ? e.y1 : e.y0) * scale
         for i in 1...n {
             var qx = Double(up ? e.x0 : e.x1) * scale, qy = Double(up ? e.y0 : e.y1) * scale

@@ -160,7 +160,7 @@ struct DenseBand: ~Copyable {
                 let l2 = (nx - x) * (nx - x) + cover * cover
                 if l2 >= circle.bulgeFrom {
                     let d = Double(l2)
-                    area += ArcPiece.rounded(d * d.squareRoot() * circle.bulge)
+                    area += Fixed24_8.nearest(d * d.squareRoot() * circle.bulge)
                 }
                 add((y >> 8) - topRow, ex, cover, area, sign)
             }
@@ -227,12 +227,9 @@ struct DenseBand: ~Copyable {
     }
 
     /// The coverage of a cell's accumulated area. The winding number is 0 or
-    /// +-1, so both fill rules give the same value.
+    /// +-1, so both fill rules give the same value: nonzero's, the cheaper.
     @inline(__always)
-    static func coverage(_ area: Int) -> UInt8 {
-        let a = min(area < 0 ? -area : area, AreaCoverage.full)
-        return UInt8(truncatingIfNeeded: (a &* 255 &+ (AreaCoverage.full >> 1)) >> AreaCoverage.shift)
-    }
+    static func coverage(_ area: Int) -> UInt8 { CellRasterizer.coverage(area, .nonZero) }
 
     /// Delivers band row `row` (surface row `y`) to `sink`, left to right, and
     /// clears its cells. `buffer` holds at least the clip's width of coverages.
@@ -331,20 +328,12 @@ struct ArcPiece {
         Int(min(1e9, pow(1536 * r * 131_072 / 1020, 2.0 / 3)))
     }
 
-    /// Rounds to the nearest integer (ties to even) without the range check of
-    /// `Int(_:)`: adding 1.5 * 2^52 leaves the integer in the low bits. For
-    /// values within +-2^31.
-    @inline(__always)
-    static func rounded(_ v: Double) -> Int {
-        Int(Int32(truncatingIfNeeded: (v + 6_755_399_441_055_744.0).bitPattern))
-    }
-
     /// Where the piece meets the horizontal line y (24.8), in 24.8.
     @inline(__always)
     func x(atY y: Int) -> Int {
         let dy: Double = Double(y) * (1.0 / 256) - cy
         let d: Double = Swift.max(0.0, r2 - dy * dy)
-        return Self.rounded((cx + sx * d.squareRoot()) * 256)
+        return Fixed24_8.nearest((cx + sx * d.squareRoot()) * 256)
     }
 
     /// Where the piece meets the vertical line x (24.8), in 24.8.
@@ -352,6 +341,6 @@ struct ArcPiece {
     func y(atX x: Int) -> Int {
         let dx: Double = Double(x) * (1.0 / 256) - cx
         let d: Double = Swift.max(0.0, r2 - dx * dx)
-        return Self.rounded((cy + sy * d.squareRoot()) * 256)
+        return Fixed24_8.nearest((cy + sy * d.squareRoot()) * 256)
     }
 }
