@@ -125,4 +125,42 @@ import Testing
         }
         #expect(worst <= 1)
     }
+
+    /// A contour outside any group, after grouped ones, moves what was recorded
+    /// to the general path (`leaveBandedMode`), circle pieces as chords: a disc
+    /// walked as a circle, then a triangle, give what each gives alone (they do
+    /// not touch), within the chords' 1/128 pixel.
+    @Test func aContourOutsideAGroupTakesTheRecordedShapeAlong() {
+        let clip = IntRect(x: 0, y: 0, width: 120, height: 100)
+        func disc(_ raster: inout CellRasterizer) {
+            raster.beginSimpleGroup()
+            let asCircle = raster.arc(
+                cx: 40.3, cy: 50.6, radius: 29.7, start: 0.2, sweep: 2 * Double.pi, moveFirst: true)
+            #expect(asCircle)
+            raster.endSimpleGroup()
+        }
+        let triangle = [Point(x: 80.5, y: 10.25), Point(x: 115.75, y: 40.5), Point(x: 85.25, y: 90.5)]
+        func sweep(_ raster: inout CellRasterizer) -> [Int: Int] {
+            var sink = RecordingSink()
+            raster.sweep(rule: .nonZero, into: &sink)
+            return sink.coverage
+        }
+        var both = CellRasterizer()
+        both.reset(clip: clip)
+        disc(&both)
+        both.move(triangle[0].x, triangle[0].y)
+        for p in triangle.dropFirst() { both.line(p.x, p.y) }
+        let mixed = sweep(&both)
+        var alone = CellRasterizer()
+        alone.reset(clip: clip)
+        disc(&alone)
+        let discAlone = sweep(&alone)
+        let triangleAlone = coverage(of: triangle, grouped: false, clip: clip)
+        #expect(mixed[50 * 10_000 + 40] == 255 && mixed[40 * 10_000 + 95] == 255)
+        var worst = 0
+        for key in Set(mixed.keys).union(discAlone.keys).union(triangleAlone.keys) {
+            worst = max(worst, abs((mixed[key] ?? 0) - max(discAlone[key] ?? 0, triangleAlone[key] ?? 0)))
+        }
+        #expect(worst <= 3)
+    }
 }

@@ -45,6 +45,12 @@ struct Flattener {
         Self.arcSegments(radius: r, sweep: sweep, tolerance: tolerance)
     }
 
+    /// The radius of the vertices of chords `step` radians long that straddle
+    /// the circle of radius `r` (see the type's comment).
+    static func vertexRadius(radius r: Double, step: Double) -> Double {
+        r <= 0 ? 0 : 2 * r / (1 + cos(step / 2))
+    }
+
     /// Number of chords for an arc of `sweep` radians on radius `r` within `tolerance`.
     static func arcSegments(radius r: Double, sweep: Double, tolerance: Double) -> Int {
         let s = abs(sweep)
@@ -67,7 +73,7 @@ struct Flattener {
             let n = arcSegments(radius: r, sweep: sweep)
             let step = sweep / Double(n)
             return ArcSteps.Chords(
-                n: n, radius: r <= 0 ? 0 : 2 * r / (1 + cos(step / 2)), cos: cos(step), sin: sin(step))
+                n: n, radius: Self.vertexRadius(radius: r, step: step), cos: cos(step), sin: sin(step))
         }
         let rr = chords.radius, dc = chords.cos, ds = chords.sin
         var c = cos(start), s = sin(start)

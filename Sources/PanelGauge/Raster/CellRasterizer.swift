@@ -480,8 +480,8 @@ struct CellRasterizer: ~Copyable {
         arcCapacity = bigger
     }
 
-    /// An arc piece as chords (within 1/64 pixel) for the cell list, between
-    /// its recorded end points.
+    /// An arc piece as chords (within 1/64 pixel, straddling the circle) for the
+    /// cell list, between its recorded end points.
     private mutating func replayArc(_ e: FixedEdge, _ circle: ArcPiece, up: Bool) {
         let scale: Double = 1.0 / Double(Fixed24_8.one)
         let r: Double = circle.r2.squareRoot()
@@ -495,13 +495,16 @@ struct CellRasterizer: ~Copyable {
             a1 += turn
         }
         let n = Flattener.arcSegments(radius: r, sweep: a1 - a0, tolerance: Flattener.defaultTolerance)
+        // Inner vertices straddle the circle as the flattener's do; the ends
+        // stay where the neighbouring edges meet them.
+        let rr = Flattener.vertexRadius(radius: r, step: (a1 - a0) / Double(n))
         var px = Double(up ? e.x1 : e.x0) * scale, py = Double(up ? e.y1 : e.y0) * scale
         for i in 1...n {
             var qx = Double(up ? e.x0 : e.x1) * scale, qy = Double(up ? e.y0 : e.y1) * scale
             if i < n {
                 let t: Double = a0 + (a1 - a0) * Double(i) / Double(n)
-                qx = circle.cx + r * cos(t)
-                qy = circle.cy + r * sin(t)
+                qx = circle.cx + rr * cos(t)
+                qy = circle.cy + rr * sin(t)
             }
             clippedEdge(px, py, qx, qy)
             px = qx
