@@ -7,6 +7,13 @@ func div255(_ x: UInt32) -> UInt32 {
     return (t &+ (t >> 8)) >> 8
 }
 
+/// `div255` in every lane, for x <= 255 * 255.
+@inline(__always)
+func div255(_ x: SIMD4<UInt32>) -> SIMD4<UInt32> {
+    let t = x &+ 128
+    return (t &+ (t &>> 8)) &>> 8
+}
+
 /// Source-over of the colour `src` (0x00RRGGBB) onto `dst` with alpha `a`
 /// (0...255), every channel `round((src * a + dst * (255 - a)) / 255)`.
 /// Red and blue are computed side by side in one word (each lane stays below

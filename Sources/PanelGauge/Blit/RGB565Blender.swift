@@ -104,6 +104,11 @@ enum RGB565Blender: PixelBlender {
     }
 
     @inline(__always)
+    static func blendQuad(row: UnsafeMutableRawPointer, x: Int, color: UInt32, alphas: SIMD4<UInt32>) {
+        for i in 0..<4 where alphas[i] != 0 { blendPixel(row: row, x: x + i, color: color, alpha: alphas[i]) }
+    }
+
+    @inline(__always)
     static func blend(row: UnsafeMutableRawPointer, x: Int, count: Int, color: UInt32, alpha: UInt32) {
         if alpha >= 255 { return fill(row: row, x: x, count: count, color: color) }
         if alpha == 0 { return }

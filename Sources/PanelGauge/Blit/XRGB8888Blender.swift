@@ -60,6 +60,13 @@ enum XRGB8888Blender: PixelBlender {
     }
 
     @inline(__always)
+    static func blendQuad(row: UnsafeMutableRawPointer, x: Int, color: UInt32, alphas: SIMD4<UInt32>) {
+        let p = row.assumingMemoryBound(to: UInt32.self) + x
+        let a = unsafeBitCast(alphas | alphas &<< 16, to: SIMD8<UInt16>.self)
+        store(blendXRGB(load(p, 0), SIMD4(repeating: color), a), p, 0)
+    }
+
+    @inline(__always)
     static func blend(row: UnsafeMutableRawPointer, x: Int, count: Int, color: UInt32, alpha: UInt32) {
         if alpha >= 255 { return fill(row: row, x: x, count: count, color: color) }
         if alpha == 0 { return }

@@ -36,6 +36,12 @@ struct SolidSink<B: PixelBlender>: SpanSink {
         let a = alpha(times: coverage)
         if a != 0 { B.blendPixel(row: base + y &* stride, x: x, color: color, alpha: a) }
     }
+
+    @inline(__always)
+    mutating func blendQuad(y: Int, x: Int, coverage: SIMD4<UInt32>) {
+        let a = alpha == 255 ? coverage : div255(coverage &* alpha)
+        B.blendQuad(row: base + y &* stride, x: x, color: color, alphas: a)
+    }
 }
 
 /// A shader (gradient): per-pixel colours times coverage.

@@ -24,7 +24,9 @@ struct DenseBand: ~Copyable {
     private var bits: UnsafeMutablePointer<UInt64>
     private var capacityColumns = 0
     /// Cells per row: the clip's width plus one column on its right, where the
-    /// scan converter projects the parts of edges right of the clip.
+    /// scan converter projects the parts of edges right of the clip, plus three
+    /// that stay zero, so that four cells from any column up to the extra one
+    /// lie in the row (see `quad`).
     private var stride = 1
     private var words = 1
     private var originX = 0
@@ -46,7 +48,7 @@ struct DenseBand: ~Copyable {
     mutating func prepare(originX: Int, width: Int) {
         self.originX = originX
         self.width = width
-        stride = width + 1
+        stride = width + 4
         words = (stride + 63) >> 6
         if stride > capacityColumns {
             cells.deallocate()
@@ -239,6 +241,7 @@ struct DenseBand: ~Copyable {
     /// between clusters one run of the winding accumulated so far.
     @inline(__always)
     mutating func sweepRow<S: SpanSink>(_ row: Int, y: Int, buffer: UnsafeMutablePointer<UInt8>, into sink: inout S) {
+        if S.takesPixels { return sweepRowByQuads(row, y: y, into: &sink) }
         let cellRow = cells + row * stride, bitRow = bits + row * words
         let shift = Fixed24_8.fractionBits + 1
         var acc = 0  // winding so far, in 1/256 pixel heights
@@ -291,6 +294,86 @@ struct DenseBand: ~Copyable {
         }
         if !S.takesPixels && next > spanX {
             sink.blendSpan(y: y, x: originX + spanX, count: next - spanX, coverage: buffer)
+        }
+    }
+}
+
+extension DenseBand {
+    /// Coverages of the four cells from `col` on (cleared as they are read),
+    /// given `acc`, the winding left of them, which moves past them.
+    ///
+    /// A cell no edge touched is zero and takes the winding so far, so four
+    /// cells can be read from any column: the ones past a cluster get exactly
+    /// the coverage of the run that follows it.
+    @inline(__always)
+    private func quad(_ cellRow: UnsafeMutablePointer<Int64>, _ col: Int, _ acc: inout Int32) -> SIMD4<UInt32> {
+        let raw = UnsafeMutableRawPointer(cellRow + col)
+        let v = raw.loadUnaligned(as: SIMD8<Int32>.self)
+        raw.storeBytes(of: SIMD8<Int32>(repeating: 0), as: SIMD8<Int32>.self)
+        // Unpacking `cover << 32 + area`: a negative area borrowed one from the cover.
+        let area = SIMD4<Int32>(v[0], v[2], v[4], v[6])
+        let cover = SIMD4<Int32>(v[1], v[3], v[5], v[7]) &- (area &>> 31)
+        // The winding at each cell: a running sum of the covers.
+        // (Lane shuffles and masks: SSE2 shuffles cannot move in zeros.)
+        var wind = cover &+ (SIMD4(cover[0], cover[0], cover[1], cover[2]) & SIMD4(0, -1, -1, -1))
+        wind = wind &+ (SIMD4(wind[0], wind[0], wind[0], wind[1]) & SIMD4(0, 0, -1, -1)) &+ acc
+        acc = wind[3]
+        var a = (wind &<< Int32(Fixed24_8.fractionBits + 1)) &- area
+        a = (a ^ (a &>> 31)) &- (a &>> 31)
+        // min(a, full), in plain SSE2 (where full - a is negative).
+        let over = (Int32(AreaCoverage.full) &- a) &>> 31
+        a = (a & ~over) | (Int32(AreaCoverage.full) & over)
+        let c = (a &* 255 &+ Int32(AreaCoverage.full >> 1)) &>> Int32(AreaCoverage.shift)
+        return SIMD4<UInt32>(truncatingIfNeeded: c)
+    }
+
+    /// `sweepRow` for sinks that take pixels: every cluster of touched cells
+    /// goes to the sink four pixels at a time (`blendQuad`), the gaps between
+    /// clusters as runs.
+    @inline(__always)
+    private mutating func sweepRowByQuads<S: SpanSink>(_ row: Int, y: Int, into sink: inout S) {
+        let cellRow = cells + row * stride, bitRow = bits + row * words
+        let shift = Fixed24_8.fractionBits + 1
+        var acc: Int32 = 0  // winding so far, in 1/256 pixel heights
+        var next = 0  // first column not delivered yet
+        for wi in 0..<words {
+            var w = bitRow[wi]
+            if w == 0 { continue }
+            bitRow[wi] = 0
+            let wordStart = wi << 6
+            repeat {
+                // The cluster: columns c0 ..< c1 (set bits), within this word.
+                let lead = w.trailingZeroBitCount
+                let ones = (~(w &>> UInt64(lead))).trailingZeroBitCount
+                let c0 = wordStart + lead
+                let c1 = c0 + ones
+                w = ones + lead >= 64 ? 0 : w & (~0 &<< UInt64(ones + lead))
+                // Quads already read the columns before `next`.
+                if c1 <= next { continue }
+                var col = c0
+                if c0 > next {
+                    if acc != 0 {
+                        let c = Self.coverage(Int(acc) << shift)
+                        if c != 0 { sink.blendRun(y: y, x: originX + next, count: c0 - next, coverage: c) }
+                    }
+                } else {
+                    col = next
+                }
+                repeat {
+                    let c = quad(cellRow, col, &acc)
+                    if col &+ 4 <= width {
+                        sink.blendQuad(y: y, x: originX &+ col, coverage: c)
+                    } else {
+                        // The last pixels of the clip (the extra column and
+                        // the zero cells after it are not pixels).
+                        for i in 0..<(width - col) where c[i] != 0 {
+                            sink.blendPixel(y: y, x: originX &+ col &+ i, coverage: UInt8(truncatingIfNeeded: c[i]))
+                        }
+                    }
+                    col &+= 4
+                } while col < c1
+                next = col
+            } while w != 0
         }
     }
 }

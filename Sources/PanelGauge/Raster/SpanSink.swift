@@ -16,6 +16,10 @@ protocol SpanSink {
     static var takesPixels: Bool { get }
     /// Pixel (x, y) with coverage `coverage` (> 0).
     mutating func blendPixel(y: Int, x: Int, coverage: UInt8)
+    /// Pixels `x ..< x + 4` of row `y`, lane i with coverage `coverage[i]`
+    /// (0...255; 0 leaves the pixel alone). Only for sinks that take pixels;
+    /// all four pixels lie inside the clip.
+    mutating func blendQuad(y: Int, x: Int, coverage: SIMD4<UInt32>)
 }
 
 extension SpanSink {
@@ -23,6 +27,12 @@ extension SpanSink {
 
     mutating func blendPixel(y: Int, x: Int, coverage: UInt8) {
         blendRun(y: y, x: x, count: 1, coverage: coverage)
+    }
+
+    mutating func blendQuad(y: Int, x: Int, coverage: SIMD4<UInt32>) {
+        for i in 0..<4 where coverage[i] != 0 {
+            blendPixel(y: y, x: x + i, coverage: UInt8(truncatingIfNeeded: coverage[i]))
+        }
     }
 }
 
