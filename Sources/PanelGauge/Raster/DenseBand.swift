@@ -135,6 +135,14 @@ struct DenseBand: ~Copyable {
             yEnd = bottom
             xEnd = between(circle.x(atY: bottom), x0, x1)
         }
+        if min(x0, x1) >= originX << 8 && max(x0, x1) <= (originX + width) << 8 {
+            if right {
+                walkArcInside(right: true, x, y, xEnd, yEnd, circle, sign)
+            } else {
+                walkArcInside(right: false, x, y, xEnd, yEnd, circle, sign)
+            }
+            return
+        }
         var rowY = -1, rowX = 0  // the last row crossing computed
         while y < yEnd {
             var ny = (y | Fixed24_8.mask) + 1, nx: Int
@@ -168,6 +176,72 @@ struct DenseBand: ~Copyable {
             }
             x = nx
             y = ny
+        }
+    }
+
+    /// `walkArc` from (x, y) to (xEnd, yEnd) (inside the band) for a piece within
+    /// the clip's columns, so no column needs clamping: the same steps, with the
+    /// band's pointers in locals and the row's cells followed from row to row.
+    @inline(__always)
+    private mutating func walkArcInside(
+        right: Bool, _ x: Int, _ y: Int, _ xEnd: Int, _ yEnd: Int, _ circle: ArcPiece, _ sign: Int64
+    ) {
+        let mask = Fixed24_8.mask, one = Fixed24_8.one
+        @inline(__always) func between(_ v: Int, _ a: Int, _ b: Int) -> Int {
+            right ? min(max(v, a), b) : max(min(v, a), b)
+        }
+        let row = (y >> 8) - topRow, originX = self.originX
+        var cellRow = cells + row &* stride, bitRow = bits + row &* words
+        let stride = self.stride, words = self.words
+        var x = x, y = y
+        // The next row crossing, and the next column boundary.
+        var rowY = (y | mask) + 1, rowX: Int
+        if rowY >= yEnd {
+            rowY = yEnd
+            rowX = xEnd
+        } else {
+            rowX = between(circle.x(atY: rowY), x, xEnd)
+        }
+        var colX = right ? (x | mask) + 1 : (x - 1) & ~mask
+        while y < yEnd {
+            let nx: Int, ny: Int
+            if right ? colX < rowX : colX > rowX {
+                nx = colX
+                ny = min(max(circle.y(atX: colX), y), rowY)
+                colX = right ? colX &+ one : colX &- one
+            } else {
+                nx = rowX
+                ny = rowY
+            }
+            let cover = ny &- y
+            if cover != 0 {
+                let ex = (right ? x : nx) >> 8
+                let base2 = ex << 9
+                var area = cover &* (x &+ nx &- base2)
+                let dx = nx &- x
+                let l2 = dx &* dx &+ cover &* cover
+                if l2 >= circle.bulgeFrom {
+                    let d = Double(l2)
+                    area &+= Fixed24_8.nearest(d * d.squareRoot() * circle.bulge)
+                }
+                let col = ex &- originX
+                cellRow[col] &+= (Int64(cover) << 32 &+ Int64(area)) &* sign
+                bitRow[col >> 6] |= 1 &<< UInt64(col & 63)
+            }
+            x = nx
+            y = ny
+            if y == rowY && y < yEnd {
+                // Into the next row.
+                cellRow += stride
+                bitRow += words
+                rowY = y &+ one
+                if rowY >= yEnd {
+                    rowY = yEnd
+                    rowX = xEnd
+                } else {
+                    rowX = between(circle.x(atY: rowY), x, xEnd)
+                }
+            }
         }
     }
 
@@ -247,10 +321,15 @@ struct DenseBand: ~Copyable {
         var acc = 0  // winding so far, in 1/256 pixel heights
         var next = 0  // first column not delivered yet
         var spanX = 0  // the pending span is columns spanX ..< next
-        for wi in 0..<words {
+        var wi = 0
+        while true {
+            // (A tight loop over empty words: as a `for` with `continue` it
+            // compiled to twenty instructions a word.)
+            while wi < words && bitRow[wi] == 0 { wi &+= 1 }
+            if wi == words { break }
             var w = bitRow[wi]
-            if w == 0 { continue }
             bitRow[wi] = 0
+            defer { wi &+= 1 }
             let wordStart = wi << 6
             repeat {
                 // The cluster: columns c0 ..< c1 (set bits), within this word.
@@ -327,53 +406,47 @@ extension DenseBand {
         return SIMD4<UInt32>(truncatingIfNeeded: c)
     }
 
-    /// `sweepRow` for sinks that take pixels: every cluster of touched cells
-    /// goes to the sink four pixels at a time (`blendQuad`), the gaps between
-    /// clusters as runs.
+    /// `sweepRow` for sinks that take pixels: the touched cells go to the sink
+    /// four pixels at a time (`blendQuad`, from the first touched column not
+    /// read yet), the gaps between them as runs.
     @inline(__always)
     private mutating func sweepRowByQuads<S: SpanSink>(_ row: Int, y: Int, into sink: inout S) {
         let cellRow = cells + row * stride, bitRow = bits + row * words
         let shift = Fixed24_8.fractionBits + 1
         var acc: Int32 = 0  // winding so far, in 1/256 pixel heights
         var next = 0  // first column not delivered yet
-        for wi in 0..<words {
+        var wi = 0
+        while true {
+            while wi < words && bitRow[wi] == 0 { wi &+= 1 }
+            if wi == words { break }
             var w = bitRow[wi]
-            if w == 0 { continue }
             bitRow[wi] = 0
+            defer { wi &+= 1 }
             let wordStart = wi << 6
-            repeat {
-                // The cluster: columns c0 ..< c1 (set bits), within this word.
+            // A quad from the previous word may have read the first columns.
+            let skip = next &- wordStart
+            if skip > 0 { w &= ~0 &<< UInt64(skip) }
+            while w != 0 {
+                // Four columns from the first touched one.
                 let lead = w.trailingZeroBitCount
-                let ones = (~(w &>> UInt64(lead))).trailingZeroBitCount
-                let c0 = wordStart + lead
-                let c1 = c0 + ones
-                w = ones + lead >= 64 ? 0 : w & (~0 &<< UInt64(ones + lead))
-                // Quads already read the columns before `next`.
-                if c1 <= next { continue }
-                var col = c0
-                if c0 > next {
-                    if acc != 0 {
-                        let c = Self.coverage(Int(acc) << shift)
-                        if c != 0 { sink.blendRun(y: y, x: originX + next, count: c0 - next, coverage: c) }
-                    }
-                } else {
-                    col = next
+                let col = wordStart &+ lead
+                if col > next && acc != 0 {
+                    let c = Self.coverage(Int(acc) << shift)
+                    if c != 0 { sink.blendRun(y: y, x: originX &+ next, count: col &- next, coverage: c) }
                 }
-                repeat {
-                    let c = quad(cellRow, col, &acc)
-                    if col &+ 4 <= width {
-                        sink.blendQuad(y: y, x: originX &+ col, coverage: c)
-                    } else {
-                        // The last pixels of the clip (the extra column and
-                        // the zero cells after it are not pixels).
-                        for i in 0..<(width - col) where c[i] != 0 {
-                            sink.blendPixel(y: y, x: originX &+ col &+ i, coverage: UInt8(truncatingIfNeeded: c[i]))
-                        }
+                let c = quad(cellRow, col, &acc)
+                if col &+ 4 <= width {
+                    sink.blendQuad(y: y, x: originX &+ col, coverage: c)
+                } else {
+                    // The last pixels of the clip (the extra column and the
+                    // zero cells after it are not pixels).
+                    for i in 0..<(width &- col) where c[i] != 0 {
+                        sink.blendPixel(y: y, x: originX &+ col &+ i, coverage: UInt8(truncatingIfNeeded: c[i]))
                     }
-                    col &+= 4
-                } while col < c1
-                next = col
-            } while w != 0
+                }
+                next = col &+ 4
+                w = lead >= 60 ? 0 : w & (~0 &<< UInt64(lead &+ 4))
+            }
         }
     }
 }
