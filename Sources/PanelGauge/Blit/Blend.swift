@@ -79,12 +79,32 @@ func div255(_ x: SIMD8<UInt16>) -> SIMD8<UInt16> {
 /// X byte included, as the scalar path leaves such pixels alone.
 @inline(__always)
 func blendXRGB(_ dst: SIMD4<UInt32>, _ src: SIMD4<UInt32>, _ a: SIMD8<UInt16>) -> SIMD4<UInt32> {
+    blendXRGB(dst, SplitXRGB(src), a)
+}
+
+/// Source pixels split for `blendXRGB`: red and blue, then green (and X), in the
+/// low bytes of 16-bit lanes. A constant source is split once.
+struct SplitXRGB {
+    var rb: SIMD8<UInt16>
+    var g: SIMD8<UInt16>
+
+    @inline(__always)
+    init(_ src: SIMD4<UInt32>) {
+        let low = SIMD4<UInt32>(repeating: 0x00FF_00FF)
+        rb = unsafeBitCast(src & low, to: SIMD8<UInt16>.self)
+        g = unsafeBitCast((src &>> 8) & low, to: SIMD8<UInt16>.self)
+    }
+}
+
+/// `blendXRGB` on four pixels with the source already split.
+@inline(__always)
+func blendXRGB(_ dst: SIMD4<UInt32>, _ src: SplitXRGB, _ a: SIMD8<UInt16>) -> SIMD4<UInt32> {
     let ia = a ^ 0xFF  // 255 - a, as a <= 255
     let low = SIMD4<UInt32>(repeating: 0x00FF_00FF)
     let drb = unsafeBitCast(dst & low, to: SIMD8<UInt16>.self)
     let dg = unsafeBitCast((dst &>> 8) & low, to: SIMD8<UInt16>.self)
-    let srb = unsafeBitCast(src & low, to: SIMD8<UInt16>.self)
-    let sg = unsafeBitCast((src &>> 8) & low, to: SIMD8<UInt16>.self)
+    let srb = src.rb
+    let sg = src.g
     let rb = div255(srb &* a &+ drb &* ia)
     // Green stays shifted left by 8 (its rounding shift drops one step early).
     var g = sg &* a &+ dg &* ia &+ 128

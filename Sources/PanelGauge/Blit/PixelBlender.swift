@@ -9,9 +9,13 @@ protocol PixelBlender {
     static func fill(row: UnsafeMutableRawPointer, x: Int, count: Int, color: UInt32)
     /// One pixel, one colour, alpha 1...255.
     static func blendPixel(row: UnsafeMutableRawPointer, x: Int, color: UInt32, alpha: UInt32)
-    /// Pixels `x ..< x + 4`, one colour, lane i with alpha `alphas[i]` (0...255;
-    /// 0 leaves the pixel as it is).
-    static func blendQuad(row: UnsafeMutableRawPointer, x: Int, color: UInt32, alphas: SIMD4<UInt32>)
+    /// A colour prepared for `blendQuad` (computed once per paint).
+    associatedtype QuadSource
+    static func quadSource(_ color: UInt32) -> QuadSource
+    /// Pixels `x ..< x + 4`, one colour, pixel i with alpha (0...255; 0 leaves
+    /// the pixel as it is) in both 16-bit halves of lane i of `alphas`
+    /// (the layout of `spreadBytes`).
+    static func blendQuad(row: UnsafeMutableRawPointer, x: Int, source: QuadSource, alphas: SIMD8<UInt16>)
     /// One colour, one alpha for the whole run.
     static func blend(row: UnsafeMutableRawPointer, x: Int, count: Int, color: UInt32, alpha: UInt32)
     /// One colour, per-pixel alphas.

@@ -104,8 +104,13 @@ enum RGB565Blender: PixelBlender {
     }
 
     @inline(__always)
-    static func blendQuad(row: UnsafeMutableRawPointer, x: Int, color: UInt32, alphas: SIMD4<UInt32>) {
-        for i in 0..<4 where alphas[i] != 0 { blendPixel(row: row, x: x + i, color: color, alpha: alphas[i]) }
+    static func quadSource(_ color: UInt32) -> UInt32 { color }
+
+    @inline(__always)
+    static func blendQuad(row: UnsafeMutableRawPointer, x: Int, source: UInt32, alphas: SIMD8<UInt16>) {
+        for i in 0..<4 where alphas[2 * i] != 0 {
+            blendPixel(row: row, x: x + i, color: source, alpha: UInt32(alphas[2 * i]))
+        }
     }
 
     @inline(__always)

@@ -60,10 +60,12 @@ enum XRGB8888Blender: PixelBlender {
     }
 
     @inline(__always)
-    static func blendQuad(row: UnsafeMutableRawPointer, x: Int, color: UInt32, alphas: SIMD4<UInt32>) {
+    static func quadSource(_ color: UInt32) -> SplitXRGB { SplitXRGB(SIMD4(repeating: color)) }
+
+    @inline(__always)
+    static func blendQuad(row: UnsafeMutableRawPointer, x: Int, source: SplitXRGB, alphas: SIMD8<UInt16>) {
         let p = row.assumingMemoryBound(to: UInt32.self) + x
-        let a = unsafeBitCast(alphas | alphas &<< 16, to: SIMD8<UInt16>.self)
-        store(blendXRGB(load(p, 0), SIMD4(repeating: color), a), p, 0)
+        store(blendXRGB(load(p, 0), source, alphas), p, 0)
     }
 
     @inline(__always)

@@ -7,6 +7,15 @@ struct SolidSink<B: PixelBlender>: SpanSink {
     let stride: Int
     let color: UInt32
     let alpha: UInt32
+    let quadSource: B.QuadSource
+
+    init(base: UnsafeMutableRawPointer, stride: Int, color: UInt32, alpha: UInt32) {
+        self.base = base
+        self.stride = stride
+        self.color = color
+        self.alpha = alpha
+        quadSource = B.quadSource(color)
+    }
 
     @inline(__always)
     mutating func blendSpan(y: Int, x: Int, count: Int, coverage: UnsafePointer<UInt8>) {
@@ -39,8 +48,9 @@ struct SolidSink<B: PixelBlender>: SpanSink {
 
     @inline(__always)
     mutating func blendQuad(y: Int, x: Int, coverage: SIMD4<UInt32>) {
-        let a = alpha == 255 ? coverage : div255(coverage &* alpha)
-        B.blendQuad(row: base + y &* stride, x: x, color: color, alphas: a)
+        var a = unsafeBitCast(coverage | coverage &<< 16, to: SIMD8<UInt16>.self)
+        if alpha != 255 { a = div255(a &* UInt16(truncatingIfNeeded: alpha)) }
+        B.blendQuad(row: base + y &* stride, x: x, source: quadSource, alphas: a)
     }
 }
 

@@ -385,7 +385,7 @@ extension DenseBand {
     /// cells can be read from any column: the ones past a cluster get exactly
     /// the coverage of the run that follows it.
     @inline(__always)
-    private func quad(_ cellRow: UnsafeMutablePointer<Int64>, _ col: Int, _ acc: inout Int32) -> SIMD4<UInt32> {
+    private func quad(_ cellRow: UnsafeMutablePointer<Int64>, _ col: Int, _ acc: inout SIMD4<Int32>) -> SIMD4<UInt32> {
         let raw = UnsafeMutableRawPointer(cellRow + col)
         let v = raw.loadUnaligned(as: SIMD8<Int32>.self)
         raw.storeBytes(of: SIMD8<Int32>(repeating: 0), as: SIMD8<Int32>.self)
@@ -393,15 +393,15 @@ extension DenseBand {
         let area = SIMD4<Int32>(v[0], v[2], v[4], v[6])
         let cover = SIMD4<Int32>(v[1], v[3], v[5], v[7]) &- (area &>> 31)
         // The winding at each cell: a running sum of the covers.
-        // (Lane shuffles and masks: SSE2 shuffles cannot move in zeros.)
-        var wind = cover &+ (SIMD4(cover[0], cover[0], cover[1], cover[2]) & SIMD4(0, -1, -1, -1))
-        wind = wind &+ (SIMD4(wind[0], wind[0], wind[0], wind[1]) & SIMD4(0, 0, -1, -1)) &+ acc
-        acc = wind[3]
+        // (Kept in vector lanes, `acc` in all four, it compiles to lane shifts.)
+        var wind = cover &+ SIMD4(0, cover[0], cover[1], cover[2])
+        wind = wind &+ SIMD4(0, 0, wind[0], wind[1]) &+ acc
+        acc = SIMD4(repeating: wind[3])
         var a = (wind &<< Int32(Fixed24_8.fractionBits + 1)) &- area
         a = (a ^ (a &>> 31)) &- (a &>> 31)
-        // min(a, full), in plain SSE2 (where full - a is negative).
-        let over = (Int32(AreaCoverage.full) &- a) &>> 31
-        a = (a & ~over) | (Int32(AreaCoverage.full) & over)
+        // min(a, full), in plain SSE2: full + (a - full where that is negative).
+        let excess = a &- Int32(AreaCoverage.full)
+        a = Int32(AreaCoverage.full) &+ (excess & (excess &>> 31))
         let c = (a &* 255 &+ Int32(AreaCoverage.full >> 1)) &>> Int32(AreaCoverage.shift)
         return SIMD4<UInt32>(truncatingIfNeeded: c)
     }
@@ -413,7 +413,7 @@ extension DenseBand {
     private mutating func sweepRowByQuads<S: SpanSink>(_ row: Int, y: Int, into sink: inout S) {
         let cellRow = cells + row * stride, bitRow = bits + row * words
         let shift = Fixed24_8.fractionBits + 1
-        var acc: Int32 = 0  // winding so far, in 1/256 pixel heights
+        var acc = SIMD4<Int32>()  // winding so far, in 1/256 pixel heights (every lane)
         var next = 0  // first column not delivered yet
         var wi = 0
         while true {
@@ -430,8 +430,8 @@ extension DenseBand {
                 // Four columns from the first touched one.
                 let lead = w.trailingZeroBitCount
                 let col = wordStart &+ lead
-                if col > next && acc != 0 {
-                    let c = Self.coverage(Int(acc) << shift)
+                if col > next && acc[0] != 0 {
+                    let c = Self.coverage(Int(acc[0]) << shift)
                     if c != 0 { sink.blendRun(y: y, x: originX &+ next, count: col &- next, coverage: c) }
                 }
                 let c = quad(cellRow, col, &acc)
