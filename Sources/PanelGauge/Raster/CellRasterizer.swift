@@ -96,6 +96,8 @@ struct CellRasterizer: ~Copyable {
     private var nearX0 = 0.0, nearY0 = 0.0, nearX1 = 0.0, nearY1 = 0.0
     static let nearMargin = 1024.0
     private var lastAngle = Double.nan, lastCosSin = (1.0, 0.0)
+    private var bulgeRadii = (Double.nan, Double.nan)
+    private var bulgeThresholds = (ArcPiece.BulgeThreshold(), ArcPiece.BulgeThreshold())
 
     // Current contour.
     private var startX = 0.0, startY = 0.0, lastX = 0.0, lastY = 0.0
@@ -413,7 +415,18 @@ struct CellRasterizer: ~Copyable {
         let forward = sweep > 0
         let first: Double = forward ? (start / quarter).rounded(.down) + 1 : (start / quarter).rounded(.up) - 1
         var k = Int(first)
-        let bulgeFrom = ArcPiece.bulgeThreshold(radius: r)
+        // The last two radii's thresholds: a dashed ring's dashes alternate
+        // between the same two circles.
+        if r != bulgeRadii.0 {
+            if r == bulgeRadii.1 {
+                swap(&bulgeRadii.0, &bulgeRadii.1)
+                swap(&bulgeThresholds.0, &bulgeThresholds.1)
+            } else {
+                bulgeRadii = (r, bulgeRadii.0)
+                bulgeThresholds = (ArcPiece.bulgeThreshold(radius: r), bulgeThresholds.0)
+            }
+        }
+        let bulge = bulgeThresholds.0
         // Quarter-turn boundaries k pi / 2 between start and end: points exactly on the axes.
         while true {
             let boundary = Double(k) * quarter
@@ -434,7 +447,7 @@ struct CellRasterizer: ~Copyable {
             let quadrant = ((forward ? k - 1 : k) % 4 + 4) % 4
             let circle = ArcPiece(
                 cx: cx, cy: cy, r: r, sx: quadrant == 0 || quadrant == 3 ? 1 : -1, sy: quadrant < 2 ? 1 : -1,
-                bulgeFrom: bulgeFrom)
+                bulge: bulge)
             arcPiece(to: px, py, circle, tag: tag)
             if last { break }
             k += forward ? 1 : -1

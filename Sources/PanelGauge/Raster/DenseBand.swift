@@ -203,7 +203,8 @@ struct DenseBand: ~Copyable {
             rowX = between(circle.x(atY: rowY), x, xEnd)
         }
         var colX = right ? (x | mask) + 1 : (x - 1) & ~mask
-        while y < yEnd {
+        if y >= yEnd { return }
+        while true {
             let nx: Int, ny: Int
             if right ? colX < rowX : colX > rowX {
                 nx = colX
@@ -218,11 +219,14 @@ struct DenseBand: ~Copyable {
                 let ex = (right ? x : nx) >> 8
                 let base2 = ex << 9
                 var area = cover &* (x &+ nx &- base2)
-                let dx = nx &- x
-                let l2 = dx &* dx &+ cover &* cover
-                if l2 >= circle.bulgeFrom {
-                    let d = Double(l2)
-                    area &+= Fixed24_8.nearest(d * d.squareRoot() * circle.bulge)
+                let dx = right ? nx &- x : x &- nx
+                // (|dx| + cover bounds the chord: most steps stop at that test.)
+                if dx &+ cover >= circle.bulgeReach {
+                    let l2 = dx &* dx &+ cover &* cover
+                    if l2 >= circle.bulgeFrom {
+                        let d = Double(l2)
+                        area &+= Fixed24_8.nearest(d * d.squareRoot() * circle.bulge)
+                    }
                 }
                 let col = ex &- originX
                 cellRow[col] &+= (Int64(cover) << 32 &+ Int64(area)) &* sign
@@ -230,8 +234,9 @@ struct DenseBand: ~Copyable {
             }
             x = nx
             y = ny
-            if y == rowY && y < yEnd {
-                // Into the next row.
+            if y == rowY {
+                // Into the next row (the last ends at yEnd).
+                if y == yEnd { return }
                 cellRow += stride
                 bitRow += words
                 rowY = y &+ one
@@ -468,35 +473,58 @@ struct ArcPiece {
     /// The squared chord length from which the segment reaches a quarter of an
     /// 8-bit level (131072 / 255 / 4 area units); shorter chords skip it.
     var bulgeFrom: Int
+    /// The least s with s^2 >= bulgeFrom: a step whose |dx| + |dy| is below it
+    /// has a shorter chord.
+    var bulgeReach: Int
+    /// The centre and the squared radius in 24.8 units (scaled by powers of
+    /// two: the crossings computed from them are the ones in pixel units,
+    /// scaled, bit for bit).
+    private var cx256: Double
+    private var cy256: Double
+    private var r2Fixed: Double
 
-    init(cx: Double, cy: Double, r: Double, sx: Double, sy: Double, bulgeFrom: Int) {
+    init(cx: Double, cy: Double, r: Double, sx: Double, sy: Double, bulge: BulgeThreshold) {
         self.cx = cx
         self.cy = cy
         r2 = r * r
         self.sx = sx
         self.sy = sy
-        bulge = sx / (1536 * r)
-        self.bulgeFrom = bulgeFrom
+        self.bulge = sx / (1536 * r)
+        bulgeFrom = bulge.from
+        bulgeReach = bulge.reach
+        cx256 = cx * 256
+        cy256 = cy * 256
+        r2Fixed = r2 * 65536
     }
 
-    /// `bulgeFrom` for a circle of radius `r`: l2^1.5 / (1536 r) >= 131072 / 1020.
-    static func bulgeThreshold(radius r: Double) -> Int {
-        Int(min(1e9, pow(1536 * r * 131_072 / 1020, 2.0 / 3)))
+    /// Where the segment term starts for one radius (see `bulgeFrom`, `bulgeReach`).
+    struct BulgeThreshold {
+        var from = 0
+        var reach = 0
+    }
+
+    /// The thresholds for a circle of radius `r`: l2^1.5 / (1536 r) >= 131072 / 1020.
+    static func bulgeThreshold(radius r: Double) -> BulgeThreshold {
+        let from = Int(min(1e9, pow(1536 * r * 131_072 / 1020, 2.0 / 3)))
+        var s = Int(Double(from).squareRoot())
+        while s * s < from { s += 1 }
+        while s > 0 && (s - 1) * (s - 1) >= from { s -= 1 }
+        return BulgeThreshold(from: from, reach: s)
     }
 
     /// Where the piece meets the horizontal line y (24.8), in 24.8.
     @inline(__always)
     func x(atY y: Int) -> Int {
-        let dy: Double = Double(y) * (1.0 / 256) - cy
-        let d: Double = Swift.max(0.0, r2 - dy * dy)
-        return Fixed24_8.nearest((cx + sx * d.squareRoot()) * 256)
+        let dy: Double = Double(y) - cy256
+        let d: Double = Swift.max(0.0, r2Fixed - dy * dy)
+        return Fixed24_8.nearest(cx256 + sx * d.squareRoot())
     }
 
     /// Where the piece meets the vertical line x (24.8), in 24.8.
     @inline(__always)
     func y(atX x: Int) -> Int {
-        let dx: Double = Double(x) * (1.0 / 256) - cx
-        let d: Double = Swift.max(0.0, r2 - dx * dx)
-        return Fixed24_8.nearest((cy + sy * d.squareRoot()) * 256)
+        let dx: Double = Double(x) - cx256
+        let d: Double = Swift.max(0.0, r2Fixed - dx * dx)
+        return Fixed24_8.nearest(cy256 + sy * d.squareRoot())
     }
 }
