@@ -112,7 +112,7 @@ struct CellRasterizer: ~Copyable {
         rowCapacity = 256
         rowStarts = .allocate(capacity: rowCapacity + 2)
         coverageCapacity = 256
-        coverageRow = .allocate(capacity: coverageCapacity)
+        coverageRow = .allocate(capacity: coverageCapacity + 4)
         edges = .allocate(capacity: edgeCapacity)
         edgeTags = .allocate(capacity: edgeCapacity)
         edgeArc = .allocate(capacity: edgeCapacity)
@@ -167,7 +167,8 @@ struct CellRasterizer: ~Copyable {
         if clip.width > coverageCapacity {
             coverageRow.deallocate()
             coverageCapacity = clip.width
-            coverageRow = .allocate(capacity: coverageCapacity)
+            // (Four more: the banded sweep writes coverages four at a time.)
+            coverageRow = .allocate(capacity: coverageCapacity + 4)
         }
         if clip.height > rowCapacity {
             rowStarts.deallocate()

@@ -313,18 +313,19 @@ struct DenseBand: ~Copyable {
     static func coverage(_ area: Int) -> UInt8 { CellRasterizer.coverage(area, .nonZero) }
 
     /// Delivers band row `row` (surface row `y`) to `sink`, left to right, and
-    /// clears its cells. `buffer` holds at least the clip's width of coverages.
+    /// clears its cells. `buffer` holds at least the clip's width of coverages,
+    /// plus four.
     ///
-    /// Touched cells come in clusters of adjacent columns (where edges cross the
-    /// row): each cluster becomes one span of per-pixel coverages, each gap
-    /// between clusters one run of the winding accumulated so far.
+    /// Touched cells are read four at a time from the first one not read yet
+    /// (`quad`); quads that follow each other make one span of per-pixel
+    /// coverages, each gap between them one run of the winding accumulated so
+    /// far. Sinks that take pixels get each quad as it comes (`blendQuad`).
     @inline(__always)
     mutating func sweepRow<S: SpanSink>(_ row: Int, y: Int, buffer: UnsafeMutablePointer<UInt8>, into sink: inout S) {
-        if S.takesPixels { return sweepRowByQuads(row, y: y, into: &sink) }
         let cellRow = cells + row * stride, bitRow = bits + row * words
         let shift = Fixed24_8.fractionBits + 1
-        var acc = 0  // winding so far, in 1/256 pixel heights
-        var next = 0  // first column not delivered yet
+        var acc = SIMD4<Int32>()  // winding so far, in 1/256 pixel heights (every lane)
+        var next = 0  // first column not read yet
         var spanX = 0  // the pending span is columns spanX ..< next
         var wi = 0
         while true {
@@ -336,48 +337,46 @@ struct DenseBand: ~Copyable {
             bitRow[wi] = 0
             defer { wi &+= 1 }
             let wordStart = wi << 6
-            repeat {
-                // The cluster: columns c0 ..< c1 (set bits), within this word.
+            // A quad from the previous word may have read the first columns.
+            let skip = next &- wordStart
+            if skip > 0 { w &= ~0 &<< UInt64(skip) }
+            while w != 0 {
+                // Four columns from the first touched one.
                 let lead = w.trailingZeroBitCount
-                let ones = (~(w &>> UInt64(lead))).trailingZeroBitCount
-                let c0 = wordStart + lead
-                var c1 = c0 + ones
-                w = ones + lead >= 64 ? 0 : w & (~0 &<< UInt64(ones + lead))
-                if c0 != next {
+                let col = wordStart &+ lead
+                if col > next {
                     if !S.takesPixels && next > spanX {
-                        sink.blendSpan(y: y, x: originX + spanX, count: next - spanX, coverage: buffer)
+                        sink.blendSpan(y: y, x: originX &+ spanX, count: next &- spanX, coverage: buffer)
                     }
-                    if acc != 0 {
-                        let c = Self.coverage(acc << shift)
-                        if c != 0 { sink.blendRun(y: y, x: originX + next, count: c0 - next, coverage: c) }
+                    if acc[0] != 0 {
+                        let c = Self.coverage(Int(acc[0]) << shift)
+                        if c != 0 { sink.blendRun(y: y, x: originX &+ next, count: col &- next, coverage: c) }
                     }
-                    spanX = c0
+                    spanX = col
                 }
-                // The extra column right of the clip only closes the runs.
-                let stop = min(c1, width)
-                var col = c0
-                while col < stop {
-                    let v = cellRow[col]
-                    cellRow[col] = 0
-                    let area = Int(Int32(truncatingIfNeeded: v))
-                    acc &+= Int((v &- Int64(area)) >> 32)
-                    let c = Self.coverage((acc << shift) &- area)
-                    if S.takesPixels {
-                        if c != 0 { sink.blendPixel(y: y, x: originX &+ col, coverage: c) }
+                let c = quad(cellRow, col, &acc)
+                if S.takesPixels {
+                    if col &+ 4 <= width {
+                        sink.blendQuad(y: y, x: originX &+ col, coverage: c)
                     } else {
-                        buffer[col - spanX] = c
+                        // The last pixels of the clip (the extra column and the
+                        // zero cells after it are not pixels).
+                        for i in 0..<(width &- col) where c[i] != 0 {
+                            sink.blendPixel(y: y, x: originX &+ col &+ i, coverage: UInt8(truncatingIfNeeded: c[i]))
+                        }
                     }
-                    col += 1
+                } else {
+                    UnsafeMutableRawPointer(buffer + (col &- spanX)).storeBytes(
+                        of: SIMD4<UInt8>(truncatingIfNeeded: c), as: SIMD4<UInt8>.self)
                 }
-                if c1 > width {
-                    cellRow[width] = 0
-                    c1 = width
-                }
-                next = c1
-            } while w != 0
+                next = col &+ 4
+                w = lead >= 60 ? 0 : w & (~0 &<< UInt64(lead &+ 4))
+            }
         }
-        if !S.takesPixels && next > spanX {
-            sink.blendSpan(y: y, x: originX + spanX, count: next - spanX, coverage: buffer)
+        // The span ends at the clip (the extra column is not a pixel).
+        let end = min(next, width)
+        if !S.takesPixels && end > spanX {
+            sink.blendSpan(y: y, x: originX &+ spanX, count: end &- spanX, coverage: buffer)
         }
     }
 }
@@ -409,50 +408,6 @@ extension DenseBand {
         a = Int32(AreaCoverage.full) &+ (excess & (excess &>> 31))
         let c = (a &* 255 &+ Int32(AreaCoverage.full >> 1)) &>> Int32(AreaCoverage.shift)
         return SIMD4<UInt32>(truncatingIfNeeded: c)
-    }
-
-    /// `sweepRow` for sinks that take pixels: the touched cells go to the sink
-    /// four pixels at a time (`blendQuad`, from the first touched column not
-    /// read yet), the gaps between them as runs.
-    @inline(__always)
-    private mutating func sweepRowByQuads<S: SpanSink>(_ row: Int, y: Int, into sink: inout S) {
-        let cellRow = cells + row * stride, bitRow = bits + row * words
-        let shift = Fixed24_8.fractionBits + 1
-        var acc = SIMD4<Int32>()  // winding so far, in 1/256 pixel heights (every lane)
-        var next = 0  // first column not delivered yet
-        var wi = 0
-        while true {
-            while wi < words && bitRow[wi] == 0 { wi &+= 1 }
-            if wi == words { break }
-            var w = bitRow[wi]
-            bitRow[wi] = 0
-            defer { wi &+= 1 }
-            let wordStart = wi << 6
-            // A quad from the previous word may have read the first columns.
-            let skip = next &- wordStart
-            if skip > 0 { w &= ~0 &<< UInt64(skip) }
-            while w != 0 {
-                // Four columns from the first touched one.
-                let lead = w.trailingZeroBitCount
-                let col = wordStart &+ lead
-                if col > next && acc[0] != 0 {
-                    let c = Self.coverage(Int(acc[0]) << shift)
-                    if c != 0 { sink.blendRun(y: y, x: originX &+ next, count: col &- next, coverage: c) }
-                }
-                let c = quad(cellRow, col, &acc)
-                if col &+ 4 <= width {
-                    sink.blendQuad(y: y, x: originX &+ col, coverage: c)
-                } else {
-                    // The last pixels of the clip (the extra column and the
-                    // zero cells after it are not pixels).
-                    for i in 0..<(width &- col) where c[i] != 0 {
-                        sink.blendPixel(y: y, x: originX &+ col &+ i, coverage: UInt8(truncatingIfNeeded: c[i]))
-                    }
-                }
-                next = col &+ 4
-                w = lead >= 60 ? 0 : w & (~0 &<< UInt64(lead &+ 4))
-            }
-        }
     }
 }
 
