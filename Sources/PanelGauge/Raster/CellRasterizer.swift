@@ -96,6 +96,7 @@ struct CellRasterizer: ~Copyable {
     private var nearX0 = 0.0, nearY0 = 0.0, nearX1 = 0.0, nearY1 = 0.0
     static let nearMargin = 1024.0
     private var lastAngle = Double.nan, lastCosSin = (1.0, 0.0)
+    private var olderAngle = Double.nan, olderCosSin = (1.0, 0.0)
     private var bulgeRadii = (Double.nan, Double.nan)
     private var bulgeThresholds = (ArcPiece.BulgeThreshold(), ArcPiece.BulgeThreshold())
 
@@ -460,8 +461,15 @@ struct CellRasterizer: ~Copyable {
     /// meet at shared angles (an outer arc ends where the inner one starts).
     private mutating func cosSin(_ angle: Double) -> (Double, Double) {
         if angle != lastAngle {
-            lastAngle = angle
-            lastCosSin = (cos(angle), sin(angle))
+            // The angle before: a stroke's inner arc ends where its outer one began.
+            if angle == olderAngle {
+                swap(&lastAngle, &olderAngle)
+                swap(&lastCosSin, &olderCosSin)
+            } else {
+                (olderAngle, olderCosSin) = (lastAngle, lastCosSin)
+                lastAngle = angle
+                lastCosSin = FastMath.cosSin(angle)
+            }
         }
         return lastCosSin
     }
