@@ -96,7 +96,9 @@ import Testing
         for _ in 0..<4000 {
             var c = Case(&r)
             let under = r.word()
-            c.row = c.row.map { r.below(5) == 0 ? $0 : under }
+            // Sparse or no other pixels too, so sixteen in a row lie over one colour.
+            let odds = [5, 40, 1000][r.below(3)]
+            c.row = c.row.map { r.below(odds) == 0 ? $0 : under }
             let alpha = UInt32(r.alpha())
             let got = c.actual {
                 XRGB8888Blender.blend(row: $0, x: c.x, count: c.count, color: c.color, alpha: alpha)

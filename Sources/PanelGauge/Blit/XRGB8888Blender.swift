@@ -87,13 +87,31 @@ enum XRGB8888Blender: PixelBlender {
         // under a track): four such pixels take the one result, computed once.
         let under = SIMD4<UInt32>(repeating: p[0])
         let over = SIMD4<UInt32>(repeating: blendXRGB(p[0], color, alpha))
-        forEachQuad(count) { i, lanes in
-            let d = load(p, i)
+        // Sixteen pixels a step while they all lie over that colour.
+        var i = 0
+        while i + 16 <= count {
+            let d0 = load(p, i), d1 = load(p, i + 4), d2 = load(p, i + 8), d3 = load(p, i + 12)
+            let any = ((d0 ^ under) | (d1 ^ under)) | ((d2 ^ under) | (d3 ^ under))
+            let diff = unsafeBitCast(any, to: SIMD2<UInt64>.self)
+            if diff[0] | diff[1] != 0 { break }
+            store(over, p, i)
+            store(over, p, i + 4)
+            store(over, p, i + 8)
+            store(over, p, i + 12)
+            i += 16
+        }
+        if i == count { return }
+        // The rest four at a time, each over that colour or blended (the last
+        // quad of a rest under four pixels reaches back into pixels done, with
+        // alpha 0 there: the run is at least 16 long).
+        let rest = p + i
+        forEachQuad(count - i) { j, lanes in
+            let d = load(rest, j)
             let diff = unsafeBitCast(d ^ under, to: SIMD2<UInt64>.self)
             if lanes == 0xFFFF_FFFF && diff[0] | diff[1] == 0 {
-                store(over, p, i)
+                store(over, rest, j)
             } else {
-                store(blendXRGB(d, src, a & spreadBytes(lanes)), p, i)
+                store(blendXRGB(d, src, a & spreadBytes(lanes)), rest, j)
             }
         }
     }
