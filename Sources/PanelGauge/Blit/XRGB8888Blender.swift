@@ -23,17 +23,24 @@ enum XRGB8888Blender: PixelBlender {
             _ = wmemset(UnsafeMutableRawPointer(p), word, count)
             return
         }
-        // Eight pixels per (unaligned) vector store, then the rest one by one.
-        let v = SIMD8<UInt32>(repeating: word)
+        // Eight pixels per (unaligned) vector store; the last store ends the run
+        // and may overlap the one before it. Shorter runs: two stores of four,
+        // overlapping, or one by one.
         let raw = UnsafeMutableRawPointer(p)
-        var i = 0
-        while i + 8 <= count {
-            raw.storeBytes(of: v, toByteOffset: i * 4, as: SIMD8<UInt32>.self)
-            i += 8
-        }
-        while i < count {
-            p[i] = word
-            i += 1
+        if count >= 8 {
+            let v = SIMD8<UInt32>(repeating: word)
+            var i = 0
+            while i + 8 < count {
+                raw.storeBytes(of: v, toByteOffset: i * 4, as: SIMD8<UInt32>.self)
+                i += 8
+            }
+            raw.storeBytes(of: v, toByteOffset: (count - 8) * 4, as: SIMD8<UInt32>.self)
+        } else if count >= 4 {
+            let v = SIMD4<UInt32>(repeating: word)
+            raw.storeBytes(of: v, as: SIMD4<UInt32>.self)
+            raw.storeBytes(of: v, toByteOffset: (count - 4) * 4, as: SIMD4<UInt32>.self)
+        } else {
+            for i in 0..<count { p[i] = word }
         }
     }
 
