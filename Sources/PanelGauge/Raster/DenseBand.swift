@@ -137,9 +137,9 @@ struct DenseBand: ~Copyable {
         }
         if min(x0, x1) >= originX << 8 && max(x0, x1) <= (originX + width) << 8 {
             if right {
-                walkArcInside(right: true, x, y, xEnd, yEnd, circle, sign)
+                walkArcInsideRight(x, y, xEnd, yEnd, circle, sign)
             } else {
-                walkArcInside(right: false, x, y, xEnd, yEnd, circle, sign)
+                walkArcInsideLeft(x, y, xEnd, yEnd, circle, sign)
             }
             return
         }
@@ -177,6 +177,22 @@ struct DenseBand: ~Copyable {
             x = nx
             y = ny
         }
+    }
+
+    // Each direction a function of its own: with both in `walkArc` the walk
+    // kept its row pointers on the stack.
+    @inline(never)
+    private mutating func walkArcInsideRight(
+        _ x: Int, _ y: Int, _ xEnd: Int, _ yEnd: Int, _ circle: ArcPiece, _ sign: Int64
+    ) {
+        walkArcInside(right: true, x, y, xEnd, yEnd, circle, sign)
+    }
+
+    @inline(never)
+    private mutating func walkArcInsideLeft(
+        _ x: Int, _ y: Int, _ xEnd: Int, _ yEnd: Int, _ circle: ArcPiece, _ sign: Int64
+    ) {
+        walkArcInside(right: false, x, y, xEnd, yEnd, circle, sign)
     }
 
     /// `walkArc` from (x, y) to (xEnd, yEnd) (inside the band) for a piece within
