@@ -8,7 +8,8 @@
 /// Every pixel of the band has a cell, so an edge adds its cover and area in
 /// place: no cell list, no sorting, no merging of entries. One bit per cell
 /// marks the cells an edge touched; the sweep visits only those (a bit scan per
-/// 64 columns), turns each into a coverage and the stretch up to the next one
+/// 64 columns), four cells at a time from the first touched one (`quad`:
+/// coverages in SIMD lanes), turns the stretch up to the next touched cell
 /// into a constant run, and clears what it read, so the buffers are all zero
 /// again when a band is done.
 ///
