@@ -20,6 +20,11 @@
 struct DenseBand: ~Copyable {
     /// Rows per band: 16 rows of an 800-pixel clip take 100 KB of cells.
     static let rows = 16
+    /// For sinks that shade spans, runs up to this long join the span before
+    /// them: one shader call instead of two. Longer ones stay runs, which an
+    /// opaque paint copies instead of blending (conic value arc at 800x480:
+    /// 8 px 1.527 M, 16 px 1.511 M, 32 px 1.516 M, every run 1.533 M per frame).
+    static let joinedRun = 16
 
     private var cells: UnsafeMutablePointer<Int64>
     private var bits: UnsafeMutablePointer<UInt64>
@@ -362,14 +367,18 @@ struct DenseBand: ~Copyable {
                 let lead = w.trailingZeroBitCount
                 let col = wordStart &+ lead
                 if col > next {
-                    if !S.takesPixels && next > spanX {
-                        sink.blendSpan(y: y, x: originX &+ spanX, count: next &- spanX, coverage: buffer)
-                    }
-                    if acc[0] != 0 {
-                        let c = Self.coverage(Int(acc[0]) << shift)
+                    let c = acc[0] == 0 ? 0 : Self.coverage(Int(acc[0]) << shift)
+                    if !S.takesPixels && c != 0 && col &- next <= Self.joinedRun {
+                        // A short run joins the pending span (acc is not 0 before
+                        // a quad, so there is one): one shader call for both.
+                        (buffer + (next &- spanX)).update(repeating: c, count: col &- next)
+                    } else {
+                        if !S.takesPixels && next > spanX {
+                            sink.blendSpan(y: y, x: originX &+ spanX, count: next &- spanX, coverage: buffer)
+                        }
                         if c != 0 { sink.blendRun(y: y, x: originX &+ next, count: col &- next, coverage: c) }
+                        spanX = col
                     }
-                    spanX = col
                 }
                 let c = quad(cellRow, col, &acc)
                 if S.takesPixels {
