@@ -64,6 +64,15 @@ func spreadBytes(_ bytes: UInt32) -> SIMD8<UInt16> {
     return unsafeBitCast(unsafeBitCast(w, to: SIMD4<UInt32>.self) & 0x00FF_00FF, to: SIMD8<UInt16>.self)
 }
 
+/// One 8-bit value for the pixels of a quad that `lanes` (a byte mask, see
+/// `forEachQuad`) selects, 0 for the others, in the layout of `spreadBytes`.
+/// (Masking the spread value instead, `splat & spreadBytes(lanes)`, compiled
+/// to some eighty instructions of lane inserts.)
+@inline(__always)
+func spreadByte(_ value: UInt32, lanes: UInt32) -> SIMD8<UInt16> {
+    spreadBytes(value &* 0x0101_0101 & lanes)
+}
+
 /// `div255` in every 16-bit lane, for x <= 255 * 255 (so x + 128 stays below 2^16).
 @inline(__always)
 func div255(_ x: SIMD8<UInt16>) -> SIMD8<UInt16> {

@@ -123,9 +123,8 @@ enum RGB565Blender: PixelBlender {
             return
         }
         let src = SIMD4<UInt32>(repeating: color)
-        let a = SIMD8<UInt16>(repeating: UInt16(truncatingIfNeeded: alpha))
         forEachQuad(count) { i, lanes in
-            store(narrow(blendXRGB(widen(load(p, i)), src, a & spreadBytes(lanes)), rounding), p, i)
+            store(narrow(blendXRGB(widen(load(p, i)), src, spreadByte(alpha, lanes: lanes)), rounding), p, i)
         }
     }
 
@@ -208,9 +207,9 @@ enum RGB565Blender: PixelBlender {
         }
         // Every full quad starts 4n pixels after x: the same thresholds as at x.
         let aligned = thresholds(0)
-        let constant = SIMD8<UInt16>(repeating: UInt16(truncatingIfNeeded: constantCoverage))
         forEachQuad(count) { i, lanes in
-            let cov = coverage.map { spreadBytes(fourBytes($0, i) & lanes) } ?? constant & spreadBytes(lanes)
+            let cov =
+                coverage.map { spreadBytes(fourBytes($0, i) & lanes) } ?? spreadByte(constantCoverage, lanes: lanes)
             let c = UnsafeRawPointer(colors + i).loadUnaligned(as: SIMD4<UInt32>.self)
             let ca = c &>> 24
             let a = div255(unsafeBitCast(ca | ca &<< 16, to: SIMD8<UInt16>.self) &* cov)

@@ -85,9 +85,8 @@ enum XRGB8888Blender: PixelBlender {
             return
         }
         let src = SIMD4<UInt32>(repeating: color)
-        let a = SIMD8<UInt16>(repeating: UInt16(truncatingIfNeeded: alpha))
         guard count >= 16 else {
-            forEachQuad(count) { i, lanes in store(blendXRGB(load(p, i), src, a & spreadBytes(lanes)), p, i) }
+            forEachQuad(count) { i, lanes in store(blendXRGB(load(p, i), src, spreadByte(alpha, lanes: lanes)), p, i) }
             return
         }
         // A long translucent run mostly lies over one colour (the background
@@ -118,7 +117,7 @@ enum XRGB8888Blender: PixelBlender {
             if lanes == 0xFFFF_FFFF && diff[0] | diff[1] == 0 {
                 store(over, rest, j)
             } else {
-                store(blendXRGB(d, src, a & spreadBytes(lanes)), rest, j)
+                store(blendXRGB(d, src, spreadByte(alpha, lanes: lanes)), rest, j)
             }
         }
     }
@@ -196,8 +195,7 @@ enum XRGB8888Blender: PixelBlender {
                 p.update(from: colors, count: count)
                 return
             }
-            let c = SIMD8<UInt16>(repeating: UInt16(truncatingIfNeeded: constantCoverage))
-            return blend(p, count: count, colors: colors) { _, lanes in c & spreadBytes(lanes) }
+            return blend(p, count: count, colors: colors) { _, lanes in spreadByte(constantCoverage, lanes: lanes) }
         }
         blend(p, count: count, colors: colors) { i, lanes in spreadBytes(fourBytes(coverage, i) & lanes) }
     }
