@@ -200,6 +200,38 @@ import Testing
         return out
     }
 
+    /// `blendQuad`, the banded sweep's four edge pixels, in both formats: each
+    /// pixel as `blendPixel` gives it, alpha 0 leaving it as it was.
+    @Test func quadsMatchSinglePixels() {
+        var r = Random(state: 9)
+        for _ in 0..<4000 {
+            var c = Case(&r)
+            while c.count < 4 { c = Case(&r) }
+            let x = c.x + r.below(c.count - 3)
+            let a = (0..<4).map { _ in UInt32(r.alpha()) }
+            let spread = unsafeBitCast(SIMD4(a[0], a[1], a[2], a[3]) &* 0x1_0001, to: SIMD8<UInt16>.self)
+            let quad = c.actual {
+                XRGB8888Blender.blendQuad(
+                    row: $0, x: x, source: XRGB8888Blender.quadSource(c.color), alphas: spread)
+            }
+            let single = c.actual { row in
+                for i in 0..<4 where a[i] != 0 {
+                    XRGB8888Blender.blendPixel(row: row, x: x + i, color: c.color, alpha: a[i])
+                }
+            }
+            #expect(quad == single, "alphas \(a)")
+            let quad565 = Self.rgb565(c) {
+                RGB565Blender.blendQuad(row: $0, x: x, source: RGB565Blender.quadSource(c.color), alphas: spread)
+            }
+            let single565 = Self.rgb565(c) { row in
+                for i in 0..<4 where a[i] != 0 {
+                    RGB565Blender.blendPixel(row: row, x: x + i, color: c.color, alpha: a[i])
+                }
+            }
+            #expect(quad565 == single565, "alphas \(a)")
+        }
+    }
+
     @Test func rgb565SolidPathsMatchScalar() {
         var r = Random(state: 5)
         for _ in 0..<3000 {

@@ -108,9 +108,8 @@ enum RGB565Blender: PixelBlender {
 
     @inline(__always)
     static func blendQuad(row: UnsafeMutableRawPointer, x: Int, source: UInt32, alphas: SIMD8<UInt16>) {
-        for i in 0..<4 where alphas[2 * i] != 0 {
-            blendPixel(row: row, x: x + i, color: source, alpha: UInt32(alphas[2 * i]))
-        }
+        let p = row.assumingMemoryBound(to: UInt16.self) + x
+        store(narrow(blendXRGB(widen(load(p, 0)), SIMD4(repeating: source), alphas), rounding), p, 0)
     }
 
     @inline(__always)
