@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The parts of a gauge that a draw call paints: what stays put while the value
 /// changes (``static``) and what moves with it (``dynamic``).
 ///
@@ -68,13 +72,43 @@ public struct GaugeLayering {
         public var cap: LineCap
         public var paint: AnyHashable
         public var others: [Rect]
+        /// How the arc is stroked, when the style draws it with
+        /// ``CircularGaugeLayout/strokeValueArc(to:cap:_:on:)``: a program can
+        /// then keep a picture of the whole arc (at value 1) over the static
+        /// layer, and copy the arc's pixels away from its ends from there
+        /// instead of shading them again (paneld does). Nil: not known.
+        public var stroke: Stroke?
 
-        public init(layout: CircularGaugeLayout, value: Double, cap: LineCap, paint: AnyHashable, others: [Rect]) {
+        /// The paint and dashes of a value arc (its width is the layout's).
+        public struct Stroke: Sendable, Hashable {
+            public var paint: Paint
+            public var dash: DashPattern?
+
+            public init(paint: Paint, dash: DashPattern? = nil) {
+                self.paint = paint
+                self.dash = dash
+            }
+        }
+
+        public init(
+            layout: CircularGaugeLayout, value: Double, cap: LineCap, paint: AnyHashable, others: [Rect],
+            stroke: Stroke? = nil
+        ) {
             self.layout = layout
             self.value = value
             self.cap = cap
             self.paint = paint
             self.others = others
+            self.stroke = stroke
+        }
+
+        /// Boxes around the parts of this arc that a copy from the whole arc's
+        /// picture does not give: both ends of the arc (butt or round, as
+        /// ``CircularGaugeLayout/strokeBounds(from:to:)`` grows them) and the
+        /// other parts; only the other parts when the value is 0 (no arc).
+        public var exactBounds: [Rect] {
+            guard value > 0 else { return others }
+            return [layout.strokeBounds(from: 0, to: 0), layout.strokeBounds(from: value, to: value)] + others
         }
 
         /// Whether the arc's pixels away from its ends are those of the whole
@@ -82,7 +116,7 @@ public struct GaugeLayering {
         /// the rasterizer walks as a circle (radius 4 or more). Round ends that
         /// meet across the gap make the outline overlap itself, and it is then
         /// scan-converted as a polygon that depends on the sweep.
-        var followsTheCircle: Bool {
+        public var followsTheCircle: Bool {
             let sweep = layout.angle(for: value).radians - layout.startAngle.radians
             if sweep == 0 || abs(sweep) >= 2 * Double.pi { return true }
             return layout.radius - layout.lineWidth / 2 >= 4
@@ -157,5 +191,97 @@ extension CircularGaugeLayout {
         }
         cuts.append(hi)
         return zip(cuts, cuts.dropFirst()).map { strokeBounds(from: $0, to: $1) }
+    }
+}
+
+extension CircularGaugeLayout {
+    /// Strokes the value arc from the start to normalized `value` (nothing at
+    /// 0): the one call styles that declare a ``GaugeLayering/ValueArc/stroke``
+    /// draw their arc with, so that a picture of the arc at 1 matches it.
+    public func strokeValueArc(
+        to value: Double, cap: LineCap, _ stroke: GaugeLayering.ValueArc.Stroke, on canvas: Canvas
+    ) {
+        guard value > 0 else { return }
+        canvas.strokeArc(
+            center: center, radius: radius, startAngle: startAngle, sweep: sweep * value, width: lineWidth, cap: cap,
+            dash: stroke.dash, paint: stroke.paint)
+    }
+}
+
+/// The sector a value arc sweeps from its layout's start to a value, as
+/// directions from the centre: which pixels of a row lie in it, judged by
+/// their centres' directions (their distance from the centre does not matter).
+/// Pixels next to either bounding ray may fall on either side; the arc's ends
+/// are there.
+public struct ArcSector: Sendable {
+    private let cx: Double, cy: Double
+    /// The sector from direction `a` turning by `reach` degrees (0 < reach <
+    /// 360) to direction `b`, in the direction of increasing angle.
+    private let ax: Double, ay: Double, bx: Double, by: Double
+    private let reach: Double
+
+    /// The sector of `layout` from its start to normalized `value`.
+    public init(_ layout: CircularGaugeLayout, upTo value: Double) {
+        cx = layout.center.x
+        cy = layout.center.y
+        var start = layout.startAngle.degrees
+        var reach = layout.sweep.degrees * min(1, max(0, value))
+        if reach < 0 {
+            start += reach
+            reach = -reach
+        }
+        self.reach = reach
+        let a = Angle.degrees(start).radians, b = Angle.degrees(start + reach).radians
+        (ax, ay, bx, by) = (cos(a), sin(a), cos(b), sin(b))
+    }
+
+    /// Hands `body` the columns of row `y` in `columns`, in runs left to right,
+    /// each with whether its pixel centres lie in the sector.
+    public func forEachRun(row y: Int, columns: Range<Int>, _ body: (Range<Int>, Bool) -> Void) {
+        guard !columns.isEmpty else { return }
+        if reach == 0 || reach >= 360 {
+            body(columns, reach != 0)
+            return
+        }
+        let dy = Double(y) + 0.5 - cy
+        // Along a row a centre's direction crosses a ray only where the ray
+        // crosses the row; the row may also pass the centre.
+        var cuts = (columns.upperBound, columns.upperBound, columns.upperBound)
+        func cut(_ x: Double) {
+            guard abs(x) < 1e9 else { return }
+            var k = Int((x - 0.5).rounded(.up))
+            if k <= columns.lowerBound || k >= columns.upperBound { return }
+            // Insertion into the three sorted slots.
+            if k < cuts.0 { swap(&k, &cuts.0) }
+            if k < cuts.1 { swap(&k, &cuts.1) }
+            if k < cuts.2 { swap(&k, &cuts.2) }
+        }
+        if ay != 0 && dy / ay > 0 { cut(cx + dy / ay * ax) }
+        if by != 0 && dy / by > 0 { cut(cx + dy / by * bx) }
+        cut(cx)
+        // Each piece between cuts lies on one side; its middle pixel tells which.
+        var runStart = columns.lowerBound, runInside = false, from = columns.lowerBound
+        func piece(to: Int) {
+            guard to > from else { return }
+            let inside = contains(dx: Double(from + to - 1) / 2 + 0.5 - cx, dy: dy)
+            if from > runStart && inside != runInside {
+                body(runStart..<from, runInside)
+                runStart = from
+            }
+            runInside = inside
+            from = to
+        }
+        piece(to: cuts.0)
+        piece(to: cuts.1)
+        piece(to: cuts.2)
+        piece(to: columns.upperBound)
+        body(runStart..<columns.upperBound, runInside)
+    }
+
+    /// Whether direction (dx, dy) lies in the sector (both rays included).
+    func contains(dx: Double, dy: Double) -> Bool {
+        if reach <= 180 { return ax * dy - ay * dx >= 0 && dx * by - dy * bx >= 0 }
+        // The rest of the turn is less than half of it.
+        return !(bx * dy - by * dx > 0 && dx * ay - dy * ax > 0)
     }
 }

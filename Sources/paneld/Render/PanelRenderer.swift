@@ -38,6 +38,11 @@ final class PanelRenderer {
     /// others (itself included), in layout order. They are redrawn together.
     private let clusters: [[Int]]
     private var pictures: [StaticPicture?]
+    /// Per gauge with a ``GaugeLayering/ValueArc`` whose stroke is known: its
+    /// static picture with the whole value arc (at 1) drawn over it, and what
+    /// it was drawn for. Away from the arc's ends, a pixel of the arc at any
+    /// value is the pixel of this picture, so a value change copies it.
+    private var arcPictures: [(picture: StaticPicture, arc: ArcKey)?]
     /// Per gauge: the last layering asked for, and the value it was for (a
     /// change asks for the old and the new value; the next change starts from
     /// this one's new value).
@@ -56,6 +61,7 @@ final class PanelRenderer {
         self.frames = frames
         clusters = PanelRenderer.overlapClusters(frames)
         pictures = Array(repeating: nil, count: frames.count)
+        arcPictures = Array(repeating: nil, count: frames.count)
         layerings = Array(repeating: nil, count: frames.count)
     }
 
@@ -166,9 +172,22 @@ final class PanelRenderer {
             if met.isEmpty { continue }
             let v = value(of: i, in: values)
             if clusters[i].count == 1, hasPicture(i, value: v, format: format) {
-                // One rectangle after the other, so that where two overlap the
-                // dynamic layer is laid over the picture once, not twice.
-                for r in met { drawDynamicLayer(i, value: v, in: r, on: c) }
+                if let (picture, arc) = arcPicture(i, value: v) {
+                    // The arc's pixels from the pictures, then the dynamic
+                    // layer drawn where they are not enough (its ends, the label).
+                    for r in met { copySectors(r, arc: arc, on: picture, over: pictures[i]!, on: c) }
+                    let exact = arc.exactBounds.map { IntRect(covering: $0) }
+                    for r in met {
+                        let parts = exact.map { $0.intersection(r) }.filter { !$0.isEmpty }
+                        for part in Self.merging(parts, slack: Self.exactSlack) {
+                            drawDynamicLayer(i, value: v, in: part, on: c)
+                        }
+                    }
+                } else {
+                    // One rectangle after the other, so that where two overlap the
+                    // dynamic layer is laid over the picture once, not twice.
+                    for r in met { drawDynamicLayer(i, value: v, in: r, on: c) }
+                }
                 done[i] = true
                 continue
             }
@@ -200,6 +219,36 @@ final class PanelRenderer {
         return p.key == layering(i, value: value).staticKey
     }
 
+    /// Pixels a merged box of exact parts may add before they are drawn apart.
+    static let exactSlack = 4_096
+
+    /// Gauge `i`'s picture with the whole value arc, and the value arc at
+    /// `value`, when that picture gives the arc's pixels away from its ends:
+    /// same static layer, circle, ends and paint, and an arc that follows the circle.
+    private func arcPicture(_ i: Int, value: Double) -> (StaticPicture, GaugeLayering.ValueArc)? {
+        guard let (picture, key) = arcPictures[i], let arc = layering(i, value: value).valueArc,
+            let key2 = ArcKey(arc, staticKey: layering(i, value: value).staticKey), key2 == key,
+            arc.followsTheCircle
+        else { return nil }
+        return (picture, arc)
+    }
+
+    /// `rect`'s pixels row by row from `arcPicture` where their centres lie in
+    /// the sector the arc sweeps, from `picture` elsewhere: what restoring the
+    /// static layer and stroking the arc gives, except next to the arc's ends.
+    private func copySectors(
+        _ rect: IntRect, arc: GaugeLayering.ValueArc, on arcPicture: StaticPicture, over picture: StaticPicture,
+        on c: Canvas
+    ) {
+        let surface = c.surface
+        let sector = ArcSector(arc.layout, upTo: arc.value)
+        for y in rect.minY..<rect.maxY {
+            sector.forEachRun(row: y, columns: rect.minX..<rect.maxX) { columns, inside in
+                (inside ? arcPicture : picture).restoreRow(y, columns: columns, on: surface)
+            }
+        }
+    }
+
     /// The static picture over `area` (within the frame), then the dynamic
     /// layer over it, clipped to `area`: the rasterizer gives a shape the same
     /// pixels inside a clip as unclipped, so this is what a full redraw shows there.
@@ -223,8 +272,17 @@ final class PanelRenderer {
             return
         }
         c.withClip(f) { gauge.draw(in: Rect(f), on: c, fonts: fonts, layers: .static) }
-        pictures[i] = StaticPicture(
-            of: f, on: c, background: layout.background, key: layering(i, value: value).staticKey)
+        let l = layering(i, value: value)
+        let picture = StaticPicture(of: f, on: c, background: layout.background, key: l.staticKey)
+        pictures[i] = picture
+        arcPictures[i] = nil
+        if let arc = l.valueArc, let stroke = arc.stroke, let key = ArcKey(arc, staticKey: l.staticKey) {
+            // The whole arc over the static layer, kept, then the static layer back.
+            c.withClip(f) { arc.layout.strokeValueArc(to: 1, cap: arc.cap, stroke, on: c) }
+            let whole = StaticPicture(of: f, on: c, background: layout.background, key: l.staticKey)
+            arcPictures[i] = (whole, key)
+            picture.restore(f, on: c, background: layout.background)
+        }
         c.withClip(f) { gauge.draw(in: Rect(f), on: c, fonts: fonts, layers: .dynamic) }
     }
 
@@ -233,6 +291,23 @@ final class PanelRenderer {
         let l = layout.gauges[i].gauge(showing: value).layering(in: Rect(frames[i]), fonts: fonts)
         layerings[i] = (value, l)
         return l
+    }
+}
+
+/// What a picture of a whole value arc was drawn for.
+private struct ArcKey: Equatable {
+    var staticKey: AnyHashable
+    var layout: CircularGaugeLayout
+    var cap: LineCap
+    var stroke: GaugeLayering.ValueArc.Stroke
+
+    /// Nil when the arc's stroke is not known.
+    init?(_ arc: GaugeLayering.ValueArc, staticKey: AnyHashable) {
+        guard let stroke = arc.stroke else { return nil }
+        self.staticKey = staticKey
+        layout = arc.layout
+        cap = arc.cap
+        self.stroke = stroke
     }
 }
 
@@ -248,6 +323,9 @@ private final class StaticPicture {
     /// The part of the frame that is not plain background, and its pixels.
     let extent: IntRect
     private let image: Image?
+    /// A row of the frame cleared to the background, as `Canvas.clear` paints it.
+    private let backgroundLine: Image
+    private var backgroundRow: UnsafeMutableRawPointer { backgroundLine.surface.row(0) }
 
     /// Keeps the static layer that `canvas`'s surface now shows in `frame`
     /// (drawn over the frame cleared to `background`).
@@ -259,6 +337,8 @@ private final class StaticPicture {
         extent = Self.inkedBox(of: frame, on: canvas, background: background)
         image = extent.isEmpty ? nil : Image(width: extent.width, height: extent.height, format: format)
         if let image { Self.copyRows(extent.height, from: surface.subsurface(extent), to: image.surface) }
+        backgroundLine = Image(width: max(1, frame.width), height: 1, format: format)
+        Canvas(surface: backgroundLine.surface).clear(background)
     }
 
     /// Puts the picture back over `rect` (screen coordinates, within the frame).
@@ -269,6 +349,25 @@ private final class StaticPicture {
         guard let image, !inked.isEmpty else { return }
         let local = IntRect(x: inked.x - extent.x, y: inked.y - extent.y, width: inked.width, height: inked.height)
         Self.copyRows(inked.height, from: image.surface.subsurface(local), to: canvas.surface.subsurface(inked))
+    }
+
+    /// Puts the picture back over `columns` of row `y` (within the frame).
+    func restoreRow(_ y: Int, columns: Range<Int>, on surface: Surface) {
+        let bpp = format.bytesPerPixel
+        let row = surface.row(y)
+        var x = columns.lowerBound
+        if let image, y >= extent.minY && y < extent.maxY {
+            let lo = max(x, extent.minX), hi = min(columns.upperBound, extent.maxX)
+            if lo < hi {
+                if x < lo { (row + x * bpp).copyMemory(from: backgroundRow, byteCount: (lo - x) * bpp) }
+                let source = image.surface.row(y - extent.minY) + (lo - extent.minX) * bpp
+                (row + lo * bpp).copyMemory(from: source, byteCount: (hi - lo) * bpp)
+                x = hi
+            }
+        }
+        if x < columns.upperBound {
+            (row + x * bpp).copyMemory(from: backgroundRow, byteCount: (columns.upperBound - x) * bpp)
+        }
     }
 
     /// The box around the pixels of `frame` that differ from the background as

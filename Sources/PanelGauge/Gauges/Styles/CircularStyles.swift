@@ -201,20 +201,31 @@ public struct AccessoryCircularCapacityGaugeStyle: GaugeStyle {
         // The tint is laid over the whole ring (less the start cap), not the
         // value's sweep: a value change redraws only the arc between the values.
         let valueArc = others.map {
-            GaugeLayering.ValueArc(layout: l, value: c.value, cap: .round, paint: AnyHashable(c.tint), others: $0)
+            GaugeLayering.ValueArc(
+                layout: l, value: c.value, cap: .round, paint: AnyHashable(c.tint), others: $0,
+                stroke: valueStroke(c, l))
         }
         // The track is the tint at low opacity, unless zones replace it.
         return GaugeLayering(
             staticKey: AnyHashable(c.zoneTrack ?? c.tint), dynamicBounds: adding(others, to: arc), valueArc: valueArc)
     }
 
+    /// The value arc's paint: the tint over the ring less room at the seam for
+    /// the round start cap's own colour.
+    private func valueStroke(_ c: Configuration, _ l: CircularGaugeLayout) -> GaugeLayering.ValueArc.Stroke {
+        GaugeLayering.ValueArc.Stroke(
+            paint: c.tint.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: Self.paintSweep(l)))
+    }
+
+    private static func paintSweep(_ l: CircularGaugeLayout) -> Angle {
+        .degrees(360 - 2 * Angle(radians: l.lineWidth / 2 / l.radius).degrees)
+    }
+
     public func makeBody(configuration c: Configuration) -> some Drawable {
         Draw { rect, canvas, context in
             let l = Self.layout(in: rect)
             guard l.radius > 0 else { return }
-            // Leave room at the seam for the round start cap's own colour.
-            let capDegrees = Angle(radians: l.lineWidth / 2 / l.radius).degrees
-            let sweep = Angle.degrees(360 - 2 * capDegrees)
+            let sweep = Self.paintSweep(l)
             if context.layers.contains(.static) {
                 // Zones mark values, so they map onto the ring exactly (no squeeze).
                 let trackPaint =
@@ -224,12 +235,7 @@ public struct AccessoryCircularCapacityGaugeStyle: GaugeStyle {
                 canvas.strokeRing(center: l.center, radius: l.radius, width: l.lineWidth, paint: trackPaint)
             }
             guard context.layers.contains(.dynamic) else { return }
-            if c.value > 0 {
-                canvas.strokeArc(
-                    center: l.center, radius: l.radius, startAngle: l.startAngle, sweep: l.sweep * c.value,
-                    width: l.lineWidth, cap: .round,
-                    paint: c.tint.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: sweep))
-            }
+            l.strokeValueArc(to: c.value, cap: .round, valueStroke(c, l), on: canvas)
             if let current = c.currentValueLabel {
                 let d = 2 * l.radius + l.lineWidth
                 l.drawCentre(current, c, preferred: 0.3 * d, fitting: 1.3 * l.innerRadius, on: canvas, context: context)

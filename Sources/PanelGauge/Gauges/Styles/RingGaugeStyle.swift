@@ -84,11 +84,8 @@ public struct RingGaugeStyle: GaugeStyle {
                             paint: c.zoneTrack?.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: l.sweep)
                                 ?? .solid(c.environment.foreground.opacity(0.2)))
                     }
-                    if c.value > 0 && context.layers.contains(.dynamic) {
-                        canvas.strokeArc(
-                            center: l.center, radius: l.radius, startAngle: l.startAngle, sweep: l.sweep * c.value,
-                            width: t, cap: .butt,
-                            paint: c.tint.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: l.sweep))
+                    if context.layers.contains(.dynamic) {
+                        l.strokeValueArc(to: c.value, cap: .butt, valueStroke(c, l), on: canvas)
                     }
                 }
                 guard context.layers.contains(.dynamic) else { return }
@@ -110,9 +107,17 @@ public struct RingGaugeStyle: GaugeStyle {
         // The tint is laid over the whole turn, so the arc's colours do not
         // follow its sweep: a value change redraws only the arc between the values.
         let valueArc = label.map {
-            GaugeLayering.ValueArc(layout: l, value: c.value, cap: .butt, paint: AnyHashable(c.tint), others: $0)
+            GaugeLayering.ValueArc(
+                layout: l, value: c.value, cap: .butt, paint: AnyHashable(c.tint), others: $0,
+                stroke: valueStroke(c, l))
         }
         return GaugeLayering(staticKey: AnyHashable(l), dynamicBounds: adding(label, to: arc), valueArc: valueArc)
+    }
+
+    /// The value arc's paint: the tint over the whole turn.
+    private func valueStroke(_ c: Configuration, _ l: CircularGaugeLayout) -> GaugeLayering.ValueArc.Stroke {
+        GaugeLayering.ValueArc.Stroke(
+            paint: c.tint.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: l.sweep))
     }
 
     /// The centre's box: as wide as the centre, twice its text size high.
@@ -175,9 +180,17 @@ public struct SteppedGaugeStyle: GaugeStyle {
         // The segments are dashes with butt ends from the start, so they stay
         // put as the value changes: only the dash the value ends in changes.
         let valueArc = others.map {
-            GaugeLayering.ValueArc(layout: l, value: c.value, cap: .butt, paint: AnyHashable(c.tint), others: $0)
+            GaugeLayering.ValueArc(
+                layout: l, value: c.value, cap: .butt, paint: AnyHashable(c.tint), others: $0,
+                stroke: valueStroke(c, l))
         }
         return GaugeLayering(staticKey: AnyHashable(l), dynamicBounds: adding(others, to: arc), valueArc: valueArc)
+    }
+
+    /// The value arc's paint (the tint over the whole turn) and segment dashes.
+    private func valueStroke(_ c: Configuration, _ l: CircularGaugeLayout) -> GaugeLayering.ValueArc.Stroke {
+        GaugeLayering.ValueArc.Stroke(
+            paint: c.tint.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: l.sweep), dash: segmentDash(l))
     }
 
     public func makeBody(configuration c: Configuration) -> some Drawable {
@@ -193,12 +206,7 @@ public struct SteppedGaugeStyle: GaugeStyle {
                         ?? .solid(c.environment.track))
             }
             guard context.layers.contains(.dynamic) else { return }
-            if c.value > 0 {
-                canvas.strokeArc(
-                    center: l.center, radius: l.radius, startAngle: l.startAngle, sweep: l.sweep * c.value,
-                    width: l.lineWidth, cap: .butt, dash: dash,
-                    paint: c.tint.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: l.sweep))
-            }
+            l.strokeValueArc(to: c.value, cap: .butt, valueStroke(c, l), on: canvas)
             if let current = c.currentValueLabel {
                 l.drawCentre(
                     current, c, preferred: 0.5 * l.innerRadius, fitting: 1.5 * l.innerRadius, on: canvas,
