@@ -78,6 +78,10 @@ public struct GaugeLayering {
         /// layer, and copy the arc's pixels away from its ends from there
         /// instead of shading them again (paneld does). Nil: not known.
         public var stroke: Stroke?
+        /// The glyphs of the current-value label, when `others` holds exactly
+        /// that label's box: a value change then damages only the glyphs that
+        /// differ (a digit, not the whole number).
+        public var glyphs: [DrawnGlyph]?
 
         /// The paint and dashes of a value arc (its width is the layout's).
         public struct Stroke: Sendable, Hashable {
@@ -92,7 +96,7 @@ public struct GaugeLayering {
 
         public init(
             layout: CircularGaugeLayout, value: Double, cap: LineCap, paint: AnyHashable, others: [Rect],
-            stroke: Stroke? = nil
+            stroke: Stroke? = nil, glyphs: [DrawnGlyph]? = nil
         ) {
             self.layout = layout
             self.value = value
@@ -100,6 +104,7 @@ public struct GaugeLayering {
             self.paint = paint
             self.others = others
             self.stroke = stroke
+            self.glyphs = glyphs
         }
 
         /// Boxes around the parts of this arc that a copy from the whole arc's
@@ -136,6 +141,9 @@ public struct GaugeLayering {
         {
             let lo = min(a.value, b.value), hi = max(a.value, b.value)
             let arc = lo == hi ? [] : a.layout.strokePieces(from: lo, to: hi)
+            if let g0 = a.glyphs, let g1 = b.glyphs {
+                return arc + Set(g0).symmetricDifference(g1).map { Rect($0.box) }
+            }
             return arc + a.others + b.others
         }
         guard let before = dynamicBounds, let after = new.dynamicBounds else { return nil }
@@ -202,6 +210,16 @@ extension CircularGaugeLayout {
         to value: Double, cap: LineCap, _ stroke: GaugeLayering.ValueArc.Stroke, on canvas: Canvas
     ) {
         guard value > 0 else { return }
+        // Nothing to draw through a clip that lies in the ring's hole (a
+        // current value's box): its pixels are more than a pixel from the stroke.
+        let clip = canvas.effectiveClip
+        let hole = radius - lineWidth / 2 - 2
+        if hole > 0
+            && [(clip.minX, clip.minY), (clip.maxX, clip.minY), (clip.minX, clip.maxY), (clip.maxX, clip.maxY)]
+                .allSatisfy({ hypot(Double($0.0) - center.x, Double($0.1) - center.y) < hole })
+        {
+            return
+        }
         canvas.strokeArc(
             center: center, radius: radius, startAngle: startAngle, sweep: sweep * value, width: lineWidth, cap: cap,
             dash: stroke.dash, paint: stroke.paint)

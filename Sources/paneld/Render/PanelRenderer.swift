@@ -101,7 +101,7 @@ final class PanelRenderer {
                 // labels: each rectangle costs a draw of the dynamic layer (its
                 // text measured and laid out again), so boxes are merged where
                 // that adds few pixels.
-                rects += Self.merging(parts, slack: Self.mergeSlack)
+                rects += Self.merging(parts, slack: 0)
             } else if let first = parts.first {
                 // One box: close boxes of a bar and its labels are cheaper merged.
                 rects.append(parts.dropFirst().reduce(first) { $0.union($1) })
@@ -175,13 +175,15 @@ final class PanelRenderer {
                 if let (picture, arc) = arcPicture(i, value: v) {
                     // The arc's pixels from the pictures, then the dynamic
                     // layer drawn where they are not enough (its ends, the label).
-                    for r in met { copySectors(r, arc: arc, on: picture, over: pictures[i]!, on: c) }
                     let exact = arc.exactBounds.map { IntRect(covering: $0) }
-                    for r in met {
-                        let parts = exact.map { $0.intersection(r) }.filter { !$0.isEmpty }
-                        for part in Self.merging(parts, slack: Self.exactSlack) {
-                            drawDynamicLayer(i, value: v, in: part, on: c)
-                        }
+                    for r in met where !exact.contains(where: { $0.contains(r) }) {
+                        copySectors(r, arc: arc, on: picture, over: pictures[i]!, on: c)
+                    }
+                    // A merged box may take in pixels outside the rectangles:
+                    // it is drawn as a full redraw would, so they keep their values.
+                    let parts = met.flatMap { r in exact.map { $0.intersection(r) } }.filter { !$0.isEmpty }
+                    for part in Self.merging(parts, slack: Self.exactSlack) {
+                        drawDynamicLayer(i, value: v, in: part, on: c)
                     }
                 } else {
                     // One rectangle after the other, so that where two overlap the
@@ -325,7 +327,11 @@ private final class StaticPicture {
     private let image: Image?
     /// A row of the frame cleared to the background, as `Canvas.clear` paints it.
     private let backgroundLine: Image
-    private var backgroundRow: UnsafeMutableRawPointer { backgroundLine.surface.row(0) }
+    /// The first rows of `image` and `backgroundLine` (kept alive by them), and
+    /// the image's stride: what `restoreRow` reads, without touching the images.
+    private let pixels: UnsafeRawPointer?
+    private let pixelStride: Int
+    private let backgroundRow: UnsafeRawPointer
 
     /// Keeps the static layer that `canvas`'s surface now shows in `frame`
     /// (drawn over the frame cleared to `background`).
@@ -339,6 +345,9 @@ private final class StaticPicture {
         if let image { Self.copyRows(extent.height, from: surface.subsurface(extent), to: image.surface) }
         backgroundLine = Image(width: max(1, frame.width), height: 1, format: format)
         Canvas(surface: backgroundLine.surface).clear(background)
+        pixels = image.map { UnsafeRawPointer($0.surface.base) }
+        pixelStride = image?.surface.stride ?? 0
+        backgroundRow = UnsafeRawPointer(backgroundLine.surface.base)
     }
 
     /// Puts the picture back over `rect` (screen coordinates, within the frame).
@@ -356,11 +365,11 @@ private final class StaticPicture {
         let bpp = format.bytesPerPixel
         let row = surface.row(y)
         var x = columns.lowerBound
-        if let image, y >= extent.minY && y < extent.maxY {
+        if let pixels, y >= extent.minY && y < extent.maxY {
             let lo = max(x, extent.minX), hi = min(columns.upperBound, extent.maxX)
             if lo < hi {
                 if x < lo { (row + x * bpp).copyMemory(from: backgroundRow, byteCount: (lo - x) * bpp) }
-                let source = image.surface.row(y - extent.minY) + (lo - extent.minX) * bpp
+                let source = pixels + (y - extent.minY) * pixelStride + (lo - extent.minX) * bpp
                 (row + lo * bpp).copyMemory(from: source, byteCount: (hi - lo) * bpp)
                 x = hi
             }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The geometry of a circular gauge in its rectangle: the largest centred
 /// square, a stroke of `lineWidth` on a centre-line `radius`, over an arc from
 /// `startAngle` clockwise through `sweep`. Pure, so tests can check drawings
@@ -253,6 +255,34 @@ func centreTextSize(_ c: GaugeStyleConfiguration, preferred: Double, fitting wid
     var texts = c.sizingText
     if let t = c.currentValueLabel?.text { texts.append(t) }
     guard preferred >= 1, width > 0, !texts.isEmpty else { return max(1, preferred) }
+    // Every draw and every damage computation asks again, with the same texts.
+    let key = CentreSizeKey(
+        fonts: ObjectIdentifier(context.fonts), font: context.environment.font, texts: texts, preferred: preferred,
+        width: width)
+    if let known = centreSizes.withLock({ $0[key] }) { return known }
+    let size = measuredCentreTextSize(texts, preferred: preferred, fitting: width, context)
+    centreSizes.withLock { table in
+        if table.count >= 64 { table.removeAll(keepingCapacity: true) }
+        table[key] = size
+    }
+    return size
+}
+
+private struct CentreSizeKey: Hashable {
+    var fonts: ObjectIdentifier
+    var font: FontDescriptor
+    var texts: [String]
+    var preferred: Double
+    var width: Double
+}
+
+/// Sizes already worked out by `centreTextSize` (a pure function of its key:
+/// font files do not change while they are open).
+private let centreSizes = Mutex<[CentreSizeKey: Double]>([:])
+
+private func measuredCentreTextSize(
+    _ texts: [String], preferred: Double, fitting width: Double, _ context: DrawContext
+) -> Double {
     func widest(_ size: Double) -> Double {
         guard let f = context.font(size: size) else { return 0 }
         return texts.map { f.advance(of: $0) }.max() ?? 0

@@ -101,7 +101,9 @@ public struct RingGaugeStyle: GaugeStyle {
         let centre = centre(c, in: rect, context: context)
         let l = Self.layout(centreWidth: centre.width, in: rect).ring
         let arc = l.radius > 0 && c.value > 0 ? [l.strokeBounds(from: 0, to: c.value)] : []
-        let label = centre.label.drawnBounds(in: centreBox(centre, l), context: context, pixelSize: centre.size)
+        let box = centreBox(centre, l)
+        let label = centre.label.drawnBounds(in: box, context: context, pixelSize: centre.size)
+        let glyphs = centre.label.drawnGlyphs(in: box, context: context, pixelSize: centre.size)
         // The track's size follows the centre's width (fixed by the sizing texts
         // unless the current label is wider).
         // The tint is laid over the whole turn, so the arc's colours do not
@@ -109,7 +111,7 @@ public struct RingGaugeStyle: GaugeStyle {
         let valueArc = label.map {
             GaugeLayering.ValueArc(
                 layout: l, value: c.value, cap: .butt, paint: AnyHashable(c.tint), others: $0,
-                stroke: valueStroke(c, l))
+                stroke: valueStroke(c, l), glyphs: glyphs)
         }
         return GaugeLayering(staticKey: AnyHashable(l), dynamicBounds: adding(label, to: arc), valueArc: valueArc)
     }
