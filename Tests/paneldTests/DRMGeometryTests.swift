@@ -31,6 +31,60 @@ import Testing
     }
 }
 
+@Suite struct DamageDisjointTests {
+    let bounds = IntRect(x: 0, y: 0, width: 100, height: 50)
+
+    /// Pieces that do not overlap and hold exactly the input's pixels in bounds.
+    func expectExactCover(_ input: [IntRect], _ out: [IntRect]) {
+        let wanted = Set(input.flatMap { $0.intersection(bounds).pixels })
+        #expect(Set(out.flatMap(\.pixels)) == wanted)
+        #expect(out.reduce(0) { $0 + $1.area } == wanted.count, "pieces overlap: \(out)")
+        #expect(out.allSatisfy { !$0.isEmpty && bounds.contains($0) })
+    }
+
+    @Test func overlapsAreCutNotMerged() {
+        // Two quarter-turn boxes of a ring that share a corner, and a label box.
+        let input = [
+            IntRect(x: 10, y: 0, width: 30, height: 20), IntRect(x: 30, y: 15, width: 30, height: 20),
+            IntRect(x: 20, y: 18, width: 6, height: 4), IntRect(x: -5, y: 45, width: 10, height: 10),
+        ]
+        let out = Damage.disjoint(input, in: bounds)
+        expectExactCover(input, out)
+        // Merging the overlap into a box would take in the two empty corners.
+        #expect(out.reduce(0) { $0 + $1.area } < input[0].union(input[1]).area)
+        #expect(Damage.disjoint(input, in: bounds).count <= 8)
+    }
+
+    @Test func rectanglesHeldByOthersAreDropped() {
+        let small = IntRect(x: 4, y: 4, width: 3, height: 2)
+        #expect(Damage.disjoint([small, bounds, small], in: bounds) == [bounds])
+        #expect(Damage.disjoint([small, small], in: bounds) == [small])
+        #expect(Damage.disjoint([IntRect(x: 200, y: 0, width: 5, height: 5)], in: bounds).isEmpty)
+    }
+
+    @Test func tooManyPiecesFallBackToMerging() {
+        // A grid of crossing bars cuts into more than maxPieces pieces.
+        let bars =
+            (0..<20).map { IntRect(x: $0 * 5, y: 0, width: 2, height: 50) }
+            + (0..<5).map { IntRect(x: 0, y: $0 * 10, width: 100, height: 3) }
+        #expect(Damage.disjoint(bars, in: bounds) == Damage.normalize(bars, in: bounds))
+        let few = Array(bars.prefix(3)) + [bars[20]]
+        expectExactCover(few, Damage.disjoint(few, in: bounds))
+    }
+}
+
+extension IntRect {
+    /// Every pixel, for comparing what sets of rectangles cover.
+    var pixels: [PixelXY] {
+        (minY..<maxY).flatMap { y in (minX..<maxX).map { PixelXY(x: $0, y: y) } }
+    }
+}
+
+struct PixelXY: Hashable {
+    var x: Int
+    var y: Int
+}
+
 @Suite struct DRMRotationTests {
     /// A logical image whose every pixel is distinct, with a padded stride.
     func numbered(_ w: Int, _ h: Int, _ format: PixelFormat) -> Image {

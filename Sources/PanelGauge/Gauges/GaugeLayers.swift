@@ -203,6 +203,15 @@ extension CircularGaugeLayout {
 }
 
 extension CircularGaugeLayout {
+    /// Whether `rect` lies in the ring's hole more than a pixel away from the
+    /// stroke's inner edge (so no stroke along this circle paints in it).
+    public func holeContains(_ rect: IntRect) -> Bool {
+        let hole = radius - lineWidth / 2 - 2
+        guard hole > 0 else { return false }
+        let corners = [(rect.minX, rect.minY), (rect.maxX, rect.minY), (rect.minX, rect.maxY), (rect.maxX, rect.maxY)]
+        return corners.allSatisfy { hypot(Double($0.0) - center.x, Double($0.1) - center.y) < hole }
+    }
+
     /// Strokes the value arc from the start to normalized `value` (nothing at
     /// 0): the one call styles that declare a ``GaugeLayering/ValueArc/stroke``
     /// draw their arc with, so that a picture of the arc at 1 matches it.
@@ -210,16 +219,8 @@ extension CircularGaugeLayout {
         to value: Double, cap: LineCap, _ stroke: GaugeLayering.ValueArc.Stroke, on canvas: Canvas
     ) {
         guard value > 0 else { return }
-        // Nothing to draw through a clip that lies in the ring's hole (a
-        // current value's box): its pixels are more than a pixel from the stroke.
-        let clip = canvas.effectiveClip
-        let hole = radius - lineWidth / 2 - 2
-        if hole > 0
-            && [(clip.minX, clip.minY), (clip.maxX, clip.minY), (clip.minX, clip.maxY), (clip.maxX, clip.maxY)]
-                .allSatisfy({ hypot(Double($0.0) - center.x, Double($0.1) - center.y) < hole })
-        {
-            return
-        }
+        // Nothing to draw through a clip in the ring's hole (a current value's box).
+        if holeContains(canvas.effectiveClip) { return }
         canvas.strokeArc(
             center: center, radius: radius, startAngle: startAngle, sweep: sweep * value, width: lineWidth, cap: cap,
             dash: stroke.dash, paint: stroke.paint)
@@ -294,6 +295,33 @@ public struct ArcSector: Sendable {
         piece(to: cuts.2)
         piece(to: columns.upperBound)
         body(runStart..<columns.upperBound, runInside)
+    }
+
+    /// Whether every pixel centre of `rect` lies in the sector (true) or none
+    /// does (false); nil when the rectangle meets either bounding ray (or
+    /// holds the centre), so that rows must be split (``forEachRun(row:columns:_:)``).
+    public func side(of rect: IntRect) -> Bool? {
+        if reach == 0 || reach >= 360 { return reach != 0 }
+        guard !rect.isEmpty, !meets(rect, dx: ax, dy: ay), !meets(rect, dx: bx, dy: by) else { return nil }
+        return contains(dx: Double(rect.minX) + 0.5 - cx, dy: Double(rect.minY) + 0.5 - cy)
+    }
+
+    /// Whether the ray from the centre in direction (dx, dy) meets `rect` (its
+    /// closed area), by the slab test.
+    private func meets(_ rect: IntRect, dx: Double, dy: Double) -> Bool {
+        var t0 = 0.0, t1 = Double.infinity
+        for (o, d, lo, hi) in [
+            (cx, dx, Double(rect.minX), Double(rect.maxX)), (cy, dy, Double(rect.minY), Double(rect.maxY)),
+        ] {
+            if d == 0 {
+                if o < lo || o > hi { return false }
+            } else {
+                let a = (lo - o) / d, b = (hi - o) / d
+                t0 = max(t0, min(a, b))
+                t1 = min(t1, max(a, b))
+            }
+        }
+        return t0 <= t1
     }
 
     /// Whether direction (dx, dy) lies in the sector (both rays included).

@@ -31,4 +31,32 @@ enum Damage {
         }
         return work
     }
+
+    /// More pieces than this and ``disjoint(_:in:)`` gives up cutting.
+    static let maxPieces = 64
+
+    /// `rects` clipped to `bounds`, without the ones that others hold, cut into
+    /// rectangles that do not overlap and cover exactly the same pixels (each
+    /// rectangle less the ones before it);
+    /// ``normalize(_:in:)`` when that takes more than ``maxPieces``. What a
+    /// frame repaints: merging overlaps into boxes would repaint pixels that
+    /// did not change (two arcs of a ring that meet at a corner make the
+    /// ring's box); the driver's clip list is `normalize`d separately.
+    static func disjoint(_ rects: [IntRect], in bounds: IntRect) -> [IntRect] {
+        let clipped = rects.map { $0.intersection(bounds) }.filter { !$0.isEmpty }
+        // Without the rectangles that others hold (the first of equal ones stays).
+        let kept = clipped.enumerated().filter { i, r in
+            !clipped.enumerated().contains { j, o in j != i && o.contains(r) && (o != r || j < i) }
+        }.map(\.element)
+        var pieces: [IntRect] = []
+        for r in kept {
+            var parts = [r]
+            for p in pieces where p.intersects(r) {
+                parts = parts.flatMap { $0.subtracting(p) }
+            }
+            pieces += parts
+            if pieces.count > maxPieces { return normalize(rects, in: bounds) }
+        }
+        return pieces
+    }
 }

@@ -154,12 +154,12 @@ final class PanelRenderer {
         let format = surface.format
         let rects = rects.map { $0.intersection(surface.bounds) }.filter { !$0.isEmpty }
         // The background where no cached picture will cover a whole rectangle.
+        let pictured = frames.indices.map {
+            clusters[$0].count == 1 && hasPicture($0, value: value(of: $0, in: values), format: format)
+        }
         var cleared: [IntRect] = []
         for r in rects {
-            let covered = frames.indices.contains {
-                clusters[$0].count == 1 && frames[$0].contains(r)
-                    && hasPicture($0, value: value(of: $0, in: values), format: format)
-            }
+            let covered = frames.indices.contains { pictured[$0] && frames[$0].contains(r) }
             if !covered {
                 c.withClip(r) { c.clear(layout.background) }
                 cleared.append(r)
@@ -171,7 +171,7 @@ final class PanelRenderer {
             let met = rects.map { $0.intersection(frames[i]) }.filter { !$0.isEmpty }
             if met.isEmpty { continue }
             let v = value(of: i, in: values)
-            if clusters[i].count == 1, hasPicture(i, value: v, format: format) {
+            if pictured[i] {
                 if let (picture, arc) = arcPicture(i, value: v) {
                     // The arc's pixels from the pictures, then the dynamic
                     // layer drawn where they are not enough (its ends, the label).
@@ -179,9 +179,14 @@ final class PanelRenderer {
                     for r in met where !exact.contains(where: { $0.contains(r) }) {
                         copySectors(r, arc: arc, on: picture, over: pictures[i]!, on: c)
                     }
-                    // A merged box may take in pixels outside the rectangles:
-                    // it is drawn as a full redraw would, so they keep their values.
-                    let parts = met.flatMap { r in exact.map { $0.intersection(r) } }.filter { !$0.isEmpty }
+                    // Per exact box, the box around its parts in the rectangles. It
+                    // may take in pixels outside them: it is drawn as a full
+                    // redraw would, so they keep their values.
+                    let parts = exact.compactMap { z in
+                        met.map { $0.intersection(z) }.filter { !$0.isEmpty }.reduce(nil) { (box: IntRect?, p) in
+                            box.map { $0.union(p) } ?? p
+                        }
+                    }
                     for part in Self.merging(parts, slack: Self.exactSlack) {
                         drawDynamicLayer(i, value: v, in: part, on: c)
                     }
@@ -229,8 +234,7 @@ final class PanelRenderer {
     /// same static layer, circle, ends and paint, and an arc that follows the circle.
     private func arcPicture(_ i: Int, value: Double) -> (StaticPicture, GaugeLayering.ValueArc)? {
         guard let (picture, key) = arcPictures[i], let arc = layering(i, value: value).valueArc,
-            let key2 = ArcKey(arc, staticKey: layering(i, value: value).staticKey), key2 == key,
-            arc.followsTheCircle
+            ArcKey(arc) == key, arc.followsTheCircle
         else { return nil }
         return (picture, arc)
     }
@@ -244,6 +248,13 @@ final class PanelRenderer {
     ) {
         let surface = c.surface
         let sector = ArcSector(arc.layout, upTo: arc.value)
+        // In the hole the two pictures agree; away from both rays one gives all.
+        let side = arc.layout.holeContains(rect) ? false : sector.side(of: rect)
+        if let inside = side {
+            let source = inside ? arcPicture : picture
+            for y in rect.minY..<rect.maxY { source.restoreRow(y, columns: rect.minX..<rect.maxX, on: surface) }
+            return
+        }
         for y in rect.minY..<rect.maxY {
             sector.forEachRun(row: y, columns: rect.minX..<rect.maxX) { columns, inside in
                 (inside ? arcPicture : picture).restoreRow(y, columns: columns, on: surface)
@@ -278,7 +289,7 @@ final class PanelRenderer {
         let picture = StaticPicture(of: f, on: c, background: layout.background, key: l.staticKey)
         pictures[i] = picture
         arcPictures[i] = nil
-        if let arc = l.valueArc, let stroke = arc.stroke, let key = ArcKey(arc, staticKey: l.staticKey) {
+        if let arc = l.valueArc, let stroke = arc.stroke, let key = ArcKey(arc) {
             // The whole arc over the static layer, kept, then the static layer back.
             c.withClip(f) { arc.layout.strokeValueArc(to: 1, cap: arc.cap, stroke, on: c) }
             let whole = StaticPicture(of: f, on: c, background: layout.background, key: l.staticKey)
@@ -296,17 +307,16 @@ final class PanelRenderer {
     }
 }
 
-/// What a picture of a whole value arc was drawn for.
+/// What a picture of a whole value arc was drawn for (over the static picture
+/// it is kept with, whose key the renderer checks first).
 private struct ArcKey: Equatable {
-    var staticKey: AnyHashable
     var layout: CircularGaugeLayout
     var cap: LineCap
     var stroke: GaugeLayering.ValueArc.Stroke
 
     /// Nil when the arc's stroke is not known.
-    init?(_ arc: GaugeLayering.ValueArc, staticKey: AnyHashable) {
+    init?(_ arc: GaugeLayering.ValueArc) {
         guard let stroke = arc.stroke else { return nil }
-        self.staticKey = staticKey
         layout = arc.layout
         cap = arc.cap
         self.stroke = stroke
