@@ -233,11 +233,11 @@ extension CircularGaugeLayout {
 /// Pixels next to either bounding ray may fall on either side; the arc's ends
 /// are there.
 public struct ArcSector: Sendable {
-    private let cx: Double, cy: Double
+    @usableFromInline let cx: Double, cy: Double
     /// The sector from direction `a` turning by `reach` degrees (0 < reach <
     /// 360) to direction `b`, in the direction of increasing angle.
-    private let ax: Double, ay: Double, bx: Double, by: Double
-    private let reach: Double
+    @usableFromInline let ax: Double, ay: Double, bx: Double, by: Double
+    @usableFromInline let reach: Double
 
     /// The sector of `layout` from its start to normalized `value`.
     public init(_ layout: CircularGaugeLayout, upTo value: Double) {
@@ -256,6 +256,7 @@ public struct ArcSector: Sendable {
 
     /// Hands `body` the columns of row `y` in `columns`, in runs left to right,
     /// each with whether its pixel centres lie in the sector.
+    @inlinable
     public func forEachRun(row y: Int, columns: Range<Int>, _ body: (Range<Int>, Bool) -> Void) {
         guard !columns.isEmpty else { return }
         if reach == 0 || reach >= 360 {
@@ -325,6 +326,7 @@ public struct ArcSector: Sendable {
     }
 
     /// Whether direction (dx, dy) lies in the sector (both rays included).
+    @inlinable
     func contains(dx: Double, dy: Double) -> Bool {
         if reach <= 180 { return ax * dy - ay * dx >= 0 && dx * by - dy * bx >= 0 }
         // The rest of the turn is less than half of it.

@@ -268,6 +268,23 @@ func centreTextSize(_ c: GaugeStyleConfiguration, preferred: Double, fitting wid
     return size
 }
 
+/// The widest advance of `texts` in the context's font at `size` (0 when
+/// the font cannot be opened), remembered like ``centreTextSize``.
+func widestAdvance(of texts: [String], size: Double, _ context: DrawContext) -> Double {
+    let key = CentreSizeKey(
+        fonts: ObjectIdentifier(context.fonts), font: context.environment.font, texts: texts, preferred: size,
+        width: -1)
+    if let known = centreSizes.withLock({ $0[key] }) { return known }
+    let f = context.font(size: size)
+    let width = texts.reduce(0) { max($0, f?.advance(of: $1) ?? 0) }
+    centreSizes.withLock { table in
+        if table.count >= 64 { table.removeAll(keepingCapacity: true) }
+        table[key] = width
+    }
+    return width
+}
+
+/// What `centreTextSize` and `widestAdvance` (width -1) remember a result for.
 private struct CentreSizeKey: Hashable {
     var fonts: ObjectIdentifier
     var font: FontDescriptor

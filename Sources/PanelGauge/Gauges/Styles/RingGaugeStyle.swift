@@ -57,9 +57,13 @@ public struct RingGaugeStyle: GaugeStyle {
             side.isFinite
             ? centreTextSize(c, preferred: fontSize ?? side, fitting: side / Self.scale, context)
             : (fontSize ?? Self.idealFontSize)
-        var width = label.size(pixelSize: size, context: context).width
-        if let f = context.font(size: size) {
-            for t in c.sizingText { width = max(width, f.advance(of: t)) }
+        let width: Double
+        if let text = label.text {
+            width = widestAdvance(of: [text] + c.sizingText, size: size, context)
+        } else {
+            width = max(
+                label.size(pixelSize: size, context: context).width,
+                widestAdvance(of: c.sizingText, size: size, context))
         }
         return (label, size, width)
     }
