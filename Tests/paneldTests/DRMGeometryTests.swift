@@ -66,7 +66,7 @@ import Testing
         // A grid of crossing bars cuts into more than maxPieces pieces.
         let bars =
             (0..<20).map { IntRect(x: $0 * 5, y: 0, width: 2, height: 50) }
-            + (0..<5).map { IntRect(x: 0, y: $0 * 10, width: 100, height: 3) }
+            + (0..<10).map { IntRect(x: 0, y: $0 * 5, width: 100, height: 2) }
         #expect(Damage.disjoint(bars, in: bounds) == Damage.normalize(bars, in: bounds))
         let few = Array(bars.prefix(3)) + [bars[20]]
         expectExactCover(few, Damage.disjoint(few, in: bounds))

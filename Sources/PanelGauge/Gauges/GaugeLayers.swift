@@ -140,7 +140,7 @@ public struct GaugeLayering {
             a.followsTheCircle, b.followsTheCircle
         {
             let lo = min(a.value, b.value), hi = max(a.value, b.value)
-            let arc = lo == hi ? [] : a.layout.strokePieces(from: lo, to: hi)
+            let arc = lo == hi ? [] : a.layout.strokeBands(from: lo, to: hi)
             if let g0 = a.glyphs, let g1 = b.glyphs {
                 return arc + Set(g0).symmetricDifference(g1).map { Rect($0.box) }
             }
@@ -203,13 +203,64 @@ extension CircularGaugeLayout {
 }
 
 extension CircularGaugeLayout {
+    /// Boxes that together hold every pixel of the stroke from normalized
+    /// value `from` to `to`, as ``strokePieces(from:to:)``, each piece cut into
+    /// bands of at most `bandRows` rows as wide as the piece is in them: within
+    /// half the stroke and a pixel of the centre line's points whose rows lie
+    /// within that distance of the band (so a long arc's boxes hug the ring).
+    public func strokeBands(from v0: Double, to v1: Double, bandRows: Double = 32) -> [Rect] {
+        let lo = min(v0, v1), hi = max(v0, v1)
+        let a0 = angle(for: lo).radians, a1 = angle(for: hi).radians
+        let pieces = strokePieces(from: lo, to: hi)
+        guard a1 > a0, radius > 0, pieces.count > 0 else { return pieces }
+        let e = lineWidth / 2 + 1
+        // The pieces' angles, split where strokePieces splits them (at the axes).
+        var cuts = [a0]
+        var a = ((a0 / (Double.pi / 2)).rounded(.down) + 1) * (Double.pi / 2)
+        while a < a1 {
+            cuts.append(a)
+            a += Double.pi / 2
+        }
+        cuts.append(a1)
+        guard cuts.count == pieces.count + 1 else { return pieces }
+        var bands: [Rect] = []
+        for (k, box) in pieces.enumerated() {
+            let (p0, p1) = (cuts[k], cuts[k + 1])
+            // Along a piece inside one quadrant, the centre line's y is monotonic.
+            func y(_ t: Double) -> Double { center.y + radius * sin(t) }
+            func x(_ t: Double) -> Double { center.x + radius * cos(t) }
+            let rising = y(p1) >= y(p0)
+            /// The angle in the piece where the centre line reaches row `target` (clamped).
+            func angle(atY target: Double) -> Double {
+                var (l, h) = (p0, p1)
+                for _ in 0..<48 {
+                    let m = (l + h) / 2
+                    if (y(m) < target) == rising { l = m } else { h = m }
+                }
+                return (l + h) / 2
+            }
+            var top = box.minY
+            while top < box.maxY {
+                let bottom = min(box.maxY, top + bandRows)
+                let t0 = angle(atY: top - e), t1 = angle(atY: bottom + e)
+                // The extreme centre-line points are the range's ends (x is monotonic too).
+                let left = max(box.minX, min(x(t0), x(t1)) - e), right = min(box.maxX, max(x(t0), x(t1)) + e)
+                bands.append(Rect(x: left, y: top, width: max(0, right - left), height: bottom - top))
+                top = bottom
+            }
+        }
+        return bands
+    }
+
     /// Whether `rect` lies in the ring's hole more than a pixel away from the
     /// stroke's inner edge (so no stroke along this circle paints in it).
     public func holeContains(_ rect: IntRect) -> Bool {
         let hole = radius - lineWidth / 2 - 2
         guard hole > 0 else { return false }
-        let corners = [(rect.minX, rect.minY), (rect.maxX, rect.minY), (rect.minX, rect.maxY), (rect.maxX, rect.maxY)]
-        return corners.allSatisfy { hypot(Double($0.0) - center.x, Double($0.1) - center.y) < hole }
+        // The farthest corner decides.
+        let dx = max(abs(Double(rect.minX) - center.x), abs(Double(rect.maxX) - center.x))
+        let dy = max(abs(Double(rect.minY) - center.y), abs(Double(rect.maxY) - center.y))
+        return dx * dx + dy * dy < hole * hole
     }
 
     /// Strokes the value arc from the start to normalized `value` (nothing at

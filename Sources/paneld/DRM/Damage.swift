@@ -33,7 +33,7 @@ enum Damage {
     }
 
     /// More pieces than this and ``disjoint(_:in:)`` gives up cutting.
-    static let maxPieces = 64
+    static let maxPieces = 128
 
     /// `rects` clipped to `bounds`, without the ones that others hold, cut into
     /// rectangles that do not overlap and cover exactly the same pixels (each

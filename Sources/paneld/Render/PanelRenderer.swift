@@ -176,8 +176,9 @@ final class PanelRenderer {
                     // The arc's pixels from the pictures, then the dynamic
                     // layer drawn where they are not enough (its ends, the label).
                     let exact = arc.exactBounds.map { IntRect(covering: $0) }
+                    let sector = ArcSector(arc.layout, upTo: arc.value)
                     for r in met where !exact.contains(where: { $0.contains(r) }) {
-                        copySectors(r, arc: arc, on: picture, over: pictures[i]!, on: c)
+                        copySectors(r, arc: arc, sector, on: picture, over: pictures[i]!, on: c)
                     }
                     // Per exact box, the box around its parts in the rectangles. It
                     // may take in pixels outside them: it is drawn as a full
@@ -243,11 +244,10 @@ final class PanelRenderer {
     /// the sector the arc sweeps, from `picture` elsewhere: what restoring the
     /// static layer and stroking the arc gives, except next to the arc's ends.
     private func copySectors(
-        _ rect: IntRect, arc: GaugeLayering.ValueArc, on arcPicture: StaticPicture, over picture: StaticPicture,
-        on c: Canvas
+        _ rect: IntRect, arc: GaugeLayering.ValueArc, _ sector: ArcSector, on arcPicture: StaticPicture,
+        over picture: StaticPicture, on c: Canvas
     ) {
         let surface = c.surface
-        let sector = ArcSector(arc.layout, upTo: arc.value)
         // In the hole the two pictures agree; away from both rays one gives all.
         let side = arc.layout.holeContains(rect) ? false : sector.side(of: rect)
         if let inside = side {
