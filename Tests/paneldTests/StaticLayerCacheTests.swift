@@ -185,6 +185,22 @@ import Testing
         }
     }
 
+    /// The built-in layout's screen-filling ring, as `paneld benchmark --damage`
+    /// drives it: jumps of about 37 % of the range, then steps of 1 % up and
+    /// down, each copied from the whole arc's picture between the exact parts.
+    @Test(arguments: [PixelFormat.xrgb8888, .rgb565], [PanelRotation.none, .clockwise90])
+    func screenFillingRingUpdatesEqualAFullRedraw(format: PixelFormat, rotation: PanelRotation) throws {
+        let layout = Layout.fallback
+        let name = try #require(layout.gauges.first?.name)
+        let range = layout.gauges[0].range
+        try expectUpdatesEqualFullRedraws(layout, format: format, rotation: rotation, steps: 24) { step, values in
+            let fraction =
+                step < 12 ? 0.05 + 0.9 * Double((step + 1) * 37 % 101) / 100 : 0.5 + 0.01 * Double(step % 4 - 1)
+            values[name] = range.lower + fraction * (range.upper - range.lower)
+            return [name]
+        }
+    }
+
     /// A value change damages less than the gauge's frame where the style knows
     /// its dynamic layer, the whole frame where it does not, and the frames of
     /// overlapping gauges together.

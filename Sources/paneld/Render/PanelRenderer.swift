@@ -209,8 +209,10 @@ final class PanelRenderer {
         }
     }
 
-    /// Memory held by the static-layer pictures, in bytes.
-    var pictureBytes: Int { pictures.reduce(0) { $0 + ($1.map { $0.extent.area * $0.format.bytesPerPixel } ?? 0) } }
+    /// Memory held by the pictures (static layers, whole value arcs), in bytes.
+    var pictureBytes: Int {
+        (pictures + arcPictures.map { $0?.picture }).reduce(0) { $0 + ($1?.bytes ?? 0) }
+    }
 
     /// The whole screen.
     func drawAll(_ surface: Surface, values: [String: Double]) {
@@ -369,6 +371,9 @@ private final class StaticPicture {
         let local = IntRect(x: inked.x - extent.x, y: inked.y - extent.y, width: inked.width, height: inked.height)
         Self.copyRows(inked.height, from: image.surface.subsurface(local), to: canvas.surface.subsurface(inked))
     }
+
+    /// The pixels kept, and a background row.
+    var bytes: Int { (extent.area + frame.width) * format.bytesPerPixel }
 
     /// Puts the picture back over `columns` of row `y` (within the frame).
     func restoreRow(_ y: Int, columns: Range<Int>, on surface: Surface) {
