@@ -188,8 +188,19 @@ final class PanelRenderer {
                             box.map { $0.union(p) } ?? p
                         }
                     }
+                    let others = arc.others.map { IntRect(covering: $0) }
                     for part in Self.merging(parts, slack: Self.exactSlack) {
-                        drawDynamicLayer(i, value: v, in: part, on: c)
+                        if others.contains(where: { $0.intersects(part) }) {
+                            drawDynamicLayer(i, value: v, in: part, on: c)
+                        } else {
+                            // Away from the other parts the dynamic layer is the arc alone.
+                            pictures[i]!.restore(part, on: c, background: layout.background)
+                            if let stroke = arc.stroke {
+                                c.withClip(part) {
+                                    arc.layout.strokeValueArc(to: arc.value, cap: arc.cap, stroke, on: c)
+                                }
+                            }
+                        }
                     }
                 } else {
                     // One rectangle after the other, so that where two overlap the
