@@ -97,10 +97,10 @@ final class PanelRenderer {
             }
             let parts = changed.map { IntRect(covering: $0).intersection(f) }.filter { !$0.isEmpty }
             if a.valueArc != nil && b.valueArc != nil {
-                // The arc between the values, a box per quarter turn, and the
-                // labels: each rectangle costs a draw of the dynamic layer (its
-                // text measured and laid out again), so boxes are merged where
-                // that adds few pixels.
+                // The arc between the values in bands that hug the ring, and
+                // the label's glyphs that change: a rectangle costs copies of
+                // its rows (see `draw`), so boxes are merged only where that
+                // adds no pixel.
                 rects += Self.merging(parts, slack: 0)
             } else if let first = parts.first {
                 // One box: close boxes of a bar and its labels are cheaper merged.
@@ -110,10 +110,11 @@ final class PanelRenderer {
         return rects
     }
 
-    /// Pixels a merged box may add before two rectangles of one gauge are
-    /// repainted apart: about what one more draw of a ring's dynamic layer
-    /// costs in restoring pixels (measured on panel800's `cpu` ring, a draw's
-    /// text sizing and label alone are about 0.1 M instructions).
+    /// Pixels a merged box may add before two rectangles of a gauge without a
+    /// copied value arc are repainted apart: each costs a draw of the dynamic
+    /// layer, about what restoring this many pixels costs (measured on
+    /// panel800's `cpu` ring, a draw's text sizing and label alone were about
+    /// 0.1 M instructions).
     static let mergeSlack = 32_768
 
     /// `rects` with every two whose box adds at most `slack` pixels to the
@@ -154,8 +155,9 @@ final class PanelRenderer {
         let format = surface.format
         let rects = rects.map { $0.intersection(surface.bounds) }.filter { !$0.isEmpty }
         // The background where no cached picture will cover a whole rectangle.
-        let pictured = frames.indices.map {
-            clusters[$0].count == 1 && hasPicture($0, value: value(of: $0, in: values), format: format)
+        let pictured = frames.indices.map { i in
+            clusters[i].count == 1 && rects.contains { frames[i].intersects($0) }
+                && hasPicture(i, value: value(of: i, in: values), format: format)
         }
         var cleared: [IntRect] = []
         for r in rects {
@@ -203,9 +205,11 @@ final class PanelRenderer {
                         }
                     }
                 } else {
-                    // One rectangle after the other, so that where two overlap the
-                    // dynamic layer is laid over the picture once, not twice.
-                    for r in met { drawDynamicLayer(i, value: v, in: r, on: c) }
+                    // One box after the other, so that where two overlap the
+                    // dynamic layer is laid over the picture once, not twice. A
+                    // merged box is drawn as a full redraw would: pixels it takes
+                    // in outside the rectangles keep their values.
+                    for r in Self.merging(met, slack: Self.mergeSlack) { drawDynamicLayer(i, value: v, in: r, on: c) }
                 }
                 done[i] = true
                 continue
