@@ -222,7 +222,7 @@ import Testing
             case "linear": #expect(damage == [frame])
             // Value arcs: the arc between the values, in bands hugging the
             // ring, and the current value's boxes (a ring's: its glyphs).
-            case "capacity", "ring", "ringNumber", "ringZones", "stepped":
+            case "capacity", "capacityZones", "ring", "ringNumber", "ringZones", "stepped":
                 #expect(!damage.isEmpty && damage.allSatisfy { frame.contains($0) }, "\(g.name)")
                 #expect(damage.reduce(0) { $0 + $1.area } < frame.area, "\(g.name)")
             default: #expect(damage.count == 1 && frame.contains(damage[0]) && damage[0] != frame, "\(g.name)")

@@ -229,15 +229,19 @@ extension CircularGaugeLayout {
             // Along a piece inside one quadrant, the centre line's y is monotonic.
             func y(_ t: Double) -> Double { center.y + radius * sin(t) }
             func x(_ t: Double) -> Double { center.x + radius * cos(t) }
-            let rising = y(p1) >= y(p0)
-            /// The angle in the piece where the centre line reaches row `target` (clamped).
+            let quarter = Double.pi / 2
+            let mid = ((((p0 + p1) / 2) / quarter).rounded(.down) + 0.5) * quarter
+            /// The angle in the piece where the centre line reaches row `target`
+            /// (the nearer end when it does not): the solution of sin t = s in
+            /// the piece's quadrant, clamped to the piece.
             func angle(atY target: Double) -> Double {
-                var (l, h) = (p0, p1)
-                for _ in 0..<48 {
-                    let m = (l + h) / 2
-                    if (y(m) < target) == rising { l = m } else { h = m }
+                let a = asin(min(1, max(-1, (target - center.y) / radius)))
+                var best = a, gap = Double.infinity
+                for c in [a, Double.pi - a] {
+                    let t = c + 2 * Double.pi * ((mid - c) / (2 * Double.pi)).rounded()
+                    if abs(t - mid) < gap { (best, gap) = (t, abs(t - mid)) }
                 }
-                return (l + h) / 2
+                return min(p1, max(p0, best))
             }
             var top = box.minY
             while top < box.maxY {

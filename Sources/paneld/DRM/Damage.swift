@@ -32,31 +32,25 @@ enum Damage {
         return work
     }
 
-    /// More pieces than this and ``disjoint(_:in:)`` gives up cutting.
-    static let maxPieces = 128
+    /// More rectangles than this and ``repaint(_:in:)`` merges them.
+    static let maxRepaintRects = 128
 
-    /// `rects` clipped to `bounds`, without the ones that others hold, cut into
-    /// rectangles that do not overlap and cover exactly the same pixels (each
-    /// rectangle less the ones before it);
-    /// ``normalize(_:in:)`` when that takes more than ``maxPieces``. What a
-    /// frame repaints: merging overlaps into boxes would repaint pixels that
-    /// did not change (two arcs of a ring that meet at a corner make the
-    /// ring's box); the driver's clip list is `normalize`d separately.
-    static func disjoint(_ rects: [IntRect], in bounds: IntRect) -> [IntRect] {
-        let clipped = rects.map { $0.intersection(bounds) }.filter { !$0.isEmpty }
-        // Without the rectangles that others hold (the first of equal ones stays).
-        let kept = clipped.enumerated().filter { i, r in
-            !clipped.enumerated().contains { j, o in j != i && o.contains(r) && (o != r || j < i) }
-        }.map(\.element)
-        var pieces: [IntRect] = []
-        for r in kept {
-            var parts = [r]
-            for p in pieces where p.intersects(r) {
-                parts = parts.flatMap { $0.subtracting(p) }
-            }
-            pieces += parts
-            if pieces.count > maxPieces { return normalize(rects, in: bounds) }
+    /// What a frame repaints: `rects` clipped to `bounds`, without empty ones
+    /// and ones that another holds (the first of equal ones stays); they may
+    /// overlap. ``normalize(_:in:)`` when more than ``maxRepaintRects`` remain.
+    /// Merging overlaps into boxes would repaint pixels that did not change (two
+    /// bands of a ring that share a row make the box of both), and the
+    /// renderer repaints an overlap twice with the same pixels; the driver's
+    /// clip list is `normalize`d separately.
+    static func repaint(_ rects: [IntRect], in bounds: IntRect) -> [IntRect] {
+        var kept: [IntRect] = []
+        kept.reserveCapacity(rects.count)
+        for r in rects {
+            let c = r.intersection(bounds)
+            if c.isEmpty || kept.contains(where: { $0.contains(c) }) { continue }
+            kept.removeAll { c.contains($0) }
+            kept.append(c)
         }
-        return pieces
+        return kept.count > maxRepaintRects ? normalize(kept, in: bounds) : kept
     }
 }

@@ -99,9 +99,9 @@ final class PanelRenderer {
             if a.valueArc != nil && b.valueArc != nil {
                 // The arc between the values in bands that hug the ring, and
                 // the label's glyphs that change: a rectangle costs copies of
-                // its rows (see `draw`), so boxes are merged only where that
-                // adds no pixel.
-                rects += Self.merging(parts, slack: 0)
+                // its rows (see `draw`), so they are not merged (the outputs
+                // drop the ones that others hold).
+                rects += parts
             } else if let first = parts.first {
                 // One box: close boxes of a bar and its labels are cheaper merged.
                 rects.append(parts.dropFirst().reduce(first) { $0.union($1) })

@@ -106,8 +106,11 @@ public struct RingGaugeStyle: GaugeStyle {
         let l = Self.layout(centreWidth: centre.width, in: rect).ring
         let arc = l.radius > 0 && c.value > 0 ? [l.strokeBounds(from: 0, to: c.value)] : []
         let box = centreBox(centre, l)
-        let label = centre.label.drawnBounds(in: box, context: context, pixelSize: centre.size)
+        // A text label's bounds are its glyphs' boxes together (one layout for both).
         let glyphs = centre.label.drawnGlyphs(in: box, context: context, pixelSize: centre.size)
+        let label =
+            glyphs.map { g in g.first.map { [Rect(g.dropFirst().reduce($0.box) { $0.union($1.box) })] } ?? [] }
+            ?? centre.label.drawnBounds(in: box, context: context, pixelSize: centre.size)
         // The track's size follows the centre's width (fixed by the sizing texts
         // unless the current label is wider).
         // The tint is laid over the whole turn, so the arc's colours do not
