@@ -8,18 +8,23 @@ import PanelGauge
 /// rasterizer gives a shape drawn through a clip the pixels it has unclipped
 /// inside the clip, so a gauge with a cached static layer is repainted per
 /// rectangle: the picture put back there, then the dynamic layer drawn clipped
-/// to it. Gauges that overlap (and gauges without a cached static layer) are
-/// redrawn in whole frames, which may rewrite pixels next to the rectangles
-/// asked for, always with the values they already have in the new frame.
+/// to it. A value arc's rectangles are copied instead, row by row, from the
+/// static picture and from a picture of the whole arc (see `copySectors`),
+/// and the dynamic layer is drawn only over the arc's ends and the label.
+/// Gauges that overlap (and gauges without a cached static layer) are redrawn
+/// in whole frames. Either may rewrite pixels next to the rectangles asked for
+/// (a merged box), and rectangles may overlap: always with the values those
+/// pixels have in the new frame.
 ///
 /// A value change damages only where the gauge's dynamic layer (value
 /// indicator, current value) changes (``GaugeLayering/changedBounds(to:)``):
-/// for a value arc, the arc between the old and new value and the current
-/// value at both; otherwise where the layer was or now is. With
-/// ``cachesStaticLayers``, each gauge whose frame overlaps no other gauge keeps
-/// a picture of its frame with the background and its static layer (track,
-/// zones, labels) in the output's pixel format, drawn the first time the frame
-/// is repainted and redrawn when the style's static key changes. A picture
+/// for a value arc, the arc between the old and new value in bands along the
+/// ring and the label's glyphs that differ; otherwise where the layer was or
+/// now is. With ``cachesStaticLayers``, each gauge whose frame overlaps no
+/// other gauge keeps a picture of its frame with the background and its static
+/// layer (track, zones, labels) in the output's pixel format, drawn the first
+/// time the frame is repainted and redrawn when the style's static key
+/// changes; a value-arc gauge keeps the whole-arc picture with it. A picture
 /// keeps the box around what is not plain background (at most the frame).
 final class PanelRenderer {
     let layout: Layout
