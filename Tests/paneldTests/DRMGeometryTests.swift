@@ -31,6 +31,60 @@ import Testing
     }
 }
 
+@Suite struct DamageRepaintTests {
+    let bounds = IntRect(x: 0, y: 0, width: 100, height: 50)
+
+    /// Rectangles in bounds that hold exactly the input's pixels there, none
+    /// held by another.
+    func expectExactCover(_ input: [IntRect], _ out: [IntRect]) {
+        let wanted = Set(input.flatMap { $0.intersection(bounds).pixels })
+        #expect(Set(out.flatMap(\.pixels)) == wanted)
+        #expect(out.allSatisfy { !$0.isEmpty && bounds.contains($0) })
+        for (i, r) in out.enumerated() {
+            #expect(!out.enumerated().contains { j, o in j != i && o.contains(r) }, "\(r) is held by another")
+        }
+    }
+
+    @Test func overlapsAreKeptNotMerged() {
+        // Two bands of a ring that share a corner, and a label box.
+        let input = [
+            IntRect(x: 10, y: 0, width: 30, height: 20), IntRect(x: 30, y: 15, width: 30, height: 20),
+            IntRect(x: 20, y: 18, width: 6, height: 4), IntRect(x: -5, y: 45, width: 10, height: 10),
+        ]
+        let out = Damage.repaint(input, in: bounds)
+        expectExactCover(input, out)
+        // Merging the overlap into a box would take in the two empty corners.
+        #expect(out.count == 4 && out.reduce(0) { $0 + $1.area } < input[0].union(input[1]).area + 24 + 25)
+    }
+
+    @Test func rectanglesHeldByOthersAreDropped() {
+        let small = IntRect(x: 4, y: 4, width: 3, height: 2)
+        #expect(Damage.repaint([small, bounds, small], in: bounds) == [bounds])
+        #expect(Damage.repaint([small, small], in: bounds) == [small])
+        #expect(Damage.repaint([IntRect(x: 200, y: 0, width: 5, height: 5)], in: bounds).isEmpty)
+        let few = [small, IntRect(x: 0, y: 0, width: 10, height: 3), IntRect(x: 5, y: 5, width: 1, height: 1)]
+        expectExactCover(few, Damage.repaint(few, in: bounds))
+    }
+
+    @Test func tooManyRectanglesAreMerged() {
+        let many = (0..<(Damage.maxRepaintRects + 1)).map { IntRect(x: $0 % 100, y: $0 / 100 * 2, width: 1, height: 1) }
+        #expect(Damage.repaint(many, in: bounds) == Damage.normalize(many, in: bounds))
+        #expect(Damage.repaint(Array(many.prefix(Damage.maxRepaintRects)), in: bounds).count == Damage.maxRepaintRects)
+    }
+}
+
+extension IntRect {
+    /// Every pixel, for comparing what sets of rectangles cover.
+    var pixels: [PixelXY] {
+        (minY..<maxY).flatMap { y in (minX..<maxX).map { PixelXY(x: $0, y: y) } }
+    }
+}
+
+struct PixelXY: Hashable {
+    var x: Int
+    var y: Int
+}
+
 @Suite struct DRMRotationTests {
     /// A logical image whose every pixel is distinct, with a padded stride.
     func numbered(_ w: Int, _ h: Int, _ format: PixelFormat) -> Image {

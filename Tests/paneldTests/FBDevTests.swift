@@ -115,8 +115,12 @@ import Testing
             try out.present(damage: d) { model.draw($0, $1) }
             expectShown(fake, model)
         }
-        // After the first two frames, each draws only its damage and the previous frame's (merged: they overlap).
-        #expect(model.drawCalls.last == [IntRect(minX: 18, minY: 4, maxX: 23, maxY: 8)])
+        // After the first two frames, each draws only its damage and the previous
+        // frame's (not merged into their box).
+        #expect(
+            model.drawCalls.last == [
+                IntRect(x: 19, y: 5, width: 4, height: 3), IntRect(x: 18, y: 4, width: 4, height: 3),
+            ])
         fake.trace.removeAll()
         out.close()
         #expect(

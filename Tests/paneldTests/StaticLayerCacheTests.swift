@@ -185,6 +185,22 @@ import Testing
         }
     }
 
+    /// The built-in layout's screen-filling ring, as `paneld benchmark --damage`
+    /// drives it: jumps of about 37 % of the range, then steps of 1 % up and
+    /// down, each copied from the whole arc's picture between the exact parts.
+    @Test(arguments: [PixelFormat.xrgb8888, .rgb565], [PanelRotation.none, .clockwise90])
+    func screenFillingRingUpdatesEqualAFullRedraw(format: PixelFormat, rotation: PanelRotation) throws {
+        let layout = Layout.fallback
+        let name = try #require(layout.gauges.first?.name)
+        let range = layout.gauges[0].range
+        try expectUpdatesEqualFullRedraws(layout, format: format, rotation: rotation, steps: 24) { step, values in
+            let fraction =
+                step < 12 ? 0.05 + 0.9 * Double((step + 1) * 37 % 101) / 100 : 0.5 + 0.01 * Double(step % 4 - 1)
+            values[name] = range.lower + fraction * (range.upper - range.lower)
+            return [name]
+        }
+    }
+
     /// A value change damages less than the gauge's frame where the style knows
     /// its dynamic layer, the whole frame where it does not, and the frames of
     /// overlapping gauges together.
@@ -204,9 +220,9 @@ import Testing
                     ])
             // The value at the leading edge moves the bar: a new static layer.
             case "linear": #expect(damage == [frame])
-            // Value arcs: the arc between the values, a box per quarter turn it
-            // passes, and the current value's boxes.
-            case "capacity", "ring", "ringNumber", "ringZones":
+            // Value arcs: the arc between the values, in bands hugging the
+            // ring, and the current value's boxes (a ring's: its glyphs).
+            case "capacity", "capacityZones", "ring", "ringNumber", "ringZones", "stepped":
                 #expect(!damage.isEmpty && damage.allSatisfy { frame.contains($0) }, "\(g.name)")
                 #expect(damage.reduce(0) { $0 + $1.area } < frame.area, "\(g.name)")
             default: #expect(damage.count == 1 && frame.contains(damage[0]) && damage[0] != frame, "\(g.name)")
@@ -214,7 +230,7 @@ import Testing
         }
     }
 
-    /// The built-in layout's ring fills the screen: its picture keeps the
+    /// The built-in layout's ring fills the screen: its pictures keep the
     /// ring's square, and the repaints over it still equal full redraws.
     @Test func aScreenFillingRingKeepsOnlyItsSquare() throws {
         let layout = Layout.fallback
@@ -223,7 +239,9 @@ import Testing
         let screen = Image(width: 400, height: 240)
         var shown = ["value": 0.0]
         renderer.drawAll(screen.surface, values: shown)
-        #expect(renderer.pictureBytes > 0 && renderer.pictureBytes <= 240 * 240 * 4)
+        // Two pictures of the square (the static layer, the whole value arc),
+        // each with a background row of the frame.
+        #expect(renderer.pictureBytes > 240 * 240 * 4 && renderer.pictureBytes <= 2 * (240 * 240 + 400) * 4)
         for v in [73.0, 100, 12, 12.5, 0, 99.9] {
             let damage = renderer.damage(for: ["value"], from: shown, to: ["value": v])
             // Within the ring's square, plus the pixel of anti-aliasing margin.

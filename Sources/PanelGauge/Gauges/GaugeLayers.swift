@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The parts of a gauge that a draw call paints: what stays put while the value
 /// changes (``static``) and what moves with it (``dynamic``).
 ///
@@ -68,13 +72,48 @@ public struct GaugeLayering {
         public var cap: LineCap
         public var paint: AnyHashable
         public var others: [Rect]
+        /// How the arc is stroked, when the style draws it with
+        /// ``CircularGaugeLayout/strokeValueArc(to:cap:_:on:)``: a program can
+        /// then keep a picture of the whole arc (at value 1) over the static
+        /// layer, and copy the arc's pixels away from its ends from there
+        /// instead of shading them again (paneld does). Nil: not known.
+        public var stroke: Stroke?
+        /// The glyphs of the current-value label, when `others` holds exactly
+        /// that label's box: a value change then damages only the glyphs that
+        /// differ (a digit, not the whole number).
+        public var glyphs: [DrawnGlyph]?
 
-        public init(layout: CircularGaugeLayout, value: Double, cap: LineCap, paint: AnyHashable, others: [Rect]) {
+        /// The paint and dashes of a value arc (its width is the layout's).
+        public struct Stroke: Sendable, Hashable {
+            public var paint: Paint
+            public var dash: DashPattern?
+
+            public init(paint: Paint, dash: DashPattern? = nil) {
+                self.paint = paint
+                self.dash = dash
+            }
+        }
+
+        public init(
+            layout: CircularGaugeLayout, value: Double, cap: LineCap, paint: AnyHashable, others: [Rect],
+            stroke: Stroke? = nil, glyphs: [DrawnGlyph]? = nil
+        ) {
             self.layout = layout
             self.value = value
             self.cap = cap
             self.paint = paint
             self.others = others
+            self.stroke = stroke
+            self.glyphs = glyphs
+        }
+
+        /// Boxes around the parts of this arc that a copy from the whole arc's
+        /// picture does not give: both ends of the arc (butt or round, as
+        /// ``CircularGaugeLayout/strokeBounds(from:to:)`` grows them) and the
+        /// other parts; only the other parts when the value is 0 (no arc).
+        public var exactBounds: [Rect] {
+            guard value > 0 else { return others }
+            return [layout.strokeBounds(from: 0, to: 0), layout.strokeBounds(from: value, to: value)] + others
         }
 
         /// Whether the arc's pixels away from its ends are those of the whole
@@ -82,7 +121,7 @@ public struct GaugeLayering {
         /// the rasterizer walks as a circle (radius 4 or more). Round ends that
         /// meet across the gap make the outline overlap itself, and it is then
         /// scan-converted as a polygon that depends on the sweep.
-        var followsTheCircle: Bool {
+        public var followsTheCircle: Bool {
             let sweep = layout.angle(for: value).radians - layout.startAngle.radians
             if sweep == 0 || abs(sweep) >= 2 * Double.pi { return true }
             return layout.radius - layout.lineWidth / 2 >= 4
@@ -101,7 +140,10 @@ public struct GaugeLayering {
             a.followsTheCircle, b.followsTheCircle
         {
             let lo = min(a.value, b.value), hi = max(a.value, b.value)
-            let arc = lo == hi ? [] : a.layout.strokePieces(from: lo, to: hi)
+            let arc = lo == hi ? [] : a.layout.strokeBands(from: lo, to: hi)
+            if let g0 = a.glyphs, let g1 = b.glyphs {
+                return arc + Set(g0).symmetricDifference(g1).map { Rect($0.box) }
+            }
             return arc + a.others + b.others
         }
         guard let before = dynamicBounds, let after = new.dynamicBounds else { return nil }
@@ -157,5 +199,192 @@ extension CircularGaugeLayout {
         }
         cuts.append(hi)
         return zip(cuts, cuts.dropFirst()).map { strokeBounds(from: $0, to: $1) }
+    }
+}
+
+extension CircularGaugeLayout {
+    /// Boxes that together hold every pixel of the stroke from normalized
+    /// value `from` to `to`, as ``strokePieces(from:to:)``, each piece cut into
+    /// bands of at most `bandRows` rows as wide as the piece is in them: within
+    /// half the stroke and a pixel of the centre line's points whose rows lie
+    /// within that distance of the band (so a long arc's boxes hug the ring).
+    public func strokeBands(from v0: Double, to v1: Double, bandRows: Double = 32) -> [Rect] {
+        let lo = min(v0, v1), hi = max(v0, v1)
+        let a0 = angle(for: lo).radians, a1 = angle(for: hi).radians
+        let pieces = strokePieces(from: lo, to: hi)
+        guard a1 > a0, radius > 0, pieces.count > 0 else { return pieces }
+        let e = lineWidth / 2 + 1
+        // The pieces' angles, split where strokePieces splits them (at the axes).
+        var cuts = [a0]
+        var a = ((a0 / (Double.pi / 2)).rounded(.down) + 1) * (Double.pi / 2)
+        while a < a1 {
+            cuts.append(a)
+            a += Double.pi / 2
+        }
+        cuts.append(a1)
+        guard cuts.count == pieces.count + 1 else { return pieces }
+        var bands: [Rect] = []
+        for (k, box) in pieces.enumerated() {
+            let (p0, p1) = (cuts[k], cuts[k + 1])
+            // Along a piece inside one quadrant, the centre line's y is monotonic.
+            func y(_ t: Double) -> Double { center.y + radius * sin(t) }
+            func x(_ t: Double) -> Double { center.x + radius * cos(t) }
+            let quarter = Double.pi / 2
+            let mid = ((((p0 + p1) / 2) / quarter).rounded(.down) + 0.5) * quarter
+            /// The angle in the piece where the centre line reaches row `target`
+            /// (the nearer end when it does not): the solution of sin t = s in
+            /// the piece's quadrant, clamped to the piece.
+            func angle(atY target: Double) -> Double {
+                let a = asin(min(1, max(-1, (target - center.y) / radius)))
+                var best = a, gap = Double.infinity
+                for c in [a, Double.pi - a] {
+                    let t = c + 2 * Double.pi * ((mid - c) / (2 * Double.pi)).rounded()
+                    if abs(t - mid) < gap { (best, gap) = (t, abs(t - mid)) }
+                }
+                return min(p1, max(p0, best))
+            }
+            var top = box.minY
+            while top < box.maxY {
+                let bottom = min(box.maxY, top + bandRows)
+                let t0 = angle(atY: top - e), t1 = angle(atY: bottom + e)
+                // The extreme centre-line points are the range's ends (x is monotonic too).
+                let left = max(box.minX, min(x(t0), x(t1)) - e), right = min(box.maxX, max(x(t0), x(t1)) + e)
+                bands.append(Rect(x: left, y: top, width: max(0, right - left), height: bottom - top))
+                top = bottom
+            }
+        }
+        return bands
+    }
+
+    /// Whether `rect` lies in the ring's hole more than a pixel away from the
+    /// stroke's inner edge (so no stroke along this circle paints in it).
+    public func holeContains(_ rect: IntRect) -> Bool {
+        let hole = radius - lineWidth / 2 - 2
+        guard hole > 0 else { return false }
+        // The farthest corner decides.
+        let dx = max(abs(Double(rect.minX) - center.x), abs(Double(rect.maxX) - center.x))
+        let dy = max(abs(Double(rect.minY) - center.y), abs(Double(rect.maxY) - center.y))
+        return dx * dx + dy * dy < hole * hole
+    }
+
+    /// Strokes the value arc from the start to normalized `value` (nothing at
+    /// 0): the one call styles that declare a ``GaugeLayering/ValueArc/stroke``
+    /// draw their arc with, so that a picture of the arc at 1 matches it.
+    public func strokeValueArc(
+        to value: Double, cap: LineCap, _ stroke: GaugeLayering.ValueArc.Stroke, on canvas: Canvas
+    ) {
+        guard value > 0 else { return }
+        // Nothing to draw through a clip in the ring's hole (a current value's box).
+        if holeContains(canvas.effectiveClip) { return }
+        canvas.strokeArc(
+            center: center, radius: radius, startAngle: startAngle, sweep: sweep * value, width: lineWidth, cap: cap,
+            dash: stroke.dash, paint: stroke.paint)
+    }
+}
+
+/// The sector a value arc sweeps from its layout's start to a value, as
+/// directions from the centre: which pixels of a row lie in it, judged by
+/// their centres' directions (their distance from the centre does not matter).
+/// Pixels next to either bounding ray may fall on either side; the arc's ends
+/// are there.
+public struct ArcSector: Sendable {
+    @usableFromInline let cx: Double, cy: Double
+    /// The sector from direction `a` turning by `reach` degrees (0 < reach <
+    /// 360) to direction `b`, in the direction of increasing angle.
+    @usableFromInline let ax: Double, ay: Double, bx: Double, by: Double
+    @usableFromInline let reach: Double
+
+    /// The sector of `layout` from its start to normalized `value`.
+    public init(_ layout: CircularGaugeLayout, upTo value: Double) {
+        cx = layout.center.x
+        cy = layout.center.y
+        var start = layout.startAngle.degrees
+        var reach = layout.sweep.degrees * min(1, max(0, value))
+        if reach < 0 {
+            start += reach
+            reach = -reach
+        }
+        self.reach = reach
+        let a = Angle.degrees(start).radians, b = Angle.degrees(start + reach).radians
+        (ax, ay, bx, by) = (cos(a), sin(a), cos(b), sin(b))
+    }
+
+    /// Hands `body` the columns of row `y` in `columns`, in runs left to right,
+    /// each with whether its pixel centres lie in the sector.
+    @inlinable
+    public func forEachRun(row y: Int, columns: Range<Int>, _ body: (Range<Int>, Bool) -> Void) {
+        guard !columns.isEmpty else { return }
+        if reach == 0 || reach >= 360 {
+            body(columns, reach != 0)
+            return
+        }
+        let dy = Double(y) + 0.5 - cy
+        // Along a row a centre's direction crosses a ray only where the ray
+        // crosses the row; the row may also pass the centre.
+        var cuts = (columns.upperBound, columns.upperBound, columns.upperBound)
+        func cut(_ x: Double) {
+            guard abs(x) < 1e9 else { return }
+            var k = Int((x - 0.5).rounded(.up))
+            if k <= columns.lowerBound || k >= columns.upperBound { return }
+            // Insertion into the three sorted slots.
+            if k < cuts.0 { swap(&k, &cuts.0) }
+            if k < cuts.1 { swap(&k, &cuts.1) }
+            if k < cuts.2 { swap(&k, &cuts.2) }
+        }
+        if ay != 0 && dy / ay > 0 { cut(cx + dy / ay * ax) }
+        if by != 0 && dy / by > 0 { cut(cx + dy / by * bx) }
+        cut(cx)
+        // Each piece between cuts lies on one side; its middle pixel tells which.
+        var runStart = columns.lowerBound, runInside = false, from = columns.lowerBound
+        func piece(to: Int) {
+            guard to > from else { return }
+            let inside = contains(dx: Double(from + to - 1) / 2 + 0.5 - cx, dy: dy)
+            if from > runStart && inside != runInside {
+                body(runStart..<from, runInside)
+                runStart = from
+            }
+            runInside = inside
+            from = to
+        }
+        piece(to: cuts.0)
+        piece(to: cuts.1)
+        piece(to: cuts.2)
+        piece(to: columns.upperBound)
+        body(runStart..<columns.upperBound, runInside)
+    }
+
+    /// Whether every pixel centre of `rect` lies in the sector (true) or none
+    /// does (false); nil when the rectangle meets either bounding ray (or
+    /// holds the centre), so that rows must be split (``forEachRun(row:columns:_:)``).
+    public func side(of rect: IntRect) -> Bool? {
+        if reach == 0 || reach >= 360 { return reach != 0 }
+        guard !rect.isEmpty, !meets(rect, dx: ax, dy: ay), !meets(rect, dx: bx, dy: by) else { return nil }
+        return contains(dx: Double(rect.minX) + 0.5 - cx, dy: Double(rect.minY) + 0.5 - cy)
+    }
+
+    /// Whether the ray from the centre in direction (dx, dy) meets `rect` (its
+    /// closed area), by the slab test.
+    private func meets(_ rect: IntRect, dx: Double, dy: Double) -> Bool {
+        var t0 = 0.0, t1 = Double.infinity
+        for (o, d, lo, hi) in [
+            (cx, dx, Double(rect.minX), Double(rect.maxX)), (cy, dy, Double(rect.minY), Double(rect.maxY)),
+        ] {
+            if d == 0 {
+                if o < lo || o > hi { return false }
+            } else {
+                let a = (lo - o) / d, b = (hi - o) / d
+                t0 = max(t0, min(a, b))
+                t1 = min(t1, max(a, b))
+            }
+        }
+        return t0 <= t1
+    }
+
+    /// Whether direction (dx, dy) lies in the sector (both rays included).
+    @inlinable
+    func contains(dx: Double, dy: Double) -> Bool {
+        if reach <= 180 { return ax * dy - ay * dx >= 0 && dx * by - dy * bx >= 0 }
+        // The rest of the turn is less than half of it.
+        return !(bx * dy - by * dx > 0 && dx * ay - dy * ax > 0)
     }
 }

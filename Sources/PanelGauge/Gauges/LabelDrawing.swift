@@ -49,6 +49,27 @@ extension GaugeLabel {
         }
     }
 
+    /// The glyphs that ``draw(in:on:context:pixelSize:color:alignment:)``
+    /// paints for a text label with the same arguments, each where its bitmap
+    /// lands; nil for icons and custom drawings.
+    public func drawnGlyphs(
+        in rect: Rect, context: DrawContext, pixelSize: Double, alignment: HorizontalAlignment = .center
+    ) -> [DrawnGlyph]? {
+        guard case .text(let s) = self else { return nil }
+        guard rect.isDrawable, let font = context.font(size: pixelSize) else { return [] }
+        // Font.draw rounds the pen origin to whole pixels.
+        let o = Text.origin(of: s, font: font, in: rect, alignment: alignment)
+        guard [o.x, o.y].allSatisfy({ $0.isFinite && abs($0) < 1_073_741_824 }) else { return [] }
+        let x0 = Int(o.x.rounded()), y0 = Int(o.y.rounded())
+        return zip(s.unicodeScalars, font.layout(s).glyphs).compactMap { scalar, laid in
+            let (g, pen) = laid
+            guard g.width > 0 && g.height > 0 else { return nil }
+            return DrawnGlyph(
+                scalar: scalar, pixelSize: pixelSize,
+                box: IntRect(x: x0 + pen + g.left, y: y0 - g.top, width: g.width, height: g.height))
+        }
+    }
+
     static func aligned(_ s: Size, in rect: Rect, _ alignment: HorizontalAlignment) -> Rect {
         let x: Double
         switch alignment {
@@ -58,6 +79,14 @@ extension GaugeLabel {
         }
         return Rect(x: x, y: rect.midY - s.height / 2, width: s.width, height: s.height)
     }
+}
+
+/// One glyph of a drawn text label: the character, the text size and where
+/// its bitmap lands. Two equal values paint the same pixels.
+public struct DrawnGlyph: Sendable, Hashable {
+    public var scalar: Unicode.Scalar
+    public var pixelSize: Double
+    public var box: IntRect
 }
 
 extension Tint {

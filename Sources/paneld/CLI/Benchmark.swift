@@ -302,9 +302,9 @@ final class MemoryFlipOutput: FrameOutput {
         precondition(!isBusy, "present while a flip is pending")
         let bounds = IntRect(x: 0, y: 0, width: width, height: height)
         let full = needsFullRedraw
-        let damaged = full ? [bounds] : Damage.normalize(damage, in: bounds)
+        let damaged = full ? [bounds] : Damage.repaint(damage, in: bounds)
         if damaged.isEmpty { return }
-        let repaint = full ? [bounds] : Damage.normalize(damaged + staleInBack, in: bounds)
+        let repaint = full ? [bounds] : Damage.repaint(damaged + staleInBack, in: bounds)
         collect?()
         try draw(buffers[backIndex].surface, repaint)
         collect?()

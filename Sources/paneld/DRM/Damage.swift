@@ -31,4 +31,26 @@ enum Damage {
         }
         return work
     }
+
+    /// More rectangles than this and ``repaint(_:in:)`` merges them.
+    static let maxRepaintRects = 128
+
+    /// What a frame repaints: `rects` clipped to `bounds`, without empty ones
+    /// and ones that another holds (the first of equal ones stays); they may
+    /// overlap. ``normalize(_:in:)`` when more than ``maxRepaintRects`` remain.
+    /// Merging overlaps into boxes would repaint pixels that did not change (two
+    /// bands of a ring that share a row make the box of both), and the
+    /// renderer repaints an overlap twice with the same pixels; the driver's
+    /// clip list is `normalize`d separately.
+    static func repaint(_ rects: [IntRect], in bounds: IntRect) -> [IntRect] {
+        var kept: [IntRect] = []
+        kept.reserveCapacity(rects.count)
+        for r in rects {
+            let c = r.intersection(bounds)
+            if c.isEmpty || kept.contains(where: { $0.contains(c) }) { continue }
+            kept.removeAll { c.contains($0) }
+            kept.append(c)
+        }
+        return kept.count > maxRepaintRects ? normalize(kept, in: bounds) : kept
+    }
 }

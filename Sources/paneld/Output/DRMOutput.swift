@@ -112,11 +112,11 @@ final class DRMOutput: FrameOutput {
             throw DRMError("present while a page flip is pending", errno: EBUSY, hint: "wait for isBusy to clear")
         }
         let full = !crtcIsSet
-        let damaged = full ? [bounds] : Damage.normalize(damage, in: bounds)
+        let damaged = full ? [bounds] : Damage.repaint(damage, in: bounds)
         if damaged.isEmpty { return }
         let back = buffers[backIndex]
         // What the back buffer must receive: this frame's damage and what it missed last frame.
-        let repaint = full ? [bounds] : Damage.normalize(damaged + staleInBack, in: bounds)
+        let repaint = full ? [bounds] : Damage.repaint(damaged + staleInBack, in: bounds)
         if let shadow {
             // The shadow always holds the latest logical picture: draw only the new damage.
             try draw(shadow.surface, damaged)
@@ -124,7 +124,9 @@ final class DRMOutput: FrameOutput {
         } else {
             try draw(back.surface, repaint)
         }
-        let clips = repaint.map { rotation.panelRect($0, logicalWidth: width, logicalHeight: height) }
+        let clips = Damage.normalize(repaint, in: bounds).map {
+            rotation.panelRect($0, logicalWidth: width, logicalHeight: height)
+        }
         markDirty(back, clips: clips)
         try show(back)
         if crtcIsSet {

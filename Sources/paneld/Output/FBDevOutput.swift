@@ -153,17 +153,17 @@ final class FBDevOutput: FrameOutput {
     func present(damage: [IntRect], draw: (Surface, [IntRect]) throws -> Void) throws {
         guard !closed else { throw DRMError("present after close", errno: EBADF) }
         let full = !drewFirstFrame
-        let damaged = full ? [bounds] : Damage.normalize(damage, in: bounds)
+        let damaged = full ? [bounds] : Damage.repaint(damage, in: bounds)
         if damaged.isEmpty { return }
         let target = page(backPage)
-        let repaint = full || pages == 1 ? damaged : Damage.normalize(damaged + staleInBack, in: bounds)
+        let repaint = full || pages == 1 ? damaged : Damage.repaint(damaged + staleInBack, in: bounds)
         if let shadow {
             try draw(shadow.surface, damaged)
             for r in repaint { rotation.copy(r, from: shadow.surface, to: target) }
         } else {
             try draw(target, repaint)
         }
-        try writeBack(repaint, page: backPage)
+        try writeBack(Damage.normalize(repaint, in: bounds), page: backPage)
         drewFirstFrame = true
         guard pages == 2 else { return }
         try sys.pan(fd, xoffset: 0, yoffset: UInt32(backPage * panelHeight))

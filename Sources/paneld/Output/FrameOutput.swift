@@ -6,8 +6,9 @@ import PanelGauge
 /// - The daemon works in *logical* coordinates: `width` x `height` after rotation.
 /// - `present(damage:draw:)` asks the backend for a frame. The backend calls `draw`
 ///   with a surface in logical coordinates and the rectangles that must be redrawn
-///   there. That list can be larger than `damage` (a double-buffered backend adds
-///   what changed since its back buffer was last shown); `draw` must repaint at
+///   there (they may overlap). That list can be larger than `damage` (a
+///   double-buffered backend adds what changed since its back buffer was last
+///   shown); `draw` must repaint at
 ///   least those rectangles and may change nothing else (it may rewrite other
 ///   pixels, but only with the values they already have, as ``PanelRenderer``
 ///   does when it redraws a gauge whole). Then the backend shows it.

@@ -8,18 +8,23 @@ import PanelGauge
 /// rasterizer gives a shape drawn through a clip the pixels it has unclipped
 /// inside the clip, so a gauge with a cached static layer is repainted per
 /// rectangle: the picture put back there, then the dynamic layer drawn clipped
-/// to it. Gauges that overlap (and gauges without a cached static layer) are
-/// redrawn in whole frames, which may rewrite pixels next to the rectangles
-/// asked for, always with the values they already have in the new frame.
+/// to it. A value arc's rectangles are copied instead, row by row, from the
+/// static picture and from a picture of the whole arc (see `copySectors`),
+/// and the dynamic layer is drawn only over the arc's ends and the label.
+/// Gauges that overlap (and gauges without a cached static layer) are redrawn
+/// in whole frames. Either may rewrite pixels next to the rectangles asked for
+/// (a merged box), and rectangles may overlap: always with the values those
+/// pixels have in the new frame.
 ///
 /// A value change damages only where the gauge's dynamic layer (value
 /// indicator, current value) changes (``GaugeLayering/changedBounds(to:)``):
-/// for a value arc, the arc between the old and new value and the current
-/// value at both; otherwise where the layer was or now is. With
-/// ``cachesStaticLayers``, each gauge whose frame overlaps no other gauge keeps
-/// a picture of its frame with the background and its static layer (track,
-/// zones, labels) in the output's pixel format, drawn the first time the frame
-/// is repainted and redrawn when the style's static key changes. A picture
+/// for a value arc, the arc between the old and new value in bands along the
+/// ring and the label's glyphs that differ; otherwise where the layer was or
+/// now is. With ``cachesStaticLayers``, each gauge whose frame overlaps no
+/// other gauge keeps a picture of its frame with the background and its static
+/// layer (track, zones, labels) in the output's pixel format, drawn the first
+/// time the frame is repainted and redrawn when the style's static key
+/// changes; a value-arc gauge keeps the whole-arc picture with it. A picture
 /// keeps the box around what is not plain background (at most the frame).
 final class PanelRenderer {
     let layout: Layout
@@ -38,6 +43,11 @@ final class PanelRenderer {
     /// others (itself included), in layout order. They are redrawn together.
     private let clusters: [[Int]]
     private var pictures: [StaticPicture?]
+    /// Per gauge with a ``GaugeLayering/ValueArc`` whose stroke is known: its
+    /// static picture with the whole value arc (at 1) drawn over it, and what
+    /// it was drawn for. Away from the arc's ends, a pixel of the arc at any
+    /// value is the pixel of this picture, so a value change copies it.
+    private var arcPictures: [(picture: StaticPicture, arc: ArcKey)?]
     /// Per gauge: the last layering asked for, and the value it was for (a
     /// change asks for the old and the new value; the next change starts from
     /// this one's new value).
@@ -56,6 +66,7 @@ final class PanelRenderer {
         self.frames = frames
         clusters = PanelRenderer.overlapClusters(frames)
         pictures = Array(repeating: nil, count: frames.count)
+        arcPictures = Array(repeating: nil, count: frames.count)
         layerings = Array(repeating: nil, count: frames.count)
     }
 
@@ -91,11 +102,11 @@ final class PanelRenderer {
             }
             let parts = changed.map { IntRect(covering: $0).intersection(f) }.filter { !$0.isEmpty }
             if a.valueArc != nil && b.valueArc != nil {
-                // The arc between the values, a box per quarter turn, and the
-                // labels: each rectangle costs a draw of the dynamic layer (its
-                // text measured and laid out again), so boxes are merged where
-                // that adds few pixels.
-                rects += Self.merging(parts, slack: Self.mergeSlack)
+                // The arc between the values in bands that hug the ring, and
+                // the label's glyphs that change: a rectangle costs copies of
+                // its rows (see `draw`), so they are not merged (the outputs
+                // drop the ones that others hold).
+                rects += parts
             } else if let first = parts.first {
                 // One box: close boxes of a bar and its labels are cheaper merged.
                 rects.append(parts.dropFirst().reduce(first) { $0.union($1) })
@@ -104,10 +115,11 @@ final class PanelRenderer {
         return rects
     }
 
-    /// Pixels a merged box may add before two rectangles of one gauge are
-    /// repainted apart: about what one more draw of a ring's dynamic layer
-    /// costs in restoring pixels (measured on panel800's `cpu` ring, a draw's
-    /// text sizing and label alone are about 0.1 M instructions).
+    /// Pixels a merged box may add before two rectangles of a gauge without a
+    /// copied value arc are repainted apart: each costs a draw of the dynamic
+    /// layer, about what restoring this many pixels costs (measured on
+    /// panel800's `cpu` ring, a draw's text sizing and label alone were about
+    /// 0.1 M instructions).
     static let mergeSlack = 32_768
 
     /// `rects` with every two whose box adds at most `slack` pixels to the
@@ -148,12 +160,13 @@ final class PanelRenderer {
         let format = surface.format
         let rects = rects.map { $0.intersection(surface.bounds) }.filter { !$0.isEmpty }
         // The background where no cached picture will cover a whole rectangle.
+        let pictured = frames.indices.map { i in
+            clusters[i].count == 1 && rects.contains { frames[i].intersects($0) }
+                && hasPicture(i, value: value(of: i, in: values), format: format)
+        }
         var cleared: [IntRect] = []
         for r in rects {
-            let covered = frames.indices.contains {
-                clusters[$0].count == 1 && frames[$0].contains(r)
-                    && hasPicture($0, value: value(of: $0, in: values), format: format)
-            }
+            let covered = frames.indices.contains { pictured[$0] && frames[$0].contains(r) }
             if !covered {
                 c.withClip(r) { c.clear(layout.background) }
                 cleared.append(r)
@@ -165,10 +178,44 @@ final class PanelRenderer {
             let met = rects.map { $0.intersection(frames[i]) }.filter { !$0.isEmpty }
             if met.isEmpty { continue }
             let v = value(of: i, in: values)
-            if clusters[i].count == 1, hasPicture(i, value: v, format: format) {
-                // One rectangle after the other, so that where two overlap the
-                // dynamic layer is laid over the picture once, not twice.
-                for r in met { drawDynamicLayer(i, value: v, in: r, on: c) }
+            if pictured[i] {
+                if let (picture, arc) = arcPicture(i, value: v) {
+                    // The arc's pixels from the pictures, then the dynamic
+                    // layer drawn where they are not enough (its ends, the label).
+                    let exact = arc.exactBounds.map { IntRect(covering: $0) }
+                    let sector = ArcSector(arc.layout, upTo: arc.value)
+                    for r in met where !exact.contains(where: { $0.contains(r) }) {
+                        copySectors(r, arc: arc, sector, on: picture, over: pictures[i]!, on: c)
+                    }
+                    // Per exact box, the box around its parts in the rectangles. It
+                    // may take in pixels outside them: it is drawn as a full
+                    // redraw would, so they keep their values.
+                    let parts = exact.compactMap { z in
+                        met.map { $0.intersection(z) }.filter { !$0.isEmpty }.reduce(nil) { (box: IntRect?, p) in
+                            box.map { $0.union(p) } ?? p
+                        }
+                    }
+                    let others = arc.others.map { IntRect(covering: $0) }
+                    for part in Self.merging(parts, slack: Self.exactSlack) {
+                        if others.contains(where: { $0.intersects(part) }) {
+                            drawDynamicLayer(i, value: v, in: part, on: c)
+                        } else {
+                            // Away from the other parts the dynamic layer is the arc alone.
+                            pictures[i]!.restore(part, on: c, background: layout.background)
+                            if let stroke = arc.stroke {
+                                c.withClip(part) {
+                                    arc.layout.strokeValueArc(to: arc.value, cap: arc.cap, stroke, on: c)
+                                }
+                            }
+                        }
+                    }
+                } else {
+                    // One box after the other, so that where two overlap the
+                    // dynamic layer is laid over the picture once, not twice. A
+                    // merged box is drawn as a full redraw would: pixels it takes
+                    // in outside the rectangles keep their values.
+                    for r in Self.merging(met, slack: Self.mergeSlack) { drawDynamicLayer(i, value: v, in: r, on: c) }
+                }
                 done[i] = true
                 continue
             }
@@ -182,8 +229,10 @@ final class PanelRenderer {
         }
     }
 
-    /// Memory held by the static-layer pictures, in bytes.
-    var pictureBytes: Int { pictures.reduce(0) { $0 + ($1.map { $0.extent.area * $0.format.bytesPerPixel } ?? 0) } }
+    /// Memory held by the pictures (static layers, whole value arcs), in bytes.
+    var pictureBytes: Int {
+        (pictures + arcPictures.map { $0?.picture }).reduce(0) { $0 + ($1?.bytes ?? 0) }
+    }
 
     /// The whole screen.
     func drawAll(_ surface: Surface, values: [String: Double]) {
@@ -198,6 +247,41 @@ final class PanelRenderer {
     private func hasPicture(_ i: Int, value: Double, format: PixelFormat) -> Bool {
         guard let p = pictures[i], p.format == format else { return false }
         return p.key == layering(i, value: value).staticKey
+    }
+
+    /// Pixels a merged box of exact parts may add before they are drawn apart.
+    static let exactSlack = 4_096
+
+    /// Gauge `i`'s picture with the whole value arc, and the value arc at
+    /// `value`, when that picture gives the arc's pixels away from its ends:
+    /// same static layer, circle, ends and paint, and an arc that follows the circle.
+    private func arcPicture(_ i: Int, value: Double) -> (StaticPicture, GaugeLayering.ValueArc)? {
+        guard let (picture, key) = arcPictures[i], let arc = layering(i, value: value).valueArc,
+            ArcKey(arc) == key, arc.followsTheCircle
+        else { return nil }
+        return (picture, arc)
+    }
+
+    /// `rect`'s pixels row by row from `arcPicture` where their centres lie in
+    /// the sector the arc sweeps, from `picture` elsewhere: what restoring the
+    /// static layer and stroking the arc gives, except next to the arc's ends.
+    private func copySectors(
+        _ rect: IntRect, arc: GaugeLayering.ValueArc, _ sector: ArcSector, on arcPicture: StaticPicture,
+        over picture: StaticPicture, on c: Canvas
+    ) {
+        let surface = c.surface
+        // In the hole the two pictures agree; away from both rays one gives all.
+        let side = arc.layout.holeContains(rect) ? false : sector.side(of: rect)
+        if let inside = side {
+            let source = inside ? arcPicture : picture
+            for y in rect.minY..<rect.maxY { source.restoreRow(y, columns: rect.minX..<rect.maxX, on: surface) }
+            return
+        }
+        for y in rect.minY..<rect.maxY {
+            sector.forEachRun(row: y, columns: rect.minX..<rect.maxX) { columns, inside in
+                (inside ? arcPicture : picture).restoreRow(y, columns: columns, on: surface)
+            }
+        }
     }
 
     /// The static picture over `area` (within the frame), then the dynamic
@@ -223,8 +307,17 @@ final class PanelRenderer {
             return
         }
         c.withClip(f) { gauge.draw(in: Rect(f), on: c, fonts: fonts, layers: .static) }
-        pictures[i] = StaticPicture(
-            of: f, on: c, background: layout.background, key: layering(i, value: value).staticKey)
+        let l = layering(i, value: value)
+        let picture = StaticPicture(of: f, on: c, background: layout.background, key: l.staticKey)
+        pictures[i] = picture
+        arcPictures[i] = nil
+        if let arc = l.valueArc, let stroke = arc.stroke, let key = ArcKey(arc) {
+            // The whole arc over the static layer, kept, then the static layer back.
+            c.withClip(f) { arc.layout.strokeValueArc(to: 1, cap: arc.cap, stroke, on: c) }
+            let whole = StaticPicture(of: f, on: c, background: layout.background, key: l.staticKey)
+            arcPictures[i] = (whole, key)
+            picture.restore(f, on: c, background: layout.background)
+        }
         c.withClip(f) { gauge.draw(in: Rect(f), on: c, fonts: fonts, layers: .dynamic) }
     }
 
@@ -233,6 +326,22 @@ final class PanelRenderer {
         let l = layout.gauges[i].gauge(showing: value).layering(in: Rect(frames[i]), fonts: fonts)
         layerings[i] = (value, l)
         return l
+    }
+}
+
+/// What a picture of a whole value arc was drawn for (over the static picture
+/// it is kept with, whose key the renderer checks first).
+private struct ArcKey: Equatable {
+    var layout: CircularGaugeLayout
+    var cap: LineCap
+    var stroke: GaugeLayering.ValueArc.Stroke
+
+    /// Nil when the arc's stroke is not known.
+    init?(_ arc: GaugeLayering.ValueArc) {
+        guard let stroke = arc.stroke else { return nil }
+        layout = arc.layout
+        cap = arc.cap
+        self.stroke = stroke
     }
 }
 
@@ -248,6 +357,13 @@ private final class StaticPicture {
     /// The part of the frame that is not plain background, and its pixels.
     let extent: IntRect
     private let image: Image?
+    /// A row of the frame cleared to the background, as `Canvas.clear` paints it.
+    private let backgroundLine: Image
+    /// The first rows of `image` and `backgroundLine` (kept alive by them), and
+    /// the image's stride: what `restoreRow` reads, without touching the images.
+    private let pixels: UnsafeRawPointer?
+    private let pixelStride: Int
+    private let backgroundRow: UnsafeRawPointer
 
     /// Keeps the static layer that `canvas`'s surface now shows in `frame`
     /// (drawn over the frame cleared to `background`).
@@ -259,6 +375,11 @@ private final class StaticPicture {
         extent = Self.inkedBox(of: frame, on: canvas, background: background)
         image = extent.isEmpty ? nil : Image(width: extent.width, height: extent.height, format: format)
         if let image { Self.copyRows(extent.height, from: surface.subsurface(extent), to: image.surface) }
+        backgroundLine = Image(width: max(1, frame.width), height: 1, format: format)
+        Canvas(surface: backgroundLine.surface).clear(background)
+        pixels = image.map { UnsafeRawPointer($0.surface.base) }
+        pixelStride = image?.surface.stride ?? 0
+        backgroundRow = UnsafeRawPointer(backgroundLine.surface.base)
     }
 
     /// Puts the picture back over `rect` (screen coordinates, within the frame).
@@ -269,6 +390,28 @@ private final class StaticPicture {
         guard let image, !inked.isEmpty else { return }
         let local = IntRect(x: inked.x - extent.x, y: inked.y - extent.y, width: inked.width, height: inked.height)
         Self.copyRows(inked.height, from: image.surface.subsurface(local), to: canvas.surface.subsurface(inked))
+    }
+
+    /// The pixels kept, and a background row.
+    var bytes: Int { (extent.area + frame.width) * format.bytesPerPixel }
+
+    /// Puts the picture back over `columns` of row `y` (within the frame).
+    func restoreRow(_ y: Int, columns: Range<Int>, on surface: Surface) {
+        let bpp = format.bytesPerPixel
+        let row = surface.row(y)
+        var x = columns.lowerBound
+        if let pixels, y >= extent.minY && y < extent.maxY {
+            let lo = max(x, extent.minX), hi = min(columns.upperBound, extent.maxX)
+            if lo < hi {
+                if x < lo { (row + x * bpp).copyMemory(from: backgroundRow, byteCount: (lo - x) * bpp) }
+                let source = pixels + (y - extent.minY) * pixelStride + (lo - extent.minX) * bpp
+                (row + lo * bpp).copyMemory(from: source, byteCount: (hi - lo) * bpp)
+                x = hi
+            }
+        }
+        if x < columns.upperBound {
+            (row + x * bpp).copyMemory(from: backgroundRow, byteCount: (columns.upperBound - x) * bpp)
+        }
     }
 
     /// The box around the pixels of `frame` that differ from the background as

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The geometry of a circular gauge in its rectangle: the largest centred
 /// square, a stroke of `lineWidth` on a centre-line `radius`, over an arc from
 /// `startAngle` clockwise through `sweep`. Pure, so tests can check drawings
@@ -201,20 +203,31 @@ public struct AccessoryCircularCapacityGaugeStyle: GaugeStyle {
         // The tint is laid over the whole ring (less the start cap), not the
         // value's sweep: a value change redraws only the arc between the values.
         let valueArc = others.map {
-            GaugeLayering.ValueArc(layout: l, value: c.value, cap: .round, paint: AnyHashable(c.tint), others: $0)
+            GaugeLayering.ValueArc(
+                layout: l, value: c.value, cap: .round, paint: AnyHashable(c.tint), others: $0,
+                stroke: valueStroke(c, l))
         }
         // The track is the tint at low opacity, unless zones replace it.
         return GaugeLayering(
             staticKey: AnyHashable(c.zoneTrack ?? c.tint), dynamicBounds: adding(others, to: arc), valueArc: valueArc)
     }
 
+    /// The value arc's paint: the tint over the ring less room at the seam for
+    /// the round start cap's own colour.
+    private func valueStroke(_ c: Configuration, _ l: CircularGaugeLayout) -> GaugeLayering.ValueArc.Stroke {
+        GaugeLayering.ValueArc.Stroke(
+            paint: c.tint.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: Self.paintSweep(l)))
+    }
+
+    private static func paintSweep(_ l: CircularGaugeLayout) -> Angle {
+        .degrees(360 - 2 * Angle(radians: l.lineWidth / 2 / l.radius).degrees)
+    }
+
     public func makeBody(configuration c: Configuration) -> some Drawable {
         Draw { rect, canvas, context in
             let l = Self.layout(in: rect)
             guard l.radius > 0 else { return }
-            // Leave room at the seam for the round start cap's own colour.
-            let capDegrees = Angle(radians: l.lineWidth / 2 / l.radius).degrees
-            let sweep = Angle.degrees(360 - 2 * capDegrees)
+            let sweep = Self.paintSweep(l)
             if context.layers.contains(.static) {
                 // Zones mark values, so they map onto the ring exactly (no squeeze).
                 let trackPaint =
@@ -224,12 +237,7 @@ public struct AccessoryCircularCapacityGaugeStyle: GaugeStyle {
                 canvas.strokeRing(center: l.center, radius: l.radius, width: l.lineWidth, paint: trackPaint)
             }
             guard context.layers.contains(.dynamic) else { return }
-            if c.value > 0 {
-                canvas.strokeArc(
-                    center: l.center, radius: l.radius, startAngle: l.startAngle, sweep: l.sweep * c.value,
-                    width: l.lineWidth, cap: .round,
-                    paint: c.tint.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: sweep))
-            }
+            l.strokeValueArc(to: c.value, cap: .round, valueStroke(c, l), on: canvas)
             if let current = c.currentValueLabel {
                 let d = 2 * l.radius + l.lineWidth
                 l.drawCentre(current, c, preferred: 0.3 * d, fitting: 1.3 * l.innerRadius, on: canvas, context: context)
@@ -247,6 +255,51 @@ func centreTextSize(_ c: GaugeStyleConfiguration, preferred: Double, fitting wid
     var texts = c.sizingText
     if let t = c.currentValueLabel?.text { texts.append(t) }
     guard preferred >= 1, width > 0, !texts.isEmpty else { return max(1, preferred) }
+    // Every draw and every damage computation asks again, with the same texts.
+    let key = CentreSizeKey(
+        fonts: ObjectIdentifier(context.fonts), font: context.environment.font, texts: texts, preferred: preferred,
+        width: width)
+    if let known = centreSizes.withLock({ $0[key] }) { return known }
+    let size = measuredCentreTextSize(texts, preferred: preferred, fitting: width, context)
+    centreSizes.withLock { table in
+        if table.count >= 64 { table.removeAll(keepingCapacity: true) }
+        table[key] = size
+    }
+    return size
+}
+
+/// The widest advance of `texts` in the context's font at `size` (0 when
+/// the font cannot be opened), remembered like ``centreTextSize``.
+func widestAdvance(of texts: [String], size: Double, _ context: DrawContext) -> Double {
+    let key = CentreSizeKey(
+        fonts: ObjectIdentifier(context.fonts), font: context.environment.font, texts: texts, preferred: size,
+        width: -1)
+    if let known = centreSizes.withLock({ $0[key] }) { return known }
+    let f = context.font(size: size)
+    let width = texts.reduce(0) { max($0, f?.advance(of: $1) ?? 0) }
+    centreSizes.withLock { table in
+        if table.count >= 64 { table.removeAll(keepingCapacity: true) }
+        table[key] = width
+    }
+    return width
+}
+
+/// What `centreTextSize` and `widestAdvance` (width -1) remember a result for.
+private struct CentreSizeKey: Hashable {
+    var fonts: ObjectIdentifier
+    var font: FontDescriptor
+    var texts: [String]
+    var preferred: Double
+    var width: Double
+}
+
+/// Sizes already worked out by `centreTextSize` (a pure function of its key:
+/// font files do not change while they are open).
+private let centreSizes = Mutex<[CentreSizeKey: Double]>([:])
+
+private func measuredCentreTextSize(
+    _ texts: [String], preferred: Double, fitting width: Double, _ context: DrawContext
+) -> Double {
     func widest(_ size: Double) -> Double {
         guard let f = context.font(size: size) else { return 0 }
         return texts.map { f.advance(of: $0) }.max() ?? 0

@@ -57,9 +57,13 @@ public struct RingGaugeStyle: GaugeStyle {
             side.isFinite
             ? centreTextSize(c, preferred: fontSize ?? side, fitting: side / Self.scale, context)
             : (fontSize ?? Self.idealFontSize)
-        var width = label.size(pixelSize: size, context: context).width
-        if let f = context.font(size: size) {
-            for t in c.sizingText { width = max(width, f.advance(of: t)) }
+        let width: Double
+        if let text = label.text {
+            width = widestAdvance(of: [text] + c.sizingText, size: size, context)
+        } else {
+            width = max(
+                label.size(pixelSize: size, context: context).width,
+                widestAdvance(of: c.sizingText, size: size, context))
         }
         return (label, size, width)
     }
@@ -84,11 +88,8 @@ public struct RingGaugeStyle: GaugeStyle {
                             paint: c.zoneTrack?.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: l.sweep)
                                 ?? .solid(c.environment.foreground.opacity(0.2)))
                     }
-                    if c.value > 0 && context.layers.contains(.dynamic) {
-                        canvas.strokeArc(
-                            center: l.center, radius: l.radius, startAngle: l.startAngle, sweep: l.sweep * c.value,
-                            width: t, cap: .butt,
-                            paint: c.tint.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: l.sweep))
+                    if context.layers.contains(.dynamic) {
+                        l.strokeValueArc(to: c.value, cap: .butt, valueStroke(c, l), on: canvas)
                     }
                 }
                 guard context.layers.contains(.dynamic) else { return }
@@ -104,15 +105,28 @@ public struct RingGaugeStyle: GaugeStyle {
         let centre = centre(c, in: rect, context: context)
         let l = Self.layout(centreWidth: centre.width, in: rect).ring
         let arc = l.radius > 0 && c.value > 0 ? [l.strokeBounds(from: 0, to: c.value)] : []
-        let label = centre.label.drawnBounds(in: centreBox(centre, l), context: context, pixelSize: centre.size)
+        let box = centreBox(centre, l)
+        // A text label's bounds are its glyphs' boxes together (one layout for both).
+        let glyphs = centre.label.drawnGlyphs(in: box, context: context, pixelSize: centre.size)
+        let label =
+            glyphs.map { g in g.first.map { [Rect(g.dropFirst().reduce($0.box) { $0.union($1.box) })] } ?? [] }
+            ?? centre.label.drawnBounds(in: box, context: context, pixelSize: centre.size)
         // The track's size follows the centre's width (fixed by the sizing texts
         // unless the current label is wider).
         // The tint is laid over the whole turn, so the arc's colours do not
         // follow its sweep: a value change redraws only the arc between the values.
         let valueArc = label.map {
-            GaugeLayering.ValueArc(layout: l, value: c.value, cap: .butt, paint: AnyHashable(c.tint), others: $0)
+            GaugeLayering.ValueArc(
+                layout: l, value: c.value, cap: .butt, paint: AnyHashable(c.tint), others: $0,
+                stroke: valueStroke(c, l), glyphs: glyphs)
         }
         return GaugeLayering(staticKey: AnyHashable(l), dynamicBounds: adding(label, to: arc), valueArc: valueArc)
+    }
+
+    /// The value arc's paint: the tint over the whole turn.
+    private func valueStroke(_ c: Configuration, _ l: CircularGaugeLayout) -> GaugeLayering.ValueArc.Stroke {
+        GaugeLayering.ValueArc.Stroke(
+            paint: c.tint.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: l.sweep))
     }
 
     /// The centre's box: as wide as the centre, twice its text size high.
@@ -175,9 +189,17 @@ public struct SteppedGaugeStyle: GaugeStyle {
         // The segments are dashes with butt ends from the start, so they stay
         // put as the value changes: only the dash the value ends in changes.
         let valueArc = others.map {
-            GaugeLayering.ValueArc(layout: l, value: c.value, cap: .butt, paint: AnyHashable(c.tint), others: $0)
+            GaugeLayering.ValueArc(
+                layout: l, value: c.value, cap: .butt, paint: AnyHashable(c.tint), others: $0,
+                stroke: valueStroke(c, l))
         }
         return GaugeLayering(staticKey: AnyHashable(l), dynamicBounds: adding(others, to: arc), valueArc: valueArc)
+    }
+
+    /// The value arc's paint (the tint over the whole turn) and segment dashes.
+    private func valueStroke(_ c: Configuration, _ l: CircularGaugeLayout) -> GaugeLayering.ValueArc.Stroke {
+        GaugeLayering.ValueArc.Stroke(
+            paint: c.tint.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: l.sweep), dash: segmentDash(l))
     }
 
     public func makeBody(configuration c: Configuration) -> some Drawable {
@@ -193,12 +215,7 @@ public struct SteppedGaugeStyle: GaugeStyle {
                         ?? .solid(c.environment.track))
             }
             guard context.layers.contains(.dynamic) else { return }
-            if c.value > 0 {
-                canvas.strokeArc(
-                    center: l.center, radius: l.radius, startAngle: l.startAngle, sweep: l.sweep * c.value,
-                    width: l.lineWidth, cap: .butt, dash: dash,
-                    paint: c.tint.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: l.sweep))
-            }
+            l.strokeValueArc(to: c.value, cap: .butt, valueStroke(c, l), on: canvas)
             if let current = c.currentValueLabel {
                 l.drawCentre(
                     current, c, preferred: 0.5 * l.innerRadius, fitting: 1.5 * l.innerRadius, on: canvas,

@@ -1,0 +1,159 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+import Testing
+
+@testable import PanelGauge
+
+/// What paneld's copies of value arcs rely on: where a value change paints
+/// (`changedBounds`, in bands and glyphs), which pixels lie in an arc's sector
+/// (`ArcSector`), and that away from its ends an arc's pixels are the whole
+/// arc's (`exactBounds`, `strokeValueArc`).
+@Suite struct ValueArcTests {
+    static let rect = GaugeLayersTests.rect
+
+    /// The built-in styles whose value indicator is an arc, with their values.
+    func arcGauges() throws -> [(name: String, gauge: Gauge)] {
+        try LayeredGauges.all().filter { _, g in g.layering(in: Self.rect).valueArc != nil }
+    }
+
+    func value(_ g: Gauge, _ f: Double) throws -> Gauge {
+        try g.withValue(g.range.lowerBound + f * (g.range.upperBound - g.range.lowerBound))
+    }
+
+    /// Pixels (x, y) where two images differ.
+    func differences(_ a: Image, _ b: Image) -> [(Int, Int)] {
+        withExtendedLifetime((a, b)) {
+            (0..<a.height).flatMap { y in
+                (0..<a.width).filter { a.surface.pixel(x: $0, y: y) != b.surface.pixel(x: $0, y: y) }.map { ($0, y) }
+            }
+        }
+    }
+
+    func covered(_ p: (Int, Int), by boxes: [Rect]) -> Bool {
+        boxes.map(IntRect.init(covering:)).contains { $0.contains(IntRect(x: p.0, y: p.1, width: 1, height: 1)) }
+    }
+
+    /// Every pixel in which two values' drawings differ lies in the changed
+    /// bounds: the arc's bands between the values and the glyphs that differ.
+    @Test func aValueChangePaintsOnlyInsideItsChangedBounds() throws {
+        let layers = GaugeLayersTests()
+        let steps: [(Double, Double)] = [
+            (0.42, 0.43), (0.05, 0.86), (0.86, 0.05), (0, 1), (1, 0.001), (0.3, 0.72), (0.249, 0.251), (0.5, 0.505),
+        ]
+        for (name, gauge) in try arcGauges() {
+            for (f0, f1) in steps {
+                let (a, b) = (try value(gauge, f0), try value(gauge, f1))
+                let (la, lb) = (a.layering(in: Self.rect), b.layering(in: Self.rect))
+                guard la.staticKey == lb.staticKey, let changed = la.changedBounds(to: lb) else { continue }
+                let outside = differences(
+                    layers.draw(a, layers: [.all], format: .xrgb8888), layers.draw(b, layers: [.all], format: .xrgb8888)
+                ).filter { !covered($0, by: changed) }
+                #expect(outside.isEmpty, "\(name) \(f0) -> \(f1): \(outside.prefix(5))")
+            }
+        }
+        // A long arc's bands take in far less than its quarter-turn boxes.
+        let l = CircularGaugeLayout(
+            center: Point(x: 200, y: 200), radius: 180, lineWidth: 20, startAngle: 90, sweep: 360)
+        let bands = l.strokeBands(from: 0.1, to: 0.9), pieces = l.strokePieces(from: 0.1, to: 0.9)
+        #expect(bands.reduce(0) { $0 + $1.width * $1.height } < 0.5 * pieces.reduce(0) { $0 + $1.width * $1.height })
+    }
+
+    /// A ring's label damages only the glyphs that differ: one digit for a
+    /// step from 42 % to 43 %.
+    @Test func aRingLabelDamagesTheGlyphsThatDiffer() throws {
+        let ring = try Gauge(value: 0, in: 0...100).gaugeStyle(.ring)
+        let (a, b) = (try ring.withValue(42).layering(in: Self.rect), try ring.withValue(43).layering(in: Self.rect))
+        let (ga, gb) = (try #require(a.valueArc?.glyphs), try #require(b.valueArc?.glyphs))
+        #expect(ga.count == gb.count && ga.count >= 3)
+        #expect(Set(ga).symmetricDifference(gb).map(\.scalar).sorted() == ["2", "3"])
+        let label = try #require(a.valueArc?.others.first)
+        let changed = try #require(a.changedBounds(to: b))
+        #expect(!changed.contains { $0.width >= label.width }, "no box as wide as the label")
+    }
+
+    /// forEachRun and side(of:) agree with the direction of each pixel centre
+    /// (atan2), except within a pixel of the sector's two rays.
+    @Test func sectorRunsFollowThePixelsDirections() {
+        let layouts = [
+            CircularGaugeLayout(center: Point(x: 30.5, y: 25), radius: 20, lineWidth: 6, startAngle: 90, sweep: 360),
+            CircularGaugeLayout(center: Point(x: 31, y: 24.3), radius: 20, lineWidth: 6, startAngle: 135, sweep: 270),
+            CircularGaugeLayout(center: Point(x: 30, y: 25), radius: 20, lineWidth: 6, startAngle: 270, sweep: -300),
+        ]
+        for l in layouts {
+            for v in [0, 0.1, 0.3, 0.5, 0.62, 0.9, 1] {
+                let sector = ArcSector(l, upTo: v)
+                let reach = l.sweep.degrees * v
+                let a0 = l.startAngle.radians, a1 = (l.startAngle + .degrees(reach)).radians
+                func expected(_ x: Int, _ y: Int) -> Bool? {
+                    let dx = Double(x) + 0.5 - l.center.x, dy = Double(y) + 0.5 - l.center.y
+                    // Within a pixel of either ray: either side will do.
+                    for a in [a0, a1] where dx * cos(a) + dy * sin(a) > -1 && abs(dx * sin(a) - dy * cos(a)) < 1 {
+                        return nil
+                    }
+                    var d = atan2(dy, dx) * 180 / Double.pi - l.startAngle.degrees
+                    if reach < 0 { d = -d }
+                    d = d.truncatingRemainder(dividingBy: 360)
+                    if d < 0 { d += 360 }
+                    return abs(reach) >= 360 || (reach != 0 && d <= abs(reach))
+                }
+                var wrong: [(Int, Int)] = []
+                for y in 0..<50 {
+                    var next = 3
+                    sector.forEachRun(row: y, columns: 3..<58) { columns, inside in
+                        #expect(columns.lowerBound == next && !columns.isEmpty)
+                        next = columns.upperBound
+                        for x in columns where expected(x, y).map({ $0 != inside }) ?? false { wrong.append((x, y)) }
+                    }
+                    #expect(next == 58)
+                }
+                #expect(wrong.isEmpty, "\(l.startAngle.degrees) + \(reach): \(wrong.prefix(5))")
+                for r in [
+                    IntRect(x: 0, y: 0, width: 12, height: 9), IntRect(x: 44, y: 30, width: 10, height: 15),
+                    IntRect(x: 20, y: 40, width: 30, height: 8), IntRect(x: 25, y: 20, width: 10, height: 10),
+                ] {
+                    guard let side = sector.side(of: r) else { continue }
+                    let mismatched = r.pixelsXY.filter { expected($0.0, $0.1).map { $0 != side } ?? false }
+                    #expect(mismatched.isEmpty, "\(r) is not all \(side): \(mismatched.prefix(3))")
+                }
+                #expect(sector.side(of: IntRect(x: 25, y: 20, width: 10, height: 10)) == nil || v == 0 || v == 1)
+            }
+        }
+    }
+
+    /// Over the static layer, the arc at a value and the whole arc (at 1)
+    /// differ only in the arc's exact bounds (both ends, the label) or outside
+    /// the value's sector: what lets paneld copy the rest.
+    @Test func awayFromItsEndsAnArcIsTheWholeArc() throws {
+        let layers = GaugeLayersTests()
+        for (name, gauge) in try arcGauges() {
+            for f in [0.001, 0.13, 0.42, 0.5, 0.86, 0.999] {
+                let g = try value(gauge, f)
+                let l = g.layering(in: Self.rect)
+                let arc = try #require(l.valueArc)
+                guard let stroke = arc.stroke, arc.followsTheCircle else { continue }
+                let drawn = layers.draw(g, layers: [.static, .dynamic], format: .xrgb8888)
+                let whole = layers.draw(g, layers: [.static], format: .xrgb8888)
+                arc.layout.strokeValueArc(to: 1, cap: arc.cap, stroke, on: Canvas(surface: whole.surface))
+                let sector = ArcSector(arc.layout, upTo: arc.value)
+                var wrong: [(Int, Int)] = []
+                for (x, y) in differences(drawn, whole) where !covered((x, y), by: arc.exactBounds) {
+                    sector.forEachRun(row: y, columns: x..<(x + 1)) { _, inside in if inside { wrong.append((x, y)) } }
+                }
+                #expect(wrong.isEmpty, "\(name) at \(f): \(wrong.prefix(5))")
+            }
+        }
+    }
+
+    @Test func theHoleHoldsOnlyRectanglesClearOfTheStroke() {
+        let l = CircularGaugeLayout(center: Point(x: 50, y: 50), radius: 40, lineWidth: 10, startAngle: 90, sweep: 360)
+        #expect(l.holeContains(IntRect(x: 40, y: 40, width: 20, height: 20)))
+        // The inner edge is at 35: a corner at 34.6 is too close.
+        #expect(!l.holeContains(IntRect(x: 26, y: 26, width: 48, height: 48)))
+        #expect(!l.holeContains(IntRect(x: 80, y: 45, width: 5, height: 5)))
+    }
+}
+
+extension IntRect {
+    fileprivate var pixelsXY: [(Int, Int)] { (minY..<maxY).flatMap { y in (minX..<maxX).map { ($0, y) } } }
+}
