@@ -44,10 +44,11 @@ final class PanelRenderer {
     private let clusters: [[Int]]
     private var pictures: [StaticPicture?]
     /// Per gauge with a ``GaugeLayering/ValueArc`` whose stroke is known: its
-    /// static picture with the whole value arc (at 1) drawn over it, and what
-    /// it was drawn for. Away from the arc's ends, a pixel of the arc at any
-    /// value is the pixel of this picture, so a value change copies it.
-    private var arcPictures: [(picture: StaticPicture, arc: ArcKey)?]
+    /// static picture with the whole value arc (at 1) drawn over it, kept as
+    /// the pixels where it differs from the static picture (`ArcOverlay`), and
+    /// what it was drawn for. Away from the arc's ends, a pixel of the arc at
+    /// any value is the pixel of this picture, so a value change copies it.
+    private var arcPictures: [(picture: ArcOverlay, arc: ArcKey)?]
     /// Per gauge: the last layering asked for, and the value it was for (a
     /// change asks for the old and the new value; the next change starts from
     /// this one's new value).
@@ -231,7 +232,7 @@ final class PanelRenderer {
 
     /// Memory held by the pictures (static layers, whole value arcs), in bytes.
     var pictureBytes: Int {
-        (pictures + arcPictures.map { $0?.picture }).reduce(0) { $0 + ($1?.bytes ?? 0) }
+        pictures.reduce(0) { $0 + ($1?.bytes ?? 0) } + arcPictures.reduce(0) { $0 + ($1?.picture.bytes ?? 0) }
     }
 
     /// The whole screen.
@@ -255,7 +256,7 @@ final class PanelRenderer {
     /// Gauge `i`'s picture with the whole value arc, and the value arc at
     /// `value`, when that picture gives the arc's pixels away from its ends:
     /// same static layer, circle, ends and paint, and an arc that follows the circle.
-    private func arcPicture(_ i: Int, value: Double) -> (StaticPicture, GaugeLayering.ValueArc)? {
+    private func arcPicture(_ i: Int, value: Double) -> (ArcOverlay, GaugeLayering.ValueArc)? {
         guard let (picture, key) = arcPictures[i], let arc = layering(i, value: value).valueArc,
             ArcKey(arc) == key, arc.followsTheCircle
         else { return nil }
@@ -266,20 +267,26 @@ final class PanelRenderer {
     /// the sector the arc sweeps, from `picture` elsewhere: what restoring the
     /// static layer and stroking the arc gives, except next to the arc's ends.
     private func copySectors(
-        _ rect: IntRect, arc: GaugeLayering.ValueArc, _ sector: ArcSector, on arcPicture: StaticPicture,
+        _ rect: IntRect, arc: GaugeLayering.ValueArc, _ sector: ArcSector, on arcPicture: ArcOverlay,
         over picture: StaticPicture, on c: Canvas
     ) {
         let surface = c.surface
+        @inline(__always) func restore(_ y: Int, _ columns: Range<Int>, arc inside: Bool) {
+            if inside {
+                arcPicture.restoreRow(y, columns: columns, on: surface, over: picture)
+            } else {
+                picture.restoreRow(y, columns: columns, on: surface)
+            }
+        }
         // In the hole the two pictures agree; away from both rays one gives all.
         let side = arc.layout.holeContains(rect) ? false : sector.side(of: rect)
         if let inside = side {
-            let source = inside ? arcPicture : picture
-            for y in rect.minY..<rect.maxY { source.restoreRow(y, columns: rect.minX..<rect.maxX, on: surface) }
+            for y in rect.minY..<rect.maxY { restore(y, rect.minX..<rect.maxX, arc: inside) }
             return
         }
         for y in rect.minY..<rect.maxY {
             sector.forEachRun(row: y, columns: rect.minX..<rect.maxX) { columns, inside in
-                (inside ? arcPicture : picture).restoreRow(y, columns: columns, on: surface)
+                restore(y, columns, arc: inside)
             }
         }
     }
@@ -314,8 +321,7 @@ final class PanelRenderer {
         if let arc = l.valueArc, let stroke = arc.stroke, let key = ArcKey(arc) {
             // The whole arc over the static layer, kept, then the static layer back.
             c.withClip(f) { arc.layout.strokeValueArc(to: 1, cap: arc.cap, stroke, on: c) }
-            let whole = StaticPicture(of: f, on: c, background: layout.background, key: l.staticKey)
-            arcPictures[i] = (whole, key)
+            arcPictures[i] = (ArcOverlay(of: f, on: c.surface, over: picture), key)
             picture.restore(f, on: c, background: layout.background)
         }
         c.withClip(f) { gauge.draw(in: Rect(f), on: c, fonts: fonts, layers: .dynamic) }
@@ -350,6 +356,100 @@ private struct ArcKey: Equatable {
 /// differs from the background is kept (a ring filling the screen needs its
 /// square, not the screen); the rest is cleared to the background again, as a
 /// full redraw does.
+/// The pixels of a frame that differ from its static picture (the whole value
+/// arc drawn over it), row by row as runs: a ring's annulus, not its frame.
+private final class ArcOverlay {
+    private struct Run {
+        var x0: Int32
+        var x1: Int32
+        /// Byte offset of the run's pixels in `pixels`.
+        var offset: Int32
+    }
+
+    private let frame: IntRect
+    private let bpp: Int
+    /// Row y's runs are `runs[rowStarts[y - frame.minY] ..< rowStarts[y - frame.minY + 1]]`.
+    /// (Immutable pointers, not arrays: an array in a class property is
+    /// checked for exclusive access at every read.)
+    private let rowStarts: UnsafeMutablePointer<Int32>
+    private let runs: UnsafeMutablePointer<Run>
+    private let pixels: UnsafeMutableRawPointer
+    let bytes: Int
+
+    /// Differing pixels closer than this join one run (fewer runs to look
+    /// up; the pixels between are the static picture's, kept twice).
+    private static let joinGap = 8
+
+    /// Keeps what `surface` shows in `frame` where it differs from `picture`.
+    init(of frame: IntRect, on surface: Surface, over picture: StaticPicture) {
+        self.frame = frame
+        let bpp = surface.format.bytesPerPixel
+        self.bpp = bpp
+        var rowStarts: [Int32] = [], runs: [Run] = [], pixels: [UInt8] = []
+        let line = Image(width: max(1, frame.width), height: 1, format: surface.format)
+        let under = line.surface.row(0)
+        rowStarts.reserveCapacity(frame.height + 1)
+        for y in frame.minY..<frame.maxY {
+            rowStarts.append(Int32(runs.count))
+            // The static row, its column frame.minX at the start of `line`.
+            picture.restoreRow(y, columns: frame.minX..<frame.maxX, into: under - frame.minX * bpp)
+            let row = surface.row(y) + frame.minX * bpp
+            var x = 0
+            while x < frame.width {
+                if memcmp(row + x * bpp, under + x * bpp, bpp) == 0 {
+                    x += 1
+                    continue
+                }
+                // A run of differing pixels, gaps under `joinGap` included.
+                var end = x + 1, same = 0
+                while end < frame.width && same < Self.joinGap {
+                    same = memcmp(row + end * bpp, under + end * bpp, bpp) == 0 ? same + 1 : 0
+                    end += 1
+                }
+                end -= same
+                runs.append(Run(x0: Int32(frame.minX + x), x1: Int32(frame.minX + end), offset: Int32(pixels.count)))
+                pixels.append(contentsOf: UnsafeRawBufferPointer(start: row + x * bpp, count: (end - x) * bpp))
+                x = end
+            }
+        }
+        rowStarts.append(Int32(runs.count))
+        self.rowStarts = .allocate(capacity: rowStarts.count)
+        self.rowStarts.initialize(from: rowStarts, count: rowStarts.count)
+        self.runs = .allocate(capacity: max(1, runs.count))
+        self.runs.initialize(from: runs, count: runs.count)
+        let kept = UnsafeMutableRawPointer.allocate(byteCount: max(1, pixels.count), alignment: 16)
+        pixels.withUnsafeBytes { kept.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        self.pixels = kept
+        bytes = pixels.count + runs.count * MemoryLayout<Run>.stride + rowStarts.count * 4
+    }
+
+    deinit {
+        rowStarts.deallocate()
+        runs.deallocate()
+        pixels.deallocate()
+    }
+
+    /// Puts the whole-arc picture back over `columns` of row `y`: the kept
+    /// pixels, and `picture` (the static one) between them.
+    func restoreRow(_ y: Int, columns: Range<Int>, on surface: Surface, over picture: StaticPicture) {
+        guard y >= frame.minY && y < frame.maxY else {
+            return picture.restoreRow(y, columns: columns, on: surface)
+        }
+        let row = surface.row(y)
+        var x = columns.lowerBound
+        for k in Int(rowStarts[y - frame.minY])..<Int(rowStarts[y - frame.minY + 1]) {
+            let run = runs[k]
+            let lo = max(Int(run.x0), x), hi = min(Int(run.x1), columns.upperBound)
+            if lo >= hi { continue }
+            if x < lo { picture.restoreRow(y, columns: x..<lo, into: row) }
+            let source = pixels + Int(run.offset) + (lo - Int(run.x0)) * bpp
+            (row + lo * bpp).copyMemory(from: source, byteCount: (hi - lo) * bpp)
+            x = hi
+        }
+        if x < columns.upperBound { picture.restoreRow(y, columns: x..<columns.upperBound, into: row) }
+    }
+}
+
 private final class StaticPicture {
     let frame: IntRect
     let format: PixelFormat
@@ -397,8 +497,12 @@ private final class StaticPicture {
 
     /// Puts the picture back over `columns` of row `y` (within the frame).
     func restoreRow(_ y: Int, columns: Range<Int>, on surface: Surface) {
+        restoreRow(y, columns: columns, into: surface.row(y))
+    }
+
+    /// `restoreRow` into the row whose column 0 is at `row`.
+    func restoreRow(_ y: Int, columns: Range<Int>, into row: UnsafeMutableRawPointer) {
         let bpp = format.bytesPerPixel
-        let row = surface.row(y)
         var x = columns.lowerBound
         if let pixels, y >= extent.minY && y < extent.maxY {
             let lo = max(x, extent.minX), hi = min(columns.upperBound, extent.maxX)
