@@ -437,13 +437,15 @@ private final class ArcOverlay {
         }
         let row = surface.row(y)
         var x = columns.lowerBound
-        for k in Int(rowStarts[y - frame.minY])..<Int(rowStarts[y - frame.minY + 1]) {
+        let r = y &- frame.minY
+        for k in Int(rowStarts[r])..<Int(rowStarts[r &+ 1]) {
             let run = runs[k]
             let lo = max(Int(run.x0), x), hi = min(Int(run.x1), columns.upperBound)
             if lo >= hi { continue }
             if x < lo { picture.restoreRow(y, columns: x..<lo, into: row) }
-            let source = pixels + Int(run.offset) + (lo - Int(run.x0)) * bpp
-            (row + lo * bpp).copyMemory(from: source, byteCount: (hi - lo) * bpp)
+            let offset: Int = Int(run.offset) &+ (lo &- Int(run.x0)) &* bpp
+            let source = pixels + offset
+            (row + lo &* bpp).copyMemory(from: source, byteCount: (hi &- lo) &* bpp)
             x = hi
         }
         if x < columns.upperBound { picture.restoreRow(y, columns: x..<columns.upperBound, into: row) }
@@ -501,20 +503,23 @@ private final class StaticPicture {
     }
 
     /// `restoreRow` into the row whose column 0 is at `row`.
+    // (Wrapping arithmetic: the values are pixel coordinates within the
+    // screen; the checked forms cost a branch each in the repaint's row loop.)
     func restoreRow(_ y: Int, columns: Range<Int>, into row: UnsafeMutableRawPointer) {
         let bpp = format.bytesPerPixel
         var x = columns.lowerBound
         if let pixels, y >= extent.minY && y < extent.maxY {
             let lo = max(x, extent.minX), hi = min(columns.upperBound, extent.maxX)
             if lo < hi {
-                if x < lo { (row + x * bpp).copyMemory(from: backgroundRow, byteCount: (lo - x) * bpp) }
-                let source = pixels + (y - extent.minY) * pixelStride + (lo - extent.minX) * bpp
-                (row + lo * bpp).copyMemory(from: source, byteCount: (hi - lo) * bpp)
+                if x < lo { (row + x &* bpp).copyMemory(from: backgroundRow, byteCount: (lo &- x) &* bpp) }
+                let offset: Int = (y &- extent.minY) &* pixelStride &+ (lo &- extent.minX) &* bpp
+                let source = pixels + offset
+                (row + lo &* bpp).copyMemory(from: source, byteCount: (hi &- lo) &* bpp)
                 x = hi
             }
         }
         if x < columns.upperBound {
-            (row + x * bpp).copyMemory(from: backgroundRow, byteCount: (columns.upperBound - x) * bpp)
+            (row + x &* bpp).copyMemory(from: backgroundRow, byteCount: (columns.upperBound &- x) &* bpp)
         }
     }
 
