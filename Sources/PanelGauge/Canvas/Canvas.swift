@@ -82,8 +82,12 @@ public final class Canvas {
         if r.isEmpty { return }
         let c = UInt32(color.red) << 16 | UInt32(color.green) << 8 | UInt32(color.blue)
         // Whole rows of a surface without padding are one run.
-        if surface.format == .xrgb8888 && r.minX == 0 && r.width == surface.width && surface.stride == 4 * r.width {
-            XRGB8888Blender.fill(row: surface.row(r.minY), x: 0, count: r.width * r.height, color: c)
+        if r.minX == 0 && r.width == surface.width && surface.stride == surface.format.bytesPerPixel * r.width {
+            let row = surface.row(r.minY), count = r.width * r.height
+            switch surface.format {
+            case .xrgb8888: XRGB8888Blender.fill(row: row, x: 0, count: count, color: c)
+            case .rgb565: RGB565Blender.fill(row: row, x: 0, count: count, color: c)
+            }
             return
         }
         for y in r.minY..<r.maxY {
