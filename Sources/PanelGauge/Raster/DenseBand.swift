@@ -147,41 +147,8 @@ struct DenseBand: ~Copyable {
             } else {
                 walkArcInsideLeft(x, y, xEnd, yEnd, circle, sign)
             }
-            return
-        }
-        var rowY = -1, rowX = 0  // the last row crossing computed
-        while y < yEnd {
-            var ny = (y | Fixed24_8.mask) + 1, nx: Int
-            if ny >= yEnd {
-                ny = yEnd
-                nx = xEnd
-            } else {
-                if ny != rowY {
-                    rowY = ny
-                    rowX = between(circle.x(atY: ny), x, xEnd)
-                }
-                nx = rowX
-            }
-            let column: Int = right ? (x | Fixed24_8.mask) + 1 : (x - 1) & ~Fixed24_8.mask
-            let beforeRow: Bool = right ? column < nx : column > nx
-            if beforeRow {
-                ny = min(max(circle.y(atX: column), y), ny)
-                nx = column
-            }
-            let cover = ny - y
-            if cover != 0 {
-                let ex = min(x, nx) >> 8
-                let base = ex << 8
-                var area = cover * (x - base + nx - base)
-                let l2 = (nx - x) * (nx - x) + cover * cover
-                if l2 >= circle.bulgeFrom {
-                    let d = Double(l2)
-                    area += Fixed24_8.nearest(d * d.squareRoot() * circle.bulge)
-                }
-                add((y >> 8) - topRow, ex, cover, area, sign)
-            }
-            x = nx
-            y = ny
+        } else {
+            walkArcClamped(right: right, x, y, xEnd, yEnd, circle, sign)
         }
     }
 
@@ -191,28 +158,42 @@ struct DenseBand: ~Copyable {
     private mutating func walkArcInsideRight(
         _ x: Int, _ y: Int, _ xEnd: Int, _ yEnd: Int, _ circle: ArcPiece, _ sign: Int64
     ) {
-        walkArcInside(right: true, x, y, xEnd, yEnd, circle, sign)
+        walkArcSteps(right: true, clamp: false, x, y, xEnd, yEnd, circle, sign)
     }
 
     @inline(never)
     private mutating func walkArcInsideLeft(
         _ x: Int, _ y: Int, _ xEnd: Int, _ yEnd: Int, _ circle: ArcPiece, _ sign: Int64
     ) {
-        walkArcInside(right: false, x, y, xEnd, yEnd, circle, sign)
+        walkArcSteps(right: false, clamp: false, x, y, xEnd, yEnd, circle, sign)
     }
 
-    /// `walkArc` from (x, y) to (xEnd, yEnd) (inside the band) for a piece within
-    /// the clip's columns, so no column needs clamping: the same steps, with the
-    /// band's pointers in locals and the row's cells followed from row to row.
-    @inline(__always)
-    private mutating func walkArcInside(
+    /// A piece reaching past the clip's columns (rare: the walk clamps them).
+    @inline(never)
+    private mutating func walkArcClamped(
         right: Bool, _ x: Int, _ y: Int, _ xEnd: Int, _ yEnd: Int, _ circle: ArcPiece, _ sign: Int64
+    ) {
+        if right {
+            walkArcSteps(right: true, clamp: true, x, y, xEnd, yEnd, circle, sign)
+        } else {
+            walkArcSteps(right: false, clamp: true, x, y, xEnd, yEnd, circle, sign)
+        }
+    }
+
+    /// The steps of `walkArc` from (x, y) to (xEnd, yEnd) (inside the band),
+    /// with the band's pointers in locals and the row's cells followed from row
+    /// to row. With `clamp`, columns outside the clip go where `add` puts them;
+    /// a piece within the clip's columns needs no clamping. Clamped or not, the
+    /// crossings are the same, so a shape gives the same pixels through any clip.
+    @inline(__always)
+    private mutating func walkArcSteps(
+        right: Bool, clamp: Bool, _ x: Int, _ y: Int, _ xEnd: Int, _ yEnd: Int, _ circle: ArcPiece, _ sign: Int64
     ) {
         let mask = Fixed24_8.mask, one = Fixed24_8.one
         @inline(__always) func between(_ v: Int, _ a: Int, _ b: Int) -> Int {
             right ? min(max(v, a), b) : max(min(v, a), b)
         }
-        let row = (y >> 8) - topRow, originX = self.originX
+        let row = (y >> 8) - topRow, originX = self.originX, width = self.width
         var cellRow = cells + row &* stride, bitRow = bits + row &* words
         let stride = self.stride, words = self.words
         var x = x, y = y
@@ -250,7 +231,13 @@ struct DenseBand: ~Copyable {
                         area &+= Fixed24_8.nearest(d * d.squareRoot() * circle.bulge)
                     }
                 }
-                let col = ex &- originX
+                var col = ex &- originX
+                if clamp && col < 0 {
+                    col = 0
+                    area = 0
+                } else if clamp && col > width {
+                    col = width
+                }
                 cellRow[col] &+= (Int64(cover) << 32 &+ Int64(area)) &* sign
                 bitRow[col >> 6] |= 1 &<< UInt64(col & 63)
             }
