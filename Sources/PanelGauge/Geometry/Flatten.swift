@@ -260,26 +260,17 @@ final class ArcSteps {
         var sin: Double
     }
 
-    private struct Entry {
+    private struct Key: Equatable {
         var r: Double
         var sweep: Double
         var tolerance: Double
-        var chords: Chords
     }
 
-    private var recent: Entry?
-    private var older: Entry?
+    private var recent = LastTwo(
+        unmatched: Key(r: .nan, sweep: .nan, tolerance: .nan), placeholder: Chords(n: 0, radius: 0, cos: 1, sin: 0))
 
     @inline(__always)
     func chords(radius r: Double, sweep: Double, tolerance: Double, _ make: () -> Chords) -> Chords {
-        if let e = recent, e.r == r, e.sweep == sweep, e.tolerance == tolerance { return e.chords }
-        if let e = older, e.r == r, e.sweep == sweep, e.tolerance == tolerance {
-            (recent, older) = (e, recent)
-            return e.chords
-        }
-        let made = make()
-        older = recent
-        recent = Entry(r: r, sweep: sweep, tolerance: tolerance, chords: made)
-        return made
+        recent.value(for: Key(r: r, sweep: sweep, tolerance: tolerance)) { _ in make() }
     }
 }

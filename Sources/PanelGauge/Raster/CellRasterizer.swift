@@ -95,10 +95,10 @@ struct CellRasterizer: ~Copyable {
     /// The clip grown by `nearMargin` on every side (see `near`).
     private var nearX0 = 0.0, nearY0 = 0.0, nearX1 = 0.0, nearY1 = 0.0
     static let nearMargin = 1024.0
-    private var lastAngle = Double.nan, lastCosSin = (1.0, 0.0)
-    private var olderAngle = Double.nan, olderCosSin = (1.0, 0.0)
-    private var bulgeRadii = (Double.nan, Double.nan)
-    private var bulgeThresholds = (ArcPiece.BulgeThreshold(), ArcPiece.BulgeThreshold())
+    /// cos and sin of the last arc-end angles, the segment term's thresholds of
+    /// the last radii (see `arc`).
+    private var cosSins = LastTwo<Double, (Double, Double)>(unmatched: .nan, placeholder: (1, 0))
+    private var bulgeThresholds = LastTwo(unmatched: Double.nan, placeholder: ArcPiece.BulgeThreshold())
 
     // Current contour.
     private var startX = 0.0, startY = 0.0, lastX = 0.0, lastY = 0.0
@@ -417,18 +417,7 @@ struct CellRasterizer: ~Copyable {
         let forward = sweep > 0
         let first: Double = forward ? (start / quarter).rounded(.down) + 1 : (start / quarter).rounded(.up) - 1
         var k = Int(first)
-        // The last two radii's thresholds: a dashed ring's dashes alternate
-        // between the same two circles.
-        if r != bulgeRadii.0 {
-            if r == bulgeRadii.1 {
-                swap(&bulgeRadii.0, &bulgeRadii.1)
-                swap(&bulgeThresholds.0, &bulgeThresholds.1)
-            } else {
-                bulgeRadii = (r, bulgeRadii.0)
-                bulgeThresholds = (ArcPiece.bulgeThreshold(radius: r), bulgeThresholds.0)
-            }
-        }
-        let bulge = bulgeThresholds.0
+        let bulge = bulgeThresholds.value(for: r) { ArcPiece.bulgeThreshold(radius: $0) }
         // Quarter-turn boundaries k pi / 2 between start and end: points exactly on the axes.
         while true {
             let boundary = Double(k) * quarter
@@ -457,21 +446,11 @@ struct CellRasterizer: ~Copyable {
         return true
     }
 
-    /// cos and sin of `angle`, remembered for the next call: a stroke's arcs
-    /// meet at shared angles (an outer arc ends where the inner one starts).
+    /// cos and sin of `angle`, remembered: a stroke's arcs meet at shared
+    /// angles (an outer arc ends where the inner one starts, and the inner
+    /// one ends where the outer one began).
     private mutating func cosSin(_ angle: Double) -> (Double, Double) {
-        if angle != lastAngle {
-            // The angle before: a stroke's inner arc ends where its outer one began.
-            if angle == olderAngle {
-                swap(&lastAngle, &olderAngle)
-                swap(&lastCosSin, &olderCosSin)
-            } else {
-                (olderAngle, olderCosSin) = (lastAngle, lastCosSin)
-                lastAngle = angle
-                lastCosSin = FastMath.cosSin(angle)
-            }
-        }
-        return lastCosSin
+        cosSins.value(for: angle) { FastMath.cosSin($0) }
     }
 
     /// Records the piece of `circle` from the current point to (x, y) (near the
