@@ -81,21 +81,18 @@ public final class Canvas {
         let r = rect.map { effectiveClip.intersection($0) } ?? effectiveClip
         if r.isEmpty { return }
         let c = UInt32(color.red) << 16 | UInt32(color.green) << 8 | UInt32(color.blue)
+        let format = surface.format
+        func fill(_ row: UnsafeMutableRawPointer, _ x: Int, _ count: Int) {
+            switch format {
+            case .xrgb8888: XRGB8888Blender.fill(row: row, x: x, count: count, color: c)
+            case .rgb565: RGB565Blender.fill(row: row, x: x, count: count, color: c)
+            }
+        }
         // Whole rows of a surface without padding are one run.
-        if r.minX == 0 && r.width == surface.width && surface.stride == surface.format.bytesPerPixel * r.width {
-            let row = surface.row(r.minY), count = r.width * r.height
-            switch surface.format {
-            case .xrgb8888: XRGB8888Blender.fill(row: row, x: 0, count: count, color: c)
-            case .rgb565: RGB565Blender.fill(row: row, x: 0, count: count, color: c)
-            }
-            return
+        if r.minX == 0 && r.width == surface.width && surface.stride == format.bytesPerPixel * r.width {
+            return fill(surface.row(r.minY), 0, r.width * r.height)
         }
-        for y in r.minY..<r.maxY {
-            switch surface.format {
-            case .xrgb8888: XRGB8888Blender.fill(row: surface.row(y), x: r.minX, count: r.width, color: c)
-            case .rgb565: RGB565Blender.fill(row: surface.row(y), x: r.minX, count: r.width, color: c)
-            }
-        }
+        for y in r.minY..<r.maxY { fill(surface.row(y), r.minX, r.width) }
     }
 
     /// Fills a rectangle (anti-aliased at fractional edges).
