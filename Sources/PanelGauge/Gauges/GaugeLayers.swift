@@ -205,7 +205,8 @@ extension CircularGaugeLayout {
 extension CircularGaugeLayout {
     /// Boxes that together hold every pixel of the stroke from normalized
     /// value `from` to `to`, as ``strokePieces(from:to:)``, each piece cut into
-    /// bands of at most `bandRows` rows as wide as the piece is in them: within
+    /// bands of at most `bandRows` rows (between multiples of `bandRows`) as
+    /// wide as the piece is in them: within
     /// half the stroke and a pixel of the centre line's points whose rows lie
     /// within that distance of the band (so a long arc's boxes hug the ring).
     public func strokeBands(from v0: Double, to v1: Double, bandRows: Double = 32) -> [Rect] {
@@ -243,9 +244,12 @@ extension CircularGaugeLayout {
                 }
                 return min(p1, max(p0, best))
             }
+            // Bands end on multiples of `bandRows` (screen rows): two changes
+            // over the same stretch of ring make the same bands, which an
+            // output then repaints once (a band holds the other's, or equals it).
             var top = box.minY
             while top < box.maxY {
-                let bottom = min(box.maxY, top + bandRows)
+                let bottom = min(box.maxY, ((top / bandRows).rounded(.down) + 1) * bandRows)
                 let t0 = angle(atY: top - e), t1 = angle(atY: bottom + e)
                 // The extreme centre-line points are the range's ends (x is monotonic too).
                 let left = max(box.minX, min(x(t0), x(t1)) - e), right = min(box.maxX, max(x(t0), x(t1)) + e)

@@ -59,6 +59,24 @@ import Testing
         #expect(bands.reduce(0) { $0 + $1.width * $1.height } < 0.5 * pieces.reduce(0) { $0 + $1.width * $1.height })
     }
 
+    /// Bands lie between multiples of 32 screen rows, so the bands of a change
+    /// hold those of any smaller change over the same stretch of ring: an
+    /// output that repaints two frames' damage drops the smaller ones instead
+    /// of copying their rows twice.
+    @Test func bandsOfASmallerChangeLieInTheBandsOfALargerOne() {
+        let l = CircularGaugeLayout(
+            center: Point(x: 240.3, y: 200.7), radius: 170.5, lineWidth: 24, startAngle: 90, sweep: 360)
+        for (outer, inner) in [((0.1, 0.9), (0.3, 0.6)), ((0.55, 0.2), (0.25, 0.5)), ((0.0, 1.0), (0.74, 0.76))] {
+            let big = l.strokeBands(from: outer.0, to: outer.1).map(IntRect.init(covering:))
+            let small = l.strokeBands(from: inner.0, to: inner.1).map(IntRect.init(covering:))
+            for b in big + small {
+                #expect(b.minY / 32 == (b.maxY - 1) / 32, "\(b) crosses a multiple of 32 rows")
+            }
+            let loose = small.filter { s in !big.contains { $0.contains(s) } }
+            #expect(loose.isEmpty, "\(inner) in \(outer): \(loose)")
+        }
+    }
+
     /// A ring's label damages only the glyphs that differ: one digit for a
     /// step from 42 % to 43 %.
     @Test func aRingLabelDamagesTheGlyphsThatDiffer() throws {
