@@ -1,7 +1,8 @@
 /// A rectangle of whole pixels: columns `x ..< x + width`, rows `y ..< y + height`.
 ///
 /// Used for clip rectangles, damage and sub-surfaces. Width and height are never
-/// negative; an empty rectangle has zero area.
+/// negative; an empty rectangle has zero area. (The small members are
+/// inlinable: paneld's damage bookkeeping calls them hundreds of times a frame.)
 public struct IntRect: Sendable, Hashable, CustomStringConvertible {
     public var x: Int
     public var y: Int
@@ -9,6 +10,7 @@ public struct IntRect: Sendable, Hashable, CustomStringConvertible {
     public var height: Int
 
     /// Creates a rectangle; negative sizes are clamped to zero.
+    @inlinable
     public init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x
         self.y = y
@@ -17,18 +19,26 @@ public struct IntRect: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Creates the rectangle spanning `minX ..< maxX`, `minY ..< maxY`.
+    @inlinable
     public init(minX: Int, minY: Int, maxX: Int, maxY: Int) {
         self.init(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
     }
 
+    @inlinable
     public var minX: Int { x }
+    @inlinable
     public var minY: Int { y }
+    @inlinable
     public var maxX: Int { x + width }
+    @inlinable
     public var maxY: Int { y + height }
+    @inlinable
     public var isEmpty: Bool { width == 0 || height == 0 }
+    @inlinable
     public var area: Int { width * height }
 
     /// The common part of two rectangles (empty if they do not overlap).
+    @inlinable
     public func intersection(_ other: IntRect) -> IntRect {
         let r = IntRect(
             minX: max(minX, other.minX), minY: max(minY, other.minY),
@@ -37,6 +47,7 @@ public struct IntRect: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The smallest rectangle containing both; an empty operand is ignored.
+    @inlinable
     public func union(_ other: IntRect) -> IntRect {
         if isEmpty { return other }
         if other.isEmpty { return self }
@@ -45,8 +56,10 @@ public struct IntRect: Sendable, Hashable, CustomStringConvertible {
             maxX: max(maxX, other.maxX), maxY: max(maxY, other.maxY))
     }
 
+    @inlinable
     public func intersects(_ other: IntRect) -> Bool { !intersection(other).isEmpty }
 
+    @inlinable
     public func contains(_ other: IntRect) -> Bool {
         other.isEmpty
             || (other.minX >= minX && other.maxX <= maxX && other.minY >= minY && other.maxY <= maxY)

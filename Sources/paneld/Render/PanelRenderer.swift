@@ -53,6 +53,11 @@ final class PanelRenderer {
     /// change asks for the old and the new value; the next change starts from
     /// this one's new value).
     private var layerings: [(value: Double, layering: GaugeLayering)?]
+    /// Per gauge with a picture: a box holding every pixel that the other parts
+    /// of its dynamic layer (the current-value label) painted in the frames
+    /// drawn since the picture was made; the whole frame once a frame was drawn
+    /// without the whole arc's picture (see `copiesRunsOnly`).
+    private var labelZones: [IntRect?]
 
     init(
         layout: Layout, width: Int, height: Int, cachesStaticLayers: Bool = true, fonts: FontCache = .shared
@@ -69,6 +74,7 @@ final class PanelRenderer {
         pictures = Array(repeating: nil, count: frames.count)
         arcPictures = Array(repeating: nil, count: frames.count)
         layerings = Array(repeating: nil, count: frames.count)
+        labelZones = Array(repeating: nil, count: frames.count)
     }
 
     /// For each rectangle, the indices of the rectangles connected to it by
@@ -176,25 +182,35 @@ final class PanelRenderer {
         // Then every unit that meets a rectangle, once.
         var done = Array(repeating: false, count: frames.count)
         for i in frames.indices where !done[i] {
-            let met = rects.map { $0.intersection(frames[i]) }.filter { !$0.isEmpty }
+            var met: [IntRect] = []
+            met.reserveCapacity(rects.count)
+            for r in rects {
+                let m = r.intersection(frames[i])
+                if !m.isEmpty { met.append(m) }
+            }
             if met.isEmpty { continue }
             let v = value(of: i, in: values)
             if pictured[i] {
                 if let (picture, arc) = arcPicture(i, value: v) {
+                    for o in arc.others { note(IntRect(covering: o), for: i) }
                     // The arc's pixels from the pictures, then the dynamic
                     // layer drawn where they are not enough (its ends, the label).
                     let exact = arc.exactBounds.map { IntRect(covering: $0) }
                     let sector = ArcSector(arc.layout, upTo: arc.value)
                     for r in met where !exact.contains(where: { $0.contains(r) }) {
-                        copySectors(r, arc: arc, sector, on: picture, over: pictures[i]!, on: c)
+                        copySectors(
+                            r, runsOnly: copiesRunsOnly(r, of: i, cap: arc.cap), arc: arc, sector, on: picture,
+                            over: pictures[i]!, on: c)
                     }
                     // Per exact box, the box around its parts in the rectangles. It
                     // may take in pixels outside them: it is drawn as a full
                     // redraw would, so they keep their values.
-                    let parts = exact.compactMap { z in
-                        met.map { $0.intersection(z) }.filter { !$0.isEmpty }.reduce(nil) { (box: IntRect?, p) in
-                            box.map { $0.union(p) } ?? p
-                        }
+                    var parts: [IntRect] = []
+                    parts.reserveCapacity(exact.count)
+                    for z in exact {
+                        var box = IntRect(x: 0, y: 0, width: 0, height: 0)
+                        for r in met { box = box.union(r.intersection(z)) }
+                        if !box.isEmpty { parts.append(box) }
                     }
                     let others = arc.others.map { IntRect(covering: $0) }
                     for part in Self.merging(parts, slack: Self.exactSlack) {
@@ -211,6 +227,8 @@ final class PanelRenderer {
                         }
                     }
                 } else {
+                    // Without the whole arc's picture: no runs to rely on later.
+                    note(frames[i], for: i)
                     // One box after the other, so that where two overlap the
                     // dynamic layer is laid over the picture once, not twice. A
                     // merged box is drawn as a full redraw would: pixels it takes
@@ -263,12 +281,33 @@ final class PanelRenderer {
         return (picture, arc)
     }
 
+    /// Adds `box` to gauge `i`'s label zone.
+    private func note(_ box: IntRect, for i: Int) {
+        if !box.isEmpty { labelZones[i] = labelZones[i].map { $0.union(box) } ?? box }
+    }
+
+    /// Whether repainting `rect` of gauge `i` (its value arc's ends `cap`) needs only the
+    /// pixels in the whole arc's kept runs, the others being the static
+    /// picture's already. `rect` holds what changed since the frame the
+    /// surface shows (`draw`'s rectangles do), and that frame was drawn since
+    /// the gauge's picture was made: a picture is made when its whole frame
+    /// is repainted, and an output's repaint of a frame it missed holds that
+    /// whole frame, which is never copied this way. So, outside the label zone,
+    /// only the value arc can have painted in `rect`; with butt ends the arc
+    /// at any value lies inside the whole arc and paints, at most, where the
+    /// whole arc does: in its runs (a pixel that the whole arc leaves as the
+    /// static picture has coverage 0 or its colour, and then so has the arc at
+    /// any value). Round ends reach past the whole arc's end: never.
+    private func copiesRunsOnly(_ rect: IntRect, of i: Int, cap: LineCap) -> Bool {
+        cap == .butt && !rect.contains(frames[i]) && !(labelZones[i]?.intersects(rect) ?? false)
+    }
+
     /// `rect`'s pixels row by row from `arcPicture` where their centres lie in
     /// the sector the arc sweeps, from `picture` elsewhere: what restoring the
     /// static layer and stroking the arc gives, except next to the arc's ends.
     private func copySectors(
-        _ rect: IntRect, arc: GaugeLayering.ValueArc, _ sector: ArcSector, on arcPicture: ArcOverlay,
-        over picture: StaticPicture, on c: Canvas
+        _ rect: IntRect, runsOnly: Bool, arc: GaugeLayering.ValueArc, _ sector: ArcSector,
+        on arcPicture: ArcOverlay, over picture: StaticPicture, on c: Canvas
     ) {
         let surface = c.surface
         @inline(__always) func restore(_ y: Int, _ columns: Range<Int>, arc inside: Bool) {
@@ -280,6 +319,21 @@ final class PanelRenderer {
         }
         // In the hole the two pictures agree; away from both rays one gives all.
         let side = arc.layout.holeContains(rect) ? false : sector.side(of: rect)
+        if runsOnly {
+            let columns = rect.minX..<rect.maxX
+            for y in rect.minY..<rect.maxY {
+                let row = surface.row(y)
+                arcPicture.forEachRun(y, columns: columns) { lo, hi, kept in
+                    switch side {
+                    case true?:
+                        (row + lo &* arcPicture.bpp).copyMemory(from: kept, byteCount: (hi &- lo) &* arcPicture.bpp)
+                    case false?: picture.restoreRow(y, columns: lo..<hi, into: row)
+                    case nil: sector.forEachRun(row: y, columns: lo..<hi) { restore(y, $0, arc: $1) }
+                    }
+                }
+            }
+            return
+        }
         if let inside = side {
             for y in rect.minY..<rect.maxY { restore(y, rect.minX..<rect.maxX, arc: inside) }
             return
@@ -318,6 +372,12 @@ final class PanelRenderer {
         let picture = StaticPicture(of: f, on: c, background: layout.background, key: l.staticKey)
         pictures[i] = picture
         arcPictures[i] = nil
+        labelZones[i] = nil
+        if let others = l.valueArc?.others {
+            for o in others { note(IntRect(covering: o), for: i) }
+        } else {
+            note(f, for: i)
+        }
         if let arc = l.valueArc, let stroke = arc.stroke, let key = ArcKey(arc) {
             // The whole arc over the static layer, kept, then the static layer back.
             c.withClip(f) { arc.layout.strokeValueArc(to: 1, cap: arc.cap, stroke, on: c) }
@@ -367,7 +427,7 @@ private final class ArcOverlay {
     }
 
     private let frame: IntRect
-    private let bpp: Int
+    let bpp: Int
     /// Row y's runs are `runs[rowStarts[y - frame.minY] ..< rowStarts[y - frame.minY + 1]]`.
     /// (Immutable pointers, not arrays: an array in a class property is
     /// checked for exclusive access at every read.)
@@ -427,6 +487,19 @@ private final class ArcOverlay {
         rowStarts.deallocate()
         runs.deallocate()
         pixels.deallocate()
+    }
+
+    /// Hands `body` the kept runs of row `y` within `columns`, left to right:
+    /// their first and end columns and their first pixel.
+    @inline(__always)
+    func forEachRun(_ y: Int, columns: Range<Int>, _ body: (Int, Int, UnsafeRawPointer) -> Void) {
+        guard y >= frame.minY && y < frame.maxY else { return }
+        let r = y &- frame.minY
+        for k in Int(rowStarts[r])..<Int(rowStarts[r &+ 1]) {
+            let run = runs[k]
+            let lo = max(Int(run.x0), columns.lowerBound), hi = min(Int(run.x1), columns.upperBound)
+            if lo < hi { body(lo, hi, pixels + (Int(run.offset) &+ (lo &- Int(run.x0)) &* bpp)) }
+        }
     }
 
     /// Puts the whole-arc picture back over `columns` of row `y`: the kept
