@@ -319,6 +319,10 @@ final class PanelRenderer {
         }
         // In the hole the two pictures agree; away from both rays one gives all.
         let side = arc.layout.holeContains(rect) ? false : sector.side(of: rect)
+        if runsOnly, let inside = side {
+            arcPicture.copyRuns(in: rect, on: surface, from: inside ? nil : picture)
+            return
+        }
         if runsOnly {
             let columns = rect.minX..<rect.maxX
             for y in rect.minY..<rect.maxY {
@@ -499,6 +503,36 @@ private final class ArcOverlay {
             let run = runs[k]
             let lo = max(Int(run.x0), columns.lowerBound), hi = min(Int(run.x1), columns.upperBound)
             if lo < hi { body(lo, hi, pixels + (Int(run.offset) &+ (lo &- Int(run.x0)) &* bpp)) }
+        }
+    }
+
+    /// Copies onto `surface` the pixels of the kept runs within `rect`: the
+    /// runs' own, or `picture`'s (the static one) when given.
+    func copyRuns(in rect: IntRect, on surface: Surface, from picture: StaticPicture?) {
+        let y0 = max(rect.minY, frame.minY), y1 = min(rect.maxY, frame.maxY)
+        guard y0 < y1 else { return }
+        let lo = rect.minX, hi = rect.maxX, stride = surface.stride
+        var row = surface.row(y0)
+        var k = Int(rowStarts[y0 &- frame.minY])
+        for y in y0..<y1 {
+            // A row's runs lie left to right.
+            let end = Int(rowStarts[y &- frame.minY &+ 1])
+            while k < end {
+                let run = runs[k]
+                let x0 = Int(run.x0), x1 = Int(run.x1)
+                if x0 >= hi { break }
+                k &+= 1
+                if x1 <= lo { continue }
+                let a = max(x0, lo), b = min(x1, hi)
+                if let picture {
+                    picture.restoreRow(y, columns: a..<b, into: row)
+                } else {
+                    let source = pixels + (Int(run.offset) &+ (a &- x0) &* bpp)
+                    (row + a &* bpp).copyMemory(from: source, byteCount: (b &- a) &* bpp)
+                }
+            }
+            k = end
+            row += stride
         }
     }
 
