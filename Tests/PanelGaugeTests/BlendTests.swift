@@ -153,15 +153,17 @@ import Testing
         var r = Random(state: 4)
         for trial in 0..<6000 {
             var c = Case(&r)
-            // Every third case opaque colours, for the plain copy of a full-coverage run.
+            // Every third case opaque colours, for the plain copy of a full-coverage run,
+            // half of those blended as known to be opaque (the coverage is the alpha).
             if trial % 3 == 0 { c.colors = c.colors.map { $0 | 0xFF00_0000 } }
+            let opaque = trial % 6 == 0
             let constant = trial % 2 == 0 ? 255 : UInt32(r.alpha())
             let perPixel = c.actual { row in
                 c.colors.withUnsafeBufferPointer { colors in
                     c.coverage.withUnsafeBufferPointer {
                         XRGB8888Blender.blend(
                             row: row, y: 0, x: c.x, count: c.count, colors: colors.baseAddress!,
-                            coverage: $0.baseAddress!, constantCoverage: 0)
+                            coverage: $0.baseAddress!, constantCoverage: 0, opaque: opaque)
                     }
                 }
             }
@@ -169,7 +171,7 @@ import Testing
                 c.colors.withUnsafeBufferPointer {
                     XRGB8888Blender.blend(
                         row: row, y: 0, x: c.x, count: c.count, colors: $0.baseAddress!, coverage: nil,
-                        constantCoverage: constant)
+                        constantCoverage: constant, opaque: opaque)
                 }
             }
             let source = { (i: Int) in c.colors[i] & 0xFF_FFFF }
@@ -262,7 +264,9 @@ import Testing
     @Test func rgb565DitheredColorsMatchScalar() {
         var r = Random(state: 6)
         for trial in 0..<3000 {
-            let c = Case(&r)
+            var c = Case(&r)
+            if trial % 3 == 0 { c.colors = c.colors.map { $0 | 0xFF00_0000 } }
+            let opaque = trial % 6 == 0
             let y = r.below(4)
             let constant = trial % 2 == 0 ? 255 : UInt32(r.alpha())
             // Dithering: pixel x + i of row y narrows with its own threshold; alpha 0 leaves it.
@@ -281,7 +285,7 @@ import Testing
                     c.coverage.withUnsafeBufferPointer {
                         RGB565Blender.blend(
                             row: row, y: y, x: c.x, count: c.count, colors: colors.baseAddress!,
-                            coverage: $0.baseAddress!, constantCoverage: 0)
+                            coverage: $0.baseAddress!, constantCoverage: 0, opaque: opaque)
                     }
                 }
             }
@@ -289,7 +293,7 @@ import Testing
                 c.colors.withUnsafeBufferPointer {
                     RGB565Blender.blend(
                         row: row, y: y, x: c.x, count: c.count, colors: $0.baseAddress!, coverage: nil,
-                        constantCoverage: constant)
+                        constantCoverage: constant, opaque: opaque)
                 }
             }
             #expect(perPixel == expected { div255((c.colors[$0] >> 24) &* UInt32(c.coverage[$0])) })

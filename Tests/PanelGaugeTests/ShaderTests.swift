@@ -84,6 +84,10 @@ import Testing
         for (g, opacity) in [(red, 1.0), (red, 1.0), (blue, 1.0), (blue, 0.5), (red, 0.5), (red, 1.0)] {
             table.fill(g, opacity: opacity)
             #expect(Array(UnsafeBufferPointer(start: table.entries, count: GradientTable.size)) == sampled(g, opacity))
+            // Opaque (the blenders then take the coverage as the alpha) only at full opacity.
+            #expect(table.opaque == (opacity == 1))
         }
+        table.fill(Gradient(colors: [Color(hex: 0xFF3B30), Color(hex: 0x34C759).opacity(0.99)]))
+        #expect(!table.opaque)
     }
 }

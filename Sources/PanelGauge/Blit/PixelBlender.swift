@@ -28,7 +28,9 @@ protocol PixelBlender {
         coverage: UnsafePointer<UInt8>)
     /// Per-pixel colours (their alpha times `coverage[i]`, or times `constantCoverage`
     /// when `coverage` is nil). `y` lets a format dither (RGB565 does).
+    /// `opaque`: every colour has alpha 255 (a format may then skip the
+    /// multiply; false is always correct).
     static func blend(
         row: UnsafeMutableRawPointer, y: Int, x: Int, count: Int, colors: UnsafePointer<UInt32>,
-        coverage: UnsafePointer<UInt8>?, constantCoverage: UInt32)
+        coverage: UnsafePointer<UInt8>?, constantCoverage: UInt32, opaque: Bool)
 }

@@ -183,7 +183,7 @@ enum RGB565Blender: PixelBlender {
     @inline(__always)
     static func blend(
         row: UnsafeMutableRawPointer, y: Int, x: Int, count: Int, colors: UnsafePointer<UInt32>,
-        coverage: UnsafePointer<UInt8>?, constantCoverage: UInt32
+        coverage: UnsafePointer<UInt8>?, constantCoverage: UInt32, opaque: Bool
     ) {
         let p = row.assumingMemoryBound(to: UInt16.self) + x
         guard count >= 4 else {

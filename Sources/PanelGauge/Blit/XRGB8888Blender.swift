@@ -174,7 +174,7 @@ enum XRGB8888Blender: PixelBlender {
     @inline(__always)
     static func blend(
         row: UnsafeMutableRawPointer, y: Int, x: Int, count: Int, colors: UnsafePointer<UInt32>,
-        coverage: UnsafePointer<UInt8>?, constantCoverage: UInt32
+        coverage: UnsafePointer<UInt8>?, constantCoverage: UInt32, opaque: Bool
     ) {
         let p = row.assumingMemoryBound(to: UInt32.self) + x
         guard count >= 4 else {
@@ -190,14 +190,25 @@ enum XRGB8888Blender: PixelBlender {
             return
         }
         guard let coverage else {
-            if constantCoverage == 255 && allOpaque(colors, count) {
+            if constantCoverage == 255 && (opaque || allOpaque(colors, count)) {
                 // Alpha 255 everywhere: a source copy (the colours' top bytes are already 0xFF).
                 p.update(from: colors, count: count)
                 return
             }
             return blend(p, count: count, colors: colors) { _, lanes in spreadByte(constantCoverage, lanes: lanes) }
         }
-        blend(p, count: count, colors: colors) { i, lanes in spreadBytes(fourBytes(coverage, i) & lanes) }
+        guard opaque else {
+            return blend(p, count: count, colors: colors) { i, lanes in spreadBytes(fourBytes(coverage, i) & lanes) }
+        }
+        // Opaque colours: the coverage is the alpha; a covered quad is a copy.
+        forEachQuad(count) { i, lanes in
+            let w = fourBytes(coverage, i) & lanes
+            if w == 0xFFFF_FFFF {
+                store(load(colors, i), p, i)
+            } else if w != 0 {
+                store(blendXRGB(load(p, i), load(colors, i), spreadBytes(w)), p, i)
+            }
+        }
     }
 
     /// Whether every colour in `colors[0 ..< count]` has alpha 255.

@@ -262,14 +262,15 @@ public final class Canvas {
             table.fill(g)
             var sink = ShaderSink<B, LinearShader>(
                 base: base, stride: stride,
-                shader: LinearShader(table: table.entries, start: start, end: end, origin: (0, 0)), colors: colors)
+                shader: LinearShader(table: table.entries, start: start, end: end, origin: (0, 0)), colors: colors,
+                opaque: table.opaque)
             run(source, &sink)
         case .conicGradient(let g, let center, let startAngle):
             table.fill(g)
             var sink = ShaderSink<B, ConicShader>(
                 base: base, stride: stride,
                 shader: ConicShader(table: table.entries, center: center, startAngle: startAngle, origin: (0, 0)),
-                colors: colors)
+                colors: colors, opaque: table.opaque)
             run(source, &sink)
         }
     }

@@ -60,13 +60,15 @@ struct ShaderSink<B: PixelBlender, S: Shader>: SpanSink {
     let stride: Int
     var shader: S
     let colors: UnsafeMutablePointer<UInt32>
+    /// Every colour the shader gives has alpha 255.
+    let opaque: Bool
 
     @inline(__always)
     mutating func blendSpan(y: Int, x: Int, count: Int, coverage: UnsafePointer<UInt8>) {
         shader.shade(y: y, x: x, count: count, into: colors)
         B.blend(
             row: base + y * stride, y: y, x: x, count: count, colors: colors, coverage: coverage,
-            constantCoverage: 0)
+            constantCoverage: 0, opaque: opaque)
     }
 
     @inline(__always)
@@ -74,6 +76,6 @@ struct ShaderSink<B: PixelBlender, S: Shader>: SpanSink {
         shader.shade(y: y, x: x, count: count, into: colors)
         B.blend(
             row: base + y * stride, y: y, x: x, count: count, colors: colors, coverage: nil,
-            constantCoverage: UInt32(coverage))
+            constantCoverage: UInt32(coverage), opaque: opaque)
     }
 }

@@ -14,6 +14,8 @@ final class GradientTable {
     let entries: UnsafeMutablePointer<UInt32>
     /// What `entries` hold, once filled.
     private var filled: (gradient: Gradient, opacity: Double)?
+    /// Whether every entry has alpha 255.
+    private(set) var opaque = false
 
     init() { entries = .allocate(capacity: Self.size) }
     deinit { entries.deallocate() }
@@ -21,12 +23,15 @@ final class GradientTable {
     /// Fills the table for `gradient`, with every alpha multiplied by `opacity`.
     func fill(_ gradient: Gradient, opacity: Double = 1) {
         if let f = filled, f.gradient == gradient, f.opacity == opacity { return }
+        var all: UInt32 = 0xFF
         for i in 0..<Self.size {
             let c = gradient.color(at: Double(i) / Double(Self.size - 1))
             let alpha = UInt32((c.alpha * opacity * 255).rounded())
             entries[i] = alpha << 24 | UInt32(c.red) << 16 | UInt32(c.green) << 8 | UInt32(c.blue)
+            all &= alpha
         }
         filled = (gradient, opacity)
+        opaque = all == 0xFF
     }
 }
 
