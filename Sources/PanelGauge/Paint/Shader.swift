@@ -71,12 +71,11 @@ struct LinearShader: Shader {
 
 /// Conic (angular) gradient: t = clockwise angle from `startAngle`, in turns.
 ///
-/// The angle is smooth along a row, so it is computed only every few pixels
-/// and interpolated linearly in between: a span is cut into segments, the
-/// table position computed at the span's first pixel (`FastMath.atan2Turns`)
-/// and at each segment's end from the angle turned since the last (a short
-/// series: the turn is small), the pixels between stepped in 16.16 fixed
-/// point (three instructions and a table read a pixel). Each pixel gets the table entry of its own angle or a
+/// The angle is smooth along a row, so it is computed (`FastMath.atan2Turns`)
+/// only every few pixels and interpolated linearly in between: a span is cut
+/// into segments, each one's table position computed at both ends, the
+/// pixels between stepped in 16.16 fixed point (three instructions and a
+/// table read a pixel). Each pixel gets the table entry of its own angle or a
 /// neighbouring one: at most one step of 1023 per turn (for a two-colour ramp,
 /// a fifth of an 8-bit level).
 ///
@@ -145,20 +144,9 @@ struct ConicShader: Shader {
                 p0 = exactPosition(y: y, x: x &+ i)
             }
         } else {
-            // The angle turned from one segment end to the next, n pixels on:
-            // atan(z) for z = (A × B) / (A · B), |z| <= 0.16 (n <= reach · r),
-            // by its series to z⁷ (off by z⁹/9 < 1e-8 radians).
-            var ax = first
-            let scale = Double(GradientTable.size - 1) / (2 * Double.pi)
             while i < count {
                 let n = min(length, count &- i)
-                let z = -Double(n) * dy / (ax * (ax + Double(n)) + dy * dy)
-                let z2 = z * z
-                let turned = z * (1 + z2 * (-1.0 / 3 + z2 * (1.0 / 5 - z2 / 7)))
-                var p1 = p0 + Float(turned * scale)
-                ax += Double(n)
-                // Past either end of the table: over the seam.
-                if !(p1 >= 0.5 && p1 < Float(GradientTable.size) - 0.5) { p1 = exactPosition(y: y, x: x &+ i &+ n) }
+                let p1 = exactPosition(y: y, x: x &+ i &+ n)
                 if abs(p1 - p0) < Float(GradientTable.size / 2) {
                     var f = Int32(p0 * 65536)
                     let step = Int32((p1 - p0) * (65536 / Float(n)))
