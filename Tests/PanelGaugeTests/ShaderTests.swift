@@ -57,6 +57,36 @@ import Testing
     }
 }
 
+extension ShaderTests {
+    /// What paneld's damage-only updates rely on: a pixel's colour is a function
+    /// of its position alone, whatever spans the rasterizer cuts its row into
+    /// (a clipped redraw cuts them elsewhere than a full one).
+    @Test func aPixelsColourDoesNotDependOnTheSpansAroundIt() {
+        let table = IndexTable()
+        var rng = BlendTests.Random(state: 12)
+        for trial in 0..<40 {
+            let center = Point(x: 100 + Double(rng.below(800)) / 4, y: 50 + Double(rng.below(800)) / 4)
+            let start = Angle(degrees: [90, 0, 180.2, Double(rng.below(3600)) / 10][trial % 4])
+            var whole = ConicShader(table: table.entries, center: center, startAngle: start, origin: (0, 0))
+            var pieces = ConicShader(table: table.entries, center: center, startAngle: start, origin: (0, 0))
+            for y in stride(from: rng.below(4), to: 400, by: 3) {
+                var expected = [UInt32](repeating: 0, count: 500)
+                expected.withUnsafeMutableBufferPointer { whole.shade(y: y, x: 0, count: 500, into: $0.baseAddress!) }
+                var got = [UInt32](repeating: 0, count: 500)
+                var x = 0
+                while x < 500 {
+                    let count = min(500 - x, 1 + rng.below(rng.below(2) == 0 ? 5 : 70))
+                    got.withUnsafeMutableBufferPointer {
+                        pieces.shade(y: y, x: x, count: count, into: $0.baseAddress! + x)
+                    }
+                    x += count
+                }
+                #expect(got == expected, "trial \(trial) row \(y)")
+            }
+        }
+    }
+}
+
 @Suite struct GradientTableTests {
     @Test func refillsForAnotherGradientOrOpacity() {
         let red = Gradient(colors: [Color(hex: 0xFF3B30), Color(hex: 0x34C759)])
