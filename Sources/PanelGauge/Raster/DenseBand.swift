@@ -24,8 +24,9 @@ struct DenseBand: ~Copyable {
     /// them: one shader call instead of two (a covered quad of opaque colours
     /// is a copy). Longer ones stay runs, which an opaque paint copies from
     /// the shaded colours. Gradient scene, M instructions per frame at
-    /// 800x480 / 1920x1080: 8 px 1.401 / -, 16 px 1.343 / 3.645, 32 px
-    /// 1.330 / 3.574, 64 px 1.331 / 3.526, every run 1.332 / -.
+    /// 800x480 / 1920x1080: 8 px 1.487 / 4.011, 16 px 1.446 / 4.011, 32 px
+    /// 1.435 / 3.962, 64 px 1.433 / 3.932, 128 px 1.433 / 3.933, every run
+    /// 1.433 / 3.941.
     static let joinedRun = 64
 
     private var cells: UnsafeMutablePointer<Int64>
