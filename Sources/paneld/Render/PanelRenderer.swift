@@ -11,7 +11,11 @@ import PanelGauge
 /// to it. A value arc's rectangles are copied instead, row by row, from the
 /// static picture and from a picture of the whole arc (see `copySectors`),
 /// and the dynamic layer is drawn only over the arc's ends and the label.
-/// Gauges that overlap (and gauges without a cached static layer) are redrawn
+/// Bands along a value arc away from its label are copied only where the
+/// whole arc's kept runs lie (`copiesRunsOnly`): that takes the surface to
+/// show a frame this renderer drew since the gauge's picture was made, with
+/// the rectangles holding every pixel changed since (what the outputs pass),
+/// or the rectangles to hold the gauge's whole frame. Gauges that overlap (and gauges without a cached static layer) are redrawn
 /// in whole frames. Either may rewrite pixels next to the rectangles asked for
 /// (a merged box), and rectangles may overlap: always with the values those
 /// pixels have in the new frame.
