@@ -8,6 +8,8 @@ struct SolidSink<B: PixelBlender>: SpanSink {
     let color: UInt32
     let alpha: UInt32
     let quadSource: B.QuadSource
+    /// `alpha` in every 16-bit lane (for `blendQuad`).
+    let alphas: SIMD8<UInt16>
 
     init(base: UnsafeMutableRawPointer, stride: Int, color: UInt32, alpha: UInt32) {
         self.base = base
@@ -15,6 +17,7 @@ struct SolidSink<B: PixelBlender>: SpanSink {
         self.color = color
         self.alpha = alpha
         quadSource = B.quadSource(color)
+        alphas = SIMD8(repeating: UInt16(truncatingIfNeeded: alpha))
     }
 
     @inline(__always)
@@ -49,7 +52,7 @@ struct SolidSink<B: PixelBlender>: SpanSink {
     @inline(__always)
     mutating func blendQuad(y: Int, x: Int, coverage: SIMD4<UInt32>) {
         var a = unsafeBitCast(coverage | coverage &<< 16, to: SIMD8<UInt16>.self)
-        if alpha != 255 { a = div255(a &* UInt16(truncatingIfNeeded: alpha)) }
+        if alpha != 255 { a = div255(a &* alphas) }
         B.blendQuad(row: base + y &* stride, x: x, source: quadSource, alphas: a)
     }
 }
