@@ -50,10 +50,13 @@ struct SolidSink<B: PixelBlender>: SpanSink {
     }
 
     @inline(__always)
-    mutating func blendQuad(y: Int, x: Int, coverage: SIMD4<UInt32>) {
+    func rowAddress(_ y: Int) -> UnsafeMutableRawPointer { base + y &* stride }
+
+    @inline(__always)
+    mutating func blendQuad(row: UnsafeMutableRawPointer, x: Int, coverage: SIMD4<UInt32>) {
         var a = unsafeBitCast(coverage | coverage &<< 16, to: SIMD8<UInt16>.self)
         if alpha != 255 { a = div255(a &* alphas) }
-        B.blendQuad(row: base + y &* stride, x: x, source: quadSource, alphas: a)
+        B.blendQuad(row: row, x: x, source: quadSource, alphas: a)
     }
 }
 

@@ -335,6 +335,8 @@ struct DenseBand: ~Copyable {
     @inline(__always)
     mutating func sweepRow<S: SpanSink>(_ row: Int, y: Int, buffer: UnsafeMutablePointer<UInt8>, into sink: inout S) {
         let cellRow = cells + row * stride, bitRow = bits + row * words
+        // The surface row, for sinks that take quads (once, not per quad).
+        let pixelRow: UnsafeMutableRawPointer? = S.takesPixels ? sink.rowAddress(y) : nil
         let shift = Fixed24_8.fractionBits + 1
         var acc = SIMD4<Int32>()  // winding so far, in 1/256 pixel heights (every lane)
         var next = 0  // first column not read yet
@@ -373,7 +375,7 @@ struct DenseBand: ~Copyable {
                 let c = quad(cellRow, col, &acc)
                 if S.takesPixels {
                     if col &+ 4 <= width {
-                        sink.blendQuad(y: y, x: originX &+ col, coverage: c)
+                        sink.blendQuad(row: pixelRow.unsafelyUnwrapped, x: originX &+ col, coverage: c)
                     } else {
                         // The last pixels of the clip (the extra column and the
                         // zero cells after it are not pixels).

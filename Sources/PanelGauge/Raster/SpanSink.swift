@@ -16,10 +16,13 @@ protocol SpanSink {
     static var takesPixels: Bool { get }
     /// Pixel (x, y) with coverage `coverage` (> 0).
     mutating func blendPixel(y: Int, x: Int, coverage: UInt8)
-    /// Pixels `x ..< x + 4` of row `y`, lane i with coverage `coverage[i]`
-    /// (0...255; 0 leaves the pixel alone). Only for sinks that take pixels;
-    /// all four pixels lie inside the clip.
-    mutating func blendQuad(y: Int, x: Int, coverage: SIMD4<UInt32>)
+    /// The address of row `y`'s pixel 0, for `blendQuad` (sinks that take pixels).
+    func rowAddress(_ y: Int) -> UnsafeMutableRawPointer
+    /// Pixels `x ..< x + 4` of the row at `row` (from `rowAddress`, computed
+    /// once per row), lane i with coverage `coverage[i]` (0...255; 0 leaves the
+    /// pixel alone). Only for sinks that take pixels; all four pixels lie
+    /// inside the clip.
+    mutating func blendQuad(row: UnsafeMutableRawPointer, x: Int, coverage: SIMD4<UInt32>)
 }
 
 extension SpanSink {
@@ -29,10 +32,12 @@ extension SpanSink {
         blendRun(y: y, x: x, count: 1, coverage: coverage)
     }
 
-    mutating func blendQuad(y: Int, x: Int, coverage: SIMD4<UInt32>) {
-        for i in 0..<4 where coverage[i] != 0 {
-            blendPixel(y: y, x: x + i, coverage: UInt8(truncatingIfNeeded: coverage[i]))
-        }
+    func rowAddress(_ y: Int) -> UnsafeMutableRawPointer {
+        preconditionFailure("only sinks that take pixels have quads")
+    }
+
+    mutating func blendQuad(row: UnsafeMutableRawPointer, x: Int, coverage: SIMD4<UInt32>) {
+        preconditionFailure("only sinks that take pixels have quads")
     }
 }
 
