@@ -337,6 +337,8 @@ struct DenseBand: ~Copyable {
         let cellRow = cells + row * stride, bitRow = bits + row * words
         // The surface row, for sinks that take quads (once, not per quad).
         let pixelRow: UnsafeMutableRawPointer? = S.takesPixels ? sink.rowAddress(y) : nil
+        // (In locals: read through self, they were loaded again for every quad.)
+        let originX = self.originX, width = self.width
         let shift = Fixed24_8.fractionBits + 1
         var acc = SIMD4<Int32>()  // winding so far, in 1/256 pixel heights (every lane)
         var next = 0  // first column not read yet
