@@ -15,10 +15,11 @@ import PanelGauge
 /// whole arc's kept runs lie (`copiesRunsOnly`): that takes the surface to
 /// show a frame this renderer drew since the gauge's picture was made, with
 /// the rectangles holding every pixel changed since (what the outputs pass),
-/// or the rectangles to hold the gauge's whole frame. Gauges that overlap (and gauges without a cached static layer) are redrawn
-/// in whole frames. Either may rewrite pixels next to the rectangles asked for
-/// (a merged box), and rectangles may overlap: always with the values those
-/// pixels have in the new frame.
+/// or the rectangles to hold the gauge's whole frame. Gauges that overlap
+/// (and gauges without a cached static layer) are redrawn in whole frames.
+/// Either may rewrite pixels next to the rectangles asked for (a merged box),
+/// and rectangles may overlap: always with the values those pixels have in the
+/// new frame.
 ///
 /// A value change damages only where the gauge's dynamic layer (value
 /// indicator, current value) changes (``GaugeLayering/changedBounds(to:)``):
@@ -328,16 +329,11 @@ final class PanelRenderer {
             return
         }
         if runsOnly {
+            // A ray crosses the rectangle: each run split by the sector.
             let columns = rect.minX..<rect.maxX
             for y in rect.minY..<rect.maxY {
-                let row = surface.row(y)
-                arcPicture.forEachRun(y, columns: columns) { lo, hi, kept in
-                    switch side {
-                    case true?:
-                        (row + lo &* arcPicture.bpp).copyMemory(from: kept, byteCount: (hi &- lo) &* arcPicture.bpp)
-                    case false?: picture.restoreRow(y, columns: lo..<hi, into: row)
-                    case nil: sector.forEachRun(row: y, columns: lo..<hi) { restore(y, $0, arc: $1) }
-                    }
+                arcPicture.forEachRun(y, columns: columns) { lo, hi in
+                    sector.forEachRun(row: y, columns: lo..<hi) { restore(y, $0, arc: $1) }
                 }
             }
             return
@@ -419,11 +415,6 @@ private struct ArcKey: Equatable {
     }
 }
 
-/// One gauge's frame with the background and the gauge's static layer, in a
-/// surface format, as drawn for one static key. Only the box around what
-/// differs from the background is kept (a ring filling the screen needs its
-/// square, not the screen); the rest is cleared to the background again, as a
-/// full redraw does.
 /// The pixels of a frame that differ from its static picture (the whole value
 /// arc drawn over it), row by row as runs: a ring's annulus, not its frame.
 private final class ArcOverlay {
@@ -435,7 +426,7 @@ private final class ArcOverlay {
     }
 
     private let frame: IntRect
-    let bpp: Int
+    private let bpp: Int
     /// Row y's runs are `runs[rowStarts[y - frame.minY] ..< rowStarts[y - frame.minY + 1]]`.
     /// (Immutable pointers, not arrays: an array in a class property is
     /// checked for exclusive access at every read.)
@@ -498,15 +489,15 @@ private final class ArcOverlay {
     }
 
     /// Hands `body` the kept runs of row `y` within `columns`, left to right:
-    /// their first and end columns and their first pixel.
+    /// their first and end columns.
     @inline(__always)
-    func forEachRun(_ y: Int, columns: Range<Int>, _ body: (Int, Int, UnsafeRawPointer) -> Void) {
+    func forEachRun(_ y: Int, columns: Range<Int>, _ body: (Int, Int) -> Void) {
         guard y >= frame.minY && y < frame.maxY else { return }
         let r = y &- frame.minY
         for k in Int(rowStarts[r])..<Int(rowStarts[r &+ 1]) {
             let run = runs[k]
             let lo = max(Int(run.x0), columns.lowerBound), hi = min(Int(run.x1), columns.upperBound)
-            if lo < hi { body(lo, hi, pixels + (Int(run.offset) &+ (lo &- Int(run.x0)) &* bpp)) }
+            if lo < hi { body(lo, hi) }
         }
     }
 
@@ -563,6 +554,11 @@ private final class ArcOverlay {
     }
 }
 
+/// One gauge's frame with the background and the gauge's static layer, in a
+/// surface format, as drawn for one static key. Only the box around what
+/// differs from the background is kept (a ring filling the screen needs its
+/// square, not the screen); the rest is cleared to the background again, as a
+/// full redraw does.
 private final class StaticPicture {
     let frame: IntRect
     let format: PixelFormat
