@@ -38,7 +38,7 @@ struct SolidSink<B: PixelBlender>: SpanSink {
 
     @inline(__always)
     mutating func blendRun(y: Int, x: Int, count: Int, coverage: UInt8) {
-        B.blend(row: base + y * stride, x: x, count: count, color: color, alpha: alpha(times: coverage))
+        B.blend(row: rowAddress(y), x: x, count: count, color: color, alpha: alpha(times: coverage))
     }
 
     static var takesPixels: Bool { true }
@@ -46,7 +46,7 @@ struct SolidSink<B: PixelBlender>: SpanSink {
     @inline(__always)
     mutating func blendPixel(y: Int, x: Int, coverage: UInt8) {
         let a = alpha(times: coverage)
-        if a != 0 { B.blendPixel(row: base + y &* stride, x: x, color: color, alpha: a) }
+        if a != 0 { B.blendPixel(row: rowAddress(y), x: x, color: color, alpha: a) }
     }
 
     @inline(__always)
