@@ -259,13 +259,7 @@ func centreTextSize(_ c: GaugeStyleConfiguration, preferred: Double, fitting wid
     let key = CentreSizeKey(
         fonts: ObjectIdentifier(context.fonts), font: context.environment.font, texts: texts, preferred: preferred,
         width: width)
-    if let known = centreSizes.withLock({ $0[key] }) { return known }
-    let size = measuredCentreTextSize(texts, preferred: preferred, fitting: width, context)
-    centreSizes.withLock { table in
-        if table.count >= 64 { table.removeAll(keepingCapacity: true) }
-        table[key] = size
-    }
-    return size
+    return remembered(key) { measuredCentreTextSize(texts, preferred: preferred, fitting: width, context) }
 }
 
 /// The widest advance of `texts` in the context's font at `size` (0 when
@@ -274,14 +268,22 @@ func widestAdvance(of texts: [String], size: Double, _ context: DrawContext) -> 
     let key = CentreSizeKey(
         fonts: ObjectIdentifier(context.fonts), font: context.environment.font, texts: texts, preferred: size,
         width: -1)
+    return remembered(key) {
+        let f = context.font(size: size)
+        return texts.reduce(0) { max($0, f?.advance(of: $1) ?? 0) }
+    }
+}
+
+/// `centreSizes[key]`, or `make()` kept there (the table is emptied when it
+/// reaches 64 entries).
+private func remembered(_ key: CentreSizeKey, _ make: () -> Double) -> Double {
     if let known = centreSizes.withLock({ $0[key] }) { return known }
-    let f = context.font(size: size)
-    let width = texts.reduce(0) { max($0, f?.advance(of: $1) ?? 0) }
+    let value = make()
     centreSizes.withLock { table in
         if table.count >= 64 { table.removeAll(keepingCapacity: true) }
-        table[key] = width
+        table[key] = value
     }
-    return width
+    return value
 }
 
 /// What `centreTextSize` and `widestAdvance` (width -1) remember a result for.
