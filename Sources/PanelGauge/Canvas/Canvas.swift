@@ -34,6 +34,9 @@ public final class Canvas {
     private var raster = CellRasterizer()
     private var flattener = Flattener()
     private let table = GradientTable()
+    /// The rays of the last few conic gradients' start angles (a panel's gauges
+    /// share one or two).
+    private var conicRays: [ConicRays] = []
     private var colors: UnsafeMutablePointer<UInt32>
     private var coverageRow: UnsafeMutablePointer<UInt8>
     private var scratchWidth: Int
@@ -41,7 +44,7 @@ public final class Canvas {
     public init(surface: Surface) {
         self.surface = surface
         scratchWidth = max(1, surface.width)
-        colors = .allocate(capacity: scratchWidth)
+        colors = .allocate(capacity: scratchWidth + ConicShader.outputSlack)
         coverageRow = .allocate(capacity: scratchWidth)
     }
 
@@ -57,7 +60,7 @@ public final class Canvas {
             colors.deallocate()
             coverageRow.deallocate()
             scratchWidth = surface.width
-            colors = .allocate(capacity: scratchWidth)
+            colors = .allocate(capacity: scratchWidth + ConicShader.outputSlack)
             coverageRow = .allocate(capacity: scratchWidth)
         }
     }
@@ -220,6 +223,23 @@ public final class Canvas {
         return true
     }
 
+    /// The rays for a conic gradient starting at `startTurns`, kept for the
+    /// next draw calls (the last four start angles).
+    private func rays(startTurns: Double) -> ConicRays {
+        if let i = conicRays.firstIndex(where: { $0.startTurns == startTurns }) {
+            let r = conicRays[i]
+            if i != 0 {
+                conicRays.remove(at: i)
+                conicRays.insert(r, at: 0)
+            }
+            return r
+        }
+        let r = ConicRays(startTurns: startTurns)
+        if conicRays.count == 4 { conicRays.removeLast() }
+        conicRays.insert(r, at: 0)
+        return r
+    }
+
     private func finish(rule: FillRule, paint: Paint) {
         render(.sweep(rule), paint: paint)
     }
@@ -269,7 +289,9 @@ public final class Canvas {
             table.fill(g)
             var sink = ShaderSink<B, ConicShader>(
                 base: base, stride: stride,
-                shader: ConicShader(table: table.entries, center: center, startAngle: startAngle, origin: (0, 0)),
+                shader: ConicShader(
+                    table: table.entries, rays: rays(startTurns: ConicShader.turns(startAngle)), center: center,
+                    origin: (0, 0)),
                 colors: colors, opaque: table.opaque)
             run(source, &sink)
         }

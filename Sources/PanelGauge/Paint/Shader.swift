@@ -39,6 +39,8 @@ final class GradientTable {
 /// Mutating, so that a shader can carry work over from one span of a row to the
 /// next (the conic one does).
 protocol Shader {
+    /// Writes `count` colours to `out`, which has room for
+    /// `ConicShader.outputSlack` more.
     mutating func shade(y: Int, x: Int, count: Int, into out: UnsafeMutablePointer<UInt32>)
 }
 
@@ -69,161 +71,181 @@ struct LinearShader: Shader {
     }
 }
 
-/// Conic (angular) gradient: t = clockwise angle from `startAngle`, in turns.
+/// The rays from a conic gradient's centre along which its table entry steps:
+/// ray 0 at the start angle (the seam, where entry 1023 turns to 0), ray i at
+/// (i - 0.5) / 1023 of a turn past it (where `t * 1023` rounds up to i).
 ///
-/// The angle is smooth along a row, so it is computed (`FastMath.atan2Turns`)
-/// only at an anchor pixel; the pixels after it on the row follow the
-/// fourth-order Taylor polynomial about the anchor, evaluated by forward
-/// differences in 32.32 fixed point (four additions per pixel). Every pixel
-/// still gets the table entry that `atan2Turns` of its own centre gives, bit for
-/// bit: the polynomial is within `margin` of that position, so where its
-/// fraction is farther than `margin` from a step boundary the two truncate
-/// alike, and elsewhere (about 3 % of the pixels) the angle is computed.
+/// Each ray is kept as the cotangent of its angle: the row `uy` below the
+/// centre meets it at `x = cx + uy * cot`. Computed once per start angle (1024
+/// cosines and sines); a canvas keeps the last few.
+final class ConicRays {
+    static let count = GradientTable.size
+    /// The start angle in turns, 0 ..< 1.
+    let startTurns: Double
+    /// Per ray: x per unit of y along it, within +-1e9 (see `ConicShader.crossing`).
+    let cot: UnsafeMutablePointer<Double>
+    /// Per ray: 1 if it points below the centre (its sine is positive), else 0.
+    let down: UnsafeMutablePointer<UInt8>
+
+    init(startTurns: Double) {
+        self.startTurns = startTurns
+        cot = .allocate(capacity: Self.count)
+        down = .allocate(capacity: Self.count)
+        let steps = Double(Self.count - 1)
+        for i in 0..<Self.count {
+            let turns = startTurns + (i == 0 ? 0 : (Double(i) - 0.5) / steps)
+            let a = turns * 2 * Double.pi
+            let c = cos(a), s = sin(a)
+            if s == 0 {
+                // A horizontal ray: no row crosses it. As the limit of one tilted
+                // towards the rows on the side it is already past.
+                cot[i] = -1e9
+                down[i] = c < 0 ? 1 : 0
+            } else {
+                // (Within 1e9: only rays within 1e-9 radian of the horizontal
+                // move, as seen from rows within 1e-5 pixel of the centre.)
+                cot[i] = min(1e9, max(-1e9, c / s))
+                down[i] = s > 0 ? 1 : 0
+            }
+        }
+    }
+
+    deinit {
+        cot.deallocate()
+        down.deallocate()
+    }
+}
+
+/// Conic (angular) gradient: t = clockwise angle from the start angle, in
+/// turns; a pixel takes table entry `Int(t * 1023 + 0.5)` for the angle of its
+/// centre.
 ///
-/// The reach of an anchor: with the pixel centre at angle φ and distance r from
-/// the centre, the n-th derivative of θ along the row is ±(n-1)!·sin(nφ)/rⁿ, so
-/// k pixels on the polynomial is off by at most k⁵/(5r⁵) rad, in table steps
-/// (1023 per turn) below 1/128 of a step while k <= 0.1888·r, r being the
-/// smallest distance over the k pixels. An anchor serves every later span of
-/// its row within its reach, so the two edges and the inside of a stroke
-/// crossing a row mostly share one. Within a few pixels of the centre the reach
-/// is zero and every pixel is its own anchor; near the seam at `startAngle` the
-/// reach stops a table step short of it.
+/// Along a row the angle is monotone (falling below the centre, rising above
+/// it), so a row's pixels fall into runs of one entry, separated where the row
+/// meets the rays of `ConicRays`. The shader finds the entry of a span's first
+/// pixel, then only computes where the next ray meets the row (a multiply-add)
+/// and fills runs four pixels to a store.
+///
+/// A pixel's entry is a function of its position alone, whatever spans its row
+/// is cut into (paneld's clipped redraws rely on it): whether a pixel is past
+/// ray i is decided by the column `crossing` gives for that ray and row, the
+/// same in every span, and the entry is the ray the pixel is past whose next
+/// ray it is not past. A span's first pixel is estimated by `atan2Turns` and
+/// then settled by those same tests.
 struct ConicShader: Shader {
     let table: UnsafeMutablePointer<UInt32>
+    let cot: UnsafeMutablePointer<Double>
+    let down: UnsafeMutablePointer<UInt8>
     let cx: Double, cy: Double
-    let startTurns: Float
+    let startTurns: Double
+    /// Colours a shade call may write past its count (a run's last store).
+    static let outputSlack = 3
 
-    /// (1 / (128 · 1023 / (10π)))^(1/5): the reach of an anchor, per pixel of
-    /// distance from the centre, for a polynomial within 1/128 of a table step.
-    private static let reach = 0.1888
-    /// The longest reach in pixels: the fixed-point steps, each off by less than
-    /// 2^-32, then add up to less than 1/1000 of a table step.
-    private static let maxReach = 96
-    /// How far the polynomial can be from the position `atan2Turns` gives, in
-    /// table steps: 1/128 for the polynomial, 2e-6 turn for `atan2Turns` at the
-    /// anchor and again at the pixel, float rounding and the fixed-point steps,
-    /// rounded up to 1/64.
-    private static let margin = 1.0 / 64
-
-    /// The anchor: pixels `anchorX ..< anchorEnd` of row `anchorY` follow the
-    /// polynomial whose value and forward differences at `anchorX` are `f0`,
-    /// `d1` ... `d4` (table steps in 32.32 fixed point).
-    private var anchorY = Int.min, anchorX = 0, anchorEnd = 0
-    private var f0 = 0, d1 = 0, d2 = 0, d3 = 0, d4 = 0
-    /// 1 in 32.32 fixed point.
-    private static let one = Double(1 << 32)
-
-    init(table: UnsafeMutablePointer<UInt32>, center: Point, startAngle: Angle, origin: (x: Int, y: Int)) {
+    init(table: UnsafeMutablePointer<UInt32>, rays: ConicRays, center: Point, origin: (x: Int, y: Int)) {
         self.table = table
+        cot = rays.cot
+        down = rays.down
         cx = center.x + Double(origin.x)
         cy = center.y + Double(origin.y)
-        var s = startAngle.degrees / 360
-        s -= s.rounded(.down)
-        startTurns = Float(s)
+        startTurns = rays.startTurns
     }
 
-    /// The table position of pixel `x` of row `y`, plus 0.5 (so truncation
-    /// rounds): 0.5 ..< 1023.5.
+    /// `angle` in turns, 0 ..< 1: how `ConicRays` are keyed.
+    static func turns(_ angle: Angle) -> Double {
+        let s = angle.degrees / 360
+        return s - s.rounded(.down)
+    }
+
+    /// The first column whose pixel centre lies right of where ray i meets the
+    /// row `uy` below the centre (x + 0.5 > cx + uy * cot): that position
+    /// rounded, ties to even (a centre exactly on a ray goes to one side, the
+    /// same in every span). Rounded by adding 1.5 * 2^52, exact while
+    /// |uy * cot| < 2^51.
     @inline(__always)
-    private func exactPosition(y: Int, x: Int) -> Float {
-        var t = FastMath.atan2Turns(Float(Double(y) + 0.5 - cy), Float(Double(x) + 0.5 - cx)) - startTurns
+    private static func crossing(_ cot: Double, uy: Double, cx: Double) -> Int {
+        let v = cx + uy * cot + 6_755_399_441_055_744.0
+        return Int(bitPattern: UInt(v.bitPattern)) &- 0x4338_0000_0000_0000
+    }
+
+    /// Whether pixel `x` of row `uy` is past ray i (clockwise of it, by less
+    /// than half a turn).
+    @inline(__always)
+    private func past(_ i: Int, x: Int, uy: Double) -> Bool {
+        let p = Self.crossing(cot[i], uy: uy, cx: cx)
+        return down[i] != 0 ? x < p : x >= p
+    }
+
+    /// The entry of pixel `x` of row `uy`.
+    @inline(__always)
+    private func entry(x: Int, uy: Double) -> Int {
+        let mask = ConicRays.count - 1
+        var t = Double(FastMath.atan2Turns(Float(uy), Float(Double(x) + 0.5 - cx))) - startTurns
         if t < 0 { t += 1 }
-        return t * Float(GradientTable.size - 1) + 0.5
-    }
-
-    /// How many pixels after the one at `dx` (pixel centre minus centre, along a
-    /// row at `dy2` = dy² from it) the polynomial about it reaches.
-    @inline(__always)
-    private static func reachLength(dx: Double, dy2: Double) -> Int {
-        var h = reach * (dy2 + dx * dx).squareRoot()
-        if dx < 0 {
-            // Moving towards the centre: the far end is the closest point (or the
-            // foot of the perpendicular, at distance |dy|, once past it).
-            let end = min(0, dx + h)
-            h = min(h, reach * (dy2 + end * end).squareRoot())
+        var k = Int(t * Double(mask) + 0.5) & mask
+        // The estimate is within a step of the entry (about 2e-6 turn off).
+        var steps = 0
+        while steps < 8 && !past(k, x: x, uy: uy) {
+            k = (k &- 1) & mask
+            steps += 1
         }
-        return min(Int(h), maxReach)
-    }
-
-    /// Makes pixel `x` of row `y` the anchor.
-    private mutating func anchor(y: Int, x: Int) {
-        let dx = Double(x) + 0.5 - cx, dy = Double(y) + 0.5 - cy
-        let p0 = Double(exactPosition(y: y, x: x))
-        anchorY = y
-        anchorX = x
-        anchorEnd = x + 1
-        f0 = Int(p0 * Self.one)
-        var k = Self.reachLength(dx: dx, dy2: dy * dy)
-        if k == 0 { return }
-        // dθ/dx = -dy/r², d²θ/dx² = 2·dx·dy/r⁴, d³θ/dx³ = 2·dy·(r² - 4·dx²)/r⁶,
-        // d⁴θ/dx⁴ = -24·dx·dy·(r² - 2·dx²)/r⁸ (radians), in table steps.
-        let r2 = dx * dx + dy * dy
-        let p1 = Double(GradientTable.size - 1) / (2 * Double.pi) * -dy / r2
-        let p2 = p1 * -2 * dx / r2
-        let p3 = p1 * -2 * (r2 - 4 * dx * dx) / (r2 * r2)
-        let p4 = p1 * 24 * dx * (r2 - 2 * dx * dx) / (r2 * r2 * r2)
-        // The polynomial must stay a step away from both ends of the table: past
-        // the seam the true position wraps around and the polynomial does not. Its
-        // slope keeps its sign over the reach, so checking the last pixel suffices;
-        // near the seam the reach ends short of it.
-        func inside(_ k: Int) -> Bool {
-            let t = Double(k)
-            let p = p0 + t * (p1 + t * (p2 / 2 + t * (p3 / 6 + t * p4 / 24)))
-            return p >= 1.5 && p <= Double(GradientTable.size) - 1.5
+        while steps < 8 && past((k &+ 1) & mask, x: x, uy: uy) {
+            k = (k &+ 1) & mask
+            steps += 1
         }
-        if !inside(k) {
-            let room = p1 > 0 ? Double(GradientTable.size) - 1.5 - p0 : p0 - 1.5
-            // (A zero slope gives an infinite quotient: the halving then ends at 0.)
-            k = room > 0 ? Int(min(Double(k), room / abs(p1))) : 0
-            while k > 0 && !inside(k) { k /= 2 }
-        }
-        anchorEnd = x + k + 1
-        d1 = Int((p1 + p2 / 2 + p3 / 6 + p4 / 24) * Self.one)
-        d2 = Int((p2 + p3 + p4 * 7 / 12) * Self.one)
-        d3 = Int((p3 + p4 * 3 / 2) * Self.one)
-        d4 = Int(p4 * Self.one)
+        return k
     }
 
     @inline(__always)
     mutating func shade(y: Int, x: Int, count: Int, into out: UnsafeMutablePointer<UInt32>) {
-        let mask = GradientTable.size - 1
-        let low = UInt32(Self.margin * Self.one), span = UInt32.max - 2 * low
-        var i = 0
-        while i < count {
-            if y != anchorY || x + i < anchorX || x + i >= anchorEnd { anchor(y: y, x: x + i) }
-            let end = min(anchorEnd - x, count)
-            // The forward differences k steps on from the anchor (Newton's forward
-            // formula): the values the steps would reach, whichever span took them.
-            let k = x + i - anchorX
-            var f = f0, e1 = d1, e2 = d2, e3 = d3
-            if k > 0 {
-                let c2 = (k * (k - 1)) >> 1, c3 = c2 * (k - 2) / 3, c4 = (c3 * (k - 3)) >> 2
-                f += k * e1 + c2 * e2 + c3 * e3 + c4 * d4
-                e1 += k * e2 + c2 * e3 + c3 * d4
-                e2 += k * e3 + c2 * d4
-                e3 += k * d4
+        let mask = ConicRays.count - 1
+        let table = self.table, cot = self.cot, down = self.down, cx = self.cx
+        let uy = Double(y) + 0.5 - cy
+        if uy == 0 {
+            // The row through the centre: every ray meets it there.
+            for j in 0..<count { out[j] = table[entry(x: x + j, uy: uy)] }
+            return
+        }
+        var k = entry(x: x, uy: uy)
+        // Runs in row coordinates: pixels j ..< stop take entry k (at base + j).
+        let base = out - x, end = x + count
+        var j = x
+        @inline(__always)
+        func fill(_ stop: Int) {
+            // Four at a time; the last store may reach three past `stop`, into
+            // the next run (written after it) or the slack.
+            let v = SIMD4<UInt32>(repeating: table[k])
+            var o = UnsafeMutableRawPointer(base + j)
+            let e = UnsafeMutableRawPointer(base + stop)
+            repeat {
+                o.storeBytes(of: v, as: SIMD4<UInt32>.self)
+                o += 16
+            } while o < e
+            j = stop
+        }
+        if uy > 0 {
+            // Below the centre the angle falls from left to right: the pixels
+            // leave ray k behind (rays pointing up never meet the row).
+            while true {
+                var stop = end
+                if down[k] != 0 { stop = min(end, Self.crossing(cot[k], uy: uy, cx: cx)) }
+                if stop > j {
+                    fill(stop)
+                    if j == end { return }
+                }
+                k = (k &- 1) & mask
             }
-            var j = i
-            // Fractions in margin ..< 1 - margin truncate as the exact position does;
-            // elsewhere the pixel's own angle decides.
-            @inline(__always)
-            func sure() -> Bool { UInt32(truncatingIfNeeded: f) &- low < span }
-            @inline(__always)
-            func next(_ index: Int) {
-                out[j] = table[index & mask]
-                f += e1
-                e1 += e2
-                e2 += e3
-                e3 += d4
-                j += 1
+        } else {
+            // Above it the angle rises: the pixels reach ray k + 1.
+            while true {
+                let ray = (k &+ 1) & mask
+                var stop = end
+                if down[ray] == 0 { stop = min(end, Self.crossing(cot[ray], uy: uy, cx: cx)) }
+                if stop > j {
+                    fill(stop)
+                    if j == end { return }
+                }
+                k = ray
             }
-            while j < end {
-                next(sure() ? f >> 32 : Int(exactPosition(y: y, x: x + j)))
-                // The common case in a loop of its own, without the exact path.
-                while j < end && sure() { next(f >> 32) }
-            }
-            i = end
         }
     }
 }
