@@ -40,7 +40,11 @@ struct DenseBand: ~Copyable {
     /// that stay zero, so that four cells from any column up to the extra one
     /// lie in the row (see `quad`).
     private var stride = 1
+    /// Bitmap words a row uses (`stride` columns), and words per row in memory:
+    /// one more, the sentinel, which is never zero, so the sweep's scan for
+    /// the next touched word needs no bound.
     private var words = 1
+    private var wordStride = 1
     private var originX = 0
     private var width = 0
     /// The band's first row, in surface pixels.
@@ -61,16 +65,25 @@ struct DenseBand: ~Copyable {
         self.originX = originX
         self.width = width
         stride = width + 4
-        words = (stride + 63) >> 6
+        let used = (stride + 63) >> 6
         if stride > capacityColumns {
             cells.deallocate()
             bits.deallocate()
             capacityColumns = max(stride, 2 * capacityColumns)
-            let wordCapacity = (capacityColumns + 63) >> 6
+            wordStride = ((capacityColumns + 63) >> 6) + 1
             cells = .allocate(capacity: capacityColumns * Self.rows)
             cells.initialize(repeating: 0, count: capacityColumns * Self.rows)
-            bits = .allocate(capacity: wordCapacity * Self.rows)
-            bits.initialize(repeating: 0, count: wordCapacity * Self.rows)
+            bits = .allocate(capacity: wordStride * Self.rows)
+            bits.initialize(repeating: 0, count: wordStride * Self.rows)
+            words = 0
+        }
+        if used != words {
+            // The sentinels move to the word after the ones in use.
+            for r in 0..<Self.rows {
+                bits[r * wordStride + words] = 0
+                bits[r * wordStride + used] = 1
+            }
+            words = used
         }
     }
 
@@ -200,8 +213,8 @@ struct DenseBand: ~Copyable {
             right ? min(max(v, a), b) : max(min(v, a), b)
         }
         let row = (y >> 8) - topRow, originX = self.originX, width = self.width
-        var cellRow = cells + row &* stride, bitRow = bits + row &* words
-        let stride = self.stride, words = self.words
+        var cellRow = cells + row &* stride, bitRow = bits + row &* wordStride
+        let stride = self.stride, wordStride = self.wordStride
         var x = x, y = y
         // The next row crossing, and the next column boundary.
         var rowY = (y | mask) + 1, rowX: Int
@@ -253,7 +266,7 @@ struct DenseBand: ~Copyable {
                 // Into the next row (the last ends at yEnd).
                 if y == yEnd { return }
                 cellRow += stride
-                bitRow += words
+                bitRow += wordStride
                 rowY = y &+ one
                 if rowY >= yEnd {
                     rowY = yEnd
@@ -319,7 +332,7 @@ struct DenseBand: ~Copyable {
             col = width
         }
         cells[row &* stride &+ col] &+= (Int64(cover) << 32 &+ Int64(area)) &* sign
-        bits[row &* words &+ col >> 6] |= 1 &<< UInt64(col & 63)
+        bits[row &* wordStride &+ col >> 6] |= 1 &<< UInt64(col & 63)
     }
 
     /// The coverage of a cell's accumulated area. The winding number is 0 or
@@ -337,7 +350,8 @@ struct DenseBand: ~Copyable {
     /// far. Sinks that take pixels get each quad as it comes (`blendQuad`).
     @inline(__always)
     mutating func sweepRow<S: SpanSink>(_ row: Int, y: Int, buffer: UnsafeMutablePointer<UInt8>, into sink: inout S) {
-        let cellRow = cells + row * stride, bitRow = bits + row * words
+        let cellRow = cells + row * stride, bitRow = bits + row * wordStride
+        let words = self.words
         // The surface row, for sinks that take quads (once, not per quad).
         let pixelRow: UnsafeMutableRawPointer? = S.takesPixels ? sink.rowAddress(y) : nil
         // (In locals: read through self, they were loaded again for every quad.)
@@ -350,7 +364,8 @@ struct DenseBand: ~Copyable {
         while true {
             // (A tight loop over empty words: as a `for` with `continue` it
             // compiled to twenty instructions a word.)
-            while wi < words && bitRow[wi] == 0 { wi &+= 1 }
+            // (The sentinel at `words` ends it.)
+            while bitRow[wi] == 0 { wi &+= 1 }
             if wi == words { break }
             var w = bitRow[wi]
             bitRow[wi] = 0
