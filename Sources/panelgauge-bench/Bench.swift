@@ -13,6 +13,9 @@ struct Bench {
         var png: String? = nil
         var pngValue = 0.73
         var variant = "simple"
+        /// The renderer name in the JSON line: two builds of this program (for
+        /// the baseline x86-64 and for Haswell) join one peer run apart.
+        var name = "panelgauge"
     }
 
     static func fail(_ message: String) -> Never {
@@ -58,6 +61,10 @@ struct Bench {
                 guard let v = Double(s), v.isFinite else { fail("--v must be a number") }
                 o.pngValue = v
             case "--callgrind": o.callgrind = true
+            case "--name":
+                o.name = next()
+                guard !o.name.isEmpty, o.name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+                else { fail("--name takes letters, digits, '-' and '_'") }
             default: fail("unknown option \(args[i])")
             }
             i += 1
@@ -119,7 +126,7 @@ struct Bench {
             return padded.dropLast(4) + "." + padded.suffix(4)
         }
         print(
-            "{\"renderer\": \"panelgauge\", \"size\": \"\(o.width)x\(o.height)\", \"variant\": \"\(o.variant)\", "
+            "{\"renderer\": \"\(o.name)\", \"size\": \"\(o.width)x\(o.height)\", \"variant\": \"\(o.variant)\", "
                 + "\"frames\": \(n), \"stride\": \(o.stride), \"median_ms\": \(f(median)), "
                 + "\"min_ms\": \(f(Double(times[0]) / 1e6)), \"max_ms\": \(f(Double(times[n - 1]) / 1e6)), "
                 + "\"callgrind\": \(o.callgrind), \"note\": \"\"}")
