@@ -133,6 +133,23 @@ import Testing
         }
     }
 
+    /// Coverage like a glyph's box: zero around a stretch of ink, so that whole
+    /// groups of sixteen are empty (skipped) next to groups that are not.
+    @Test func perPixelAlphaOverMostlyEmptyBoxesMatchesScalar() {
+        var r = Random(state: 13)
+        for _ in 0..<4000 {
+            var c = Case(&r)
+            let inkStart = r.below(c.count + 1), inkEnd = inkStart + r.below(c.count - inkStart + 1)
+            for i in 0..<c.count where i < inkStart || i >= inkEnd { c.coverage[i] = 0 }
+            let got = c.actual { row in
+                c.coverage.withUnsafeBufferPointer {
+                    XRGB8888Blender.blend(row: row, x: c.x, count: c.count, color: c.color, alphas: $0.baseAddress!)
+                }
+            }
+            #expect(got == c.expected(alpha: { UInt32(c.coverage[$0]) }, source: { _ in c.color }))
+        }
+    }
+
     @Test func coverageTimesAlphaMatchesScalar() {
         var r = Random(state: 3)
         for _ in 0..<4000 {

@@ -134,3 +134,28 @@ extension ShaderTests {
         #expect(!table.opaque)
     }
 }
+
+@Suite struct GradientStopTests {
+    let red = Color(hex: 0xFF3B30), green = Color(hex: 0x34C759), blue = Color(hex: 0x0A84FF)
+
+    @Test func stopsAreSortedClampedAndWithoutNaN() {
+        let g = Gradient(stops: [
+            .init(color: green, location: 0.8), .init(color: red, location: -0.5), .init(color: blue, location: .nan),
+            .init(color: blue, location: 1.7),
+        ])
+        #expect(
+            g.stops == [
+                .init(color: red, location: 0), .init(color: green, location: 0.8), .init(color: blue, location: 1),
+            ])
+        #expect(Gradient(stops: [.init(color: red, location: .nan)]).stops == [.init(color: .clear, location: 0)])
+        #expect(Gradient(stops: []).stops == [.init(color: .clear, location: 0)])
+    }
+
+    @Test func orderedStopsAreKeptAsGiven() {
+        let stops: [Gradient.Stop] = [
+            .init(color: red, location: 0), .init(color: green, location: 0.5), .init(color: green, location: 0.5),
+            .init(color: blue, location: 1),
+        ]
+        #expect(Gradient(stops: stops).stops == stops)
+    }
+}

@@ -20,6 +20,18 @@ public struct Gradient: Sendable, Hashable {
     /// Stops are sorted; locations are clamped to 0...1; NaN locations are dropped.
     /// An empty list gives a transparent gradient.
     public init(stops: [Stop]) {
+        // Stops already in order within 0...1 (as the styles make them, every
+        // frame) are kept as they are: no filtered, clamped and sorted copies.
+        var ordered = !stops.isEmpty
+        var last = 0.0
+        for s in stops where ordered {
+            ordered = s.location >= last && s.location <= 1
+            last = s.location
+        }
+        if ordered {
+            self.stops = stops
+            return
+        }
         let valid = stops.filter { !$0.location.isNaN }.map {
             Stop(color: $0.color, location: min(1, max(0, $0.location)))
         }

@@ -134,6 +134,9 @@ public final class Font: Sendable {
     public var hasKerning: Bool { file.hasKerning }
     /// The size in 26.6 fixed point: the key of this size in the face.
     private let key: Int
+    /// The last text laid out, and its run: a label is measured, placed and
+    /// drawn from the same string, and a repaint asks for its boxes too.
+    private let lastRun = Mutex<(text: String, run: Run)?>(nil)
 
     /// Opens `descriptor`'s file at `pixelSize` pixels per em (a face of its
     /// own; ``FontCache`` shares one face between sizes).
@@ -201,10 +204,13 @@ public final class Font: Sendable {
     /// pixels. Kerning is read unfitted and rounded here: FreeType's grid-fitted
     /// kerning rounds small pairs (DejaVu's "AV", 0.9 px at 14 px) to nothing.
     public func layout(_ text: String) -> Run {
-        withSize { s, z in
+        if let known = lastRun.withLock({ $0?.text == text ? $0?.run : nil }) { return known }
+        let run = withSize { s, z in
             let (pens, advance) = Self.pens(text, hasKerning: hasKerning, &s, &z)
             return Run(glyphs: pens.map { (Self.glyph($0.index, s.face, &z), $0.penX) }, advance: Double(advance))
         }
+        lastRun.withLock { $0 = (text, run) }
+        return run
     }
 
     /// The advance width of `text` in pixels (what a label's slot must hold).

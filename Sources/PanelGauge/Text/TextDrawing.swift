@@ -2,9 +2,12 @@ extension Font {
     /// The ink of `text` laid out with its pen starting at (0, 0) on the
     /// baseline: the union of the glyph bitmaps' non-empty boxes (y down, so the
     /// top of a capital is negative). Nil for text without ink (spaces).
-    public func inkBounds(of text: String) -> IntRect? {
+    public func inkBounds(of text: String) -> IntRect? { inkBounds(of: layout(text)) }
+
+    /// The ink of a laid-out run (see ``inkBounds(of:)-(String)``).
+    public func inkBounds(of run: Run) -> IntRect? {
         var ink: IntRect?
-        for (g, pen) in layout(text).glyphs where g.width > 0 && g.height > 0 {
+        for (g, pen) in run.glyphs where g.width > 0 && g.height > 0 {
             let box = IntRect(x: pen + g.left, y: -g.top, width: g.width, height: g.height)
             ink = ink.map { $0.union(box) } ?? box
         }
@@ -64,14 +67,16 @@ public struct Text: Drawable {
     /// Where the pen starts so that the text's advance is aligned in `rect` and
     /// its ink is centred vertically on the rectangle's middle.
     static func origin(of string: String, font: Font, in rect: Rect, alignment: HorizontalAlignment) -> Point {
-        let w = font.advance(of: string)
+        // (Laid out once: the advance is the run's, and the ink needs the run.)
+        let run = font.layout(string)
+        let w = run.advance
         let x: Double
         switch alignment {
         case .leading: x = rect.minX
         case .center: x = rect.midX - w / 2
         case .trailing: x = rect.maxX - w
         }
-        let ink = font.inkBounds(of: string)
+        let ink = font.inkBounds(of: run)
         // Baseline such that the ink's vertical middle sits on rect.midY.
         let inkMid = ink.map { Double($0.minY + $0.maxY) / 2 } ?? -font.ascender / 2
         return Point(x: x, y: rect.midY - inkMid)

@@ -202,10 +202,10 @@ final class PanelRenderer {
                     // layer drawn where they are not enough (its ends, the label).
                     let exact = arc.exactBounds.map { IntRect(covering: $0) }
                     let sector = ArcSector(arc.layout, upTo: arc.value)
+                    let frame = frames[i], zone = labelZones[i], staticPicture = pictures[i]!
                     for r in met where !exact.contains(where: { $0.contains(r) }) {
-                        copySectors(
-                            r, runsOnly: copiesRunsOnly(r, of: i, cap: arc.cap), arc: arc, sector, on: picture,
-                            over: pictures[i]!, on: c)
+                        let runsOnly = Self.copiesRunsOnly(r, frame: frame, labelZone: zone, cap: arc.cap)
+                        copySectors(r, runsOnly: runsOnly, arc: arc, sector, on: picture, over: staticPicture, on: c)
                     }
                     // Per exact box, the box around its parts in the rectangles. It
                     // may take in pixels outside them: it is drawn as a full
@@ -303,8 +303,10 @@ final class PanelRenderer {
     /// whole arc does: in its runs (a pixel that the whole arc leaves as the
     /// static picture has coverage 0 or its colour, and then so has the arc at
     /// any value). Round ends reach past the whole arc's end: never.
-    private func copiesRunsOnly(_ rect: IntRect, of i: Int, cap: LineCap) -> Bool {
-        cap == .butt && !rect.contains(frames[i]) && !(labelZones[i]?.intersects(rect) ?? false)
+    /// (Given the gauge's frame and label zone, read once per repaint: as
+    /// properties of the renderer they cost an exclusivity check per rectangle.)
+    private static func copiesRunsOnly(_ rect: IntRect, frame: IntRect, labelZone: IntRect?, cap: LineCap) -> Bool {
+        cap == .butt && !rect.contains(frame) && !(labelZone?.intersects(rect) ?? false)
     }
 
     /// `rect`'s pixels row by row from `arcPicture` where their centres lie in

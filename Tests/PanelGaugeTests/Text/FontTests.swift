@@ -27,6 +27,18 @@ import Testing
         #expect(throws: FontError.self) { try Font(pixelSize: .nan) }
     }
 
+    /// `layout` remembers the last text: asking for others in between, or for a
+    /// text again, gives what a font that never saw them gives.
+    @Test func layoutsDoNotMixTexts() throws {
+        let f = try Font(pixelSize: 20)
+        func shape(_ run: Font.Run) -> [Int] {
+            [Int(run.advance)] + run.glyphs.flatMap { [$0.penX, $0.glyph.width, $0.glyph.height] }
+        }
+        for t in ["12", "345", "12", "12", "7%", "", "345"] {
+            #expect(shape(f.layout(t)) == shape(try Font(pixelSize: 20).layout(t)), "\(t)")
+        }
+    }
+
     @Test func widerValuesMeasureWider() throws {
         let f = try Font(pixelSize: 12)
         #expect(f.advance(of: "100 %") > f.advance(of: "73 %"))
