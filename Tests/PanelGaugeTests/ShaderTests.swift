@@ -10,11 +10,22 @@ import Testing
 /// the rays where the entry steps after that; these tests hold it to the angle
 /// of every pixel computed on its own.
 @Suite struct ShaderTests {
-    /// A table whose entry i is i, so a shaded pixel reads back as its index.
+    /// A table whose entry i is `value(i)`: by default i, so a shaded pixel
+    /// reads back as its index; with runs of equal entries, the shader steps
+    /// from run to run.
     final class IndexTable {
         let entries = UnsafeMutablePointer<UInt32>.allocate(capacity: GradientTable.size)
-        init() { for i in 0..<GradientTable.size { entries[i] = UInt32(i) } }
-        deinit { entries.deallocate() }
+        let runStart = UnsafeMutablePointer<Int16>.allocate(capacity: GradientTable.size)
+        let runEnd = UnsafeMutablePointer<Int16>.allocate(capacity: GradientTable.size)
+        init(_ value: (Int) -> UInt32 = { UInt32($0) }) {
+            for i in 0..<GradientTable.size { entries[i] = value(i) }
+            GradientTable.findRuns(entries, start: runStart, end: runEnd)
+        }
+        deinit {
+            entries.deallocate()
+            runStart.deallocate()
+            runEnd.deallocate()
+        }
     }
 
     /// The entry of pixel (x, y) for its angle computed on its own, in double
@@ -36,7 +47,9 @@ import Testing
     ) {
         let rays = ConicRays(startTurns: ConicShader.turns(start))
         withExtendedLifetime(rays) {
-            var shader = ConicShader(table: table.entries, rays: rays, center: center, origin: (0, 0))
+            var shader = ConicShader(
+                table: table.entries, runStart: table.runStart, runEnd: table.runEnd, rays: rays, center: center,
+                origin: (0, 0))
             body(&shader)
         }
     }
@@ -81,6 +94,44 @@ import Testing
 }
 
 extension ShaderTests {
+    /// Tables with runs of equal entries (the shader then crosses only the
+    /// rays where the colour changes): runs of 5 and 37 entries, one across the
+    /// seam (entries 1021 ... 1023 equal to 0 and 1), alternating lengths, and a
+    /// table of one colour. Every pixel still gets its own angle's entry.
+    @Test func conicWithRunsOfEqualEntriesMatchesTheAngleOfEveryPixel() {
+        let tables: [(Int) -> UInt32] = [
+            { UInt32((($0 + 3) % 1024) / 5) }, { UInt32($0 / 37) }, { UInt32(($0 / 2) % 3) }, { _ in 7 },
+        ]
+        var rng = BlendTests.Random(state: 14)
+        var wrong = 0, pixels = 0
+        var out = [UInt32](repeating: 0, count: 400)
+        for (n, value) in tables.enumerated() {
+            let table = IndexTable(value)
+            for trial in 0..<20 {
+                let center = Point(x: 200 + Double(rng.below(400)) / 4, y: 150 + Double(rng.below(400)) / 4)
+                let start = [0, 90, 180.2, Double(rng.below(3600)) / 10][trial % 4]
+                Self.withConic(table, center: center, start: Angle(degrees: start)) { shader in
+                    for y in stride(from: rng.below(5), to: 500, by: 5) {
+                        var x = rng.below(20)
+                        while x < 560 {
+                            let count = 1 + rng.below(rng.below(2) == 0 ? 4 : 60)
+                            out.withUnsafeMutableBufferPointer {
+                                shader.shade(y: y, x: x, count: count, into: $0.baseAddress!)
+                            }
+                            for i in 0..<count {
+                                guard let exact = Self.exactIndex(shader, x: x + i, y: y) else { continue }
+                                if out[i] != value(exact) { wrong += 1 }
+                                pixels += 1
+                            }
+                            x += count + rng.below(12)
+                        }
+                    }
+                }
+            }
+            #expect(wrong == 0, "table \(n): \(wrong) of \(pixels) pixels")
+        }
+    }
+
     /// What paneld's damage-only updates rely on: a pixel's colour is a function
     /// of its position alone, whatever spans the rasterizer cuts its row into
     /// (a clipped redraw cuts them elsewhere than a full one).

@@ -290,8 +290,7 @@ public final class Canvas {
             var sink = ShaderSink<B, ConicShader>(
                 base: base, stride: stride,
                 shader: ConicShader(
-                    table: table.entries, rays: rays(startTurns: ConicShader.turns(startAngle)), center: center,
-                    origin: (0, 0)),
+                    table: table, rays: rays(startTurns: ConicShader.turns(startAngle)), center: center, origin: (0, 0)),
                 colors: colors, opaque: table.opaque)
             run(source, &sink)
         }

@@ -12,13 +12,29 @@
 final class GradientTable {
     static let size = 1024
     let entries: UnsafeMutablePointer<UInt32>
+    /// Runs of equal entries, cyclically (entry 1023 is followed by entry 0):
+    /// each entry's run begins at `runStart` and ends at `runEnd` (inclusive).
+    /// A two-colour ramp changes colour at about one entry in three, so the
+    /// conic shader steps from run to run, not from entry to entry. One run of
+    /// all 1024 entries when they are all equal.
+    let runStart: UnsafeMutablePointer<Int16>
+    let runEnd: UnsafeMutablePointer<Int16>
     /// What `entries` hold, once filled.
     private var filled: (gradient: Gradient, opacity: Double)?
     /// Whether every entry has alpha 255.
     private(set) var opaque = false
 
-    init() { entries = .allocate(capacity: Self.size) }
-    deinit { entries.deallocate() }
+    init() {
+        entries = .allocate(capacity: Self.size)
+        runStart = .allocate(capacity: Self.size)
+        runEnd = .allocate(capacity: Self.size)
+    }
+
+    deinit {
+        entries.deallocate()
+        runStart.deallocate()
+        runEnd.deallocate()
+    }
 
     /// Fills the table for `gradient`, with every alpha multiplied by `opacity`.
     func fill(_ gradient: Gradient, opacity: Double = 1) {
@@ -32,6 +48,34 @@ final class GradientTable {
         }
         filled = (gradient, opacity)
         opaque = all == 0xFF
+        Self.findRuns(entries, start: runStart, end: runEnd)
+    }
+
+    /// `runStart` and `runEnd` for `entries` (`size` of them).
+    static func findRuns(
+        _ entries: UnsafePointer<UInt32>, start: UnsafeMutablePointer<Int16>, end: UnsafeMutablePointer<Int16>
+    ) {
+        let n = size, mask = size - 1
+        // A run's first entry, if any entry differs from the one before it.
+        guard let first = (0..<n).first(where: { entries[$0] != entries[($0 &- 1) & mask] }) else {
+            for i in 0..<n {
+                start[i] = 0
+                end[i] = Int16(mask)
+            }
+            return
+        }
+        var s = first
+        for k in first..<(first + n) {
+            let i = k & mask
+            if entries[i] != entries[(i &- 1) & mask] { s = i }
+            start[i] = Int16(s)
+        }
+        var e = (first &- 1) & mask
+        for k in stride(from: first + n - 1, through: first, by: -1) {
+            let i = k & mask
+            if entries[i] != entries[(i &+ 1) & mask] { e = i }
+            end[i] = Int16(e)
+        }
     }
 }
 
@@ -134,6 +178,7 @@ final class ConicRays {
 /// then settled by those same tests.
 struct ConicShader: Shader {
     let table: UnsafeMutablePointer<UInt32>
+    let runStart: UnsafePointer<Int16>, runEnd: UnsafePointer<Int16>
     let cot: UnsafeMutablePointer<Double>
     let down: UnsafeMutablePointer<UInt8>
     let cx: Double, cy: Double
@@ -141,8 +186,20 @@ struct ConicShader: Shader {
     /// Colours a shade call may write past its count (a run's last store).
     static let outputSlack = 3
 
-    init(table: UnsafeMutablePointer<UInt32>, rays: ConicRays, center: Point, origin: (x: Int, y: Int)) {
+    init(table: GradientTable, rays: ConicRays, center: Point, origin: (x: Int, y: Int)) {
+        self.init(
+            table: table.entries, runStart: table.runStart, runEnd: table.runEnd, rays: rays, center: center,
+            origin: origin)
+    }
+
+    /// With a table of entries and its runs (`GradientTable.findRuns`).
+    init(
+        table: UnsafeMutablePointer<UInt32>, runStart: UnsafePointer<Int16>, runEnd: UnsafePointer<Int16>,
+        rays: ConicRays, center: Point, origin: (x: Int, y: Int)
+    ) {
         self.table = table
+        self.runStart = runStart
+        self.runEnd = runEnd
         cot = rays.cot
         down = rays.down
         cx = center.x + Double(origin.x)
@@ -222,22 +279,31 @@ struct ConicShader: Shader {
             } while o < e
             j = stop
         }
+        // The colour changes only at the rays that bound runs of equal entries.
+        let runStart = self.runStart, runEnd = self.runEnd
+        if (Int(runEnd[k]) &+ 1) & mask == Int(runStart[k]) {
+            // Every entry alike.
+            fill(end)
+            return
+        }
         if uy > 0 {
             // Below the centre the angle falls from left to right: the pixels
-            // leave ray k behind (rays pointing up never meet the row).
+            // leave behind the ray where k's run begins (rays pointing up
+            // never meet the row).
             while true {
+                let ray = Int(runStart[k])
                 var stop = end
-                if down[k] != 0 { stop = min(end, Self.crossing(cot[k], uy: uy, cx: cx)) }
+                if down[ray] != 0 { stop = min(end, Self.crossing(cot[ray], uy: uy, cx: cx)) }
                 if stop > j {
                     fill(stop)
                     if j == end { return }
                 }
-                k = (k &- 1) & mask
+                k = (ray &- 1) & mask
             }
         } else {
-            // Above it the angle rises: the pixels reach ray k + 1.
+            // Above it the angle rises: the pixels reach the ray after k's run.
             while true {
-                let ray = (k &+ 1) & mask
+                let ray = (Int(runEnd[k]) &+ 1) & mask
                 var stop = end
                 if down[ray] == 0 { stop = min(end, Self.crossing(cot[ray], uy: uy, cx: cx)) }
                 if stop > j {
