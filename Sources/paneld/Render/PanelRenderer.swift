@@ -508,25 +508,40 @@ private final class ArcOverlay {
     func copyRuns(in rect: IntRect, on surface: Surface, from picture: StaticPicture?) {
         let y0 = max(rect.minY, frame.minY), y1 = min(rect.maxY, frame.maxY)
         guard y0 < y1 else { return }
-        let lo = rect.minX, hi = rect.maxX, stride = surface.stride
-        var row = surface.row(y0)
-        var k = Int(rowStarts[y0 &- frame.minY])
-        for y in y0..<y1 {
+        if let picture {
+            copyRuns(y0..<y1, rect.minX, rect.maxX, on: surface) { y, a, b, _, _, row in
+                picture.restoreRow(y, columns: a..<b, into: row)
+            }
+        } else {
+            let pixels = self.pixels, bpp = self.bpp
+            copyRuns(y0..<y1, rect.minX, rect.maxX, on: surface) { _, a, b, x0, offset, row in
+                (row + a &* bpp).copyMemory(from: pixels + (offset &+ (a &- x0) &* bpp), byteCount: (b &- a) &* bpp)
+            }
+        }
+    }
+
+    /// The parts within columns lo ..< hi of the runs of rows `rows`, to `copy`
+    /// (row, columns a ..< b, the run's first column and pixel offset, and the
+    /// surface row's address). The loop's values in locals: read through
+    /// `self`, they were loaded again after every copy.
+    @inline(__always)
+    private func copyRuns(
+        _ rows: Range<Int>, _ lo: Int, _ hi: Int, on surface: Surface,
+        _ copy: (Int, Int, Int, Int, Int, UnsafeMutableRawPointer) -> Void
+    ) {
+        let rowStarts = self.rowStarts, runs = self.runs, minY = frame.minY, stride = surface.stride
+        var row = surface.row(rows.lowerBound)
+        var k = Int(rowStarts[rows.lowerBound &- minY])
+        for y in rows {
             // A row's runs lie left to right.
-            let end = Int(rowStarts[y &- frame.minY &+ 1])
+            let end = Int(rowStarts[y &- minY &+ 1])
             while k < end {
                 let run = runs[k]
                 let x0 = Int(run.x0), x1 = Int(run.x1)
                 if x0 >= hi { break }
                 k &+= 1
                 if x1 <= lo { continue }
-                let a = max(x0, lo), b = min(x1, hi)
-                if let picture {
-                    picture.restoreRow(y, columns: a..<b, into: row)
-                } else {
-                    let source = pixels + (Int(run.offset) &+ (a &- x0) &* bpp)
-                    (row + a &* bpp).copyMemory(from: source, byteCount: (b &- a) &* bpp)
-                }
+                copy(y, max(x0, lo), min(x1, hi), x0, Int(run.offset), row)
             }
             k = end
             row += stride
