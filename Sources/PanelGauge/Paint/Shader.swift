@@ -80,8 +80,9 @@ final class GradientTable {
 }
 
 /// Computes the colours of a horizontal run of pixels (at their centres).
-/// Mutating, so that a shader can carry work over from one span of a row to the
-/// next (the conic one does).
+/// Mutating, so that a shader may carry work over from one span of a row to the
+/// next (none does now: a pixel's colour must not depend on its span, see
+/// `ConicShader`).
 protocol Shader {
     /// Writes `count` colours to `out`, which has room for
     /// `ConicShader.outputSlack` more.
@@ -168,7 +169,8 @@ final class ConicRays {
 /// it), so a row's pixels fall into runs of one entry, separated where the row
 /// meets the rays of `ConicRays`. The shader finds the entry of a span's first
 /// pixel, then only computes where the next ray meets the row (a multiply-add)
-/// and fills runs four pixels to a store.
+/// and fills runs four pixels to a store; of the rays it crosses only those
+/// where the colour changes (`GradientTable.runStart`, `runEnd`).
 ///
 /// A pixel's entry is a function of its position alone, whatever spans its row
 /// is cut into (paneld's clipped redraws rely on it): whether a pixel is past
