@@ -51,13 +51,22 @@ struct DenseBand: ~Copyable {
     var topRow = 0
 
     init() {
-        cells = .allocate(capacity: 0)
+        cells = Self.zeroed(0)
         bits = .allocate(capacity: 0)
     }
 
     deinit {
-        cells.deallocate()
+        free(cells)
         bits.deallocate()
+    }
+
+    /// `count` cells of zero from `calloc`: a large block comes straight from
+    /// `mmap`, and its pages take memory only once a shape's edges touch them
+    /// (a wide clip's band is mostly untouched; writing the zeros would make
+    /// every page resident).
+    private static func zeroed(_ count: Int) -> UnsafeMutablePointer<Int64> {
+        guard let p = calloc(max(1, count), MemoryLayout<Int64>.stride) else { fatalError("out of memory") }
+        return p.assumingMemoryBound(to: Int64.self)
     }
 
     /// Sets up the band for clip columns `originX ..< originX + width`.
@@ -67,12 +76,11 @@ struct DenseBand: ~Copyable {
         stride = width + 4
         let used = (stride + 63) >> 6
         if stride > capacityColumns {
-            cells.deallocate()
+            free(cells)
             bits.deallocate()
             capacityColumns = max(stride, 2 * capacityColumns)
             wordStride = ((capacityColumns + 63) >> 6) + 1
-            cells = .allocate(capacity: capacityColumns * Self.rows)
-            cells.initialize(repeating: 0, count: capacityColumns * Self.rows)
+            cells = Self.zeroed(capacityColumns * Self.rows)
             bits = .allocate(capacity: wordStride * Self.rows)
             bits.initialize(repeating: 0, count: wordStride * Self.rows)
             words = 0
