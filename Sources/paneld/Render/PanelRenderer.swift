@@ -197,7 +197,8 @@ final class PanelRenderer {
             let v = value(of: i, in: values)
             if pictured[i] {
                 if let (picture, arc) = arcPicture(i, value: v) {
-                    for o in arc.others { note(IntRect(covering: o), for: i) }
+                    let others = arc.others.map { IntRect(covering: $0) }
+                    for o in others { note(o, for: i) }
                     // The arc's pixels from the pictures, then the dynamic
                     // layer drawn where they are not enough (its ends, the label).
                     let exact = arc.exactBounds.map { IntRect(covering: $0) }
@@ -217,7 +218,6 @@ final class PanelRenderer {
                         for r in met { box = box.union(r.intersection(z)) }
                         if !box.isEmpty { parts.append(box) }
                     }
-                    let others = arc.others.map { IntRect(covering: $0) }
                     for part in Self.merging(parts, slack: Self.exactSlack) {
                         if others.contains(where: { $0.intersects(part) }) {
                             drawDynamicLayer(i, value: v, in: part, on: c)
