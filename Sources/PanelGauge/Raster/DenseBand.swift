@@ -237,13 +237,22 @@ struct DenseBand: ~Copyable {
         if y >= yEnd { return }
         while true {
             let nx: Int, ny: Int
-            if right ? colX < rowX : colX > rowX {
+            // Left or right of the clip, the rest of the row is one step: its
+            // column steps would all add to the clamped column, with area 0
+            // on the left; on the right, the extra column's area shows nowhere.
+            let outside =
+                clamp
+                && (right
+                    ? rowX <= originX << 8 || x >> 8 > originX &+ width
+                    : x <= originX << 8 || rowX >> 8 > originX &+ width)
+            if !outside && (right ? colX < rowX : colX > rowX) {
                 nx = colX
                 ny = min(max(circle.y(atX: colX), y), rowY)
                 colX = right ? colX &+ one : colX &- one
             } else {
                 nx = rowX
                 ny = rowY
+                if outside { colX = right ? (rowX | mask) &+ 1 : (rowX &- 1) & ~mask }
             }
             let cover = ny &- y
             if cover != 0 {
@@ -265,6 +274,7 @@ struct DenseBand: ~Copyable {
                     area = 0
                 } else if clamp && col > width {
                     col = width
+                    area = 0
                 }
                 cellRow[col] &+= (Int64(cover) << 32 &+ Int64(area)) &* sign
                 bitRow[col >> 6] |= 1 &<< UInt64(col & 63)
