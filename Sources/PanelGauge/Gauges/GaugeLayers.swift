@@ -322,27 +322,13 @@ public struct ArcSector: Sendable {
             body(columns, reach != 0)
             return
         }
-        let dy = Double(y) + 0.5 - cy
-        // Along a row a centre's direction crosses a ray only where the ray
-        // crosses the row; the row may also pass the centre.
-        var cuts = (columns.upperBound, columns.upperBound, columns.upperBound)
-        func cut(_ x: Double) {
-            guard abs(x) < 1e9 else { return }
-            var k = Int((x - 0.5).rounded(.up))
-            if k <= columns.lowerBound || k >= columns.upperBound { return }
-            // Insertion into the three sorted slots.
-            if k < cuts.0 { swap(&k, &cuts.0) }
-            if k < cuts.1 { swap(&k, &cuts.1) }
-            if k < cuts.2 { swap(&k, &cuts.2) }
-        }
-        if ay != 0 && dy / ay > 0 { cut(cx + dy / ay * ax) }
-        if by != 0 && dy / by > 0 { cut(cx + dy / by * bx) }
-        cut(cx)
+        let cuts = cuts(row: y)
         // Each piece between cuts lies on one side; its middle pixel tells which.
         var runStart = columns.lowerBound, runInside = false, from = columns.lowerBound
-        func piece(to: Int) {
+        func piece(to end: Int) {
+            let to = min(end, columns.upperBound)
             guard to > from else { return }
-            let inside = contains(dx: Double(from + to - 1) / 2 + 0.5 - cx, dy: dy)
+            let inside = contains(columns: from, to, row: y)
             if from > runStart && inside != runInside {
                 body(runStart..<from, runInside)
                 runStart = from
@@ -355,6 +341,29 @@ public struct ArcSector: Sendable {
         piece(to: cuts.2)
         piece(to: columns.upperBound)
         body(runStart..<columns.upperBound, runInside)
+    }
+
+    /// The columns of row `y` at which its pixel centres may change sides:
+    /// the first column whose centre lies at or right of where a bounding ray,
+    /// or the vertical through the centre, crosses the row (along a row a
+    /// centre's direction crosses a ray only there, and the row may pass the
+    /// centre); ascending, `Int.max` for the ones that do not.
+    @inlinable
+    public func cuts(row y: Int) -> (Int, Int, Int) {
+        var cuts = (Int.max, Int.max, Int.max)
+        guard reach != 0 && reach < 360 else { return cuts }
+        let dy = Double(y) + 0.5 - cy
+        @inline(__always) func cut(_ x: Double) {
+            guard abs(x) < 1e9 else { return }
+            var k = Int((x - 0.5).rounded(.up))
+            if k < cuts.0 { swap(&k, &cuts.0) }
+            if k < cuts.1 { swap(&k, &cuts.1) }
+            if k < cuts.2 { swap(&k, &cuts.2) }
+        }
+        if ay != 0 && dy / ay > 0 { cut(cx + dy / ay * ax) }
+        if by != 0 && dy / by > 0 { cut(cx + dy / by * bx) }
+        cut(cx)
+        return cuts
     }
 
     /// Whether every pixel centre of `rect` lies in the sector (true) or none
@@ -370,18 +379,25 @@ public struct ArcSector: Sendable {
     /// closed area), by the slab test.
     private func meets(_ rect: IntRect, dx: Double, dy: Double) -> Bool {
         var t0 = 0.0, t1 = Double.infinity
-        for (o, d, lo, hi) in [
-            (cx, dx, Double(rect.minX), Double(rect.maxX)), (cy, dy, Double(rect.minY), Double(rect.maxY)),
-        ] {
-            if d == 0 {
-                if o < lo || o > hi { return false }
-            } else {
-                let a = (lo - o) / d, b = (hi - o) / d
-                t0 = max(t0, min(a, b))
-                t1 = min(t1, max(a, b))
-            }
+        // One slab per axis (a loop over an array of the two allocated it).
+        @inline(__always) func slab(_ o: Double, _ d: Double, _ lo: Double, _ hi: Double) -> Bool {
+            if d == 0 { return o >= lo && o <= hi }
+            let a = (lo - o) / d, b = (hi - o) / d
+            t0 = max(t0, min(a, b))
+            t1 = min(t1, max(a, b))
+            return true
         }
+        guard slab(cx, dx, Double(rect.minX), Double(rect.maxX)), slab(cy, dy, Double(rect.minY), Double(rect.maxY))
+        else { return false }
         return t0 <= t1
+    }
+
+    /// Whether the middle of columns a ..< b of row `y` lies in the sector
+    /// (for a piece between two of the row's ``cuts(row:)``, whether its
+    /// pixel centres do).
+    @inlinable
+    public func contains(columns a: Int, _ b: Int, row y: Int) -> Bool {
+        contains(dx: Double(a + b - 1) / 2 + 0.5 - cx, dy: Double(y) + 0.5 - cy)
     }
 
     /// Whether direction (dx, dy) lies in the sector (both rays included).

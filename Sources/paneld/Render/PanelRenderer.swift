@@ -206,7 +206,8 @@ final class PanelRenderer {
                     let frame = frames[i], zone = labelZones[i], staticPicture = pictures[i]!
                     for r in met where !exact.contains(where: { $0.contains(r) }) {
                         let runsOnly = Self.copiesRunsOnly(r, frame: frame, labelZone: zone, cap: arc.cap)
-                        copySectors(r, runsOnly: runsOnly, arc: arc, sector, on: picture, over: staticPicture, on: c)
+                        copySectors(
+                            r, runsOnly: runsOnly, arc: arc, sector, on: picture, over: staticPicture, on: surface)
                     }
                     // Per exact box, the box around its parts in the rectangles. It
                     // may take in pixels outside them: it is drawn as a full
@@ -314,9 +315,8 @@ final class PanelRenderer {
     /// static layer and stroking the arc gives, except next to the arc's ends.
     private func copySectors(
         _ rect: IntRect, runsOnly: Bool, arc: GaugeLayering.ValueArc, _ sector: ArcSector,
-        on arcPicture: ArcOverlay, over picture: StaticPicture, on c: Canvas
+        on arcPicture: ArcOverlay, over picture: StaticPicture, on surface: Surface
     ) {
-        let surface = c.surface
         @inline(__always) func restore(_ y: Int, _ columns: Range<Int>, arc inside: Bool) {
             if inside {
                 arcPicture.restoreRow(y, columns: columns, on: surface, over: picture)
@@ -331,13 +331,8 @@ final class PanelRenderer {
             return
         }
         if runsOnly {
-            // A ray crosses the rectangle: each run split by the sector.
-            let columns = rect.minX..<rect.maxX
-            for y in rect.minY..<rect.maxY {
-                arcPicture.forEachRun(y, columns: columns) { lo, hi in
-                    sector.forEachRun(row: y, columns: lo..<hi) { restore(y, $0, arc: $1) }
-                }
-            }
+            // A ray crosses the rectangle: each run split where the sector ends.
+            arcPicture.copyRuns(in: rect, on: surface, split: sector, over: picture)
             return
         }
         if let inside = side {
@@ -425,9 +420,15 @@ private final class ArcOverlay {
         var x1: Int32
         /// Byte offset of the run's pixels in `pixels`.
         var offset: Int32
+        /// Byte offset of the static picture's pixel under x0 in its kept
+        /// pixels (`StaticPicture.pixels(under:)`), or -1 when the run does
+        /// not lie in them.
+        var under: Int32
     }
 
     private let frame: IntRect
+    /// The static picture the runs were found over (whose pixels `Run.under` points into).
+    private let base: StaticPicture
     private let bpp: Int
     /// Row y's runs are `runs[rowStarts[y - frame.minY] ..< rowStarts[y - frame.minY + 1]]`.
     /// (Immutable pointers, not arrays: an array in a class property is
@@ -444,6 +445,7 @@ private final class ArcOverlay {
     /// Keeps what `surface` shows in `frame` where it differs from `picture`.
     init(of frame: IntRect, on surface: Surface, over picture: StaticPicture) {
         self.frame = frame
+        base = picture
         let bpp = surface.format.bytesPerPixel
         self.bpp = bpp
         var rowStarts: [Int32] = [], runs: [Run] = [], pixels: [UInt8] = []
@@ -468,7 +470,9 @@ private final class ArcOverlay {
                     end += 1
                 }
                 end -= same
-                runs.append(Run(x0: Int32(frame.minX + x), x1: Int32(frame.minX + end), offset: Int32(pixels.count)))
+                let x0 = frame.minX + x, x1 = frame.minX + end
+                let under = picture.offset(of: IntRect(minX: x0, minY: y, maxX: x1, maxY: y + 1)) ?? -1
+                runs.append(Run(x0: Int32(x0), x1: Int32(x1), offset: Int32(pixels.count), under: Int32(under)))
                 pixels.append(contentsOf: UnsafeRawBufferPointer(start: row + x * bpp, count: (end - x) * bpp))
                 x = end
             }
@@ -490,38 +494,70 @@ private final class ArcOverlay {
         pixels.deallocate()
     }
 
-    /// Hands `body` the kept runs of row `y` within `columns`, left to right:
-    /// their first and end columns.
-    @inline(__always)
-    func forEachRun(_ y: Int, columns: Range<Int>, _ body: (Int, Int) -> Void) {
-        guard y >= frame.minY && y < frame.maxY else { return }
-        let r = y &- frame.minY
-        for k in Int(rowStarts[r])..<Int(rowStarts[r &+ 1]) {
-            let run = runs[k]
-            let lo = max(Int(run.x0), columns.lowerBound), hi = min(Int(run.x1), columns.upperBound)
-            if lo < hi { body(lo, hi) }
-        }
-    }
-
     /// Copies onto `surface` the pixels of the kept runs within `rect`: the
     /// runs' own, or `picture`'s (the static one) when given.
     func copyRuns(in rect: IntRect, on surface: Surface, from picture: StaticPicture?) {
         let y0 = max(rect.minY, frame.minY), y1 = min(rect.maxY, frame.maxY)
         guard y0 < y1 else { return }
-        if let picture {
+        if let picture, picture === base, let kept = picture.keptPixels {
+            // A run in the picture's kept pixels is copied from there at once.
+            let runs = self.runs, bpp = self.bpp
+            copyRuns(y0..<y1, rect.minX, rect.maxX, on: surface) { y, a, b, x0, k, row in
+                let under = Int(runs[k].under)
+                if under >= 0 {
+                    (row + a &* bpp).copyMemory(from: kept + (under &+ (a &- x0) &* bpp), byteCount: (b &- a) &* bpp)
+                } else {
+                    picture.restoreRow(y, columns: a..<b, into: row)
+                }
+            }
+        } else if let picture {
             copyRuns(y0..<y1, rect.minX, rect.maxX, on: surface) { y, a, b, _, _, row in
                 picture.restoreRow(y, columns: a..<b, into: row)
             }
         } else {
             let pixels = self.pixels, bpp = self.bpp
-            copyRuns(y0..<y1, rect.minX, rect.maxX, on: surface) { _, a, b, x0, offset, row in
+            let runs = self.runs
+            copyRuns(y0..<y1, rect.minX, rect.maxX, on: surface) { _, a, b, x0, k, row in
+                let offset = Int(runs[k].offset)
                 (row + a &* bpp).copyMemory(from: pixels + (offset &+ (a &- x0) &* bpp), byteCount: (b &- a) &* bpp)
             }
         }
     }
 
+    /// Copies onto `surface` the pixels of the kept runs within `rect`: the
+    /// runs' own where their centres lie in `sector`, `picture`'s (the static
+    /// one) elsewhere.
+    func copyRuns(in rect: IntRect, on surface: Surface, split sector: ArcSector, over picture: StaticPicture) {
+        let y0 = max(rect.minY, frame.minY), y1 = min(rect.maxY, frame.maxY)
+        guard y0 < y1 else { return }
+        let pixels = self.pixels, bpp = self.bpp
+        let runs = self.runs
+        copyRuns(y0..<y1, rect.minX, rect.maxX, on: surface) { y, a, b, x0, k, row in
+            let offset = Int(runs[k].offset)
+            // The pieces between the row's cuts each lie on one side (their
+            // middle pixel tells which).
+            let cuts = sector.cuts(row: y)
+            var from = a
+            @inline(__always) func piece(to end: Int) {
+                let to = min(end, b)
+                guard to > from else { return }
+                if sector.contains(columns: from, to, row: y) {
+                    (row + from &* bpp).copyMemory(
+                        from: pixels + (offset &+ (from &- x0) &* bpp), byteCount: (to &- from) &* bpp)
+                } else {
+                    picture.restoreRow(y, columns: from..<to, into: row)
+                }
+                from = to
+            }
+            piece(to: cuts.0)
+            piece(to: cuts.1)
+            piece(to: cuts.2)
+            piece(to: b)
+        }
+    }
+
     /// The parts within columns lo ..< hi of the runs of rows `rows`, to `copy`
-    /// (row, columns a ..< b, the run's first column and pixel offset, and the
+    /// (row, columns a ..< b, the run's first column and index, and the
     /// surface row's address). The loop's values in locals: read through
     /// `self`, they were loaded again after every copy.
     @inline(__always)
@@ -541,7 +577,7 @@ private final class ArcOverlay {
                 if x0 >= hi { break }
                 k &+= 1
                 if x1 <= lo { continue }
-                copy(y, max(x0, lo), min(x1, hi), x0, Int(run.offset), row)
+                copy(y, max(x0, lo), min(x1, hi), x0, k &- 1, row)
             }
             k = end
             row += stride
@@ -617,6 +653,16 @@ private final class StaticPicture {
         let local = IntRect(x: inked.x - extent.x, y: inked.y - extent.y, width: inked.width, height: inked.height)
         Self.copyRows(inked.height, from: image.surface.subsurface(local), to: canvas.surface.subsurface(inked))
     }
+
+    /// Where `rect`'s first pixel lies in the kept pixels (bytes from
+    /// `keptPixels`), when `rect` lies in them.
+    func offset(of rect: IntRect) -> Int? {
+        guard pixels != nil, extent.contains(rect) else { return nil }
+        return (rect.minY - extent.minY) * pixelStride + (rect.minX - extent.minX) * format.bytesPerPixel
+    }
+
+    /// The first kept pixel (nil when none is kept).
+    var keptPixels: UnsafeRawPointer? { pixels }
 
     /// The pixels kept, and a background row.
     var bytes: Int { (extent.area + frame.width) * format.bytesPerPixel }

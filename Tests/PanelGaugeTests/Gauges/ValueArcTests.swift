@@ -90,8 +90,9 @@ import Testing
         #expect(!changed.contains { $0.width >= label.width }, "no box as wide as the label")
     }
 
-    /// forEachRun and side(of:) agree with the direction of each pixel centre
-    /// (atan2), except within a pixel of the sector's two rays.
+    /// forEachRun, the pieces between a row's cuts, and side(of:) agree with
+    /// the direction of each pixel centre (atan2), except within a pixel of
+    /// the sector's two rays.
     @Test func sectorRunsFollowThePixelsDirections() {
         let layouts = [
             CircularGaugeLayout(center: Point(x: 30.5, y: 25), radius: 20, lineWidth: 6, startAngle: 90, sweep: 360),
@@ -115,7 +116,7 @@ import Testing
                     if d < 0 { d += 360 }
                     return abs(reach) >= 360 || (reach != 0 && d <= abs(reach))
                 }
-                var wrong: [(Int, Int)] = []
+                var wrong: [(Int, Int)] = [], wrongPieces: [(Int, Int)] = []
                 for y in 0..<50 {
                     var next = 3
                     sector.forEachRun(row: y, columns: 3..<58) { columns, inside in
@@ -124,8 +125,24 @@ import Testing
                         for x in columns where expected(x, y).map({ $0 != inside }) ?? false { wrong.append((x, y)) }
                     }
                     #expect(next == 58)
+                    // The row's cuts on their own (paneld splits runs by them):
+                    // each piece between two lies on the side its middle says.
+                    let cuts = sector.cuts(row: y)
+                    #expect(cuts.0 <= cuts.1 && cuts.1 <= cuts.2)
+                    var from = 3
+                    for end in [cuts.0, cuts.1, cuts.2, 58] {
+                        let to = min(max(end, from), 58)
+                        if to > from {
+                            let inside = sector.contains(columns: from, to, row: y)
+                            for x in from..<to where expected(x, y).map({ $0 != inside }) ?? false {
+                                wrongPieces.append((x, y))
+                            }
+                        }
+                        from = to
+                    }
                 }
                 #expect(wrong.isEmpty, "\(l.startAngle.degrees) + \(reach): \(wrong.prefix(5))")
+                #expect(wrongPieces.isEmpty, "cuts, \(l.startAngle.degrees) + \(reach): \(wrongPieces.prefix(5))")
                 for r in [
                     IntRect(x: 0, y: 0, width: 12, height: 9), IntRect(x: 44, y: 30, width: 10, height: 15),
                     IntRect(x: 20, y: 40, width: 30, height: 8), IntRect(x: 25, y: 20, width: 10, height: 10),
