@@ -8,9 +8,6 @@ let package = Package(
         .executable(name: "paneld", targets: ["paneld"]),
         .executable(name: "panelgauge-bench", targets: ["panelgauge-bench"]),
     ],
-    dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
-    ],
     targets: [
         // C libraries stay at the edge: one system-library target each, with a shim header.
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
@@ -25,10 +22,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "paneld",
-            dependencies: [
-                "PanelGauge", "CDRM",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
+            dependencies: ["PanelGauge", "CDRM"],
             exclude: ["Link"],
             // Release links for a small resident set (docs/performance.md, "Idle and memory";
             // install builds add --static-swift-stdlib): lld with packed relative

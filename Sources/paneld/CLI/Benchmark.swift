@@ -1,4 +1,3 @@
-import ArgumentParser
 import Glibc
 import PanelGauge
 
@@ -17,54 +16,64 @@ import PanelGauge
 ///   or a later line (coalescing: one frame may answer several lines).
 ///
 /// Both print one JSON line. Speed goals live here, never in timed tests.
-struct Benchmark: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Measure damage-only redraw cost or socket-to-flip latency (one JSON line).",
-        shouldDisplay: false)
+struct Benchmark: PaneldCommand {
+    static let spec = CommandSpec(
+        name: "benchmark", abstract: "Measure damage-only redraw cost or socket-to-flip latency (one JSON line).",
+        options: [
+            .flag("damage", help: "Instructions of a full frame or of a one-gauge update (run under callgrind)."),
+            .flag("latency", help: "Socket line written -> page flip queued, over the daemon's loop."),
+            .option("phase", "full|update", help: "With --damage: which frames callgrind collects."),
+            .option("config", help: "Layout file (JSON). Default: one ring gauge named 'value'."),
+            .option("size", help: "Screen size WIDTHxHEIGHT. Default: the layout's mode, else 800x480."),
+            .option(
+                "gauge", help: "With --damage: the gauge whose value changes. Default: the layout's default gauge."),
+            .option("frames", help: "With --damage: measured frames.", default: "20"),
+            .option(
+                "step",
+                help: "With --damage: changes of this fraction of the range, back and forth. Default: 37 % jumps."
+            ),
+            .option("lines", help: "With --latency: lines sent.", default: "10000"),
+            .option("interval-us", help: "With --latency: microseconds between two lines.", default: "1000"),
+            .option(
+                "refresh-hz",
+                help:
+                    "With --latency: a queued flip completes at the next vblank of this refresh rate. Default: 0, at once."
+            ),
+        ],
+        hidden: true)
 
-    enum Phase: String, ExpressibleByArgument, CaseIterable {
+    enum Phase: String, CaseIterable {
         /// Every measured frame repaints the whole screen (the daemon's full-redraw path).
         case full
         /// Every measured frame follows one value change of one gauge (damage only).
         case update
     }
 
-    @Flag(name: .long, help: "Instructions of a full frame or of a one-gauge update (run under callgrind).")
-    var damage = false
-
-    @Flag(name: .long, help: "Socket line written -> page flip queued, over the daemon's loop.")
-    var latency = false
-
-    @Option(name: .long, help: "With --damage: which frames callgrind collects.")
+    var damage: Bool
+    var latency: Bool
     var phase: Phase?
-
-    @Option(name: .long, help: "Layout file (JSON). Default: one ring gauge named 'value'.")
     var config: String?
-
-    @Option(name: .long, help: "Screen size WIDTHxHEIGHT. Default: the layout's mode, else 800x480.")
     var size: String?
-
-    @Option(name: .long, help: "With --damage: the gauge whose value changes. Default: the layout's default gauge.")
     var gauge: String?
-
-    @Option(name: .long, help: "With --damage: measured frames.")
-    var frames = 20
-
-    @Option(
-        name: .customLong("step"),
-        help: "With --damage: changes of this fraction of the range, back and forth. Default: 37 % jumps.")
+    var frames: Int
     var stepFraction: Double?
+    var lines: Int
+    var intervalUs: Int
+    var refreshHz: Int
 
-    @Option(name: .long, help: "With --latency: lines sent.")
-    var lines = 10_000
-
-    @Option(name: .long, help: "With --latency: microseconds between two lines.")
-    var intervalUs = 1000
-
-    @Option(
-        name: .long,
-        help: "With --latency: a queued flip completes at the next vblank of this refresh rate. Default: 0, at once.")
-    var refreshHz = 0
+    init(_ arguments: Arguments) throws {
+        damage = arguments.flag("damage")
+        latency = arguments.flag("latency")
+        phase = try arguments.value("phase") { Phase(rawValue: $0) }
+        config = arguments.string("config")
+        size = arguments.string("size")
+        gauge = arguments.string("gauge")
+        frames = try arguments.int("frames") ?? 20
+        stepFraction = try arguments.double("step")
+        lines = try arguments.int("lines") ?? 10_000
+        intervalUs = try arguments.int("interval-us") ?? 1000
+        refreshHz = try arguments.int("refresh-hz") ?? 0
+    }
 
     func validate() throws {
         if damage == latency { throw ValidationError("give exactly one of --damage and --latency") }

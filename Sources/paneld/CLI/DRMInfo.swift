@@ -1,16 +1,16 @@
-import ArgumentParser
-
 /// `paneld drm-info`: list DRM devices, connectors, modes and capabilities.
 ///
 /// For bringing up a new panel: shows which card paneld would pick and why the
 /// others were skipped, each connector's modes (the preferred one flagged), and
 /// what every CRTC is showing now.
-struct DRMInfo: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "drm-info", abstract: "List DRM devices, connectors, modes and capabilities.")
+struct DRMInfo: PaneldCommand {
+    static let spec = CommandSpec(
+        name: "drm-info", abstract: "List DRM devices, connectors, modes and capabilities.",
+        options: [.option("device", help: "Only this card (e.g. /dev/dri/card1) instead of every /dev/dri/card*.")])
 
-    @Option(name: .long, help: "Only this card (e.g. /dev/dri/card1) instead of every /dev/dri/card*.")
     var device: String?
+
+    init(_ arguments: Arguments) { device = arguments.string("device") }
 
     func run() throws {
         let report = DRMReport.gather(sys: LiveDRMSyscalls(), paths: device.map { [$0] })

@@ -1,15 +1,19 @@
-import ArgumentParser
+import Glibc
 
 /// `paneld`: live gauges on an embedded Linux display.
 ///
 /// The root command; running it without a subcommand starts the daemon
 /// (`paneld run`). Each subcommand lives in its own file under CLI/.
 @main
-struct Paneld: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "paneld",
-        abstract: "Show live gauges on a DRM/KMS display, fed by a Unix socket.",
-        subcommands: [Run.self, Render.self, Send.self, DRMInfo.self, Benchmark.self],
-        defaultSubcommand: Run.self
-    )
+enum Paneld {
+    static let abstract = "Show live gauges on a DRM/KMS display, fed by a Unix socket."
+    nonisolated(unsafe) static let commands: [any PaneldCommand.Type] = [
+        Run.self, Render.self, Send.self, DRMInfo.self, Benchmark.self,
+    ]
+
+    static func main() {
+        exit(
+            CommandLineTool.main(
+                Array(CommandLine.arguments.dropFirst()), abstract: abstract, commands: commands, default: Run.self))
+    }
 }

@@ -1,33 +1,36 @@
-import ArgumentParser
 import PanelGauge
 
 /// `paneld render`: draw a layout with given values to a PNG, no display needed.
 ///
 /// Draws exactly what the daemon would show after receiving the same values,
 /// so previews, docs and the display tests can compare against it.
-struct Render: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Render a layout with given values to a PNG file.",
+struct Render: PaneldCommand {
+    static let spec = CommandSpec(
+        name: "render", abstract: "Render a layout with given values to a PNG file.",
         discussion: """
             Example: paneld render --config panel.json --set cpu=73 --set mem=41.5 --output panel.png
             Without --config the default layout is used (one ring gauge named 'value', 0...100).
-            """)
+            """,
+        options: [
+            .option("config", help: "Layout file (JSON). Default: one ring gauge named 'value'."),
+            .option("set", "NAME=VALUE", help: "A gauge value, NAME=VALUE (repeatable).", repeatable: true),
+            .option("output", help: "Where to write the PNG."),
+            .option(
+                "size",
+                help: "Screen size WIDTHxHEIGHT (logical, after rotation). Default: the layout's mode, else 800x480."),
+        ])
 
-    @Option(name: .long, help: "Layout file (JSON). Default: one ring gauge named 'value'.")
     var config: String?
-
-    @Option(
-        name: .customLong("set"), help: ArgumentHelp("A gauge value, NAME=VALUE (repeatable).", valueName: "NAME=VALUE")
-    )
-    var values: [String] = []
-
-    @Option(name: .long, help: "Where to write the PNG.")
+    var values: [String]
     var output: String
-
-    @Option(
-        name: .long,
-        help: "Screen size WIDTHxHEIGHT (logical, after rotation). Default: the layout's mode, else 800x480.")
     var size: String?
+
+    init(_ arguments: Arguments) throws {
+        config = arguments.string("config")
+        values = arguments.strings("set")
+        output = try arguments.required("output")
+        size = arguments.string("size")
+    }
 
     func validate() throws {
         if let size, ModeRequest(parsing: size) == nil {

@@ -1,4 +1,3 @@
-import ArgumentParser
 import Glibc
 import PanelGauge
 
@@ -7,9 +6,9 @@ import PanelGauge
 /// Reads top to bottom: parse and validate the arguments, open the resources
 /// in order (layout, saved values, signals, statsd, socket, display, systemd
 /// notification), run the loop until SIGTERM/SIGINT, release in reverse.
-struct Run: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Run the daemon (the default).",
+struct Run: PaneldCommand {
+    static let spec = CommandSpec(
+        name: "run", abstract: "Run the daemon (the default).",
         discussion: """
             Feed it one command per line on the socket: '73' sets the default gauge, \
             'cpu 73' or 'cpu=73' a named one, 'cpu:73|g' and 'cpu:+5|g' (statsd) set and adjust, \
@@ -17,45 +16,55 @@ struct Run: ParsableCommand {
             SIGHUP re-reads the --config file; SIGTERM saves the values and exits.
 
             Example: paneld --socket /tmp/paneld.sock & echo 73 | socat - UNIX:/tmp/paneld.sock
-            """)
+            """,
+        options: [
+            .option(
+                "config",
+                help: "Layout file (JSON). Default: one ring gauge named 'value', 0...100, filling the screen."),
+            .option(
+                "socket", help: "Control socket path (ignored when systemd passes the socket).",
+                default: "/run/paneld.sock"),
+            .option(
+                "output", "drm|fbdev[:DEVICE]|png|png:FILE",
+                help:
+                    "Where frames go: drm, fbdev[:/dev/fbN], png or png:FILE. Default: drm when a DRM device exists, else fbdev when a framebuffer exists, else png. The png file defaults to $STATE_DIRECTORY/frame.png, else /tmp/paneld.png."
+            ),
+            .option(
+                "state",
+                help:
+                    "File the last values are saved to and restored from. Default: $STATE_DIRECTORY/values, else none."),
+            .option(
+                "save-interval", "seconds",
+                help:
+                    "Seconds between two writes of the state file while values change (0.1 to 3600). A crash loses at most this much; flash storage sees at most one write per interval.",
+                default: "5"),
+            .option("size", help: "Screen size WIDTHxHEIGHT for PNG output. Default: the layout's mode, else 800x480."),
+            .option("stuck-client-timeout", help: "", hidden: true),
+            .option("max-clients", help: "", hidden: true),
+            .flag("verbose", help: "Log debug messages."),
+        ])
 
-    @Option(
-        name: .long, help: "Layout file (JSON). Default: one ring gauge named 'value', 0...100, filling the screen.")
     var config: String?
-
-    @Option(name: .long, help: "Control socket path (ignored when systemd passes the socket).")
-    var socket: String = "/run/paneld.sock"
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "Where frames go: drm, fbdev[:/dev/fbN], png or png:FILE. Default: drm when a DRM device exists, else fbdev when a framebuffer exists, else png. The png file defaults to $STATE_DIRECTORY/frame.png, else /tmp/paneld.png.",
-            valueName: "drm|fbdev[:DEVICE]|png|png:FILE"))
+    var socket: String
     var output: String?
-
-    @Option(
-        name: .long,
-        help: "File the last values are saved to and restored from. Default: $STATE_DIRECTORY/values, else none.")
     var state: String?
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "Seconds between two writes of the state file while values change (0.1 to 3600). A crash loses at most this much; flash storage sees at most one write per interval.",
-            valueName: "seconds"))
-    var saveInterval: Double = 5
-
-    @Option(name: .long, help: "Screen size WIDTHxHEIGHT for PNG output. Default: the layout's mode, else 800x480.")
+    var saveInterval: Double
     var size: String?
+    var stuckClientTimeout: Int64
+    var maxClients: Int
+    var verbose: Bool
 
-    @Option(name: .long, help: .hidden)
-    var stuckClientTimeout: Int64 = 10_000
-
-    @Option(name: .long, help: .hidden)
-    var maxClients: Int = 256
-
-    @Flag(name: .long, help: "Log debug messages.")
-    var verbose = false
+    init(_ arguments: Arguments) throws {
+        config = arguments.string("config")
+        socket = arguments.string("socket") ?? "/run/paneld.sock"
+        output = arguments.string("output")
+        state = arguments.string("state")
+        saveInterval = try arguments.double("save-interval") ?? 5
+        size = arguments.string("size")
+        stuckClientTimeout = try arguments.int64("stuck-client-timeout") ?? 10_000
+        maxClients = try arguments.int("max-clients") ?? 256
+        verbose = arguments.flag("verbose")
+    }
 
     func validate() throws {
         if let output, OutputChoice(output) == nil {

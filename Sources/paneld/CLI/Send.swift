@@ -1,23 +1,28 @@
-import ArgumentParser
 import Glibc
 
 /// `paneld send`: a small client for the control socket (no socat needed).
 ///
 /// Sends each LINE argument (or standard input when there are none), then
 /// prints paneld's replies. Exits 1 if any reply was an `ERR`.
-struct Send: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Send commands to a running paneld and print its replies.",
-        discussion: "Examples: paneld send 73   paneld send 'cpu 41' 'get cpu'   echo list | paneld send")
+struct Send: PaneldCommand {
+    static let spec = CommandSpec(
+        name: "send", abstract: "Send commands to a running paneld and print its replies.",
+        discussion: "Examples: paneld send 73   paneld send 'cpu 41' 'get cpu'   echo list | paneld send",
+        options: [
+            .option("socket", help: "Control socket path.", default: "/run/paneld.sock"),
+            .option("timeout", help: "Seconds to wait for the replies.", default: "5"),
+        ],
+        arguments: ("lines", "Lines to send, e.g. 73, 'cpu 73', 'get cpu', list. None: read standard input."))
 
-    @Option(name: .long, help: "Control socket path.")
-    var socket: String = "/run/paneld.sock"
+    var socket: String
+    var timeout: Int
+    var lines: [String]
 
-    @Option(name: .long, help: "Seconds to wait for the replies.")
-    var timeout: Int = 5
-
-    @Argument(help: "Lines to send, e.g. 73, 'cpu 73', 'get cpu', list. None: read standard input.")
-    var lines: [String] = []
+    init(_ arguments: Arguments) throws {
+        socket = arguments.string("socket") ?? "/run/paneld.sock"
+        timeout = try arguments.int("timeout") ?? 5
+        lines = arguments.positional
+    }
 
     func validate() throws {
         if socket.isEmpty || socket.utf8.count > UnixSocket.maxPathLength {

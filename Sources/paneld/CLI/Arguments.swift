@@ -1,0 +1,332 @@
+import Glibc
+
+// paneld's command line: subcommands, long options (`--name VALUE`,
+// `--name=VALUE`, flags), a list of positional arguments, help, and errors
+// that say what is wrong. (swift-argument-parser did this; with the
+// FoundationEssentials it links it took about 3 MB of the daemon's resident
+// memory, a quarter of its budget: docs/performance.md, "Idle and memory".)
+
+/// A bad command line: printed with the command's usage; exit status 64.
+struct ValidationError: Error, CustomStringConvertible {
+    let description: String
+    init(_ message: String) { description = message }
+}
+
+/// Ends the process with `code`, printing nothing more.
+struct ExitCode: Error {
+    let code: Int32
+    init(_ code: Int32) { self.code = code }
+    static let failure = ExitCode(1)
+}
+
+/// One option of a command: `--name VALUE` (also `--name=VALUE`), or a flag.
+struct OptionSpec {
+    var name: String
+    /// Nil for a flag.
+    var valueName: String?
+    var help: String
+    /// Shown as "(default: ...)" in the help.
+    var defaultText: String?
+    var hidden = false
+    /// Given any number of times (each value kept); otherwise the last one counts.
+    var repeatable = false
+
+    static func option(
+        _ name: String, _ valueName: String? = nil, help: String, default defaultText: String? = nil,
+        hidden: Bool = false, repeatable: Bool = false
+    ) -> OptionSpec {
+        OptionSpec(
+            name: name, valueName: valueName ?? name, help: help, defaultText: defaultText, hidden: hidden,
+            repeatable: repeatable)
+    }
+
+    static func flag(_ name: String, help: String) -> OptionSpec {
+        OptionSpec(name: name, valueName: nil, help: help)
+    }
+
+    /// `--name <value>` (`--name` for a flag).
+    var synopsis: String { valueName.map { "--\(name) <\($0)>" } ?? "--\(name)" }
+}
+
+/// A command's name, help texts, options and positional arguments.
+struct CommandSpec {
+    var name: String
+    var abstract: String
+    var discussion: String?
+    var options: [OptionSpec]
+    /// A list of positional arguments (any number), its name and help; nil: none.
+    var arguments: (name: String, help: String)?
+    /// Left out of the list of subcommands.
+    var hidden = false
+
+    init(
+        name: String, abstract: String, discussion: String? = nil, options: [OptionSpec],
+        arguments: (name: String, help: String)? = nil, hidden: Bool = false
+    ) {
+        self.name = name
+        self.abstract = abstract
+        self.discussion = discussion
+        self.options = options
+        self.arguments = arguments
+        self.hidden = hidden
+    }
+
+    /// `paneld NAME [--option <value>] ... [<arguments> ...]`, hidden options left out.
+    var usage: String {
+        var parts = ["paneld", name]
+        for o in options where !o.hidden { parts.append("[\(o.synopsis)]\(o.repeatable ? " ..." : "")") }
+        if let arguments { parts.append("[<\(arguments.name)> ...]") }
+        return parts.joined(separator: " ")
+    }
+
+    /// The text `--help` prints.
+    var help: String {
+        var s = "OVERVIEW: \(abstract)\n\n"
+        if let discussion { s += Self.wrapped(discussion) + "\n\n" }
+        s += "USAGE: \(usage)\n\n"
+        var rows: [(String, String)] = []
+        if let arguments { rows.append(("<\(arguments.name)>", arguments.help)) }
+        if !rows.isEmpty { s += "ARGUMENTS:\n" + Self.table(rows) + "\n" }
+        rows = options.filter { !$0.hidden }.map { o in
+            (o.synopsis, o.help + (o.defaultText.map { " (default: \($0))" } ?? ""))
+        }
+        rows.append(("-h, --help", "Show help information."))
+        s += "OPTIONS:\n" + Self.table(rows)
+        return s
+    }
+
+    /// `text` with each line longer than 80 columns broken at spaces.
+    static func wrapped(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            var out = "", width = 0
+            for word in line.split(separator: " ") {
+                if width > 0 && width + 1 + word.count > 80 {
+                    out += "\n"
+                    width = 0
+                } else if width > 0 {
+                    out += " "
+                    width += 1
+                }
+                out += word
+                width += word.count
+            }
+            return out
+        }.joined(separator: "\n")
+    }
+
+    /// Two columns: names, then their help wrapped at 80 columns.
+    static func table(_ rows: [(String, String)]) -> String {
+        let indent = 26
+        var s = ""
+        for (name, help) in rows {
+            var line = "  " + name
+            if line.count >= indent { line += "\n" + String(repeating: " ", count: indent) }
+            line += String(repeating: " ", count: max(0, indent - line.count))
+            var width =
+                line.count - (line.lastIndex(of: "\n").map { line.distance(from: line.startIndex, to: $0) + 1 } ?? 0)
+            for word in help.split(separator: " ") {
+                if width + word.count + 1 > 80 && width > indent {
+                    line += "\n" + String(repeating: " ", count: indent)
+                    width = indent
+                }
+                if width > indent { line += " " }
+                line += word
+                width += word.count + (width > indent ? 1 : 0)
+            }
+            s += line + "\n"
+        }
+        return s
+    }
+}
+
+/// What was given on the command line for one command, by option name.
+struct Arguments {
+    let spec: CommandSpec
+    private var values: [String: [String]] = [:]
+    private(set) var positional: [String] = []
+
+    /// Parses `args` (the words after the command's name). Throws on an
+    /// unknown option, a missing value, a repeated single option, or
+    /// positional arguments for a command that takes none.
+    init(_ spec: CommandSpec, parsing args: [String]) throws(ValidationError) {
+        self.spec = spec
+        var i = 0
+        var onlyPositional = false
+        while i < args.count {
+            let word = args[i]
+            i += 1
+            if onlyPositional || !word.hasPrefix("-") || word == "-" {
+                guard spec.arguments != nil else { throw ValidationError("Unexpected argument '\(word)'") }
+                positional.append(word)
+                continue
+            }
+            if word == "--" {
+                onlyPositional = true
+                continue
+            }
+            guard word.hasPrefix("--") else { throw ValidationError("Unknown option '\(word)'") }
+            var name = String(word.dropFirst(2))
+            var inline: String?
+            if let eq = name.firstIndex(of: "=") {
+                inline = String(name[name.index(after: eq)...])
+                name = String(name[..<eq])
+            }
+            guard let option = spec.options.first(where: { $0.name == name }) else {
+                throw ValidationError("Unknown option '--\(name)'")
+            }
+            if option.valueName == nil {
+                if inline != nil { throw ValidationError("The flag '--\(name)' takes no value") }
+                values[name, default: []].append("")
+                continue
+            }
+            let value: String
+            if let inline {
+                value = inline
+            } else {
+                guard i < args.count, !args[i].hasPrefix("--") else {
+                    throw ValidationError("Missing value for '\(option.synopsis)'")
+                }
+                value = args[i]
+                i += 1
+            }
+            if !option.repeatable && values[name] != nil {
+                throw ValidationError("The option '--\(name)' was given more than once")
+            }
+            values[name, default: []].append(value)
+        }
+    }
+
+    /// The value of option `name`, if given.
+    func string(_ name: String) -> String? { values[name]?.last }
+
+    /// Every value of a repeatable option, in order.
+    func strings(_ name: String) -> [String] { values[name] ?? [] }
+
+    /// Whether flag `name` was given.
+    func flag(_ name: String) -> Bool { values[name] != nil }
+
+    /// The value of an option the command cannot do without.
+    func required(_ name: String) throws(ValidationError) -> String {
+        guard let v = string(name) else { throw ValidationError("Missing expected argument '\(synopsis(name))'") }
+        return v
+    }
+
+    /// The value of option `name` read by `parse` (nil when not given); a
+    /// value `parse` refuses is an error naming the option.
+    func value<T>(_ name: String, _ parse: (String) -> T?) throws(ValidationError) -> T? {
+        guard let s = string(name) else { return nil }
+        guard let v = parse(s) else { throw ValidationError("The value '\(s)' is invalid for '\(synopsis(name))'") }
+        return v
+    }
+
+    func int(_ name: String) throws(ValidationError) -> Int? { try value(name) { Int($0) } }
+    func int64(_ name: String) throws(ValidationError) -> Int64? { try value(name) { Int64($0) } }
+    func double(_ name: String) throws(ValidationError) -> Double? { try value(name) { Double($0) } }
+
+    private func synopsis(_ name: String) -> String {
+        spec.options.first { $0.name == name }?.synopsis ?? "--\(name)"
+    }
+}
+
+/// A subcommand: its specification, built from its arguments, checked, run.
+protocol PaneldCommand {
+    static var spec: CommandSpec { get }
+    /// Throws ``ValidationError`` for a value it cannot take.
+    init(_ arguments: Arguments) throws
+    /// Checks the arguments together; throws ``ValidationError``.
+    func validate() throws
+    func run() throws
+}
+
+extension PaneldCommand {
+    func validate() throws {}
+}
+
+/// Picks the subcommand, parses its arguments and runs it: `--help` prints
+/// help (status 0); a bad command line prints the error, the usage and where
+/// to find help (status 64); an error from the command prints "Error: " and
+/// its description (status 1); ``ExitCode`` ends with its status.
+enum CommandLineTool {
+    static func main(
+        _ args: [String], abstract: String, commands: [any PaneldCommand.Type], default fallback: any PaneldCommand.Type
+    ) -> Int32 {
+        func named(_ name: String) -> (any PaneldCommand.Type)? { commands.first { $0.spec.name == name } }
+        var args = args
+        if args.first == "--help" || args.first == "-h" || args == ["help"] {
+            print(rootHelp(abstract: abstract, commands: commands, default: fallback), terminator: "")
+            return 0
+        }
+        if args.first == "help", args.count == 2, let command = named(args[1]) {
+            print(command.spec.help, terminator: "")
+            return 0
+        }
+        var command = fallback
+        if let first = args.first, let c = named(first) {
+            command = c
+            args.removeFirst()
+        } else if let first = args.first, !first.hasPrefix("-") {
+            let names = commands.filter { !$0.spec.hidden }.map { $0.spec.name }.joined(separator: ", ")
+            return usageError("Unknown subcommand '\(first)' (subcommands: \(names))", "paneld <subcommand>", "paneld")
+        }
+        return run(command, args)
+    }
+
+    /// Parses, checks and runs command `C` with `args`: the process's exit status.
+    private static func run<C: PaneldCommand>(_: C.Type, _ args: [String]) -> Int32 {
+        let spec = C.spec
+        if args.contains(where: { $0 == "--help" || $0 == "-h" }) {
+            print(spec.help, terminator: "")
+            return 0
+        }
+        let command: C
+        do {
+            command = try C(try Arguments(spec, parsing: args))
+            try command.validate()
+        } catch let error as ValidationError {
+            return usageError(error.description, spec.usage, "paneld \(spec.name)")
+        } catch {
+            return failure(error)
+        }
+        do {
+            try command.run()
+            return 0
+        } catch {
+            return failure(error)
+        }
+    }
+
+    private static func usageError(_ message: String, _ usage: String, _ command: String) -> Int32 {
+        printError("Error: \(message)\nUsage: \(usage)\n  See '\(command) --help' for more information.\n")
+        return 64
+    }
+
+    private static func failure(_ error: any Error) -> Int32 {
+        if let exit = error as? ExitCode { return exit.code }
+        printError("Error: \(error)\n")
+        return 1
+    }
+
+    static func printError(_ s: String) {
+        var bytes = Array(s.utf8)
+        var off = 0
+        while off < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress! + off, $0.count - off) }
+            if n <= 0 { break }
+            off += n
+        }
+    }
+
+    static func rootHelp(abstract: String, commands: [any PaneldCommand.Type], default fallback: any PaneldCommand.Type)
+        -> String
+    {
+        var s = "OVERVIEW: \(abstract)\n\nUSAGE: paneld <subcommand>\n\nOPTIONS:\n"
+        s += CommandSpec.table([("-h, --help", "Show help information.")])
+        s += "\nSUBCOMMANDS:\n"
+        s += CommandSpec.table(
+            commands.filter { !$0.spec.hidden }.map { c in
+                (c.spec.name + (ObjectIdentifier(c) == ObjectIdentifier(fallback) ? " (default)" : ""), c.spec.abstract)
+            })
+        s += "\n  See 'paneld help <subcommand>' for detailed help.\n"
+        return s
+    }
+}
