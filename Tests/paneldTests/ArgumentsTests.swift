@@ -35,10 +35,12 @@ import Testing
     }
 
     @Test func positionalArgumentsOnlyWhereACommandTakesThem() throws {
-        let a = try Arguments(Self.withArguments, parsing: ["one", "--loud", "-", "--", "--two"])
-        #expect(a.positional == ["one", "-", "--two"])
+        let a = try Arguments(Self.withArguments, parsing: ["one", "-5", "--loud", "-.5", "-", "--", "--two"])
+        #expect(a.positional == ["one", "-5", "-.5", "-", "--two"])
         #expect(a.flag("loud"))
         #expect(throws: ValidationError.self) { try Arguments(Self.spec, parsing: ["stray"]) }
+        #expect(throws: ValidationError.self) { try Arguments(Self.spec, parsing: ["-5"]) }
+        #expect(throws: ValidationError.self) { try Arguments(Self.withArguments, parsing: ["-x"]) }
     }
 
     @Test func badCommandLinesSayWhatIsWrong() {
@@ -140,6 +142,7 @@ import Testing
         #expect(main(["probe", "--n", "x"]) == 64)
         #expect(main(["nothing"]) == 64)
         #expect(main(["probe", "--bad"]) == 64)
+        #expect(main(["help", "nothing"]) == 64)
         #expect(Probe.ran.count == 5)
         // Help, not a run.
         #expect(main(["--help"]) == 0 && main(["help", "probe"]) == 0 && main(["probe", "-h"]) == 0)

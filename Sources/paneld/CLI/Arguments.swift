@@ -155,7 +155,10 @@ struct Arguments {
         while i < args.count {
             let word = args[i]
             i += 1
-            if onlyPositional || !word.hasPrefix("-") || word == "-" {
+            // A negative number is a value (`paneld send -5`), not an option.
+            let second = word.utf8.dropFirst().first ?? 0
+            let number = second == UInt8(ascii: ".") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(second)
+            if onlyPositional || !word.hasPrefix("-") || word == "-" || (number && spec.arguments != nil) {
                 guard spec.arguments != nil else { throw ValidationError("Unexpected argument '\(word)'") }
                 positional.append(word)
                 continue
@@ -256,7 +259,8 @@ enum CommandLineTool {
             print(rootHelp(abstract: abstract, commands: commands, default: fallback), terminator: "")
             return 0
         }
-        if args.first == "help", args.count == 2, let command = named(args[1]) {
+        if args.first == "help", args.count == 2 {
+            guard let command = named(args[1]) else { return unknown(args[1]) }
             print(command.spec.help, terminator: "")
             return 0
         }
@@ -265,10 +269,14 @@ enum CommandLineTool {
             command = c
             args.removeFirst()
         } else if let first = args.first, !first.hasPrefix("-") {
-            let names = commands.filter { !$0.spec.hidden }.map { $0.spec.name }.joined(separator: ", ")
-            return usageError("Unknown subcommand '\(first)' (subcommands: \(names))", "paneld <subcommand>", "paneld")
+            return unknown(first)
         }
         return run(command, args)
+
+        func unknown(_ name: String) -> Int32 {
+            let names = commands.filter { !$0.spec.hidden }.map { $0.spec.name }.joined(separator: ", ")
+            return usageError("Unknown subcommand '\(name)' (subcommands: \(names))", "paneld <subcommand>", "paneld")
+        }
     }
 
     /// Parses, checks and runs command `C` with `args`: the process's exit status.
