@@ -59,18 +59,6 @@ struct CommandSpec {
     /// Left out of the list of subcommands.
     var hidden = false
 
-    init(
-        name: String, abstract: String, discussion: String? = nil, options: [OptionSpec],
-        arguments: (name: String, help: String)? = nil, hidden: Bool = false
-    ) {
-        self.name = name
-        self.abstract = abstract
-        self.discussion = discussion
-        self.options = options
-        self.arguments = arguments
-        self.hidden = hidden
-    }
-
     /// `paneld NAME [--option <value>] ... [<arguments> ...]`, hidden options left out.
     var usage: String {
         var parts = ["paneld", name]
@@ -95,12 +83,12 @@ struct CommandSpec {
         return s
     }
 
-    /// `text` with each line longer than 80 columns broken at spaces.
-    static func wrapped(_ text: String) -> String {
+    /// `text` with each line longer than `width` columns broken at spaces.
+    static func wrapped(_ text: String, width limit: Int = 80) -> String {
         text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
             var out = "", width = 0
             for word in line.split(separator: " ") {
-                if width > 0 && width + 1 + word.count > 80 {
+                if width > 0 && width + 1 + word.count > limit {
                     out += "\n"
                     width = 0
                 } else if width > 0 {
@@ -117,23 +105,13 @@ struct CommandSpec {
     /// Two columns: names, then their help wrapped at 80 columns.
     static func table(_ rows: [(String, String)]) -> String {
         let indent = 26
+        let pad = String(repeating: " ", count: indent)
         var s = ""
         for (name, help) in rows {
-            var line = "  " + name
-            if line.count >= indent { line += "\n" + String(repeating: " ", count: indent) }
-            line += String(repeating: " ", count: max(0, indent - line.count))
-            var width =
-                line.count - (line.lastIndex(of: "\n").map { line.distance(from: line.startIndex, to: $0) + 1 } ?? 0)
-            for word in help.split(separator: " ") {
-                if width + word.count + 1 > 80 && width > indent {
-                    line += "\n" + String(repeating: " ", count: indent)
-                    width = indent
-                }
-                if width > indent { line += " " }
-                line += word
-                width += word.count + (width > indent ? 1 : 0)
-            }
-            s += line + "\n"
+            let head = "  " + name
+            // A name too long for its column has its help on the next line.
+            s += head.count < indent ? head + String(repeating: " ", count: indent - head.count) : head + "\n" + pad
+            s += wrapped(help, width: 80 - indent).split(separator: "\n").joined(separator: "\n" + pad) + "\n"
         }
         return s
     }
@@ -304,24 +282,14 @@ enum CommandLineTool {
     }
 
     private static func usageError(_ message: String, _ usage: String, _ command: String) -> Int32 {
-        printError("Error: \(message)\nUsage: \(usage)\n  See '\(command) --help' for more information.\n")
+        Log.writeStderr("Error: \(message)\nUsage: \(usage)\n  See '\(command) --help' for more information.\n")
         return 64
     }
 
     private static func failure(_ error: any Error) -> Int32 {
         if let exit = error as? ExitCode { return exit.code }
-        printError("Error: \(error)\n")
+        Log.writeStderr("Error: \(error)\n")
         return 1
-    }
-
-    static func printError(_ s: String) {
-        var bytes = Array(s.utf8)
-        var off = 0
-        while off < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress! + off, $0.count - off) }
-            if n <= 0 { break }
-            off += n
-        }
     }
 
     static func rootHelp(abstract: String, commands: [any PaneldCommand.Type], default fallback: any PaneldCommand.Type)

@@ -40,8 +40,13 @@ enum Log {
 
     static func write(_ priority: Priority, _ message: String) {
         guard priority.rawValue <= threshold.rawValue else { return }
-        let line = format(priority, message, journal: journal) + "\n"
-        var bytes = Array(line.utf8)
+        writeStderr(format(priority, message, journal: journal) + "\n")
+    }
+
+    /// `text` to stderr as it is, all of it (a write cut short or
+    /// interrupted goes on with the rest).
+    static func writeStderr(_ text: String) {
+        var bytes = Array(text.utf8)
         var off = 0
         while off < bytes.count {
             let n = bytes.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress! + off, $0.count - off) }
