@@ -233,7 +233,9 @@ struct DenseBand: ~Copyable {
         } else {
             rowX = between(circle.x(atY: rowY), x, xEnd)
         }
-        var colX = right ? (x | mask) + 1 : (x - 1) & ~mask
+        // The first column boundary past x in the walk's direction.
+        @inline(__always) func boundary(after x: Int) -> Int { right ? (x | mask) &+ 1 : (x &- 1) & ~mask }
+        var colX = boundary(after: x)
         if y >= yEnd { return }
         while true {
             let nx: Int, ny: Int
@@ -252,7 +254,7 @@ struct DenseBand: ~Copyable {
             } else {
                 nx = rowX
                 ny = rowY
-                if outside { colX = right ? (rowX | mask) &+ 1 : (rowX &- 1) & ~mask }
+                if outside { colX = boundary(after: rowX) }
             }
             let cover = ny &- y
             if cover != 0 {
