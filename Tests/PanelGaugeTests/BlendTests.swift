@@ -120,16 +120,21 @@ import Testing
         }
     }
 
+    /// `blend(alphas:)` over case `c` gives the scalar blend of each pixel.
+    func expectPerPixelAlphaMatchesScalar(_ c: Case) {
+        let got = c.actual { row in
+            c.coverage.withUnsafeBufferPointer {
+                XRGB8888Blender.blend(row: row, x: c.x, count: c.count, color: c.color, alphas: $0.baseAddress!)
+            }
+        }
+        #expect(got == c.expected(alpha: { UInt32(c.coverage[$0]) }, source: { _ in c.color }))
+    }
+
     @Test func perPixelAlphaMatchesScalar() {
         var r = Random(state: 2)
         for _ in 0..<4000 {
             let c = Case(&r)
-            let got = c.actual { row in
-                c.coverage.withUnsafeBufferPointer {
-                    XRGB8888Blender.blend(row: row, x: c.x, count: c.count, color: c.color, alphas: $0.baseAddress!)
-                }
-            }
-            #expect(got == c.expected(alpha: { UInt32(c.coverage[$0]) }, source: { _ in c.color }))
+            expectPerPixelAlphaMatchesScalar(c)
         }
     }
 
@@ -141,12 +146,7 @@ import Testing
             var c = Case(&r)
             let inkStart = r.below(c.count + 1), inkEnd = inkStart + r.below(c.count - inkStart + 1)
             for i in 0..<c.count where i < inkStart || i >= inkEnd { c.coverage[i] = 0 }
-            let got = c.actual { row in
-                c.coverage.withUnsafeBufferPointer {
-                    XRGB8888Blender.blend(row: row, x: c.x, count: c.count, color: c.color, alphas: $0.baseAddress!)
-                }
-            }
-            #expect(got == c.expected(alpha: { UInt32(c.coverage[$0]) }, source: { _ in c.color }))
+            expectPerPixelAlphaMatchesScalar(c)
         }
     }
 
