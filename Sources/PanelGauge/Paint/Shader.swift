@@ -80,9 +80,10 @@ final class GradientTable {
 }
 
 /// Computes the colours of a horizontal run of pixels (at their centres).
-/// Mutating, so that a shader may carry work over from one span of a row to the
-/// next (none does now: a pixel's colour must not depend on its span, see
-/// `ConicShader`).
+/// No shader carries work from one span of a row to the next (a pixel's colour
+/// must not depend on its span, see `ConicShader`), yet `shade` stays
+/// mutating: declared non-mutating, the conic shader took 0.3 % more
+/// instructions (800x480 gradient scene 1.2318 -> 1.2355 M, measured).
 protocol Shader {
     /// Writes `count` colours to `out`, which has room for
     /// `ConicShader.outputSlack` more.
