@@ -40,6 +40,12 @@ public final class Canvas {
     private var colors: UnsafeMutablePointer<UInt32>
     private var coverageRow: UnsafeMutablePointer<UInt8>
     private var scratchWidth: Int
+    /// The dashes of the stroke being drawn (kept: no allocation per frame).
+    private var dashSpans: [(Double, Double)] = []
+    private var sectors: [AnnularSector] = []
+    /// How many dashes of the last translucent butt-dashed stroke were drawn
+    /// as annular sectors rather than with cells (for tests).
+    private(set) var sectorDashes = 0
 
     public init(surface: Surface) {
         self.surface = surface
@@ -157,7 +163,15 @@ public final class Canvas {
         let e = radius + width / 2
         guard begin(bounds: Rect(x: center.x - e, y: center.y - e, width: 2 * e, height: 2 * e)) else { return }
         if let dash {
+            sectorDashes = 0
             let sw = min(abs(sweep.radians), 2 * Double.pi) * (sweep.degrees < 0 ? -1 : 1)
+            if cap == .butt, case .solid(let c) = paint, c.alpha8 <= AnnularSector.maximumAlpha,
+                radius - width / 2 >= AnnularSector.minimumInnerRadius
+            {
+                return strokeDashSectors(
+                    center: center, radius: radius, start: startAngle.radians, sweep: sw, width: width, dash: dash,
+                    paint: paint)
+            }
             flattener.dashedArcStroke(
                 &raster, cx: center.x, cy: center.y, radius: radius, start: startAngle.radians, sweep: sw,
                 width: width, cap: cap, dash: dash)
@@ -167,6 +181,51 @@ public final class Canvas {
                 sweep: sweep.radians, width: width, cap: cap)
         }
         finish(rule: .nonZero, paint: paint)
+    }
+
+    /// The butt-capped dashes of a translucent arc stroke: each dash that
+    /// shares no pixel with another (``AnnularSector``'s spacing) is drawn as
+    /// an annular sector, without cells; the others (the last and the first
+    /// dash of a ring that nearly meet, say) go to the cell rasterizer
+    /// together. Dashes are disjoint, so the order does not matter.
+    private func strokeDashSectors(
+        center: Point, radius r: Double, start: Double, sweep: Double, width: Double, dash: DashPattern,
+        paint: Paint
+    ) {
+        let dir: Double = sweep < 0 ? -1 : 1
+        let length = abs(sweep) * r
+        dashSpans.removeAll(keepingCapacity: true)
+        dash.forEachDash(along: length) { u0, u1 in dashSpans.append((u0, u1)) }
+        let inner = r - width / 2, outer = r + width / 2
+        // Lengths along the centre line, at the inner radius.
+        let scale = inner / r, spacing = AnnularSector.minimumSpacing
+        let closed = abs(sweep) >= 2 * Double.pi
+        sectors.removeAll(keepingCapacity: true)
+        var cells = false
+        let n = dashSpans.count
+        for i in 0..<n {
+            let (u0, u1) = dashSpans[i]
+            var before = i > 0 ? u0 - dashSpans[i - 1].1 : Double.infinity
+            var after = i + 1 < n ? dashSpans[i + 1].0 - u1 : Double.infinity
+            if closed && i == 0 { before = u0 + length - dashSpans[n - 1].1 }
+            if closed && i == n - 1 { after = dashSpans[0].0 + length - u1 }
+            let a0 = start + dir * u0 / r, a1 = start + dir * u1 / r
+            if min(before, after) * scale >= spacing && (u1 - u0) * scale >= spacing
+                && (u1 - u0) / r <= AnnularSector.maximumSweep && (u1 - u0) * width <= AnnularSector.maximumArea
+            {
+                sectors.append(
+                    AnnularSector(
+                        cx: center.x, cy: center.y, inner: inner, outer: outer, start: min(a0, a1), end: max(a0, a1)))
+            } else {
+                cells = true
+                flattener.arcStroke(
+                    &raster, cx: center.x, cy: center.y, radius: r, start: a0, sweep: a1 - a0, width: width, cap: .butt,
+                    mayGroup: true)
+            }
+        }
+        if cells { finish(rule: .nonZero, paint: paint) }
+        sectorDashes = sectors.count
+        if !sectors.isEmpty { render(.sectors, paint: paint) }
     }
 
     /// Strokes a full circle (a ring), optionally dashed from angle 0.
@@ -248,6 +307,8 @@ public final class Canvas {
     private enum CoverageSource {
         case sweep(FillRule)
         case mask(UnsafePointer<UInt8>, pitch: Int, x: Int, y: Int, rect: IntRect)
+        /// The canvas's `sectors`.
+        case sectors
     }
 
     private func run<S: SpanSink>(_ source: CoverageSource, _ sink: inout S) {
@@ -258,6 +319,9 @@ public final class Canvas {
             for row in r.minY..<r.maxY {
                 sink.blendSpan(y: row, x: r.minX, count: r.width, coverage: mask + (row - y) * pitch + (r.minX - x))
             }
+        case .sectors:
+            let clip = effectiveClip
+            for s in sectors { s.render(clip: clip, into: &sink) }
         }
     }
 

@@ -1,0 +1,273 @@
+/// One butt-capped dash of a ring (the points between two radii and between
+/// two rays from the centre) composited without cells: each pixel's coverage
+/// comes from its distances to the four edges, four pixels at a time.
+///
+/// Each edge is taken as the straight line it is across the pixel (a circle
+/// as its tangent): the pixel's area beyond a line at distance d is a closed
+/// form of d and the line's direction (`halfPlane`), exact for a straight
+/// edge. The two circles are parallel at any pixel, so the band between them
+/// covers cOuter + cInner - 1 of it, exactly; the rays cut that band at right
+/// angles and their coverages multiply it. The product is not the exact area
+/// where a ray and a circle cross the same pixel (the dash's corners): it
+/// errs by at most 0.025 of a pixel there. With the circles' curvature across
+/// a pixel (at most 0.007 from `minimumInnerRadius` on) no pixel is off by
+/// more than 0.032 of its coverage, which ``Canvas`` keeps within two 8-bit
+/// levels by drawing only translucent paints this way (`maximumAlpha`);
+/// anything else goes to the cell rasterizer, which is exact.
+///
+/// Sectors drawn one after another are composited one after another, so they
+/// must not share a pixel: only dashes at least `minimumSpacing` from every
+/// other dash of their stroke come here.
+struct AnnularSector {
+    typealias F4 = SIMD4<Float>
+    typealias I4 = SIMD4<Int32>
+
+    /// The smallest inner radius drawn this way (the tangent across a pixel
+    /// is then within 0.007 of a pixel's area of the circle).
+    static let minimumInnerRadius = 32.0
+    /// Pixels between a dash and its neighbours, and the dash's own length,
+    /// both at the inner radius: more than a pixel's diagonal, so that no
+    /// pixel meets two dashes, nor both rays of one.
+    static let minimumSpacing = 1.5
+    /// The widest angle of one dash (radians).
+    static let maximumSweep = 0.5
+    /// The largest dash drawn this way (length along the centre line times
+    /// width, in square pixels). Per pixel, this costs more than the cells'
+    /// runs through a dash's inside: measured on the gauge-panel scene's
+    /// ring, 9.6 x 5.8 px dashes took 15 % fewer instructions than with
+    /// cells, 21.6 x 13 px dashes 11 % more.
+    static let maximumArea = 128.0
+    /// The largest paint alpha (of 255) drawn this way: 0.032 * 77 = 2.5
+    /// levels at most.
+    static let maximumAlpha: UInt8 = 77
+
+    /// Half a pixel's diagonal, rounded up: a pixel centre further than this
+    /// from a straight edge lies with its whole pixel on one side.
+    private static let reach: Float = 0.7072
+
+    let cx: Double, cy: Double
+    let inner: Double, outer: Double
+    /// The rays' inward normals: inside the sector, `n . (p - centre) >= 0`
+    /// for both.
+    let n0x: Double, n0y: Double, n1x: Double, n1y: Double
+    /// The box the sector lies in.
+    let minX: Double, minY: Double, maxX: Double, maxY: Double
+
+    /// The sector between radii `inner` and `outer` about (cx, cy), clockwise
+    /// from angle `start` to `end` (radians, `start < end <= start + maximumSweep`).
+    init(cx: Double, cy: Double, inner: Double, outer: Double, start: Double, end: Double) {
+        self.cx = cx
+        self.cy = cy
+        self.inner = inner
+        self.outer = outer
+        let c0 = FastMath.cosSin(start), c1 = FastMath.cosSin(end)
+        n0x = -c0.sin
+        n0y = c0.cos
+        n1x = c1.sin
+        n1y = -c1.cos
+        var lx = min(min(c0.cos * inner, c0.cos * outer), min(c1.cos * inner, c1.cos * outer))
+        var hx = max(max(c0.cos * inner, c0.cos * outer), max(c1.cos * inner, c1.cos * outer))
+        var ly = min(min(c0.sin * inner, c0.sin * outer), min(c1.sin * inner, c1.sin * outer))
+        var hy = max(max(c0.sin * inner, c0.sin * outer), max(c1.sin * inner, c1.sin * outer))
+        // The outer arc's extremes at the quarter turns it passes.
+        let quarter = Double.pi / 2
+        var k = (start / quarter).rounded(.up)
+        while k * quarter <= end {
+            switch ((Int(k) % 4) + 4) % 4 {
+            case 0: hx = outer
+            case 1: hy = outer
+            case 2: lx = -outer
+            default: ly = -outer
+            }
+            k += 1
+        }
+        minX = cx + lx
+        maxX = cx + hx
+        minY = cy + ly
+        maxY = cy + hy
+    }
+
+    /// The edge constants of one straight line whose unit normal has
+    /// components `nx`, `ny` (see `halfPlane`).
+    fileprivate struct Line {
+        var flat: F4, b: F4, invA: F4, k: F4
+    }
+
+    /// Composites the sector into `sink` within `clip`.
+    func render<S: SpanSink>(clip: IntRect, into sink: inout S) {
+        let rowLo = max(clip.minY, Int((minY + 1_073_741_824).rounded(.down)) - 1_073_741_824)
+        let rowHi = min(clip.maxY, Int((maxY + 1_073_741_824).rounded(.up)) - 1_073_741_824)
+        let colLo = max(clip.minX, Int((minX + 1_073_741_824).rounded(.down)) - 1_073_741_824)
+        let colHi = min(clip.maxX, Int((maxX + 1_073_741_824).rounded(.up)) - 1_073_741_824)
+        if rowLo >= rowHi || colLo >= colHi { return }
+        let h = Self.reach
+        let fo = Float(outer), fi = Float(inner)
+        let ro2 = F4(repeating: fo * fo), ri2 = F4(repeating: fi * fi)
+        let ro = F4(repeating: fo), ri = F4(repeating: fi)
+        // Squared radii beyond which a pixel is wholly out of (or in) the band.
+        let emptyOut = F4(repeating: (fo + h) * (fo + h)), emptyIn = F4(repeating: max(0, fi - h) * max(0, fi - h))
+        let fullOut = F4(repeating: max(0, fo - h) * max(0, fo - h)), fullIn = F4(repeating: (fi + h) * (fi + h))
+        // 1 / rho from one Newton step off the mean radius's.
+        let invMean = Float(2 / (inner + outer))
+        let invMean2 = F4(repeating: invMean * invMean), invMeanV = F4(repeating: invMean)
+        let line0 = Line(n0x, n0y), line1 = Line(n1x, n1y)
+        let lane = F4(0, 1, 2, 3)
+        let px0 = Double(colLo) + 0.5 - cx
+        let step0 = F4(repeating: Float(4 * n0x)), step1 = F4(repeating: Float(4 * n1x))
+        let lanes0 = lane * Float(n0x), lanes1 = lane * Float(n1x)
+        let hv = F4(repeating: h)
+        let kernel = Kernel(
+            ro2: ro2, ri2: ri2, ro: ro, ri: ri, invMean: invMeanV, invMean2: invMean2, line0: line0, line1: line1,
+            fullOut: fullOut, fullIn: fullIn, reach: hv)
+        var buffer = SIMD4<UInt8>()
+        for y in rowLo..<rowHi {
+            let py = Double(y) + 0.5 - cy
+            let fpy = Float(py)
+            let py2 = F4(repeating: fpy * fpy), apy = F4(repeating: abs(fpy))
+            var px = Float(px0) + lane
+            var d0 = Float(n0x * px0 + n0y * py) + lanes0
+            var d1 = Float(n1x * px0 + n1y * py) + lanes1
+            let row = S.takesPixels ? sink.rowAddress(y) : UnsafeMutableRawPointer(bitPattern: 1).unsafelyUnwrapped
+            var x = colLo
+            while x < colHi {
+                defer {
+                    x &+= 4
+                    px += 4
+                    d0 += step0
+                    d1 += step1
+                }
+                let r2 = px * px + py2
+                // A lane may be covered only where all four of these are positive.
+                let maybe = Self.bits(emptyOut - r2) | Self.bits(r2 - emptyIn) | Self.bits(d0 + hv) | Self.bits(d1 + hv)
+                if Self.allNegative(maybe) { continue }
+                let inside = Self.bits(fullOut - r2) | Self.bits(r2 - fullIn) | Self.bits(d0 - hv) | Self.bits(d1 - hv)
+                let levels =
+                    Self.allPositive(inside)
+                    ? SIMD4(repeating: 255) : kernel.levels(px: px, r2: r2, apy: apy, d0: d0, d1: d1)
+                if S.takesPixels && x &+ 4 <= clip.maxX {
+                    sink.blendQuad(row: row, x: x, coverage: levels)
+                } else {
+                    let n = min(4, clip.maxX &- x)
+                    if S.takesPixels {
+                        for i in 0..<n where levels[i] != 0 {
+                            sink.blendPixel(y: y, x: x &+ i, coverage: UInt8(truncatingIfNeeded: levels[i]))
+                        }
+                    } else {
+                        buffer = SIMD4<UInt8>(truncatingIfNeeded: levels)
+                        withUnsafeBytes(of: &buffer) { raw in
+                            sink.blendSpan(
+                                y: y, x: x, count: n, coverage: raw.baseAddress!.assumingMemoryBound(to: UInt8.self))
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+extension AnnularSector {
+    /// What the coverage of a quad of pixels needs. (Written inline in the
+    /// row loop, with its edge tests after it, the compiler took most of it
+    /// lane by lane: 1.449 M a frame against 0.985 M for this.)
+    fileprivate struct Kernel {
+        var ro2: F4, ri2: F4, ro: F4, ri: F4, invMean: F4, invMean2: F4
+        var line0: Line, line1: Line
+        /// Squared radii within which a pixel lies wholly inside each circle.
+        var fullOut: F4, fullIn: F4
+        var reach: F4
+
+        /// Coverage (0...255) of the four pixels whose centres are `px`
+        /// (x relative to the centre), with squared distances `r2` to it,
+        /// `apy` = |y|, and distances `d0`, `d1` inside the rays.
+        @inline(__always)
+        func levels(px: F4, r2: F4, apy: F4, d0: F4, d1: F4) -> SIMD4<UInt32> {
+            typealias A = AnnularSector
+            // Edges a whole quad lies inside of (by the reach) need no work.
+            var c = F4(repeating: 1)
+            if !A.allPositive(A.bits(r2 - fullIn) | A.bits(fullOut - r2)) {
+                let invRho = invMean * (1.5 - 0.5 * r2 * invMean2)
+                let rho = r2 * invRho
+                let dOut = (ro2 - r2) / (ro + rho), dIn = (r2 - ri2) / (ri + rho)
+                // The circles' normal at the pixel: (|px|, |py|) / rho.
+                let apx = A.magnitude(px)
+                let pxBigger = A.sign(A.bits(apy) &- A.bits(apx))
+                let big = A.select(pxBigger, apx, apy)
+                let a = big * invRho, b = (apx + apy - big) * invRho
+                let radial = Line(flat: (a - b) * 0.5, b: b, invA: 1 / a, k: 0.5 / (b + 1e-5))
+                c = A.relu(A.halfPlane(dOut, radial) + A.halfPlane(dIn, radial) - 1)
+            }
+            if !A.allPositive(A.bits(d0 - reach)) { c *= A.halfPlane(d0, line0) }
+            if !A.allPositive(A.bits(d1 - reach)) { c *= A.halfPlane(d1, line1) }
+            // Round to 0...255 through the mantissa (c is within 1e-5 of 0...1).
+            return SIMD4<UInt32>(truncatingIfNeeded: AnnularSector.bits(c * 255 + 8_388_608)) & 0xFF
+        }
+    }
+}
+
+extension AnnularSector.Line {
+    init(_ nx: Double, _ ny: Double) {
+        let a = Float(max(abs(nx), abs(ny))), b = Float(min(abs(nx), abs(ny)))
+        self.init(
+            flat: .init(repeating: (a - b) * 0.5), b: .init(repeating: b), invA: .init(repeating: 1 / a),
+            k: .init(repeating: 0.5 / (b + 1e-5)))
+    }
+}
+
+extension AnnularSector {
+    /// The area of a pixel within distance `d` (its centre's signed distance,
+    /// positive inside) of a straight edge whose unit normal has components
+    /// a >= b >= 0 (`line`: (a - b) / 2, b, 1 / a, 1 / 2b). Across the pixel,
+    /// the area grows as a quadratic over b, linearly over a - b and as a
+    /// quadratic again: 0.5 + sign(d) * (min(|d|, flat) + e - e^2 / 2b) / a,
+    /// e = min(max(|d| - flat, 0), b). Exact; 0 or 1 from |d| >= (a + b) / 2.
+    @inline(__always)
+    fileprivate static func halfPlane(_ d: F4, _ line: Line) -> F4 {
+        let db = bits(d)
+        let ad = float(db & 0x7FFF_FFFF)
+        let over = relu(ad - line.flat)
+        let e = over - relu(over - line.b)
+        let f = (ad - over + e - e * e * line.k) * line.invA
+        return 0.5 + float(bits(f) ^ (db & I4(repeating: Int32.min)))
+    }
+
+    @inline(__always)
+    fileprivate static func bits(_ v: F4) -> I4 { unsafeBitCast(v, to: I4.self) }
+
+    @inline(__always)
+    fileprivate static func float(_ v: I4) -> F4 { unsafeBitCast(v, to: F4.self) }
+
+    /// max(v, 0), by the sign bit (Swift's `pointwiseMax` does not compile
+    /// to one instruction here).
+    @inline(__always)
+    fileprivate static func relu(_ v: F4) -> F4 {
+        let b = bits(v)
+        return float(b & ~(b &>> 31))
+    }
+
+    @inline(__always)
+    fileprivate static func magnitude(_ v: F4) -> F4 { float(bits(v) & 0x7FFF_FFFF) }
+
+    /// All ones in the lanes where `v` is negative, zero elsewhere.
+    @inline(__always)
+    fileprivate static func sign(_ v: I4) -> I4 { v &>> 31 }
+
+    /// `a` in the lanes `mask` sets, `b` in the others.
+    @inline(__always)
+    fileprivate static func select(_ mask: I4, _ a: F4, _ b: F4) -> F4 {
+        float(bits(a) & mask | bits(b) & ~mask)
+    }
+
+    /// Whether every lane's sign bit is set.
+    @inline(__always)
+    fileprivate static func allNegative(_ v: I4) -> Bool {
+        let w = unsafeBitCast(v & I4(repeating: Int32.min), to: SIMD2<UInt64>.self)
+        return w[0] & w[1] == 0x8000_0000_8000_0000
+    }
+
+    /// Whether no lane's sign bit is set.
+    @inline(__always)
+    fileprivate static func allPositive(_ v: I4) -> Bool {
+        let w = unsafeBitCast(v, to: SIMD2<UInt64>.self)
+        return (w[0] | w[1]) & 0x8000_0000_8000_0000 == 0
+    }
+}
