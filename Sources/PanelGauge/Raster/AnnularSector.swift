@@ -140,10 +140,7 @@ struct AnnularSector {
                 // A lane may be covered only where all four of these are positive.
                 let maybe = Self.bits(emptyOut - r2) | Self.bits(r2 - emptyIn) | Self.bits(d0 + hv) | Self.bits(d1 + hv)
                 if Self.allNegative(maybe) { continue }
-                let inside = Self.bits(fullOut - r2) | Self.bits(r2 - fullIn) | Self.bits(d0 - hv) | Self.bits(d1 - hv)
-                let levels =
-                    Self.allPositive(inside)
-                    ? SIMD4(repeating: 255) : kernel.levels(px: px, r2: r2, apy: apy, d0: d0, d1: d1)
+                let levels = kernel.levels(px: px, r2: r2, apy: apy, d0: d0, d1: d1)
                 if S.takesPixels && x &+ 4 <= clip.maxX {
                     sink.blendQuad(row: row, x: x, coverage: levels)
                 } else {
@@ -184,17 +181,24 @@ extension AnnularSector {
             typealias A = AnnularSector
             // Edges a whole quad lies inside of (by the reach) need no work.
             var c = F4(repeating: 1)
-            if !A.allPositive(A.bits(r2 - fullIn) | A.bits(fullOut - r2)) {
+            let nearOut = !A.allPositive(A.bits(fullOut - r2)), nearIn = !A.allPositive(A.bits(r2 - fullIn))
+            if nearOut || nearIn {
                 let invRho = invMean * (1.5 - 0.5 * r2 * invMean2)
                 let rho = r2 * invRho
-                let dOut = (ro2 - r2) / (ro + rho), dIn = (r2 - ri2) / (ri + rho)
                 // The circles' normal at the pixel: (|px|, |py|) / rho.
                 let apx = A.magnitude(px)
                 let pxBigger = A.sign(A.bits(apy) &- A.bits(apx))
                 let big = A.select(pxBigger, apx, apy)
                 let a = big * invRho, b = (apx + apy - big) * invRho
                 let radial = Line(flat: (a - b) * 0.5, b: b, invA: 1 / a, k: 0.5 / (b + 1e-5))
-                c = A.relu(A.halfPlane(dOut, radial) + A.halfPlane(dIn, radial) - 1)
+                if !nearIn {
+                    c = A.halfPlane((ro2 - r2) / (ro + rho), radial)
+                } else if !nearOut {
+                    c = A.halfPlane((r2 - ri2) / (ri + rho), radial)
+                } else {
+                    let dOut = (ro2 - r2) / (ro + rho), dIn = (r2 - ri2) / (ri + rho)
+                    c = A.relu(A.halfPlane(dOut, radial) + A.halfPlane(dIn, radial) - 1)
+                }
             }
             if !A.allPositive(A.bits(d0 - reach)) { c *= A.halfPlane(d0, line0) }
             if !A.allPositive(A.bits(d1 - reach)) { c *= A.halfPlane(d1, line1) }
