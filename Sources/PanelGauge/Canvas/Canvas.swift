@@ -307,7 +307,7 @@ public final class Canvas {
     private enum CoverageSource {
         case sweep(FillRule)
         case mask(UnsafePointer<UInt8>, pitch: Int, x: Int, y: Int, rect: IntRect)
-        /// The canvas's `sectors`.
+        /// The canvas's `sectors` (solid paints only).
         case sectors
     }
 
@@ -320,8 +320,8 @@ public final class Canvas {
                 sink.blendSpan(y: row, x: r.minX, count: r.width, coverage: mask + (row - y) * pitch + (r.minX - x))
             }
         case .sectors:
-            let clip = effectiveClip
-            for s in sectors { s.render(clip: clip, into: &sink) }
+            // Solid paints only (`strokeDashSectors`), which `render` takes apart.
+            preconditionFailure("sectors need a solid paint")
         }
     }
 
@@ -341,7 +341,12 @@ public final class Canvas {
             var sink = SolidSink<B>(
                 base: base, stride: stride,
                 color: UInt32(c.red) << 16 | UInt32(c.green) << 8 | UInt32(c.blue), alpha: UInt32(c.alpha8))
-            run(source, &sink)
+            if case .sectors = source {
+                let clip = effectiveClip
+                for s in sectors { s.render(clip: clip, into: sink) }
+            } else {
+                run(source, &sink)
+            }
         case .linearGradient(let g, let start, let end):
             table.fill(g)
             var sink = ShaderSink<B, LinearShader>(

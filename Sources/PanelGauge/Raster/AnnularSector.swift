@@ -93,8 +93,10 @@ struct AnnularSector {
         var flat: F4, b: F4, invA: F4, k: F4
     }
 
-    /// Composites the sector into `sink` within `clip`.
-    func render<S: SpanSink>(clip: IntRect, into sink: inout S) {
+    /// Composites the sector in `sink`'s colour within `clip`. The paint's
+    /// alpha scales the coverage before it is rounded to 8 bits (one rounding,
+    /// not the two of coverage then alpha).
+    func render<B: PixelBlender>(clip: IntRect, into sink: SolidSink<B>) {
         let rowLo = max(clip.minY, Int((minY + 1_073_741_824).rounded(.down)) - 1_073_741_824)
         let rowHi = min(clip.maxY, Int((maxY + 1_073_741_824).rounded(.up)) - 1_073_741_824)
         let colLo = max(clip.minX, Int((minX + 1_073_741_824).rounded(.down)) - 1_073_741_824)
@@ -118,8 +120,7 @@ struct AnnularSector {
         let hv = F4(repeating: h)
         let kernel = Kernel(
             ro2: ro2, ri2: ri2, ro: ro, ri: ri, invMean: invMeanV, invMean2: invMean2, line0: line0, line1: line1,
-            fullOut: fullOut, fullIn: fullIn, reach: hv)
-        var buffer = SIMD4<UInt8>()
+            fullOut: fullOut, fullIn: fullIn, reach: hv, alpha: F4(repeating: Float(sink.alpha)))
         for y in rowLo..<rowHi {
             let py = Double(y) + 0.5 - cy
             let fpy = Float(py)
@@ -127,7 +128,7 @@ struct AnnularSector {
             var px = Float(px0) + lane
             var d0 = Float(n0x * px0 + n0y * py) + lanes0
             var d1 = Float(n1x * px0 + n1y * py) + lanes1
-            let row = S.takesPixels ? sink.rowAddress(y) : UnsafeMutableRawPointer(bitPattern: 1).unsafelyUnwrapped
+            let row = sink.rowAddress(y)
             var x = colLo
             while x < colHi {
                 defer {
@@ -140,21 +141,14 @@ struct AnnularSector {
                 // A lane may be covered only where all four of these are positive.
                 let maybe = Self.bits(emptyOut - r2) | Self.bits(r2 - emptyIn) | Self.bits(d0 + hv) | Self.bits(d1 + hv)
                 if Self.allNegative(maybe) { continue }
-                let levels = kernel.levels(px: px, r2: r2, apy: apy, d0: d0, d1: d1)
-                if S.takesPixels && x &+ 4 <= clip.maxX {
-                    sink.blendQuad(row: row, x: x, coverage: levels)
+                let alphas = kernel.alphas(px: px, r2: r2, apy: apy, d0: d0, d1: d1)
+                if x &+ 4 <= clip.maxX {
+                    B.blendQuad(
+                        row: row, x: x, source: sink.quadSource,
+                        alphas: unsafeBitCast(alphas | alphas &<< 16, to: SIMD8<UInt16>.self))
                 } else {
-                    let n = min(4, clip.maxX &- x)
-                    if S.takesPixels {
-                        for i in 0..<n where levels[i] != 0 {
-                            sink.blendPixel(y: y, x: x &+ i, coverage: UInt8(truncatingIfNeeded: levels[i]))
-                        }
-                    } else {
-                        buffer = SIMD4<UInt8>(truncatingIfNeeded: levels)
-                        withUnsafeBytes(of: &buffer) { raw in
-                            sink.blendSpan(
-                                y: y, x: x, count: n, coverage: raw.baseAddress!.assumingMemoryBound(to: UInt8.self))
-                        }
+                    for i in 0..<min(4, clip.maxX &- x) where alphas[i] != 0 {
+                        B.blendPixel(row: row, x: x &+ i, color: sink.color, alpha: alphas[i])
                     }
                 }
             }
@@ -172,17 +166,20 @@ extension AnnularSector {
         /// Squared radii within which a pixel lies wholly inside each circle.
         var fullOut: F4, fullIn: F4
         var reach: F4
+        /// The paint's alpha (0...255).
+        var alpha: F4
 
         /// Coverage (0...255) of the four pixels whose centres are `px`
         /// (x relative to the centre), with squared distances `r2` to it,
         /// `apy` = |y|, and distances `d0`, `d1` inside the rays.
         @inline(__always)
-        func levels(px: F4, r2: F4, apy: F4, d0: F4, d1: F4) -> SIMD4<UInt32> {
+        func alphas(px: F4, r2: F4, apy: F4, d0: F4, d1: F4) -> SIMD4<UInt32> {
             typealias A = AnnularSector
             // Edges a whole quad lies inside of (by the reach) need no work.
             var c = F4(repeating: 1)
-            let nearOut = !A.allPositive(A.bits(fullOut - r2)), nearIn = !A.allPositive(A.bits(r2 - fullIn))
-            if nearOut || nearIn {
+            let insideOut = A.bits(fullOut - r2), insideIn = A.bits(r2 - fullIn)
+            if !A.allPositive(insideOut | insideIn) {
+                let nearOut = !A.allPositive(insideOut), nearIn = !A.allPositive(insideIn)
                 let invRho = invMean * (1.5 - 0.5 * r2 * invMean2)
                 let rho = r2 * invRho
                 // The circles' normal at the pixel: (|px|, |py|) / rho.
@@ -202,8 +199,8 @@ extension AnnularSector {
             }
             if !A.allPositive(A.bits(d0 - reach)) { c *= A.halfPlane(d0, line0) }
             if !A.allPositive(A.bits(d1 - reach)) { c *= A.halfPlane(d1, line1) }
-            // Round to 0...255 through the mantissa (c is within 1e-5 of 0...1).
-            return SIMD4<UInt32>(truncatingIfNeeded: AnnularSector.bits(c * 255 + 8_388_608)) & 0xFF
+            // Round to 0...alpha through the mantissa (c is within 1e-5 of 0...1).
+            return SIMD4<UInt32>(truncatingIfNeeded: A.bits(c * alpha + 8_388_608)) & 0xFF
         }
     }
 }
