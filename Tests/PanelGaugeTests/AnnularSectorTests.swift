@@ -19,7 +19,9 @@ import Testing
             for x in 0..<width { s.row(y).assumingMemoryBound(to: UInt32.self)[x] = background }
         }
         let sink = SolidSink<XRGB8888Blender>(base: s.base, stride: s.stride, color: 0xFF_FFFF, alpha: 255)
-        sector.render(clip: clip ?? IntRect(x: 0, y: 0, width: width, height: height), into: sink)
+        sector.render(
+            clip: clip ?? IntRect(x: 0, y: 0, width: width, height: height),
+            band: AnnularSector.Band(inner: sector.inner, outer: sector.outer, alpha: 255), into: sink)
         var out: [Int] = []
         for y in 0..<height {
             for x in 0..<width {
@@ -94,6 +96,30 @@ import Testing
         #expect(coverage.contains { $0 >= 0 })
     }
 
+    /// A start angle many turns out draws the dashes of the angle reduced,
+    /// and a huge one does not trap (floor and ceil inside take values
+    /// under 2^30).
+    @Test func hugeStartAngles() throws {
+        func draw(_ start: Double) throws -> [UInt32] {
+            let image = Image(width: 100, height: 100)
+            let canvas = Canvas(surface: image.surface)
+            canvas.strokeArc(
+                center: Point(x: 50, y: 50), radius: 40, startAngle: .degrees(start), sweep: .degrees(90), width: 4,
+                dash: try DashPattern([5, 3]), paint: .solid(Color.white.opacity(0.2)))
+            #expect(canvas.sectorDashes > 0)
+            return (0..<100).flatMap { y in
+                (0..<100).map { image.surface.row(y).assumingMemoryBound(to: UInt32.self)[$0] }
+            }
+        }
+        let reduced = try draw(30)
+        let far = try draw(30 + 360 * 1e6)
+        // 1e6 turns leave about 1e-9 rad of rounding in the angle.
+        #expect(zip(reduced, far).filter { $0 != $1 }.count <= 4)
+        // Past 2^53 degrees the angle has no fraction left, but it draws.
+        #expect(try draw(1e300).contains { $0 != 0 })
+        #expect(reduced.contains { $0 != 0 })
+    }
+
     /// Which dashes of a stroke take the sector path: translucent solid paint,
     /// butt caps, an inner radius from 32 px, dashes small and apart.
     @Test func canvasRoutesTranslucentButtDashes() throws {
@@ -122,6 +148,9 @@ import Testing
         #expect(try dashes(60, 4, [5, 5], alpha: 0.2, cap: .round) == 0)
         #expect(try dashes(30, 4, [5, 5], alpha: 0.2) == 0)
         #expect(try dashes(60, 10, [15, 5], alpha: 0.2) == 0)
+        // Beyond single precision's reach from the centre: cells.
+        #expect(try dashes(16390, 4, [5, 5], alpha: 0.2, sweep: 1) == 0)
+        #expect(try dashes(16380, 4, [5, 5], alpha: 0.2, sweep: 1) > 0)
         // Gaps under 1.5 px at the inner radius: cells.
         #expect(try dashes(60, 4, [5, 1.4], alpha: 0.2) == 0)
     }

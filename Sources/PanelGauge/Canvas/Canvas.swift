@@ -166,11 +166,12 @@ public final class Canvas {
             sectorDashes = 0
             let sw = min(abs(sweep.radians), 2 * Double.pi) * (sweep.degrees < 0 ? -1 : 1)
             if cap == .butt, case .solid(let c) = paint, c.alpha8 <= AnnularSector.maximumAlpha,
-                radius - width / 2 >= AnnularSector.minimumInnerRadius
+                radius - width / 2 >= AnnularSector.minimumInnerRadius,
+                radius + width / 2 <= AnnularSector.maximumOuterRadius
             {
                 return strokeDashSectors(
-                    center: center, radius: radius, start: startAngle.radians, sweep: sw, width: width, dash: dash,
-                    paint: paint)
+                    center: center, radius: radius, start: startAngle.radians.truncatingRemainder(dividingBy: 2 * .pi),
+                    sweep: sw, width: width, dash: dash, paint: paint)
             }
             flattener.dashedArcStroke(
                 &raster, cx: center.x, cy: center.y, radius: radius, start: startAngle.radians, sweep: sw,
@@ -341,9 +342,10 @@ public final class Canvas {
             var sink = SolidSink<B>(
                 base: base, stride: stride,
                 color: UInt32(c.red) << 16 | UInt32(c.green) << 8 | UInt32(c.blue), alpha: UInt32(c.alpha8))
-            if case .sectors = source {
+            if case .sectors = source, let first = sectors.first {
                 let clip = effectiveClip
-                for s in sectors { s.render(clip: clip, into: sink) }
+                let band = AnnularSector.Band(inner: first.inner, outer: first.outer, alpha: sink.alpha)
+                for s in sectors { s.render(clip: clip, band: band, into: sink) }
             } else {
                 run(source, &sink)
             }

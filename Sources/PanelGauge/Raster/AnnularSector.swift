@@ -25,6 +25,9 @@ struct AnnularSector {
     /// The smallest inner radius drawn this way (the tangent across a pixel
     /// is then within 0.007 of a pixel's area of the circle).
     static let minimumInnerRadius = 32.0
+    /// The largest outer radius: single-precision distances from the centre
+    /// stay within 0.001 px up to here.
+    static let maximumOuterRadius = 16384.0
     /// Pixels between a dash and its neighbours, and the dash's own length,
     /// both at the inner radius: more than a pixel's diagonal, so that no
     /// pixel meets two dashes, nor both rays of one.
@@ -43,7 +46,7 @@ struct AnnularSector {
 
     /// Half a pixel's diagonal, rounded up: a pixel centre further than this
     /// from a straight edge lies with its whole pixel on one side.
-    private static let reach: Float = 0.7072
+    fileprivate static let reach: Float = 0.7072
 
     let cx: Double, cy: Double
     let inner: Double, outer: Double
@@ -54,7 +57,8 @@ struct AnnularSector {
     let minX: Double, minY: Double, maxX: Double, maxY: Double
 
     /// The sector between radii `inner` and `outer` about (cx, cy), clockwise
-    /// from angle `start` to `end` (radians, `start < end <= start + maximumSweep`).
+    /// from angle `start` to `end` (radians, `start < end <= start + maximumSweep`,
+    /// |start| < 2^20).
     init(cx: Double, cy: Double, inner: Double, outer: Double, start: Double, end: Double) {
         self.cx = cx
         self.cy = cy
@@ -71,9 +75,9 @@ struct AnnularSector {
         var hy = max(max(c0.sin * inner, c0.sin * outer), max(c1.sin * inner, c1.sin * outer))
         // The outer arc's extremes at the quarter turns it passes.
         let quarter = Double.pi / 2
-        var k = (start / quarter).rounded(.up)
-        while k * quarter <= end {
-            switch ((Int(k) % 4) + 4) % 4 {
+        var k = Self.ceil(start / quarter)
+        while Double(k) * quarter <= end {
+            switch ((k % 4) + 4) % 4 {
             case 0: hx = outer
             case 1: hy = outer
             case 2: lx = -outer
@@ -87,40 +91,71 @@ struct AnnularSector {
         maxY = cy + hy
     }
 
+    /// floor(x) for |x| < 2^30, without a call (no SSE4.1 `roundsd` on the
+    /// baseline target).
+    @inline(__always)
+    private static func floor(_ x: Double) -> Int { Int(x + 1_073_741_824) &- 1_073_741_824 }
+
+    /// ceil(x) for |x| < 2^30.
+    @inline(__always)
+    private static func ceil(_ x: Double) -> Int { 1_073_741_824 &- Int(1_073_741_824 - x) }
+
     /// The edge constants of one straight line whose unit normal has
     /// components `nx`, `ny` (see `halfPlane`).
     fileprivate struct Line {
         var flat: F4, b: F4, invA: F4, k: F4
     }
 
+    /// What the sectors of one stroke (one annulus, one paint) share, in
+    /// single-precision lanes: computed once per stroke, not per dash.
+    struct Band {
+        var ro2: F4, ri2: F4, ro: F4, ri: F4
+        /// Squared radii beyond which a pixel is wholly out of the band, and
+        /// within which it is wholly inside each circle.
+        var emptyOut: F4, emptyIn: F4, fullOut: F4, fullIn: F4
+        /// 1 / rho from one Newton step off the mean radius's.
+        var invMean: F4, invMean2: F4
+        var reach: F4
+        /// The paint's alpha (0...255).
+        var alpha: F4
+
+        init(inner: Double, outer: Double, alpha: UInt32) {
+            let h = AnnularSector.reach
+            let fo = Float(outer), fi = Float(inner)
+            ro2 = F4(repeating: fo * fo)
+            ri2 = F4(repeating: fi * fi)
+            ro = F4(repeating: fo)
+            ri = F4(repeating: fi)
+            emptyOut = F4(repeating: (fo + h) * (fo + h))
+            emptyIn = F4(repeating: max(0, fi - h) * max(0, fi - h))
+            fullOut = F4(repeating: max(0, fo - h) * max(0, fo - h))
+            fullIn = F4(repeating: (fi + h) * (fi + h))
+            let m = Float(2 / (inner + outer))
+            invMean = F4(repeating: m)
+            invMean2 = F4(repeating: m * m)
+            reach = F4(repeating: h)
+            self.alpha = F4(repeating: Float(alpha))
+        }
+    }
+
     /// Composites the sector in `sink`'s colour within `clip`. The paint's
     /// alpha scales the coverage before it is rounded to 8 bits (one rounding,
-    /// not the two of coverage then alpha).
-    func render<B: PixelBlender>(clip: IntRect, into sink: SolidSink<B>) {
-        let rowLo = max(clip.minY, Int((minY + 1_073_741_824).rounded(.down)) - 1_073_741_824)
-        let rowHi = min(clip.maxY, Int((maxY + 1_073_741_824).rounded(.up)) - 1_073_741_824)
-        let colLo = max(clip.minX, Int((minX + 1_073_741_824).rounded(.down)) - 1_073_741_824)
-        let colHi = min(clip.maxX, Int((maxX + 1_073_741_824).rounded(.up)) - 1_073_741_824)
+    /// not the two of coverage then alpha). `band`: this sector's radii and
+    /// the sink's alpha.
+    func render<B: PixelBlender>(clip: IntRect, band: Band, into sink: SolidSink<B>) {
+        // (Limited to the clip in floating point first: floor and ceil take |x| < 2^30.)
+        let rowLo = Self.floor(max(minY, Double(clip.minY))), rowHi = Self.ceil(min(maxY, Double(clip.maxY)))
+        let colLo = Self.floor(max(minX, Double(clip.minX))), colHi = Self.ceil(min(maxX, Double(clip.maxX)))
         if rowLo >= rowHi || colLo >= colHi { return }
-        let h = Self.reach
-        let fo = Float(outer), fi = Float(inner)
-        let ro2 = F4(repeating: fo * fo), ri2 = F4(repeating: fi * fi)
-        let ro = F4(repeating: fo), ri = F4(repeating: fi)
-        // Squared radii beyond which a pixel is wholly out of (or in) the band.
-        let emptyOut = F4(repeating: (fo + h) * (fo + h)), emptyIn = F4(repeating: max(0, fi - h) * max(0, fi - h))
-        let fullOut = F4(repeating: max(0, fo - h) * max(0, fo - h)), fullIn = F4(repeating: (fi + h) * (fi + h))
-        // 1 / rho from one Newton step off the mean radius's.
-        let invMean = Float(2 / (inner + outer))
-        let invMean2 = F4(repeating: invMean * invMean), invMeanV = F4(repeating: invMean)
-        let line0 = Line(n0x, n0y), line1 = Line(n1x, n1y)
         let lane = F4(0, 1, 2, 3)
         let px0 = Double(colLo) + 0.5 - cx
         let step0 = F4(repeating: Float(4 * n0x)), step1 = F4(repeating: Float(4 * n1x))
         let lanes0 = lane * Float(n0x), lanes1 = lane * Float(n1x)
-        let hv = F4(repeating: h)
+        let emptyOut = band.emptyOut, emptyIn = band.emptyIn, hv = band.reach
         let kernel = Kernel(
-            ro2: ro2, ri2: ri2, ro: ro, ri: ri, invMean: invMeanV, invMean2: invMean2, line0: line0, line1: line1,
-            fullOut: fullOut, fullIn: fullIn, reach: hv, alpha: F4(repeating: Float(sink.alpha)))
+            ro2: band.ro2, ri2: band.ri2, ro: band.ro, ri: band.ri, invMean: band.invMean, invMean2: band.invMean2,
+            line0: Line(n0x, n0y), line1: Line(n1x, n1y), fullOut: band.fullOut, fullIn: band.fullIn,
+            reach: band.reach, alpha: band.alpha)
         for y in rowLo..<rowHi {
             let py = Double(y) + 0.5 - cy
             let fpy = Float(py)
@@ -163,10 +198,8 @@ extension AnnularSector {
     fileprivate struct Kernel {
         var ro2: F4, ri2: F4, ro: F4, ri: F4, invMean: F4, invMean2: F4
         var line0: Line, line1: Line
-        /// Squared radii within which a pixel lies wholly inside each circle.
         var fullOut: F4, fullIn: F4
         var reach: F4
-        /// The paint's alpha (0...255).
         var alpha: F4
 
         /// Coverage (0...255) of the four pixels whose centres are `px`
