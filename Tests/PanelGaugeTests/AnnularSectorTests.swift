@@ -143,11 +143,15 @@ import Testing
         #expect(try dashes(60, 4, [5, 5], alpha: 0.2) == 38)
         // An open arc (94.2 px): no wrap-around, all 10.
         #expect(try dashes(60, 4, [6, 4], alpha: 0.2, sweep: 90) == 10)
-        // Opaque, round caps, a small radius, large dashes: cells only.
+        // Opaque, round caps, a small radius: cells only.
         #expect(try dashes(60, 4, [5, 5], alpha: 1) == 0)
         #expect(try dashes(60, 4, [5, 5], alpha: 0.2, cap: .round) == 0)
         #expect(try dashes(30, 4, [5, 5], alpha: 0.2) == 0)
-        #expect(try dashes(60, 10, [15, 5], alpha: 0.2) == 0)
+        // Wide dashes too (through the even quads' memo): 2 pi 60 / 20 = 18.8
+        // periods, 19 dashes, the last 1.99 px before the first.
+        #expect(try dashes(60, 10, [15, 5], alpha: 0.2) == 19)
+        // A dash over 0.5 rad: cells.
+        #expect(try dashes(60, 4, [40, 5], alpha: 0.2) == 0)
         // Beyond single precision's reach from the centre: cells.
         #expect(try dashes(16390, 4, [5, 5], alpha: 0.2, sweep: 1) == 0)
         #expect(try dashes(16380, 4, [5, 5], alpha: 0.2, sweep: 1) > 0)

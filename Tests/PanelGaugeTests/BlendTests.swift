@@ -251,6 +251,39 @@ import Testing
         }
     }
 
+    /// `blendEvenQuad` along rows of runs of one colour and of mixed pixels,
+    /// its memo carried from quad to quad as a sector's inside carries it:
+    /// every quad as `blendPixel` gives it (the memo's shortcut and its
+    /// misses alike).
+    @Test func evenQuadsMatchSinglePixels() {
+        var r = Random(state: 11)
+        for _ in 0..<300 {
+            // Runs of one of three colours, some pixels random.
+            let palette = [r.word(), r.word(), r.word()]
+            var row: [UInt32] = []
+            while row.count < 64 {
+                let c = palette[r.below(3)]
+                row += Array(repeating: c, count: 1 + r.below(12))
+                if r.below(3) == 0 { row.append(r.word()) }
+            }
+            let color = r.word() & 0xFF_FFFF, alpha = UInt32(1 + r.below(255))
+            let spread = SIMD8<UInt16>(repeating: UInt16(alpha))
+            var memo = EvenQuadMemo()
+            var even = row, single = row
+            even.withUnsafeMutableBytes { p in
+                for x in stride(from: 0, to: 60, by: 4) {
+                    XRGB8888Blender.blendEvenQuad(
+                        row: p.baseAddress!, x: x, source: XRGB8888Blender.quadSource(color), alphas: spread,
+                        memo: &memo)
+                }
+            }
+            single.withUnsafeMutableBytes { p in
+                for x in 0..<60 { XRGB8888Blender.blendPixel(row: p.baseAddress!, x: x, color: color, alpha: alpha) }
+            }
+            #expect(even == single, "alpha \(alpha)")
+        }
+    }
+
     @Test func rgb565SolidPathsMatchScalar() {
         var r = Random(state: 5)
         for _ in 0..<3000 {

@@ -16,6 +16,12 @@ protocol PixelBlender {
     /// the pixel as it is) in both 16-bit halves of lane i of `alphas`
     /// (the layout of `spreadBytes`).
     static func blendQuad(row: UnsafeMutableRawPointer, x: Int, source: QuadSource, alphas: SIMD8<UInt16>)
+    /// `blendQuad` for a quad whose four alphas are equal (a shape's inside),
+    /// for a shape drawn quad by quad over mostly one colour: `memo` holds a
+    /// pixel this blended and its result, and four pixels of that colour take
+    /// the result without the arithmetic. A format may ignore `memo`.
+    static func blendEvenQuad(
+        row: UnsafeMutableRawPointer, x: Int, source: QuadSource, alphas: SIMD8<UInt16>, memo: inout EvenQuadMemo)
     /// One colour, one alpha for the whole run.
     static func blend(row: UnsafeMutableRawPointer, x: Int, count: Int, color: UInt32, alpha: UInt32)
     /// One colour, per-pixel alphas.
@@ -33,4 +39,12 @@ protocol PixelBlender {
     static func blend(
         row: UnsafeMutableRawPointer, y: Int, x: Int, count: Int, colors: UnsafePointer<UInt32>,
         coverage: UnsafePointer<UInt8>?, constantCoverage: UInt32, opaque: Bool)
+}
+
+/// A pixel and what an even quad's blend made of it (see
+/// `PixelBlender.blendEvenQuad`). Valid for one colour and one alpha.
+struct EvenQuadMemo {
+    var under: UInt32 = 0
+    var over: UInt32 = 0
+    var valid = false
 }

@@ -112,6 +112,14 @@ enum RGB565Blender: PixelBlender {
         store(narrow(blendXRGB(widen(load(p, 0)), SIMD4(repeating: source), alphas), rounding), p, 0)
     }
 
+    /// (No memo here yet: a plain blend.)
+    @inline(__always)
+    static func blendEvenQuad(
+        row: UnsafeMutableRawPointer, x: Int, source: UInt32, alphas: SIMD8<UInt16>, memo: inout EvenQuadMemo
+    ) {
+        blendQuad(row: row, x: x, source: source, alphas: alphas)
+    }
+
     @inline(__always)
     static func blend(row: UnsafeMutableRawPointer, x: Int, count: Int, color: UInt32, alpha: UInt32) {
         if alpha >= 255 { return fill(row: row, x: x, count: count, color: color) }

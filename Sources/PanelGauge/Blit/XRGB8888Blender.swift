@@ -76,6 +76,19 @@ enum XRGB8888Blender: PixelBlender {
     }
 
     @inline(__always)
+    static func blendEvenQuad(
+        row: UnsafeMutableRawPointer, x: Int, source: SplitXRGB, alphas: SIMD8<UInt16>, memo: inout EvenQuadMemo
+    ) {
+        let p = row.assumingMemoryBound(to: UInt32.self) + x
+        let d = load(p, 0)
+        let diff = unsafeBitCast(d ^ SIMD4(repeating: memo.under), to: SIMD2<UInt64>.self)
+        if memo.valid && diff[0] | diff[1] == 0 { return store(SIMD4(repeating: memo.over), p, 0) }
+        let r = blendXRGB(d, source, alphas)
+        store(r, p, 0)
+        memo = EvenQuadMemo(under: d[0], over: r[0], valid: true)
+    }
+
+    @inline(__always)
     static func blend(row: UnsafeMutableRawPointer, x: Int, count: Int, color: UInt32, alpha: UInt32) {
         if alpha >= 255 { return fill(row: row, x: x, count: count, color: color) }
         if alpha == 0 { return }
