@@ -150,6 +150,8 @@ import Testing
         // Wide dashes too (through the even quads' memo): 2 pi 60 / 20 = 18.8
         // periods, 19 dashes, the last 1.99 px before the first.
         #expect(try dashes(60, 10, [15, 5], alpha: 0.2) == 19)
+        // Dashes over 384 px^2 (30 x 17): cells.
+        #expect(try dashes(90, 17, [30, 30], alpha: 0.2) == 0)
         // A dash over 0.5 rad: cells.
         #expect(try dashes(60, 4, [40, 5], alpha: 0.2) == 0)
         // Beyond single precision's reach from the centre: cells.

@@ -212,7 +212,7 @@ public final class Canvas {
             if closed && i == n - 1 { after = dashSpans[0].0 + length - u1 }
             let a0 = start + dir * u0 / r, a1 = start + dir * u1 / r
             if min(before, after) * scale >= spacing && (u1 - u0) * scale >= spacing
-                && (u1 - u0) / r <= AnnularSector.maximumSweep
+                && (u1 - u0) / r <= AnnularSector.maximumSweep && (u1 - u0) * width <= AnnularSector.maximumArea
             {
                 sectors.append(
                     AnnularSector(
