@@ -59,6 +59,8 @@ import Testing
     @Test(arguments: [
         (60.3, 59.8, 40.0, 45.5, 0.10, 0.31), (58.7, 61.2, 33.1, 37.9, 1.2, 1.32), (61.5, 60.5, 50.2, 56.0, 2.9, 3.05),
         (59.2, 60.1, 44.4, 47.1, 4.4, 4.71), (60.0, 60.0, 38.0, 44.0, 5.8, 6.2),
+        // As wide as `fits` takes at the smallest radius.
+        (60.4, 59.6, 32.0, 37.5, 3.6, 4.1),
     ])
     func coverageIsWithinTheBound(cx: Double, cy: Double, inner: Double, outer: Double, start: Double, end: Double) {
         let w = 120, h = 120
@@ -154,6 +156,10 @@ import Testing
         #expect(try dashes(90, 17, [30, 30], alpha: 0.2) == 0)
         // A dash over 0.5 rad: cells.
         #expect(try dashes(60, 4, [40, 5], alpha: 0.2) == 0)
+        // A band wide for its radius (8 px at 40): cells.
+        #expect(try dashes(40, 8, [6, 4], alpha: 0.2) == 0)
+        // The reference case "translucent-wide-dashes" (the even-quad memo) is drawn as sectors.
+        #expect(try dashes(50.2, 8.6, [14.5, 6.1], alpha: 0.25) > 0)
         // Beyond single precision's reach from the centre: cells.
         #expect(try dashes(16390, 4, [5, 5], alpha: 0.2, sweep: 1) == 0)
         #expect(try dashes(16380, 4, [5, 5], alpha: 0.2, sweep: 1) > 0)

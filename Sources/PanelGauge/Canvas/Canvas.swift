@@ -166,8 +166,7 @@ public final class Canvas {
             sectorDashes = 0
             let sw = min(abs(sweep.radians), 2 * Double.pi) * (sweep.degrees < 0 ? -1 : 1)
             if cap == .butt, case .solid(let c) = paint, c.alpha8 <= AnnularSector.maximumAlpha,
-                radius - width / 2 >= AnnularSector.minimumInnerRadius,
-                radius + width / 2 <= AnnularSector.maximumOuterRadius
+                AnnularSector.fits(inner: radius - width / 2, outer: radius + width / 2)
             {
                 return strokeDashSectors(
                     center: center, radius: radius, start: startAngle.radians.truncatingRemainder(dividingBy: 2 * .pi),

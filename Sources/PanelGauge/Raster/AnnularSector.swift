@@ -28,6 +28,16 @@ struct AnnularSector {
     /// The largest outer radius: single-precision distances from the centre
     /// stay within 0.001 px up to here.
     static let maximumOuterRadius = 16384.0
+    /// Whether a band between these radii is drawn this way: `inner` from
+    /// `minimumInnerRadius`, `outer` up to `maximumOuterRadius`, and the band
+    /// narrow for its radius, so that one Newton step from the mean radius's
+    /// 1 / rho is within 1.5 % where a circle's coverage is not 0 or 1 (it
+    /// starts at most 10 % off there).
+    static func fits(inner: Double, outer: Double) -> Bool {
+        inner >= minimumInnerRadius && outer <= maximumOuterRadius
+            && outer - inner + 2 * Double(reach) <= 0.1 * (outer + inner)
+    }
+
     /// Pixels between a dash and its neighbours, and the dash's own length,
     /// both at the inner radius: more than a pixel's diagonal, so that no
     /// pixel meets two dashes, nor both rays of one.
