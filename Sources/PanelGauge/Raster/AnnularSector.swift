@@ -220,11 +220,20 @@ struct AnnularSector {
                         B.blendQuad(row: row, x: x, source: sink.quadSource, alphas: spread)
                     }
                 } else {
-                    for i in 0..<min(4, clip.maxX &- x) where alphas[i] != 0 {
-                        B.blendPixel(row: row, x: x &+ i, color: sink.color, alpha: alphas[i])
-                    }
+                    Self.blendPixels(B.self, row: row, x: x, count: clip.maxX &- x, color: sink.color, alphas: alphas)
                 }
             }
+        }
+    }
+
+    /// The first `count` (under 4) pixels of a quad at the clip's right edge.
+    /// (Out of line: inlined, the count's `min` was computed for every quad.)
+    @inline(never)
+    private static func blendPixels<B: PixelBlender>(
+        _: B.Type, row: UnsafeMutableRawPointer, x: Int, count: Int, color: UInt32, alphas: SIMD4<UInt32>
+    ) {
+        for i in 0..<count where alphas[i] != 0 {
+            B.blendPixel(row: row, x: x &+ i, color: color, alpha: alphas[i])
         }
     }
 }
