@@ -420,9 +420,7 @@ struct DenseBand: ~Copyable {
                     } else {
                         // The last pixels of the clip (the extra column and the
                         // zero cells after it are not pixels).
-                        for i in 0..<(width &- col) where c[i] != 0 {
-                            sink.blendPixel(y: y, x: originX &+ col &+ i, coverage: UInt8(truncatingIfNeeded: c[i]))
-                        }
+                        Self.blendPixels(&sink, y: y, x: originX &+ col, count: width &- col, coverage: c)
                     }
                 } else {
                     UnsafeMutableRawPointer(buffer + (col &- spanX)).storeBytes(
@@ -443,6 +441,15 @@ struct DenseBand: ~Copyable {
 }
 
 extension DenseBand {
+    /// The first `count` (under 4) pixels of a quad at the clip's right edge.
+    /// (Out of line: inlined into the row sweep, it cost the quads around it.)
+    @inline(never)
+    static func blendPixels<S: SpanSink>(_ sink: inout S, y: Int, x: Int, count: Int, coverage c: SIMD4<UInt32>) {
+        for i in 0..<count where c[i] != 0 {
+            sink.blendPixel(y: y, x: x &+ i, coverage: UInt8(truncatingIfNeeded: c[i]))
+        }
+    }
+
     /// Coverages of the four cells from `col` on (cleared as they are read),
     /// given `acc`, the winding left of them, which moves past them.
     ///
