@@ -17,6 +17,11 @@ import PanelGauge
 ///
 /// Both print one JSON line. Speed goals live here, never in timed tests.
 struct Benchmark: PaneldCommand {
+    /// Defaults of the options that have one (their help shows them too).
+    static let defaultFrames = 20
+    static let defaultLines = 10_000
+    static let defaultIntervalUs = 1000
+
     static let spec = CommandSpec(
         name: "benchmark", abstract: "Measure damage-only redraw cost or socket-to-flip latency (one JSON line).",
         options: [
@@ -27,13 +32,14 @@ struct Benchmark: PaneldCommand {
             .option("size", help: "Screen size WIDTHxHEIGHT. Default: the layout's mode, else 800x480."),
             .option(
                 "gauge", help: "With --damage: the gauge whose value changes. Default: the layout's default gauge."),
-            .option("frames", help: "With --damage: measured frames.", default: "20"),
+            .option("frames", help: "With --damage: measured frames.", default: "\(defaultFrames)"),
             .option(
                 "step",
                 help: "With --damage: changes of this fraction of the range, back and forth. Default: 37 % jumps."
             ),
-            .option("lines", help: "With --latency: lines sent.", default: "10000"),
-            .option("interval-us", help: "With --latency: microseconds between two lines.", default: "1000"),
+            .option("lines", help: "With --latency: lines sent.", default: "\(defaultLines)"),
+            .option(
+                "interval-us", help: "With --latency: microseconds between two lines.", default: "\(defaultIntervalUs)"),
             .option(
                 "refresh-hz",
                 help:
@@ -68,10 +74,10 @@ struct Benchmark: PaneldCommand {
         config = arguments.string("config")
         size = arguments.string("size")
         gauge = arguments.string("gauge")
-        frames = try arguments.int("frames") ?? 20
+        frames = try arguments.int("frames") ?? Self.defaultFrames
         stepFraction = try arguments.double("step")
-        lines = try arguments.int("lines") ?? 10_000
-        intervalUs = try arguments.int("interval-us") ?? 1000
+        lines = try arguments.int("lines") ?? Self.defaultLines
+        intervalUs = try arguments.int("interval-us") ?? Self.defaultIntervalUs
         refreshHz = try arguments.int("refresh-hz") ?? 0
     }
 

@@ -7,6 +7,10 @@ import PanelGauge
 /// in order (layout, saved values, signals, statsd, socket, display, systemd
 /// notification), run the loop until SIGTERM/SIGINT, release in reverse.
 struct Run: PaneldCommand {
+    /// Defaults of the options that have one (their help shows them too).
+    static let defaultSocket = "/run/paneld.sock"
+    static let defaultSaveInterval = 5
+
     static let spec = CommandSpec(
         name: "run", abstract: "Run the daemon (the default).",
         discussion: """
@@ -23,7 +27,7 @@ struct Run: PaneldCommand {
                 help: "Layout file (JSON). Default: one ring gauge named 'value', 0...100, filling the screen."),
             .option(
                 "socket", help: "Control socket path (ignored when systemd passes the socket).",
-                default: "/run/paneld.sock"),
+                default: defaultSocket),
             .option(
                 "output", "drm|fbdev[:DEVICE]|png|png:FILE",
                 help:
@@ -37,7 +41,7 @@ struct Run: PaneldCommand {
                 "save-interval", "seconds",
                 help:
                     "Seconds between two writes of the state file while values change (0.1 to 3600). A crash loses at most this much; flash storage sees at most one write per interval.",
-                default: "5"),
+                default: "\(defaultSaveInterval)"),
             .option("size", help: "Screen size WIDTHxHEIGHT for PNG output. Default: the layout's mode, else 800x480."),
             .option("stuck-client-timeout", help: "", hidden: true),
             .option("max-clients", help: "", hidden: true),
@@ -56,10 +60,10 @@ struct Run: PaneldCommand {
 
     init(_ arguments: Arguments) throws {
         config = arguments.string("config")
-        socket = arguments.string("socket") ?? "/run/paneld.sock"
+        socket = arguments.string("socket") ?? Self.defaultSocket
         output = arguments.string("output")
         state = arguments.string("state")
-        saveInterval = try arguments.double("save-interval") ?? 5
+        saveInterval = try arguments.double("save-interval") ?? Double(Self.defaultSaveInterval)
         size = arguments.string("size")
         stuckClientTimeout = try arguments.int64("stuck-client-timeout") ?? 10_000
         maxClients = try arguments.int("max-clients") ?? 256

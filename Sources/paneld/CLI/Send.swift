@@ -5,12 +5,14 @@ import Glibc
 /// Sends each LINE argument (or standard input when there are none), then
 /// prints paneld's replies. Exits 1 if any reply was an `ERR`.
 struct Send: PaneldCommand {
+    static let defaultTimeout = 5
+
     static let spec = CommandSpec(
         name: "send", abstract: "Send commands to a running paneld and print its replies.",
         discussion: "Examples: paneld send 73   paneld send 'cpu 41' 'get cpu'   echo list | paneld send",
         options: [
-            .option("socket", help: "Control socket path.", default: "/run/paneld.sock"),
-            .option("timeout", help: "Seconds to wait for the replies.", default: "5"),
+            .option("socket", help: "Control socket path.", default: Run.defaultSocket),
+            .option("timeout", help: "Seconds to wait for the replies.", default: "\(defaultTimeout)"),
         ],
         arguments: ("lines", "Lines to send, e.g. 73, 'cpu 73', 'get cpu', list. None: read standard input."))
 
@@ -19,8 +21,8 @@ struct Send: PaneldCommand {
     var lines: [String]
 
     init(_ arguments: Arguments) throws {
-        socket = arguments.string("socket") ?? "/run/paneld.sock"
-        timeout = try arguments.int("timeout") ?? 5
+        socket = arguments.string("socket") ?? Run.defaultSocket
+        timeout = try arguments.int("timeout") ?? Self.defaultTimeout
         lines = arguments.positional
     }
 
