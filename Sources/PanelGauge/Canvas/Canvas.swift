@@ -343,6 +343,7 @@ public final class Canvas {
                 color: UInt32(c.red) << 16 | UInt32(c.green) << 8 | UInt32(c.blue), alpha: UInt32(c.alpha8))
             if case .sectors = source, let first = sectors.first {
                 let clip = effectiveClip
+                // (The sectors of one stroke share their radii.)
                 let band = AnnularSector.Band(inner: first.inner, outer: first.outer, alpha: sink.alpha)
                 for s in sectors { s.render(clip: clip, band: band, into: sink) }
             } else {
