@@ -65,8 +65,9 @@ struct Run: PaneldCommand {
         state = arguments.string("state")
         saveInterval = try arguments.double("save-interval") ?? Double(Self.defaultSaveInterval)
         size = arguments.string("size")
-        stuckClientTimeout = try arguments.int64("stuck-client-timeout") ?? 10_000
-        maxClients = try arguments.int("max-clients") ?? 256
+        // The hidden options' defaults are the daemon's own.
+        stuckClientTimeout = try arguments.int64("stuck-client-timeout") ?? Daemon.Settings().stuckClientTimeout
+        maxClients = try arguments.int("max-clients") ?? Daemon.Settings().maxClients
         verbose = arguments.flag("verbose")
     }
 
