@@ -186,6 +186,7 @@ struct AnnularSector {
         var memo = EvenQuadMemo()
         // The alphas of a quad wholly inside (the memo's quads).
         let whole = SIMD4<UInt32>(repeating: sink.alpha)
+        let wholeSpread = unsafeBitCast(whole | whole &<< 16, to: SIMD8<UInt16>.self)
         let kernel = Kernel(
             ro2: band.ro2, ri2: band.ri2, ro: band.ro, ri: band.ri, invMean: band.invMean, invMean2: band.invMean2,
             line0: Line(n0x, n0y), line1: Line(n1x, n1y), fullOut: band.fullOut, fullIn: band.fullIn,
@@ -210,6 +211,17 @@ struct AnnularSector {
                 // A lane may be covered only where all four of these are positive.
                 let maybe = Self.bits(emptyOut - r2) | Self.bits(r2 - emptyIn) | Self.bits(d0 + hv) | Self.bits(d1 + hv)
                 if Self.allNegative(maybe) { continue }
+                // A quad at least the reach inside all four edges: the kernel's
+                // own tests, which would leave its coverage at exactly 1.
+                if M.on {
+                    let inside =
+                        Self.bits(kernel.fullOut - r2) | Self.bits(r2 - kernel.fullIn) | Self.bits(d0 - hv)
+                        | Self.bits(d1 - hv)
+                    if Self.allPositive(inside) && x &+ 4 <= clip.maxX {
+                        B.blendEvenQuad(row: row, x: x, source: sink.quadSource, alphas: wholeSpread, memo: &memo)
+                        continue
+                    }
+                }
                 let alphas = kernel.alphas(px: px, r2: r2, apy: apy, d0: d0, d1: d1)
                 if x &+ 4 <= clip.maxX {
                     let spread = unsafeBitCast(alphas | alphas &<< 16, to: SIMD8<UInt16>.self)
