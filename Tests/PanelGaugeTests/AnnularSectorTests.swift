@@ -84,6 +84,44 @@ import Testing
         #expect(worst <= 0.032, "worst coverage error \(worst)")
     }
 
+    /// Sectors from `memoWidth` wide, whose quads wholly inside skip the
+    /// kernel: every pixel of their box within the bound, and every pixel
+    /// whose centre lies more than half a diagonal inside all four edges
+    /// exactly 255. (The pixels outside the box are the other tests'.) The
+    /// inside lies over one colour, which the even-quad memo keeps.
+    @Test(arguments: [
+        (80.3, 79.6, 62.0, 74.0, 0.3, 0.75), (79.5, 80.4, 63.2, 75.1, 2.0, 2.4), (80.0, 80.0, 65.0, 76.0, 4.0, 4.35),
+        (80.6, 79.7, 60.0, 69.5, 5.3, 5.75),
+    ])
+    func wideSectorsStayWithinTheBound(cx: Double, cy: Double, inner: Double, outer: Double, start: Double, end: Double)
+    {
+        let w = 160, h = 160
+        let sector = AnnularSector(cx: cx, cy: cy, inner: inner, outer: outer, start: start, end: end)
+        #expect(outer - inner >= AnnularSector.memoWidth)
+        #expect(AnnularSector.fits(inner: inner, outer: outer))
+        let coverage = Self.render(sector, width: w, height: h)
+        var worst = 0.0, deepInside = 0
+        for j in Int(sector.minY) - 1...Int(sector.maxY) + 1 {
+            for i in Int(sector.minX) - 1...Int(sector.maxX) + 1 {
+                let exact = Self.exactArea(i, j, cx: cx, cy: cy, inner: inner, outer: outer, start: start, end: end)
+                let got = max(coverage[j * w + i], 0)
+                // (Lattice points miss slivers under 1/4181 px: one level more.)
+                worst = max(worst, abs(Double(got) / 255 - exact) - (exact == 0 || exact == 1 ? 1.0 / 255 : 0))
+                // The centre's distances inside the four edges.
+                let x = Double(i) + 0.5 - cx, y = Double(j) + 0.5 - cy
+                let rho = (x * x + y * y).squareRoot()
+                let depth = min(
+                    min(rho - inner, outer - rho), min(-sin(start) * x + cos(start) * y, sin(end) * x - cos(end) * y))
+                if depth > 0.75 {
+                    deepInside += 1
+                    #expect(got == 255, "pixel \(i), \(j)")
+                }
+            }
+        }
+        #expect(deepInside > 100)
+        #expect(worst <= 0.032, "worst coverage error \(worst)")
+    }
+
     /// The rows and columns outside the clip are left alone, and the lanes of
     /// a quad past the clip's right edge too.
     @Test func staysInsideTheClip() {
