@@ -50,13 +50,17 @@ struct AnnularSector {
     /// against runs): measured, the gauge-panel scene's 21.6 x 13 px dashes
     /// (1920x1080, 280 px^2) took 22 K fewer instructions a frame as
     /// sectors, paneld's default ring's 30 x 16.9 px ones (506 px^2) 81 K
-    /// more.
+    /// more, and still 12 K more once the inside quads skipped the kernel
+    /// (its full frame 1.408 M with cells, 1.420 M as sectors).
     static let maximumArea = 384.0
     /// From this width on, the quads wholly inside a dash go through
     /// `PixelBlender.blendEvenQuad` (a translucent track over one colour is
-    /// then mostly stores). Measured on the gauge-panel scene's ring: with
-    /// 13 px wide dashes (1920x1080) the frame took 0.9 % fewer instructions,
-    /// with 5.8 px (800x480) 1 % more.
+    /// then mostly stores), found by the kernel's own tests before the
+    /// kernel. Measured on the gauge-panel scene's ring: with 13 px wide
+    /// dashes (1920x1080) the memo took 0.9 % fewer instructions a frame,
+    /// with 5.8 px (800x480) 1 % more; taking the inside quads past the
+    /// kernel, 1.6 % fewer at 1920x1080 (2.568 -> 2.527 M) and 1 % more
+    /// for the 5.8 px dashes, which therefore go through the kernel.
     static let memoWidth = 8.0
     /// The largest paint alpha (of 255) drawn this way: 0.032 * 77 = 2.5
     /// levels at most.
