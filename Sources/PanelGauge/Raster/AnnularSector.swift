@@ -215,16 +215,9 @@ struct AnnularSector {
                 // A lane may be covered only where all four of these are positive.
                 let maybe = Self.bits(emptyOut - r2) | Self.bits(r2 - emptyIn) | Self.bits(d0 + hv) | Self.bits(d1 + hv)
                 if Self.allNegative(maybe) { continue }
-                // A quad at least the reach inside all four edges: the kernel's
-                // own tests, which would leave its coverage at exactly 1.
-                if M.on {
-                    let inside =
-                        Self.bits(kernel.fullOut - r2) | Self.bits(r2 - kernel.fullIn) | Self.bits(d0 - hv)
-                        | Self.bits(d1 - hv)
-                    if Self.allPositive(inside) && x &+ 4 <= clip.maxX {
-                        B.blendEvenQuad(row: row, x: x, source: sink.quadSource, alphas: wholeSpread, memo: &memo)
-                        continue
-                    }
+                if M.on && kernel.coversWhole(r2: r2, d0: d0, d1: d1) && x &+ 4 <= clip.maxX {
+                    B.blendEvenQuad(row: row, x: x, source: sink.quadSource, alphas: wholeSpread, memo: &memo)
+                    continue
                 }
                 let alphas = kernel.alphas(px: px, r2: r2, apy: apy, d0: d0, d1: d1)
                 if x &+ 4 <= clip.maxX {
@@ -266,6 +259,15 @@ extension AnnularSector {
         var fullOut: F4, fullIn: F4
         var reach: F4
         var alpha: F4
+
+        /// Whether all four pixels lie the reach inside all four edges: the
+        /// tests by which `alphas` leaves every edge alone, so that it would
+        /// give each pixel exactly the paint's alpha.
+        @inline(__always)
+        func coversWhole(r2: F4, d0: F4, d1: F4) -> Bool {
+            typealias A = AnnularSector
+            return A.allPositive(A.bits(fullOut - r2) | A.bits(r2 - fullIn) | A.bits(d0 - reach) | A.bits(d1 - reach))
+        }
 
         /// The paint's alpha times the coverage (0...alpha) of the four pixels
         /// whose centres are `px` (x relative to the centre), with squared
