@@ -77,6 +77,8 @@ struct AnnularSector {
     let n0x: Double, n0y: Double, n1x: Double, n1y: Double
     /// The box the sector lies in.
     let minX: Double, minY: Double, maxX: Double, maxY: Double
+    /// The sector's middle angle and half its sweep (radians).
+    let middle: Double, halfSweep: Double
 
     /// The sector between radii `inner` and `outer` about (cx, cy), clockwise
     /// from angle `start` to `end` (radians, `start < end <= start + maximumSweep`,
@@ -91,6 +93,8 @@ struct AnnularSector {
         n0y = c0.cos
         n1x = c1.sin
         n1y = -c1.cos
+        halfSweep = (end - start) / 2
+        middle = start + halfSweep
         var lx = min(min(c0.cos * inner, c0.cos * outer), min(c1.cos * inner, c1.cos * outer))
         var hx = max(max(c0.cos * inner, c0.cos * outer), max(c1.cos * inner, c1.cos * outer))
         var ly = min(min(c0.sin * inner, c0.sin * outer), min(c1.sin * inner, c1.sin * outer))
@@ -182,6 +186,10 @@ struct AnnularSector {
         let rowLo = Self.floor(max(minY, Double(clip.minY))), rowHi = Self.ceil(min(maxY, Double(clip.maxY)))
         let colLo = Self.floor(max(minX, Double(clip.minX))), colHi = Self.ceil(min(maxX, Double(clip.maxX)))
         if rowLo >= rowHi || colLo >= colHi { return }
+        if M.on && renderRows(clip: clip, band: band, into: sink, rowLo: rowLo, rowHi: rowHi, colLo: colLo, colHi: colHi)
+        {
+            return
+        }
         let lane = F4(0, 1, 2, 3)
         let px0 = Double(colLo) + 0.5 - cx
         let step0 = F4(repeating: Float(4 * n0x)), step1 = F4(repeating: Float(4 * n1x))
@@ -233,6 +241,77 @@ struct AnnularSector {
                 }
             }
         }
+    }
+
+    /// The wide sectors' loop: in each row, only the quads between
+    /// `RowQuads`' outer bounds are looked at, and the ones within its inner
+    /// bounds go straight to the even-quad blend. Nil when `RowQuads` cannot
+    /// bound this sector's rows (then the caller's loop draws it).
+    private func renderRows<B: PixelBlender>(
+        clip: IntRect, band: Band, into sink: SolidSink<B>, rowLo: Int, rowHi: Int, colLo: Int, colHi: Int
+    ) -> Bool {
+        guard let bounds = RowQuads(self, rowLo: rowLo, colLo: colLo) else { return false }
+        let lane = F4(0, 1, 2, 3)
+        let px0 = Double(colLo) + 0.5 - cx
+        let step0 = F4(repeating: Float(4 * n0x)), step1 = F4(repeating: Float(4 * n1x))
+        let lanes0 = lane * Float(n0x), lanes1 = lane * Float(n1x)
+        let emptyOut = band.emptyOut, emptyIn = band.emptyIn, hv = band.reach
+        var memo = EvenQuadMemo()
+        let whole = SIMD4<UInt32>(repeating: sink.alpha)
+        let wholeSpread = unsafeBitCast(whole | whole &<< 16, to: SIMD8<UInt16>.self)
+        let kernel = Kernel(
+            ro2: band.ro2, ri2: band.ri2, ro: band.ro, ri: band.ri, invMean: band.invMean, invMean2: band.invMean2,
+            line0: Line(n0x, n0y), line1: Line(n1x, n1y), fullOut: band.fullOut, fullIn: band.fullIn,
+            reach: band.reach, alpha: band.alpha)
+        // The last quad, and the last one wholly within the clip.
+        let lastQuad = (colHi &- colLo &- 1) >> 2, lastWhole = (clip.maxX &- colLo &- 4) >> 2
+        let pxStart = Float(px0) + lane
+        for y in rowLo..<rowHi {
+            let k = bounds.quads(row: y &- rowLo)
+            let first = max(Int(k[0]), 0), last = min(-Int(k[1]), lastQuad)
+            if first > last { continue }
+            // Whole quads: wholeFirst ..< wholeFirst + wholeCount.
+            let wholeFirst = max(Int(k[2]), first)
+            let wholeCount = max(min(min(-Int(k[3]), last), lastWhole) &+ 1 &- wholeFirst, 0)
+            let py = Double(y) + 0.5 - cy
+            let fpy = Float(py)
+            let py2 = F4(repeating: fpy * fpy), apy = F4(repeating: abs(fpy))
+            let row = sink.rowAddress(y)
+            let kf = F4(repeating: Float(first))
+            var px = pxStart + 4 * kf
+            var d0 = Float(n0x * px0 + n0y * py) + lanes0 + kf * step0
+            var d1 = Float(n1x * px0 + n1y * py) + lanes1 + kf * step1
+            var q = first
+            while q <= last {
+                defer {
+                    q &+= 1
+                    px += 4
+                    d0 += step0
+                    d1 += step1
+                }
+                let x = colLo &+ q &<< 2
+                if UInt(bitPattern: q &- wholeFirst) < UInt(bitPattern: wholeCount) {
+                    B.blendEvenQuad(row: row, x: x, source: sink.quadSource, alphas: wholeSpread, memo: &memo)
+                    continue
+                }
+                let r2 = px * px + py2
+                let maybe = Self.bits(emptyOut - r2) | Self.bits(r2 - emptyIn) | Self.bits(d0 + hv) | Self.bits(d1 + hv)
+                if Self.allNegative(maybe) { continue }
+                let alphas = kernel.alphas(px: px, r2: r2, apy: apy, d0: d0, d1: d1)
+                if x &+ 4 <= clip.maxX {
+                    let spread = unsafeBitCast(alphas | alphas &<< 16, to: SIMD8<UInt16>.self)
+                    let even = unsafeBitCast(alphas ^ whole, to: SIMD2<UInt64>.self)
+                    if even[0] | even[1] == 0 {
+                        B.blendEvenQuad(row: row, x: x, source: sink.quadSource, alphas: spread, memo: &memo)
+                    } else {
+                        B.blendQuad(row: row, x: x, source: sink.quadSource, alphas: spread)
+                    }
+                } else {
+                    Self.blendPixels(B.self, row: row, x: x, count: clip.maxX &- x, color: sink.color, alphas: alphas)
+                }
+            }
+        }
+        return true
     }
 
     /// The first `count` (under 4) pixels of a quad at the clip's right edge.
@@ -377,3 +456,90 @@ extension AnnularSector {
 /// Which of `AnnularSector.render`'s loops (a type, so that each is compiled
 /// on its own).
 private protocol MemoChoice { static var on: Bool { get } }
+
+extension AnnularSector {
+    /// The quads of each row of a sector that its row loop needs to look at,
+    /// and the ones wholly inside, from two convex quadrilaterals whose edges
+    /// are linear in the row (quad k holds the pixels from `colLo + 4k`).
+    ///
+    /// `outer`, bounded by the rays, the tangent at the middle angle beyond the
+    /// outer circle and a chord inside the inner one, each moved the reach out,
+    /// holds every pixel centre the row loop's first test lets through; a quad
+    /// with no lane in it is empty. `inner`, bounded by the rays, the tangent
+    /// at the middle angle to the inner circle and a line inside the outer
+    /// circle, each moved the reach in, holds only centres that
+    /// `Kernel.coversWhole` takes as whole. Both are moved a further `margin`
+    /// to cover the single-precision arithmetic of the loop and of this. So
+    /// the bounds change which quads are tested, not their pixels.
+    fileprivate struct RowQuads {
+        /// Bounds in quads, `base + slope * row` (rows from the sector's first),
+        /// in lanes: outer lower bound (k >= it), outer upper bound negated
+        /// (-k >= it), inner lower bound, inner upper bound negated. `rays`
+        /// from the rays, `lines` from the two other edges: each bound is the
+        /// greater of the two.
+        var rays = (base: F4(), slope: F4())
+        var lines = (base: F4(), slope: F4())
+
+        static let margin = 0.02
+        /// Edges whose horizontal component is under this (a column bound
+        /// moving more than 25 quads a row) leave the sector to the plain loop.
+        static let flat = 0.01
+
+        /// Nil where an edge is within `flat` of the horizontal, or where both
+        /// rays bound the same side (a sector across 0 or 180 degrees).
+        init?(_ s: AnnularSector, rowLo: Int, colLo: Int) {
+            let m = FastMath.cosSin(s.middle)
+            guard abs(s.n0x) >= Self.flat, abs(s.n1x) >= Self.flat, (s.n0x > 0) != (s.n1x > 0),
+                abs(m.cos) >= Self.flat
+            else { return nil }
+            let h = Double(AnnularSector.reach), e = h + Self.margin
+            let px0 = Double(colLo) + 0.5 - s.cx, py0 = Double(rowLo) + 0.5 - s.cy
+            // Edge a px + b py >= c (pixel centres, relative to the centre) into
+            // lane 2 * polygon + (a > 0 ? 0 : 1) of `v`: the column where it meets
+            // a row, in quads, and its step per row. A quad has a lane in the
+            // outer polygon from u - 3/4 on (or up to u), and all four in the
+            // inner one from u on (up to u - 3/4).
+            func edge(
+                _ v: inout (base: F4, slope: F4), _ a: Double, _ b: Double, _ c: Double, outer: Bool
+            ) {
+                let u = ((c - b * py0) / a - px0) / 4, du = -b / (4 * a)
+                let lower = a > 0
+                let k = lower == outer ? u - 0.75 : u
+                let lane = (outer ? 0 : 2) + (lower ? 0 : 1)
+                // (Far off the box, a bound only needs to stay far: within 2^20
+                // for the rounding in `quads`.)
+                let sign: Double = lower ? 1 : -1
+                v.base[lane] = Float(max(-1_048_576, min(1_048_576, sign * k)))
+                v.slope[lane] = Float(sign * du)
+            }
+            // Outer: pixels within the reach of the sector lie within the reach
+            // of its rays, inside the tangent beyond the outer circle, and beyond
+            // the inner circle's chord at the angles the reach widens the rays to.
+            // (The angle the reach adds at the inner radius, beta: sin beta = h / ri.)
+            let half = FastMath.cosSin(s.halfSweep)
+            let ri = s.inner - h, sinBeta = h / ri, cosBeta = (1 - sinBeta * sinBeta).squareRoot()
+            edge(&rays, s.n0x, s.n0y, -e, outer: true)
+            edge(&rays, s.n1x, s.n1y, -e, outer: true)
+            edge(&lines, -m.cos, -m.sin, -(s.outer + e), outer: true)
+            edge(&lines, m.cos, m.sin, ri * (half.cos * cosBeta - half.sin * sinBeta) - Self.margin, outer: true)
+            // Inner: between the rays, r <= (m . p) / cos(half sweep).
+            edge(&rays, s.n0x, s.n0y, e, outer: false)
+            edge(&rays, s.n1x, s.n1y, e, outer: false)
+            edge(&lines, -m.cos, -m.sin, -(s.outer - e) * half.cos, outer: false)
+            edge(&lines, m.cos, m.sin, s.inner + e, outer: false)
+        }
+
+        /// Row `row`'s (from the first) bounds, rounded up: the first quad to
+        /// look at, minus the last one, the first whole quad, minus the last one.
+        @inline(__always)
+        func quads(row: Int) -> SIMD4<Int32> {
+            let t = F4(repeating: Float(row))
+            let r = rays.base + rays.slope * t, l = lines.base + lines.slope * t
+            let b = r.replacing(with: l, where: l .> r)
+            // ceil, as the nearest integer to b + 0.4999 through the mantissa
+            // (up to 1e-4 over an integer rounds down: the margin covers it).
+            let magic: Float = 12_582_912
+            return AnnularSector.bits(b + 0.4999 + magic) &- AnnularSector.bits(F4(repeating: magic))
+        }
+    }
+}
