@@ -281,21 +281,25 @@ struct AnnularSector {
         // The last quad, and the last one wholly within the clip.
         let lastQuad = (colHi &- colLo &- 1) >> 2, lastWhole = (clip.maxX &- colLo &- 4) >> 2
         let pxStart = Float(px0) + lane
+        // Row by row in single precision from the first (within 1e-5 px).
+        let py0 = Double(rowLo) + 0.5 - cy, fpy0 = Float(py0)
+        let d0Start = Float(n0x * px0 + n0y * py0) + lanes0, d1Start = Float(n1x * px0 + n1y * py0) + lanes1
+        let d0Row = F4(repeating: Float(n0y)), d1Row = F4(repeating: Float(n1y))
         for y in rowLo..<rowHi {
-            let k = bounds.quads(row: y &- rowLo)
+            let t = Float(y &- rowLo)
+            let k = bounds.quads(row: t)
             let first = max(Int(k[0]), 0), last = min(-Int(k[1]), lastQuad)
             if first > last { continue }
             // Whole quads: wholeFirst ..< wholeFirst + wholeCount.
             let wholeFirst = max(Int(k[2]), first)
             let wholeCount = max(min(min(-Int(k[3]), last), lastWhole) &+ 1 &- wholeFirst, 0)
-            let py = Double(y) + 0.5 - cy
-            let fpy = Float(py)
+            let fpy = fpy0 + t
             let py2 = F4(repeating: fpy * fpy), apy = F4(repeating: abs(fpy))
             let row = sink.rowAddress(y)
-            let kf = F4(repeating: Float(first))
+            let kf = F4(repeating: Float(first)), tv = F4(repeating: t)
             var px = pxStart + 4 * kf
-            var d0 = Float(n0x * px0 + n0y * py) + lanes0 + kf * step0
-            var d1 = Float(n1x * px0 + n1y * py) + lanes1 + kf * step1
+            var d0 = d0Start + tv * d0Row + kf * step0
+            var d1 = d1Start + tv * d1Row + kf * step1
             var q = first
             while q <= last {
                 defer {
@@ -597,8 +601,8 @@ extension AnnularSector {
         /// Row `row`'s (from the first) bounds, rounded up: the first quad to
         /// look at, minus the last one, the first whole quad, minus the last one.
         @inline(__always)
-        func quads(row: Int) -> SIMD4<Int32> {
-            let t = F4(repeating: Float(row))
+        func quads(row: Float) -> SIMD4<Int32> {
+            let t = F4(repeating: row)
             let r = rays.base + rays.slope * t, l = lines.base + lines.slope * t
             let b = r.replacing(with: l, where: l .> r)
             // ceil, as the nearest integer to b + 0.4999 through the mantissa
