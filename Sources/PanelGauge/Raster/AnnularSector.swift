@@ -186,9 +186,8 @@ struct AnnularSector {
         let rowLo = Self.floor(max(minY, Double(clip.minY))), rowHi = Self.ceil(min(maxY, Double(clip.maxY)))
         let colLo = Self.floor(max(minX, Double(clip.minX))), colHi = Self.ceil(min(maxX, Double(clip.maxX)))
         if rowLo >= rowHi || colLo >= colHi { return }
-        if M.on && renderRows(clip: clip, band: band, into: sink, rowLo: rowLo, rowHi: rowHi, colLo: colLo, colHi: colHi)
-        {
-            return
+        if M.on {
+            return renderRows(clip: clip, band: band, into: sink, rowLo: rowLo, rowHi: rowHi, colLo: colLo, colHi: colHi)
         }
         let lane = F4(0, 1, 2, 3)
         let px0 = Double(colLo) + 0.5 - cx
@@ -249,8 +248,8 @@ struct AnnularSector {
     /// bound this sector's rows (then the caller's loop draws it).
     private func renderRows<B: PixelBlender>(
         clip: IntRect, band: Band, into sink: SolidSink<B>, rowLo: Int, rowHi: Int, colLo: Int, colHi: Int
-    ) -> Bool {
-        guard let bounds = RowQuads(self, rowLo: rowLo, colLo: colLo) else { return false }
+    ) {
+        let bounds = RowQuads(self, rowLo: rowLo, colLo: colLo)
         if let radial = bounds.radial {
             renderRows(
                 clip: clip, band: band, into: sink, rowLo: rowLo, rowHi: rowHi, colLo: colLo, colHi: colHi,
@@ -260,7 +259,6 @@ struct AnnularSector {
                 clip: clip, band: band, into: sink, rowLo: rowLo, rowHi: rowHi, colLo: colLo, colHi: colHi,
                 bounds: bounds, PixelNormal())
         }
-        return true
     }
 
     private func renderRows<B: PixelBlender, N: Normals>(
@@ -547,55 +545,88 @@ extension AnnularSector {
         /// most 0.12 of a pixel per radian of the edge's direction (measured
         /// over all directions and distances), so 0.0042 at most here.
         static let radialSpread = 0.035
-        /// Edges whose horizontal component is under this (a column bound
-        /// moving more than 25 quads a row) leave the sector to the plain loop.
+        /// Edges whose horizontal component is under this would bound columns
+        /// moving more than 25 quads a row: the outer quadrilateral leaves them
+        /// out (it may be larger), the inner one is then left empty.
         static let flat = 0.01
+        /// A bound that never binds (within the 2^21 of `quads`' rounding).
+        static let none: Double = 1_048_576
 
-        /// Nil where an edge is within `flat` of the horizontal, or where both
-        /// rays bound the same side (a sector across 0 or 180 degrees).
-        init?(_ s: AnnularSector, rowLo: Int, colLo: Int) {
-            let m = FastMath.cosSin(s.middle)
-            guard abs(s.n0x) >= Self.flat, abs(s.n1x) >= Self.flat, (s.n0x > 0) != (s.n1x > 0),
-                abs(m.cos) >= Self.flat
-            else { return nil }
+        init(_ s: AnnularSector, rowLo: Int, colLo: Int) {
+            let m = FastMath.cosSin(s.middle), half = FastMath.cosSin(s.halfSweep)
             let h = Double(AnnularSector.reach), e = h + Self.margin
             let px0 = Double(colLo) + 0.5 - s.cx, py0 = Double(rowLo) + 0.5 - s.cy
-            // Edge a px + b py >= c (pixel centres, relative to the centre) into
-            // lane 2 * polygon + (a > 0 ? 0 : 1) of `v`: the column where it meets
-            // a row, in quads, and its step per row. A quad has a lane in the
-            // outer polygon from u - 3/4 on (or up to u), and all four in the
-            // inner one from u on (up to u - 3/4).
-            func edge(
-                _ v: inout (base: F4, slope: F4), _ a: Double, _ b: Double, _ c: Double, outer: Bool
-            ) {
-                let u = ((c - b * py0) / a - px0) / 4, du = -b / (4 * a)
-                let lower = a > 0
-                let k = lower == outer ? u - 0.75 : u
-                let lane = (outer ? 0 : 2) + (lower ? 0 : 1)
-                // (Far off the box, a bound only needs to stay far: within 2^20
-                // for the rounding in `quads`.)
-                let sign: Double = lower ? 1 : -1
-                v.base[lane] = Float(max(-1_048_576, min(1_048_576, sign * k)))
-                v.slope[lane] = Float(sign * du)
-            }
-            // Outer: pixels within the reach of the sector lie within the reach
-            // of its rays, inside the tangent beyond the outer circle, and beyond
-            // the inner circle's chord at the angles the reach widens the rays to.
-            // (The angle the reach adds at the inner radius, beta: sin beta = h / ri.)
-            let half = FastMath.cosSin(s.halfSweep)
+            // The angle the reach adds at the inner radius, beta: sin beta = h / ri.
             let ri = s.inner - h, sinBeta = h / ri, cosBeta = (1 - sinBeta * sinBeta).squareRoot()
             // Pixel centres within the reach lie within half the sweep plus
             // beta of the middle angle.
             if s.halfSweep + 1.01 * sinBeta <= Self.radialSpread { radial = Line(m.cos, m.sin) }
-            edge(&rays, s.n0x, s.n0y, -e, outer: true)
-            edge(&rays, s.n1x, s.n1y, -e, outer: true)
-            edge(&lines, -m.cos, -m.sin, -(s.outer + e), outer: true)
-            edge(&lines, m.cos, m.sin, ri * (half.cos * cosBeta - half.sin * sinBeta) - Self.margin, outer: true)
-            // Inner: between the rays, r <= (m . p) / cos(half sweep).
-            edge(&rays, s.n0x, s.n0y, e, outer: false)
-            edge(&rays, s.n1x, s.n1y, e, outer: false)
-            edge(&lines, -m.cos, -m.sin, -(s.outer - e) * half.cos, outer: false)
-            edge(&lines, m.cos, m.sin, s.inner + e, outer: false)
+            // Edge a px + b py >= c (pixel centres, relative to the centre),
+            // q = 1 / 4a: the column where it meets row t, in quads, is
+            // u + du * t; a lower bound if a > 0, an upper one if a < 0.
+            @inline(__always) func column(_ b: Double, _ c: Double, _ q: Double) -> (u: Double, du: Double) {
+                ((c - b * py0) * q - px0 / 4, -b * q)
+            }
+            // A quad has a lane in the outer polygon from u - 3/4 on (or up to
+            // u), and all four in the inner one from u on (up to u - 3/4):
+            // lanes (outer lower, -outer upper, inner lower, -inner upper).
+            @inline(__always) func lanes(
+                outerLow: (u: Double, du: Double), outerHigh: (u: Double, du: Double),
+                innerLow: (u: Double, du: Double), innerHigh: (u: Double, du: Double)
+            ) -> (base: F4, slope: F4) {
+                @inline(__always) func f(_ v: Double) -> Float { Float(max(-Self.none, min(Self.none, v))) }
+                return (
+                    F4(f(outerLow.u - 0.75), f(-outerHigh.u), f(innerLow.u), f(0.75 - innerHigh.u)),
+                    F4(f(outerLow.du), f(-outerHigh.du), f(innerLow.du), f(-innerHigh.du))
+                )
+            }
+            let never = (u: -Self.none, du: 0.0), neverHigh = (u: Self.none, du: 0.0)
+            var innerEmpty = false
+            // The rays (n . p >= -e for the outer polygon, >= e for the inner).
+            let flat0 = abs(s.n0x) < Self.flat, flat1 = abs(s.n1x) < Self.flat
+            let q0 = flat0 ? 0 : 0.25 / s.n0x, q1 = flat1 ? 0 : 0.25 / s.n1x
+            let out0 = flat0 ? nil : column(s.n0y, -e, q0), in0 = flat0 ? nil : column(s.n0y, e, q0)
+            let out1 = flat1 ? nil : column(s.n1y, -e, q1), in1 = flat1 ? nil : column(s.n1y, e, q1)
+            if flat0 || flat1 || (s.n0x > 0) == (s.n1x > 0) {
+                // (Sectors across 0 or 180 degrees: both rays bound one side,
+                // and the outer polygon keeps one of them.)
+                innerEmpty = true
+                let ray = out0 ?? out1 ?? never
+                let lower = out0 != nil ? s.n0x > 0 : s.n1x > 0
+                rays = lanes(
+                    outerLow: out0 == nil && out1 == nil ? never : (lower ? ray : never),
+                    outerHigh: out0 == nil && out1 == nil ? neverHigh : (lower ? neverHigh : ray),
+                    innerLow: never, innerHigh: neverHigh)
+            } else if s.n0x > 0 {
+                rays = lanes(outerLow: out0!, outerHigh: out1!, innerLow: in0!, innerHigh: in1!)
+            } else {
+                rays = lanes(outerLow: out1!, outerHigh: out0!, innerLow: in1!, innerHigh: in0!)
+            }
+            // The other two: outer, inside the tangent beyond the outer circle
+            // (-m . p >= -(ro + e)) and beyond the inner circle's chord at the
+            // angles the reach widens the rays to; inner, inside a line within
+            // the outer circle (between the rays, r <= (m . p) / cos(half
+            // sweep)) and beyond the tangent to the inner circle.
+            if abs(m.cos) < Self.flat {
+                innerEmpty = true
+                lines = lanes(outerLow: never, outerHigh: neverHigh, innerLow: never, innerHigh: neverHigh)
+            } else {
+                let qm = 0.25 / m.cos
+                let beyond = column(-m.sin, -(s.outer + e), -qm)
+                let chord = column(m.sin, ri * (half.cos * cosBeta - half.sin * sinBeta) - Self.margin, qm)
+                let within = column(-m.sin, -(s.outer - e) * half.cos, -qm)
+                let tangent = column(m.sin, s.inner + e, qm)
+                if m.cos > 0 {
+                    lines = lanes(outerLow: chord, outerHigh: beyond, innerLow: tangent, innerHigh: within)
+                } else {
+                    lines = lanes(outerLow: beyond, outerHigh: chord, innerLow: within, innerHigh: tangent)
+                }
+            }
+            if innerEmpty {
+                // No quad is at least this far right and left.
+                rays.base[2] = Float(Self.none)
+                rays.slope[2] = 0
+            }
         }
 
         /// Row `row`'s (from the first) bounds, rounded up: the first quad to
