@@ -77,8 +77,8 @@ struct AnnularSector {
     let n0x: Double, n0y: Double, n1x: Double, n1y: Double
     /// The box the sector lies in.
     let minX: Double, minY: Double, maxX: Double, maxY: Double
-    /// The sector's middle angle and half its sweep (radians).
-    let middle: Double, halfSweep: Double
+    /// Half the sector's sweep (radians).
+    let halfSweep: Double
 
     /// The sector between radii `inner` and `outer` about (cx, cy), clockwise
     /// from angle `start` to `end` (radians, `start < end <= start + maximumSweep`,
@@ -94,7 +94,6 @@ struct AnnularSector {
         n1x = c1.sin
         n1y = -c1.cos
         halfSweep = (end - start) / 2
-        middle = start + halfSweep
         var lx = min(min(c0.cos * inner, c0.cos * outer), min(c1.cos * inner, c1.cos * outer))
         var hx = max(max(c0.cos * inner, c0.cos * outer), max(c1.cos * inner, c1.cos * outer))
         var ly = min(min(c0.sin * inner, c0.sin * outer), min(c1.sin * inner, c1.sin * outer))
@@ -553,7 +552,13 @@ extension AnnularSector {
         static let none: Double = 1_048_576
 
         init(_ s: AnnularSector, rowLo: Int, colLo: Int) {
-            let m = FastMath.cosSin(s.middle), half = FastMath.cosSin(s.halfSweep)
+            // The middle direction halves the rays' (cos, sin): its length is
+            // 2 cos(half sweep).
+            let sx = s.n0y - s.n1y, sy = s.n1x - s.n0x
+            let length = (sx * sx + sy * sy).squareRoot()
+            let m = (cos: sx / length, sin: sy / length)
+            let halfCos = length / 2
+            let half = (cos: halfCos, sin: max(0, 1 - halfCos * halfCos).squareRoot())
             let h = Double(AnnularSector.reach), e = h + Self.margin
             let px0 = Double(colLo) + 0.5 - s.cx, py0 = Double(rowLo) + 0.5 - s.cy
             // The angle the reach adds at the inner radius, beta: sin beta = h / ri.
