@@ -11,9 +11,12 @@
 /// where a ray and a circle cross the same pixel (the dash's corners): it
 /// errs by at most 0.025 of a pixel there. With the circles' curvature across
 /// a pixel (at most 0.007 from `minimumInnerRadius` on) no pixel is off by
-/// more than 0.032 of its coverage, which ``Canvas`` keeps within 2.5 8-bit
-/// levels by drawing only translucent paints this way (`maximumAlpha`);
-/// anything else goes to the cell rasterizer, which is exact.
+/// more than 0.032 of its coverage; a narrow sector that takes the circles'
+/// normal at its middle angle for every pixel (`RowQuads.radial`) adds at
+/// most 0.0042 to that (the tests' sectors stay within 0.032 all the same).
+/// ``Canvas`` keeps that within 3 8-bit levels by drawing only translucent
+/// paints this way (`maximumAlpha`); anything else goes to the cell
+/// rasterizer, which is exact.
 ///
 /// Sectors drawn one after another are composited one after another, so they
 /// must not share a pixel: only dashes at least `minimumSpacing` from every
@@ -53,16 +56,16 @@ struct AnnularSector {
     /// more, and still 12 K more once the inside quads skipped the kernel
     /// (its full frame 1.408 M with cells, 1.420 M as sectors).
     static let maximumArea = 384.0
-    /// From this width on, the quads wholly inside a dash go through
+    /// From this width on (outer minus inner radius), a sector is drawn row
+    /// by row within `RowQuads`' bounds: quads outside them are not looked
+    /// at, quads within its inner ones go straight to
     /// `PixelBlender.blendEvenQuad` (a translucent track over one colour is
-    /// then mostly stores), found by the kernel's own tests before the
-    /// kernel. Measured on the gauge-panel scene's ring: with 13 px wide
-    /// dashes (1920x1080) the memo took 0.9 % fewer instructions a frame,
-    /// with 5.8 px (800x480) 1 % more; taking the inside quads past the
-    /// kernel, 1.6 % fewer at 1920x1080 (2.568 -> 2.527 M) and 1 % more
-    /// for the 5.8 px dashes, which therefore go through the kernel.
-    static let memoWidth = 8.0
-    /// The largest paint alpha (of 255) drawn this way: 0.032 * 77 = 2.5
+    /// then mostly stores), the others to the kernel. Thinner ones go quad by
+    /// quad through their box, each quad tested. Measured on the gauge-panel
+    /// scene's ring: with 5.8 px wide dashes (800x480) the rows took 1.1 %
+    /// fewer instructions a frame, with 2.9 px (320x240) 7 % more.
+    static let rowsWidth = 4.0
+    /// The largest paint alpha (of 255) drawn this way: 0.0362 * 77 = 2.8
     /// levels at most.
     static let maximumAlpha: UInt8 = 77
 
@@ -168,35 +171,26 @@ struct AnnularSector {
     /// not the two of coverage then alpha). `band`: this sector's radii and
     /// the sink's alpha.
     func render<B: PixelBlender>(clip: IntRect, band: Band, into sink: SolidSink<B>) {
-        // Two copies of the loop: the memo's test costs more than it saves on
-        // thin dashes.
-        if outer - inner >= Self.memoWidth {
-            render(clip: clip, band: band, into: sink, WithMemo.self)
-        } else {
-            render(clip: clip, band: band, into: sink, WithoutMemo.self)
-        }
-    }
-
-    private enum WithMemo: MemoChoice { static var on: Bool { true } }
-    private enum WithoutMemo: MemoChoice { static var on: Bool { false } }
-
-    private func render<B: PixelBlender, M: MemoChoice>(clip: IntRect, band: Band, into sink: SolidSink<B>, _: M.Type) {
         // (Limited to the clip in floating point first: floor and ceil take |x| < 2^30.)
         let rowLo = Self.floor(max(minY, Double(clip.minY))), rowHi = Self.ceil(min(maxY, Double(clip.maxY)))
         let colLo = Self.floor(max(minX, Double(clip.minX))), colHi = Self.ceil(min(maxX, Double(clip.maxX)))
         if rowLo >= rowHi || colLo >= colHi { return }
-        if M.on {
-            return renderRows(clip: clip, band: band, into: sink, rowLo: rowLo, rowHi: rowHi, colLo: colLo, colHi: colHi)
+        if outer - inner >= Self.rowsWidth {
+            renderRows(clip: clip, band: band, into: sink, rowLo: rowLo, rowHi: rowHi, colLo: colLo, colHi: colHi)
+        } else {
+            renderQuads(clip: clip, band: band, into: sink, rowLo: rowLo, rowHi: rowHi, colLo: colLo, colHi: colHi)
         }
+    }
+
+    /// The thin sectors' loop: every quad of the box, each tested.
+    private func renderQuads<B: PixelBlender>(
+        clip: IntRect, band: Band, into sink: SolidSink<B>, rowLo: Int, rowHi: Int, colLo: Int, colHi: Int
+    ) {
         let lane = F4(0, 1, 2, 3)
         let px0 = Double(colLo) + 0.5 - cx
         let step0 = F4(repeating: Float(4 * n0x)), step1 = F4(repeating: Float(4 * n1x))
         let lanes0 = lane * Float(n0x), lanes1 = lane * Float(n1x)
         let emptyOut = band.emptyOut, emptyIn = band.emptyIn, hv = band.reach
-        var memo = EvenQuadMemo()
-        // The alphas of a quad wholly inside (the memo's quads).
-        let whole = SIMD4<UInt32>(repeating: sink.alpha)
-        let wholeSpread = unsafeBitCast(whole | whole &<< 16, to: SIMD8<UInt16>.self)
         let kernel = Kernel(
             ro2: band.ro2, ri2: band.ri2, ro: band.ro, ri: band.ri, invMean: band.invMean, invMean2: band.invMean2,
             line0: Line(n0x, n0y), line1: Line(n1x, n1y), fullOut: band.fullOut, fullIn: band.fullIn,
@@ -221,19 +215,10 @@ struct AnnularSector {
                 // A lane may be covered only where all four of these are positive.
                 let maybe = Self.bits(emptyOut - r2) | Self.bits(r2 - emptyIn) | Self.bits(d0 + hv) | Self.bits(d1 + hv)
                 if Self.allNegative(maybe) { continue }
-                if M.on && kernel.coversWhole(r2: r2, d0: d0, d1: d1) && x &+ 4 <= clip.maxX {
-                    B.blendEvenQuad(row: row, x: x, source: sink.quadSource, alphas: wholeSpread, memo: &memo)
-                    continue
-                }
                 let alphas = kernel.alphas(px: px, r2: r2, apy: apy, d0: d0, d1: d1)
                 if x &+ 4 <= clip.maxX {
                     let spread = unsafeBitCast(alphas | alphas &<< 16, to: SIMD8<UInt16>.self)
-                    let even = unsafeBitCast(alphas ^ whole, to: SIMD2<UInt64>.self)
-                    if M.on && even[0] | even[1] == 0 {
-                        B.blendEvenQuad(row: row, x: x, source: sink.quadSource, alphas: spread, memo: &memo)
-                    } else {
-                        B.blendQuad(row: row, x: x, source: sink.quadSource, alphas: spread)
-                    }
+                    B.blendQuad(row: row, x: x, source: sink.quadSource, alphas: spread)
                 } else {
                     Self.blendPixels(B.self, row: row, x: x, count: clip.maxX &- x, color: sink.color, alphas: alphas)
                 }
@@ -483,10 +468,6 @@ extension AnnularSector {
         return (w[0] | w[1]) & 0x8000_0000_8000_0000 == 0
     }
 }
-
-/// Which of `AnnularSector.render`'s loops (a type, so that each is compiled
-/// on its own).
-private protocol MemoChoice { static var on: Bool { get } }
 
 /// Where `AnnularSector.renderRows` takes the circles' normal at a pixel from
 /// (a type, so that each loop is compiled on its own).
