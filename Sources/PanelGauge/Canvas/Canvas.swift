@@ -121,6 +121,9 @@ public final class Canvas {
         guard radius > 0,
             begin(bounds: Rect(x: center.x - radius, y: center.y - radius, width: 2 * radius, height: 2 * radius))
         else { return }
+        if case .solid = paint, DiscFill.fits(radius: radius) {
+            return render(.disc(DiscFill(cx: center.x, cy: center.y, r: radius)), paint: paint)
+        }
         raster.beginSimpleGroup()
         flattener.arc(
             &raster, cx: center.x, cy: center.y, radius: radius, start: 0, sweep: 2 * Double.pi, moveFirst: true)
@@ -309,6 +312,8 @@ public final class Canvas {
         case mask(UnsafePointer<UInt8>, pitch: Int, x: Int, y: Int, rect: IntRect)
         /// The canvas's `sectors` (solid paints only).
         case sectors
+        /// A disc (solid paints only).
+        case disc(DiscFill)
     }
 
     private func run<S: SpanSink>(_ source: CoverageSource, _ sink: inout S) {
@@ -319,9 +324,9 @@ public final class Canvas {
             for row in r.minY..<r.maxY {
                 sink.blendSpan(y: row, x: r.minX, count: r.width, coverage: mask + (row - y) * pitch + (r.minX - x))
             }
-        case .sectors:
-            // Solid paints only (`strokeDashSectors`), which `render` takes apart.
-            preconditionFailure("sectors need a solid paint")
+        case .sectors, .disc:
+            // Solid paints only (`strokeDashSectors`, `fillDisc`), which `render` takes apart.
+            preconditionFailure("sectors and discs need a solid paint")
         }
     }
 
@@ -346,6 +351,8 @@ public final class Canvas {
                 // (The sectors of one stroke share their radii.)
                 let band = AnnularSector.Band(inner: first.inner, outer: first.outer, alpha: sink.alpha)
                 for s in sectors { s.render(clip: clip, band: band, into: sink) }
+            } else if case .disc(let disc) = source {
+                disc.render(clip: effectiveClip, into: sink)
             } else {
                 run(source, &sink)
             }

@@ -71,7 +71,7 @@ struct AnnularSector {
 
     /// Half a pixel's diagonal, rounded up: a pixel centre further than this
     /// from a straight edge lies with its whole pixel on one side.
-    fileprivate static let reach: Float = 0.7072
+    static let reach: Float = 0.7072
 
     let cx: Double, cy: Double
     let inner: Double, outer: Double
@@ -130,7 +130,7 @@ struct AnnularSector {
 
     /// The edge constants of one straight line whose unit normal has
     /// components `nx`, `ny` (see `halfPlane`).
-    fileprivate struct Line {
+    struct Line {
         var flat: F4, b: F4, invA: F4, k: F4
     }
 
@@ -418,7 +418,7 @@ extension AnnularSector {
     /// quadratic again: 0.5 + sign(d) * (min(|d|, flat) + e - e^2 / 2b) / a,
     /// e = min(max(|d| - flat, 0), b). Exact; 0 or 1 from |d| >= (a + b) / 2.
     @inline(__always)
-    fileprivate static func halfPlane(_ d: F4, _ line: Line) -> F4 {
+    static func halfPlane(_ d: F4, _ line: Line) -> F4 {
         let db = bits(d)
         let ad = float(db & 0x7FFF_FFFF)
         let over = relu(ad - line.flat)
@@ -428,42 +428,42 @@ extension AnnularSector {
     }
 
     @inline(__always)
-    fileprivate static func bits(_ v: F4) -> I4 { unsafeBitCast(v, to: I4.self) }
+    static func bits(_ v: F4) -> I4 { unsafeBitCast(v, to: I4.self) }
 
     @inline(__always)
-    fileprivate static func float(_ v: I4) -> F4 { unsafeBitCast(v, to: F4.self) }
+    static func float(_ v: I4) -> F4 { unsafeBitCast(v, to: F4.self) }
 
     /// max(v, 0), by the sign bit (Swift's `pointwiseMax` does not compile
     /// to one instruction here).
     @inline(__always)
-    fileprivate static func relu(_ v: F4) -> F4 {
+    static func relu(_ v: F4) -> F4 {
         let b = bits(v)
         return float(b & ~(b &>> 31))
     }
 
     @inline(__always)
-    fileprivate static func magnitude(_ v: F4) -> F4 { float(bits(v) & 0x7FFF_FFFF) }
+    static func magnitude(_ v: F4) -> F4 { float(bits(v) & 0x7FFF_FFFF) }
 
     /// All ones in the lanes where `v` is negative, zero elsewhere.
     @inline(__always)
-    fileprivate static func sign(_ v: I4) -> I4 { v &>> 31 }
+    static func sign(_ v: I4) -> I4 { v &>> 31 }
 
     /// `a` in the lanes `mask` sets, `b` in the others.
     @inline(__always)
-    fileprivate static func select(_ mask: I4, _ a: F4, _ b: F4) -> F4 {
+    static func select(_ mask: I4, _ a: F4, _ b: F4) -> F4 {
         float(bits(a) & mask | bits(b) & ~mask)
     }
 
     /// Whether every lane's sign bit is set.
     @inline(__always)
-    fileprivate static func allNegative(_ v: I4) -> Bool {
+    static func allNegative(_ v: I4) -> Bool {
         let w = unsafeBitCast(v & I4(repeating: Int32.min), to: SIMD2<UInt64>.self)
         return w[0] & w[1] == 0x8000_0000_8000_0000
     }
 
     /// Whether no lane's sign bit is set.
     @inline(__always)
-    fileprivate static func allPositive(_ v: I4) -> Bool {
+    static func allPositive(_ v: I4) -> Bool {
         let w = unsafeBitCast(v, to: SIMD2<UInt64>.self)
         return (w[0] | w[1]) & 0x8000_0000_8000_0000 == 0
     }
