@@ -121,8 +121,9 @@ public final class Canvas {
         guard radius > 0,
             begin(bounds: Rect(x: center.x - radius, y: center.y - radius, width: 2 * radius, height: 2 * radius))
         else { return }
-        if case .solid = paint, DiscFill.fits(radius: radius) {
-            return render(.disc(DiscFill(cx: center.x, cy: center.y, r: radius)), paint: paint)
+        if case .solid = paint {
+            let disc = StadiumFill(cx: center.x, cy: center.y, r: radius)
+            if disc.fits { return render(.stadium(disc), paint: paint) }
         }
         raster.beginSimpleGroup()
         flattener.arc(
@@ -144,6 +145,10 @@ public final class Canvas {
     /// shorter side (a horizontal capsule for a wide rect, a vertical one for a
     /// tall rect, a disc for a square).
     public func fillCapsule(_ rect: Rect, paint: Paint) {
+        if case .solid = paint, rect.width > 0, rect.height > 0, begin(bounds: rect) {
+            let capsule = StadiumFill(capsule: rect)
+            if capsule.fits { return render(.stadium(capsule), paint: paint) }
+        }
         fillRoundedRect(rect, cornerRadius: min(rect.width, rect.height) / 2, paint: paint)
     }
 
@@ -312,8 +317,8 @@ public final class Canvas {
         case mask(UnsafePointer<UInt8>, pitch: Int, x: Int, y: Int, rect: IntRect)
         /// The canvas's `sectors` (solid paints only).
         case sectors
-        /// A disc (solid paints only).
-        case disc(DiscFill)
+        /// A disc or a capsule (solid paints only).
+        case stadium(StadiumFill)
     }
 
     private func run<S: SpanSink>(_ source: CoverageSource, _ sink: inout S) {
@@ -324,9 +329,9 @@ public final class Canvas {
             for row in r.minY..<r.maxY {
                 sink.blendSpan(y: row, x: r.minX, count: r.width, coverage: mask + (row - y) * pitch + (r.minX - x))
             }
-        case .sectors, .disc:
-            // Solid paints only (`strokeDashSectors`, `fillDisc`), which `render` takes apart.
-            preconditionFailure("sectors and discs need a solid paint")
+        case .sectors, .stadium:
+            // Solid paints only (`strokeDashSectors`, `fillDisc`, `fillCapsule`), which `render` takes apart.
+            preconditionFailure("sectors, discs and capsules need a solid paint")
         }
     }
 
@@ -351,8 +356,8 @@ public final class Canvas {
                 // (The sectors of one stroke share their radii.)
                 let band = AnnularSector.Band(inner: first.inner, outer: first.outer, alpha: sink.alpha)
                 for s in sectors { s.render(clip: clip, band: band, into: sink) }
-            } else if case .disc(let disc) = source {
-                disc.render(clip: effectiveClip, into: sink)
+            } else if case .stadium(let shape) = source {
+                shape.render(clip: effectiveClip, into: sink)
             } else {
                 run(source, &sink)
             }

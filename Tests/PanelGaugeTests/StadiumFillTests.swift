@@ -1,13 +1,13 @@
 @testable import PanelGauge
 import Testing
 
-/// ``DiscFill``: the coverage it gives each pixel against the exact area, its
+/// ``StadiumFill``: the coverage it gives each pixel against the exact area, its
 /// clip, and which discs ``Canvas`` draws with it.
-@Suite struct DiscFillTests {
+@Suite struct StadiumFillTests {
     /// The coverage (0...255) a disc gives each pixel: white at `alpha` over
     /// black. Pixels it leaves alone stay at `background` (-1).
     static func render(
-        _ disc: DiscFill, width: Int, height: Int, alpha: UInt32 = 255, clip: IntRect? = nil,
+        _ disc: StadiumFill, width: Int, height: Int, alpha: UInt32 = 255, clip: IntRect? = nil,
         background: UInt32 = 0
     ) -> [Int] {
         let image = Image(width: width, height: height)
@@ -47,7 +47,7 @@ import Testing
     @Test(arguments: [(40.3, 39.6, 16.0), (41.7, 40.2, 20.35), (50.5, 50.5, 27.0), (49.1, 50.8, 33.48), (60.0, 59.6, 45.2)])
     func coverageIsWithinTheBound(cx: Double, cy: Double, r: Double) {
         let w = 120, h = 120
-        let coverage = Self.render(DiscFill(cx: cx, cy: cy, r: r), width: w, height: h)
+        let coverage = Self.render(StadiumFill(cx: cx, cy: cy, r: r), width: w, height: h)
         var worst = 0.0, partial = 0
         for j in 0..<h {
             for i in 0..<w {
@@ -73,7 +73,7 @@ import Testing
     /// pixels get exactly the paint's alpha.
     @Test func translucentPaint() {
         let w = 80, h = 80, cx = 40.4, cy = 39.7, r = 25.3
-        let coverage = Self.render(DiscFill(cx: cx, cy: cy, r: r), width: w, height: h, alpha: 51)
+        let coverage = Self.render(StadiumFill(cx: cx, cy: cy, r: r), width: w, height: h, alpha: 51)
         for j in 0..<h {
             for i in 0..<w {
                 let exact = Self.exactArea(i, j, cx: cx, cy: cy, r: r)
@@ -86,7 +86,7 @@ import Testing
     /// The rows and columns outside the clip are left alone, the lanes of a
     /// quad past its right edge too, and a clip through the whole run cuts it.
     @Test func staysInsideTheClip() {
-        let disc = DiscFill(cx: 30.4, cy: 31.1, r: 22.7)
+        let disc = StadiumFill(cx: 30.4, cy: 31.1, r: 22.7)
         for clip in [
             IntRect(x: 10, y: 25, width: 37, height: 9), IntRect(x: 0, y: 0, width: 29, height: 80),
             IntRect(x: 33, y: 12, width: 6, height: 30),
@@ -102,7 +102,7 @@ import Testing
     }
 
     /// ``Canvas/fillDisc(center:radius:paint:)`` draws solid discs from the
-    /// smallest radius this way, the same pixels as `DiscFill` itself; smaller
+    /// smallest radius this way, the same pixels as `StadiumFill` itself; smaller
     /// ones and gradients go to the cell rasterizer.
     @Test func canvasRoutesSolidDiscs() {
         func canvasPixels(_ r: Double, _ paint: Paint) -> [UInt32] {
@@ -115,7 +115,7 @@ import Testing
             let image = Image(width: 90, height: 90)
             let s = image.surface
             let sink = SolidSink<XRGB8888Blender>(base: s.base, stride: s.stride, color: 0xFF_D60A, alpha: 255)
-            DiscFill(cx: 45.3, cy: 44.6, r: r).render(clip: IntRect(x: 0, y: 0, width: 90, height: 90), into: sink)
+            StadiumFill(cx: 45.3, cy: 44.6, r: r).render(clip: IntRect(x: 0, y: 0, width: 90, height: 90), into: sink)
             return (0..<90).flatMap { y in (0..<90).map { s.row(y).assumingMemoryBound(to: UInt32.self)[$0] } }
         }
         let yellow = Paint.solid(Color(hex: 0xFFD60A))
@@ -123,6 +123,7 @@ import Testing
         #expect(canvasPixels(16, yellow) == discPixels(16))
         // Under 16 px: cells (whose exact circle walk differs somewhere).
         #expect(canvasPixels(15.9, yellow) != discPixels(15.9))
-        #expect(DiscFill.fits(radius: 16) && !DiscFill.fits(radius: 15.99) && !DiscFill.fits(radius: .infinity))
+        func fits(_ r: Double) -> Bool { StadiumFill(cx: 0, cy: 0, r: r).fits }
+        #expect(fits(16) && !fits(15.99) && !fits(.infinity))
     }
 }
