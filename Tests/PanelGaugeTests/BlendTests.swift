@@ -33,7 +33,7 @@ import Testing
         static let width = 48
         var row: [UInt32]
         let x: Int, count: Int
-        let color: UInt32
+        var color: UInt32
         var coverage: [UInt8]
         var colors: [UInt32]
 
@@ -102,6 +102,28 @@ import Testing
             let alpha = UInt32(r.alpha())
             let got = c.actual {
                 XRGB8888Blender.blend(row: $0, x: c.x, count: c.count, color: c.color, alpha: alpha)
+            }
+            #expect(got == c.expected(alpha: { _ in alpha }, source: { _ in c.color }), "alpha \(alpha)")
+        }
+    }
+
+    /// Runs one after another with one memo (a shape's rows): runs over the
+    /// colour the memo holds, over another one, with another alpha, all match
+    /// the scalar formula.
+    @Test func runsWithOneMemoMatchScalar() {
+        var r = Random(state: 7)
+        var memo = RunMemo()
+        let color = r.word() & 0xFF_FFFF
+        let unders = [r.word(), r.word(), r.word()]
+        for _ in 0..<4000 {
+            var c = Case(&r)
+            c.color = color
+            let under = unders[r.below(3)]
+            let odds = [5, 40, 1000][r.below(3)]
+            c.row = c.row.map { r.below(odds) == 0 ? $0 : under }
+            let alpha = [51, 51, 77, UInt32(r.alpha())][r.below(4)]
+            let got = c.actual {
+                XRGB8888Blender.blend(row: $0, x: c.x, count: c.count, color: c.color, alpha: alpha, memo: &memo)
             }
             #expect(got == c.expected(alpha: { _ in alpha }, source: { _ in c.color }), "alpha \(alpha)")
         }

@@ -24,6 +24,12 @@ protocol PixelBlender {
         row: UnsafeMutableRawPointer, x: Int, source: QuadSource, alphas: SIMD8<UInt16>, memo: inout EvenQuadMemo)
     /// One colour, one alpha for the whole run.
     static func blend(row: UnsafeMutableRawPointer, x: Int, count: Int, color: UInt32, alpha: UInt32)
+    /// `blend` for the runs of one colour, one after another (a shape's
+    /// rows): `memo` holds a pixel a run blended, the alpha and the result,
+    /// for the next run that starts over that pixel with that alpha. A format
+    /// may ignore `memo`.
+    static func blend(
+        row: UnsafeMutableRawPointer, x: Int, count: Int, color: UInt32, alpha: UInt32, memo: inout RunMemo)
     /// One colour, per-pixel alphas.
     static func blend(
         row: UnsafeMutableRawPointer, x: Int, count: Int, color: UInt32, alphas: UnsafePointer<UInt8>)
@@ -47,4 +53,13 @@ struct EvenQuadMemo {
     var under: UInt32 = 0
     var over: UInt32 = 0
     var valid = false
+}
+
+/// A pixel, an alpha and what a run's blend made of the pixel (see
+/// `PixelBlender.blend(row:x:count:color:alpha:memo:)`). Valid for one colour.
+struct RunMemo {
+    var under: UInt32 = 0
+    var over: UInt32 = 0
+    /// 0: nothing held (runs of alpha 0 blend nothing).
+    var alpha: UInt32 = 0
 }

@@ -121,6 +121,13 @@ enum RGB565Blender: PixelBlender {
     }
 
     @inline(__always)
+    static func blend(
+        row: UnsafeMutableRawPointer, x: Int, count: Int, color: UInt32, alpha: UInt32, memo: inout RunMemo
+    ) {
+        blend(row: row, x: x, count: count, color: color, alpha: alpha)
+    }
+
+    @inline(__always)
     static func blend(row: UnsafeMutableRawPointer, x: Int, count: Int, color: UInt32, alpha: UInt32) {
         if alpha >= 255 { return fill(row: row, x: x, count: count, color: color) }
         if alpha == 0 { return }

@@ -10,6 +10,8 @@ struct SolidSink<B: PixelBlender>: SpanSink {
     let quadSource: B.QuadSource
     /// `alpha` in every 16-bit lane (for `blendQuad`).
     let alphas: SIMD8<UInt16>
+    /// The last run's blend (`blendRun`).
+    var runMemo = RunMemo()
 
     init(base: UnsafeMutableRawPointer, stride: Int, color: UInt32, alpha: UInt32) {
         self.base = base
@@ -38,7 +40,7 @@ struct SolidSink<B: PixelBlender>: SpanSink {
 
     @inline(__always)
     mutating func blendRun(y: Int, x: Int, count: Int, coverage: UInt8) {
-        B.blend(row: rowAddress(y), x: x, count: count, color: color, alpha: alpha(times: coverage))
+        B.blend(row: rowAddress(y), x: x, count: count, color: color, alpha: alpha(times: coverage), memo: &runMemo)
     }
 
     static var takesPixels: Bool { true }

@@ -77,6 +77,7 @@ struct StadiumFill {
         let fr = F4(repeating: Float(r)), fhalf = F4(repeating: Float(half))
         let alpha = F4(repeating: Float(sink.alpha))
         let whole = SIMD4<UInt32>(repeating: sink.alpha)
+        var memo = RunMemo()
         for y in rowLo..<rowHi {
             // The row's distance from the segment, across it.
             let pyc = Double(y) + 0.5
@@ -119,7 +120,7 @@ struct StadiumFill {
             }
             if x <= runHi {
                 if runAlpha > 0 {
-                    B.blend(row: row, x: x, count: runHi + 1 - x, color: sink.color, alpha: runAlpha)
+                    B.blend(row: row, x: x, count: runHi + 1 - x, color: sink.color, alpha: runAlpha, memo: &memo)
                 }
                 x = runHi + 1
             }
