@@ -354,8 +354,9 @@ extension AnnularSector {
         /// the rays.
         @inline(__always)
         func alphas(px: F4, r2: F4, apy: F4, d0: F4, d1: F4) -> SIMD4<UInt32> {
-            alphas(r2: r2, d0: d0, d1: d1) { invRho in
+            alphas(r2: r2, d0: d0, d1: d1) { rho in
                 typealias A = AnnularSector
+                let invRho = 1 / rho
                 // The circles' normal at the pixel: (|px|, |py|) / rho.
                 let apx = A.magnitude(px)
                 let pxBigger = A.sign(A.bits(apy) &- A.bits(apx))
@@ -372,7 +373,7 @@ extension AnnularSector {
             alphas(r2: r2, d0: d0, d1: d1) { _ in radial }
         }
 
-        /// `alphas`, with the circles' normal from `normal` (given 1 / rho).
+        /// `alphas`, with the circles' normal from `normal` (given rho).
         @inline(__always)
         private func alphas(r2: F4, d0: F4, d1: F4, normal: (F4) -> Line) -> SIMD4<UInt32> {
             typealias A = AnnularSector
@@ -381,16 +382,14 @@ extension AnnularSector {
             let insideOut = A.bits(fullOut - r2), insideIn = A.bits(r2 - fullIn)
             if !A.allPositive(insideOut | insideIn) {
                 let nearOut = !A.allPositive(insideOut), nearIn = !A.allPositive(insideIn)
-                let invRho = invMean * (1.5 - 0.5 * r2 * invMean2)
-                let rho = r2 * invRho
-                let radial = normal(invRho)
+                let rho = r2.squareRoot()
+                let radial = normal(rho)
                 if !nearIn {
-                    c = A.halfPlane((ro2 - r2) / (ro + rho), radial)
+                    c = A.halfPlane(ro - rho, radial)
                 } else if !nearOut {
-                    c = A.halfPlane((r2 - ri2) / (ri + rho), radial)
+                    c = A.halfPlane(rho - ri, radial)
                 } else {
-                    let dOut = (ro2 - r2) / (ro + rho), dIn = (r2 - ri2) / (ri + rho)
-                    c = A.relu(A.halfPlane(dOut, radial) + A.halfPlane(dIn, radial) - 1)
+                    c = A.relu(A.halfPlane(ro - rho, radial) + A.halfPlane(rho - ri, radial) - 1)
                 }
             }
             if !A.allPositive(A.bits(d0 - reach)) { c *= A.halfPlane(d0, line0) }
