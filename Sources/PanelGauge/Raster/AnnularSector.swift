@@ -122,11 +122,11 @@ struct AnnularSector {
     /// floor(x) for |x| < 2^30, without a call (no SSE4.1 `roundsd` on the
     /// baseline target).
     @inline(__always)
-    private static func floor(_ x: Double) -> Int { Int(x + 1_073_741_824) &- 1_073_741_824 }
+    static func floor(_ x: Double) -> Int { Int(x + 1_073_741_824) &- 1_073_741_824 }
 
     /// ceil(x) for |x| < 2^30.
     @inline(__always)
-    private static func ceil(_ x: Double) -> Int { 1_073_741_824 &- Int(1_073_741_824 - x) }
+    static func ceil(_ x: Double) -> Int { 1_073_741_824 &- Int(1_073_741_824 - x) }
 
     /// The edge constants of one straight line whose unit normal has
     /// components `nx`, `ny` (see `halfPlane`).

@@ -67,9 +67,11 @@ struct StadiumFill {
         // Centres within `outer` of the segment may be covered; within `inner`
         // (a hair less than r - h), wholly.
         let outer = r + h, inner = r - h - 1e-6
-        let rowLo = max(clip.minY, Int((ya - outer).rounded(.down)))
-        let rowHi = min(clip.maxY, Int((yb + outer).rounded(.up)))
+        let rowLo = A.floor(max(ya - outer, Double(clip.minY)))
+        let rowHi = A.ceil(min(yb + outer, Double(clip.maxY)))
         if rowLo >= rowHi { return }
+        // The first and last columns of the clip.
+        let left = Double(clip.minX), right = Double(clip.maxX - 1)
         // Pixel centres relative to the segment's middle, so that single
         // precision keeps up with long segments.
         let mx = (xa + xb) / 2, half = (xb - xa) / 2
@@ -85,9 +87,9 @@ struct StadiumFill {
             let o2 = outer * outer - vy * vy
             if o2 <= 0 { continue }
             let wo = o2.squareRoot()
-            // Columns whose centres lie within `outer`.
-            let lo = max(clip.minX, Int((xa - wo - 0.5).rounded(.up)))
-            let hi = min(clip.maxX - 1, Int((xb + wo - 0.5).rounded(.down)))
+            // Columns whose centres lie within `outer` (limited to the clip
+            // in floating point first: A.floor and A.ceil take |x| < 2^30).
+            let lo = A.ceil(max(xa - wo - 0.5, left)), hi = A.floor(min(xb + wo - 0.5, right))
             if lo > hi { continue }
             // The run: centres within `inner` (alpha), or, along a straight
             // side, over the segment (the row's coverage of the side).
@@ -95,11 +97,11 @@ struct StadiumFill {
             let i2 = inner * inner - vy * vy
             if inner > 0 && i2 > 0 {
                 let wi = i2.squareRoot()
-                runLo = Int((xa - wi - 0.5).rounded(.up))
-                runHi = Int((xb + wi - 0.5).rounded(.down))
+                runLo = A.ceil(max(xa - wi - 0.5, left))
+                runHi = A.floor(min(xb + wi - 0.5, right))
             } else {
-                runLo = Int((xa - 0.5).rounded(.up))
-                runHi = Int((xb - 0.5).rounded(.down))
+                runLo = A.ceil(max(xa - 0.5, left))
+                runHi = A.floor(min(xb - 0.5, right))
                 // A horizontal edge across the pixel: 0.5 + (r - |vy|), within
                 // 0...1, rounded as the quads' (single precision, through the
                 // mantissa).
