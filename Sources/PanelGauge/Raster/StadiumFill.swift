@@ -78,7 +78,6 @@ struct StadiumFill {
         let lane = F4(0, 1, 2, 3)
         let fr = F4(repeating: Float(r)), fhalf = F4(repeating: Float(half))
         let alpha = F4(repeating: Float(sink.alpha))
-        let whole = SIMD4<UInt32>(repeating: sink.alpha)
         var memo = RunMemo()
         for y in rowLo..<rowHi {
             // The row's distance from the segment, across it.
@@ -153,14 +152,9 @@ struct StadiumFill {
             // Round to 0...alpha through the mantissa (c is within 1e-5 of 0...1).
             let alphas = SIMD4<UInt32>(truncatingIfNeeded: A.bits(c * alpha + 8_388_608)) & 0xFF
             if x + 4 <= clip.maxX {
-                let even = unsafeBitCast(alphas ^ whole, to: SIMD2<UInt64>.self)
-                if even[0] | even[1] == 0 {
-                    B.blend(row: row, x: x, count: 4, color: sink.color, alpha: sink.alpha)
-                } else {
-                    B.blendQuad(
-                        row: row, x: x, source: sink.quadSource,
-                        alphas: unsafeBitCast(alphas | alphas &<< 16, to: SIMD8<UInt16>.self))
-                }
+                B.blendQuad(
+                    row: row, x: x, source: sink.quadSource,
+                    alphas: unsafeBitCast(alphas | alphas &<< 16, to: SIMD8<UInt16>.self))
             } else {
                 for i in 0..<(clip.maxX - x) where alphas[i] != 0 {
                     B.blendPixel(row: row, x: x + i, color: sink.color, alpha: alphas[i])
