@@ -552,11 +552,14 @@ extension AnnularSector {
                 outerLow: (u: Double, du: Double), outerHigh: (u: Double, du: Double),
                 innerLow: (u: Double, du: Double), innerHigh: (u: Double, du: Double)
             ) -> (base: F4, slope: F4) {
-                @inline(__always) func f(_ v: Double) -> Float { Float(max(-Self.none, min(Self.none, v))) }
-                return (
-                    F4(f(outerLow.u - 0.75), f(-outerHigh.u), f(innerLow.u), f(0.75 - innerHigh.u)),
-                    F4(f(outerLow.du), f(-outerHigh.du), f(innerLow.du), f(-innerHigh.du))
-                )
+                // (Slopes stay within 25 quads a row; the bases are clamped
+                // in single precision, where an infinity stays one.)
+                let limit = F4(repeating: Float(Self.none))
+                var base = F4(
+                    Float(outerLow.u - 0.75), Float(-outerHigh.u), Float(innerLow.u), Float(0.75 - innerHigh.u))
+                base.replace(with: limit, where: base .> limit)
+                base.replace(with: -limit, where: base .< -limit)
+                return (base, F4(Float(outerLow.du), Float(-outerHigh.du), Float(innerLow.du), Float(-innerHigh.du)))
             }
             let never = (u: -Self.none, du: 0.0), neverHigh = (u: Self.none, du: 0.0)
             var innerEmpty = false
