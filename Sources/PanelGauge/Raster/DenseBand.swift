@@ -23,7 +23,7 @@ struct DenseBand: ~Copyable {
     /// piece of a shape starts a walk in each band it crosses; 16 rows cost
     /// 1.3 % more instructions on the gauge-panel scene (800x480 simple 1.075
     /// instead of 1.060 M), 64 rows 0.7 % fewer for twice the memory.
-    static let rows = 64
+    static let rows = 48
     /// For sinks that shade spans, runs up to this long join the span before
     /// them: one shader call instead of two (a covered quad of opaque colours
     /// is a copy). Longer ones stay runs, which an opaque paint copies from
