@@ -99,6 +99,8 @@ import Testing
         // Half the sweep and the reach's angle within `RowQuads.radialSpread`.
         (130.3, 129.6, 110.0, 122.0, 0.3, 0.34), (129.6, 130.4, 112.5, 121.0, 2.61, 2.65),
         (130.0, 130.0, 114.0, 126.0, 4.9, 4.94), (130.4, 129.5, 104.0, 117.6, 5.62, 5.66),
+        // A band a third of its outer radius wide.
+        (130.3, 129.8, 60.0, 90.0, 1.0, 1.1), (129.6, 130.2, 35.0, 48.0, 3.3, 3.6),
         // Across 0 and 180 degrees, around 90, from 0.
         (130.2, 129.7, 110.0, 122.0, -0.03, 0.03), (129.7, 130.3, 110.0, 122.0, Double.pi - 0.03, Double.pi + 0.03),
         (130.1, 129.8, 110.0, 122.0, Double.pi / 2 - 0.03, Double.pi / 2 + 0.03), (130.0, 130.0, 110.0, 122.0, 0, 0.05),
@@ -204,8 +206,9 @@ import Testing
         #expect(try dashes(90, 17, [30, 30], alpha: 0.2) == 0)
         // A dash over 0.5 rad: cells.
         #expect(try dashes(60, 4, [40, 5], alpha: 0.2) == 0)
-        // A band wide for its radius (8 px at 40): cells.
-        #expect(try dashes(40, 8, [6, 4], alpha: 0.2) == 0)
+        // A band wide for its radius (8 px at 40): sectors too (each pixel's
+        // distances come from its own square root).
+        #expect(try dashes(40, 8, [6, 4], alpha: 0.2) > 0)
         // The reference case "translucent-wide-dashes" (the even-quad memo) is drawn as sectors.
         #expect(try dashes(50.2, 8.6, [14.5, 6.1], alpha: 0.25) > 0)
         // Beyond single precision's reach from the centre: cells.

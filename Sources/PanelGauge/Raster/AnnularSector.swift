@@ -32,13 +32,12 @@ struct AnnularSector {
     /// stay within 0.001 px up to here.
     static let maximumOuterRadius = 16384.0
     /// Whether a band between these radii is drawn this way: `inner` from
-    /// `minimumInnerRadius`, `outer` up to `maximumOuterRadius`, and the band
-    /// narrow for its radius, so that one Newton step from the mean radius's
-    /// 1 / rho is within 1.5 % where a circle's coverage is not 0 or 1 (it
-    /// starts at most 10 % off there).
+    /// `minimumInnerRadius`, `outer` up to `maximumOuterRadius`. (A pixel's
+    /// distance to each circle comes from its own square root, so the band
+    /// may be as wide as its dashes' area allows: one Newton step from the
+    /// mean radius, before, limited it to a tenth of the radius.)
     static func fits(inner: Double, outer: Double) -> Bool {
         inner >= minimumInnerRadius && outer <= maximumOuterRadius
-            && outer - inner + 2 * Double(reach) <= 0.1 * (outer + inner)
     }
 
     /// Pixels between a dash and its neighbours, and the dash's own length,
@@ -48,13 +47,13 @@ struct AnnularSector {
     /// The widest angle of one dash (radians).
     static let maximumSweep = 0.5
     /// The largest dash drawn this way (its length along the centre line
-    /// times its width, in square pixels). A sector costs less than cells
-    /// along its edges but more inside (quads, even with the memo below,
-    /// against runs): measured, the gauge-panel scene's 21.6 x 13 px dashes
-    /// (1920x1080, 280 px^2) took 22 K fewer instructions a frame as
-    /// sectors, paneld's default ring's 30 x 16.9 px ones (506 px^2) 81 K
-    /// more, and still 12 K more once the inside quads skipped the kernel
-    /// (its full frame 1.408 M with cells, 1.420 M as sectors).
+    /// times its width, in square pixels). Measured with the rows of
+    /// `renderRows`: paneld's default ring (30 x 16.9 px dashes, 506 px^2)
+    /// would take its full frame from 1.393 M instructions to 1.294 M as
+    /// sectors, but its damage-only update (208.7 K either way, mostly the
+    /// value arc and the cached layer's copies) would then be 16.1 % of it,
+    /// over issue 6's 15 %: the limit stays under those dashes until that
+    /// update is cheaper.
     static let maximumArea = 384.0
     /// From this width on (outer minus inner radius), a sector is drawn row
     /// by row within `RowQuads`' bounds: quads outside them are not looked
