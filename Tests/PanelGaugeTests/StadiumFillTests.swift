@@ -44,7 +44,9 @@ import Testing
     /// 0.0088 of its exact area (at alpha 1, where it shows most; one level
     /// more for rounding and the lattice), whole pixels exactly 255, pixels
     /// outside left alone.
-    @Test(arguments: [(40.3, 39.6, 16.0), (41.7, 40.2, 20.35), (50.5, 50.5, 27.0), (49.1, 50.8, 33.48), (60.0, 59.6, 45.2)])
+    @Test(arguments: [
+        (40.3, 39.6, 16.0), (41.7, 40.2, 20.35), (50.5, 50.5, 27.0), (49.1, 50.8, 33.48), (60.0, 59.6, 45.2),
+    ])
     func coverageIsWithinTheBound(cx: Double, cy: Double, r: Double) {
         let w = 120, h = 120
         let coverage = Self.render(StadiumFill(cx: cx, cy: cy, r: r), width: w, height: h)
@@ -109,7 +111,9 @@ import Testing
             let image = Image(width: 90, height: 90)
             let canvas = Canvas(surface: image.surface)
             canvas.fillDisc(center: Point(x: 45.3, y: 44.6), radius: r, paint: paint)
-            return (0..<90).flatMap { y in (0..<90).map { image.surface.row(y).assumingMemoryBound(to: UInt32.self)[$0] } }
+            return (0..<90).flatMap { y in
+                (0..<90).map { image.surface.row(y).assumingMemoryBound(to: UInt32.self)[$0] }
+            }
         }
         func discPixels(_ r: Double) -> [UInt32] {
             let image = Image(width: 90, height: 90)

@@ -463,13 +463,19 @@ extension AnnularSector {
 /// Where `AnnularSector.renderRows` takes the circles' normal at a pixel from
 /// (a type, so that each loop is compiled on its own).
 private protocol Normals {
-    func alphas(_ kernel: AnnularSector.Kernel, px: SIMD4<Float>, r2: SIMD4<Float>, apy: SIMD4<Float>, d0: SIMD4<Float>, d1: SIMD4<Float>) -> SIMD4<UInt32>
+    func alphas(
+        _ kernel: AnnularSector.Kernel, px: SIMD4<Float>, r2: SIMD4<Float>, apy: SIMD4<Float>, d0: SIMD4<Float>,
+        d1: SIMD4<Float>
+    ) -> SIMD4<UInt32>
 }
 
 /// Each pixel's own.
 private struct PixelNormal: Normals {
     @inline(__always)
-    func alphas(_ kernel: AnnularSector.Kernel, px: SIMD4<Float>, r2: SIMD4<Float>, apy: SIMD4<Float>, d0: SIMD4<Float>, d1: SIMD4<Float>) -> SIMD4<UInt32> {
+    func alphas(
+        _ kernel: AnnularSector.Kernel, px: SIMD4<Float>, r2: SIMD4<Float>, apy: SIMD4<Float>, d0: SIMD4<Float>,
+        d1: SIMD4<Float>
+    ) -> SIMD4<UInt32> {
         kernel.alphas(px: px, r2: r2, apy: apy, d0: d0, d1: d1)
     }
 }
@@ -478,7 +484,10 @@ private struct PixelNormal: Normals {
 private struct DashNormal: Normals {
     var line: AnnularSector.Line
     @inline(__always)
-    func alphas(_ kernel: AnnularSector.Kernel, px: SIMD4<Float>, r2: SIMD4<Float>, apy: SIMD4<Float>, d0: SIMD4<Float>, d1: SIMD4<Float>) -> SIMD4<UInt32> {
+    func alphas(
+        _ kernel: AnnularSector.Kernel, px: SIMD4<Float>, r2: SIMD4<Float>, apy: SIMD4<Float>, d0: SIMD4<Float>,
+        d1: SIMD4<Float>
+    ) -> SIMD4<UInt32> {
         kernel.alphas(r2: r2, d0: d0, d1: d1, radial: line)
     }
 }

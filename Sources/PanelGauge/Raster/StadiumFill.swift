@@ -105,7 +105,8 @@ struct StadiumFill {
                 // 0...1, rounded as the quads' (single precision, through the
                 // mantissa).
                 let c = min(max(Float(r) - abs(Float(vy)) + 0.5, 0), 1)
-                runAlpha = UInt32(truncatingIfNeeded: A.bits(F4(repeating: c * Float(sink.alpha) + 8_388_608))[0]) & 0xFF
+                runAlpha =
+                    UInt32(truncatingIfNeeded: A.bits(F4(repeating: c * Float(sink.alpha) + 8_388_608))[0]) & 0xFF
             }
             runLo = max(runLo, lo)
             runHi = min(runHi, hi)
