@@ -331,15 +331,6 @@ extension AnnularSector {
         var reach: F4
         var alpha: F4
 
-        /// Whether all four pixels lie the reach inside all four edges: the
-        /// tests by which `alphas` leaves every edge alone, so that it would
-        /// give each pixel exactly the paint's alpha.
-        @inline(__always)
-        func coversWhole(r2: F4, d0: F4, d1: F4) -> Bool {
-            typealias A = AnnularSector
-            return A.allPositive(A.bits(fullOut - r2) | A.bits(r2 - fullIn) | A.bits(d0 - reach) | A.bits(d1 - reach))
-        }
-
         /// The paint's alpha times the coverage (0...alpha) of the four pixels
         /// whose centres are `px` (x relative to the centre), with squared
         /// distances `r2` to it, `apy` = |y|, and distances `d0`, `d1` inside
@@ -499,13 +490,17 @@ extension AnnularSector {
     ///
     /// `outer`, bounded by the rays, the tangent at the middle angle beyond the
     /// outer circle and a chord inside the inner one, each moved the reach out,
-    /// holds every pixel centre the row loop's first test lets through; a quad
-    /// with no lane in it is empty. `inner`, bounded by the rays, the tangent
-    /// at the middle angle to the inner circle and a line inside the outer
-    /// circle, each moved the reach in, holds only centres that
-    /// `Kernel.coversWhole` takes as whole. Both are moved a further `margin`
-    /// to cover the single-precision arithmetic of the loop and of this. So
-    /// the bounds change which quads are tested, not their pixels.
+    /// holds every pixel centre within the reach of the sector; a quad with no
+    /// lane in it is empty. `inner`, bounded by the rays, the tangent at the
+    /// middle angle to the inner circle and a line inside the outer circle,
+    /// each moved the reach in, holds only centres the reach inside all four
+    /// edges, where `Kernel.alphas` leaves every edge alone and gives exactly
+    /// the paint's alpha.
+    /// Both are moved a further `margin` to cover the single-precision
+    /// arithmetic of the loop and of this. So the bounds change which quads
+    /// the kernel sees, not their pixels. (A sector's edges that bound no
+    /// columns, `flat` ones, leave the inner quadrilateral empty: its quads
+    /// all go through the kernel, the same pixels again.)
     fileprivate struct RowQuads {
         /// Bounds in quads, `base + slope * row` (rows from the sector's first),
         /// in lanes: outer lower bound (k >= it), outer upper bound negated
@@ -529,7 +524,7 @@ extension AnnularSector {
         /// moving more than 25 quads a row: the outer quadrilateral leaves them
         /// out (it may be larger), the inner one is then left empty.
         static let flat = 0.01
-        /// A bound that never binds (within the 2^21 of `quads`' rounding).
+        /// A bound that never binds (within the 2^22 of `quads`' rounding).
         static let none: Double = 1_048_576
 
         init(_ s: AnnularSector, rowLo: Int, colLo: Int) {
