@@ -132,6 +132,38 @@ extension ShaderTests {
         }
     }
 
+    /// One shader for spans anywhere, in any order (rows up and down, left and
+    /// right of the centre, far apart): a span's first entry, whether it comes
+    /// from the last span's on that side or from `atan2Turns`, is its angle's.
+    @Test func conicSpansInAnyOrderMatchTheAngleOfEveryPixel() {
+        let table = IndexTable()
+        var rng = BlendTests.Random(state: 15)
+        var wrong = 0, pixels = 0
+        var out = [UInt32](repeating: 0, count: 400)
+        for trial in 0..<20 {
+            let center = Point(x: 200 + Double(rng.below(400)) / 4, y: 150 + Double(rng.below(400)) / 4)
+            let start = [0, 90, 180.2, Double(rng.below(3600)) / 10][trial % 4]
+            Self.withConic(table, center: center, start: Angle(degrees: start)) { shader in
+                var y = rng.below(500)
+                for _ in 0..<2000 {
+                    // Mostly the next row or one near it, sometimes anywhere.
+                    y = rng.below(4) == 0 ? rng.below(500) : max(0, min(499, y + rng.below(5) - 2))
+                    let x = rng.below(520), count = 1 + rng.below(40)
+                    out.withUnsafeMutableBufferPointer {
+                        shader.shade(y: y, x: x, count: count, into: $0.baseAddress!)
+                    }
+                    for i in 0..<count {
+                        guard let exact = Self.exactIndex(shader, x: x + i, y: y) else { continue }
+                        if Int(out[i]) != exact { wrong += 1 }
+                        pixels += 1
+                    }
+                }
+            }
+        }
+        #expect(pixels > 100_000)
+        #expect(wrong == 0, "\(wrong) of \(pixels) pixels")
+    }
+
     /// What paneld's damage-only updates rely on: a pixel's colour is a function
     /// of its position alone, whatever spans the rasterizer cuts its row into
     /// (a clipped redraw cuts them elsewhere than a full one).

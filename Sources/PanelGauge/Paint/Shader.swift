@@ -188,6 +188,10 @@ struct ConicShader: Shader {
     let startTurns: Double
     /// Colours a shade call may write past its count (a run's last store).
     static let outputSlack = 3
+    /// The entries of the last spans' first pixels, left and right of the
+    /// centre: the next row's span on that side most often starts within a
+    /// step of it, which two ray tests confirm without `atan2Turns` (-1: none).
+    private var lastEntry = (left: -1, right: -1)
 
     init(table: GradientTable, rays: ConicRays, center: Point, origin: (x: Int, y: Int)) {
         self.init(
@@ -255,6 +259,37 @@ struct ConicShader: Shader {
         return k
     }
 
+    /// `entry`, from the last span's on the same side of the centre where a
+    /// step or two settles it: the pixel is past ray k and not past ray k + 1
+    /// for one k only (the other change, from not past to past, lies half a
+    /// turn away), so the settled k is `entry`'s, whatever it started from.
+    @inline(__always)
+    private mutating func cachedEntry(x: Int, uy: Double) -> Int {
+        let mask = ConicRays.count - 1
+        let left = Double(x) + 0.5 < cx
+        let guess = left ? lastEntry.left : lastEntry.right
+        var k: Int
+        settle: if guess >= 0 {
+            k = guess
+            var steps = 0
+            while !past(k, x: x, uy: uy) {
+                if steps == 2 { break settle }
+                k = (k &- 1) & mask
+                steps += 1
+            }
+            while past((k &+ 1) & mask, x: x, uy: uy) {
+                if steps == 2 { break settle }
+                k = (k &+ 1) & mask
+                steps += 1
+            }
+            if left { lastEntry.left = k } else { lastEntry.right = k }
+            return k
+        }
+        k = entry(x: x, uy: uy)
+        if left { lastEntry.left = k } else { lastEntry.right = k }
+        return k
+    }
+
     @inline(__always)
     mutating func shade(y: Int, x: Int, count: Int, into out: UnsafeMutablePointer<UInt32>) {
         let mask = ConicRays.count - 1
@@ -265,7 +300,7 @@ struct ConicShader: Shader {
             for j in 0..<count { out[j] = table[entry(x: x + j, uy: uy)] }
             return
         }
-        var k = entry(x: x, uy: uy)
+        var k = cachedEntry(x: x, uy: uy)
         // Runs in row coordinates: pixels j ..< stop take entry k (at base + j).
         let base = out - x, end = x + count
         var j = x
