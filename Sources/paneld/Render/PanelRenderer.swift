@@ -170,7 +170,16 @@ final class PanelRenderer {
         }
         c.clip = nil
         let format = surface.format
-        let rects = rects.map { $0.intersection(surface.bounds) }.filter { !$0.isEmpty }
+        // (In one array of the right capacity: `filter` grew its result an
+        // append at a time, reallocating it six times for the default ring's
+        // 24 rectangles.)
+        var inside: [IntRect] = []
+        inside.reserveCapacity(rects.count)
+        for r in rects {
+            let clipped = r.intersection(surface.bounds)
+            if !clipped.isEmpty { inside.append(clipped) }
+        }
+        let rects = inside
         // The background where no cached picture will cover a whole rectangle.
         let pictured = frames.indices.map { i in
             clusters[i].count == 1 && rects.contains { frames[i].intersects($0) }
