@@ -148,6 +148,41 @@ import Testing
         #expect(coverage.contains { $0 >= 0 })
     }
 
+    /// Through clips ending at every column and row across a sector (wide
+    /// ones row by row, thin ones quad by quad), nothing outside the clip
+    /// changes and the pixels inside it are the whole sector's, within one
+    /// level (a quad's lanes start from the clip's first column, in single
+    /// precision).
+    @Test(arguments: [(60.3, 59.7, 40.0, 52.0, 0.35, 0.75), (59.6, 60.2, 44.0, 47.0, 3.5, 3.62)])
+    func clippedPixelsAreTheWholeSectors(
+        cx: Double, cy: Double, inner: Double, outer: Double, start: Double, end: Double
+    ) {
+        let w = 120, h = 120
+        let sector = AnnularSector(cx: cx, cy: cy, inner: inner, outer: outer, start: start, end: end)
+        let whole = Self.render(sector, width: w, height: h)
+        for edge in 0...w {
+            for clip in [
+                IntRect(x: 0, y: 0, width: edge, height: h), IntRect(x: edge, y: 0, width: w - edge, height: h),
+                IntRect(x: 0, y: edge, width: w, height: h - edge),
+                IntRect(x: edge, y: edge / 2 + 30, width: 5, height: 7),
+            ] {
+                let part = Self.render(sector, width: w, height: h, clip: clip)
+                for j in 0..<h {
+                    for i in 0..<w {
+                        let inside = i >= clip.minX && i < clip.maxX && j >= clip.minY && j < clip.maxY
+                        let ok =
+                            inside
+                            ? abs(max(part[j * w + i], 0) - max(whole[j * w + i], 0)) <= 1 : part[j * w + i] == -1
+                        if !ok {
+                            Issue.record("clip \(clip): pixel \(i), \(j)")
+                            return
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// A start angle many turns out draws the dashes of the angle reduced,
     /// and a huge one does not trap (floor and ceil inside take values
     /// under 2^30).

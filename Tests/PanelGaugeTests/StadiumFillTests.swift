@@ -103,6 +103,38 @@ import Testing
         }
     }
 
+    /// Through any clip, the pixels inside it are the ones the whole shape
+    /// gives them (paneld repaints damaged rectangles with clips): clips
+    /// ending at every column and row across a disc's and a capsule's edges,
+    /// where a row's edge pixels run on past the clip.
+    @Test func clippedPixelsAreTheWholeShapes() {
+        let w = 90, h = 70
+        for shape in [
+            StadiumFill(cx: 40.3, cy: 33.6, r: 22.7),
+            StadiumFill(capsule: Rect(x: 10.4, y: 12.2, width: 64.3, height: 38.5)),
+            StadiumFill(capsule: Rect(x: 21.6, y: 4.3, width: 35.2, height: 60.1)),
+        ] {
+            let whole = Self.render(shape, width: w, height: h)
+            for edge in 0...w {
+                for clip in [
+                    IntRect(x: 0, y: 0, width: edge, height: h), IntRect(x: edge, y: 0, width: w - edge, height: h),
+                    IntRect(x: edge, y: edge * h / w, width: 6, height: 9),
+                ] {
+                    let part = Self.render(shape, width: w, height: h, clip: clip)
+                    for j in 0..<h {
+                        for i in 0..<w {
+                            let inside = i >= clip.minX && i < clip.maxX && j >= clip.minY && j < clip.maxY
+                            if part[j * w + i] != (inside ? whole[j * w + i] : -1) {
+                                Issue.record("clip \(clip): pixel \(i), \(j)")
+                                return
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// ``Canvas/fillDisc(center:radius:paint:)`` draws solid discs from the
     /// smallest radius this way, the same pixels as `StadiumFill` itself; smaller
     /// ones and gradients go to the cell rasterizer.

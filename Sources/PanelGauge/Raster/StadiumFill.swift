@@ -108,7 +108,9 @@ struct StadiumFill {
                 runAlpha =
                     UInt32(truncatingIfNeeded: A.bits(F4(repeating: c * Float(sink.alpha) + 8_388_608))[0]) & 0xFF
             }
-            runLo = max(runLo, lo)
+            // (Within lo ... hi + 1: the quads before the run stop at the
+            // clip's last column too.)
+            runLo = min(max(runLo, lo), hi + 1)
             runHi = min(runHi, hi)
             let row = sink.rowAddress(y)
             let fvy = Float(vy)
