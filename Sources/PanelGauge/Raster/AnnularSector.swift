@@ -143,6 +143,9 @@ struct AnnularSector {
         var reach: F4
         /// The paint's alpha (0...255).
         var alpha: F4
+        /// The angle the reach adds to a ray at the inner radius, beta (sin
+        /// beta = reach / (inner - reach)), for `RowQuads`.
+        var sinBeta: Double, cosBeta: Double
 
         init(inner: Double, outer: Double, alpha: UInt32) {
             let h = AnnularSector.reach
@@ -154,6 +157,8 @@ struct AnnularSector {
             fullOut = F4(repeating: max(0, fo - h) * max(0, fo - h))
             fullIn = F4(repeating: (fi + h) * (fi + h))
             reach = F4(repeating: h)
+            sinBeta = Double(h) / (inner - Double(h))
+            cosBeta = max(0, 1 - sinBeta * sinBeta).squareRoot()
             self.alpha = F4(repeating: Float(alpha))
         }
     }
@@ -225,7 +230,7 @@ struct AnnularSector {
     private func renderRows<B: PixelBlender>(
         clip: IntRect, band: Band, into sink: SolidSink<B>, rowLo: Int, rowHi: Int, colLo: Int, colHi: Int
     ) {
-        let bounds = RowQuads(self, rowLo: rowLo, colLo: colLo)
+        let bounds = RowQuads(self, band: band, rowLo: rowLo, colLo: colLo)
         if let radial = bounds.radial {
             renderRows(
                 clip: clip, band: band, into: sink, rowLo: rowLo, rowHi: rowHi, colLo: colLo, colHi: colHi,
@@ -527,7 +532,7 @@ extension AnnularSector {
         /// A bound that never binds (within the 2^22 of `quads`' rounding).
         static let none: Double = 1_048_576
 
-        init(_ s: AnnularSector, rowLo: Int, colLo: Int) {
+        init(_ s: AnnularSector, band: Band, rowLo: Int, colLo: Int) {
             // The middle direction halves the rays' (cos, sin): its length is
             // 2 cos(half sweep).
             let sx = s.n0y - s.n1y, sy = s.n1x - s.n0x
@@ -538,7 +543,7 @@ extension AnnularSector {
             let h = Double(AnnularSector.reach), e = h + Self.margin
             let px0 = Double(colLo) + 0.5 - s.cx, py0 = Double(rowLo) + 0.5 - s.cy
             // The angle the reach adds at the inner radius, beta: sin beta = h / ri.
-            let ri = s.inner - h, sinBeta = h / ri, cosBeta = (1 - sinBeta * sinBeta).squareRoot()
+            let ri = s.inner - h, sinBeta = band.sinBeta, cosBeta = band.cosBeta
             // Pixel centres within the reach lie within half the sweep plus
             // beta of the middle angle.
             if s.halfSweep + 1.01 * sinBeta <= Self.radialSpread { radial = Line(m.cos, m.sin) }
