@@ -183,6 +183,61 @@ import Testing
         }
     }
 
+    /// Random dashed translucent rings (wide and thin dashes, partly off the
+    /// surface) through random clips, via the canvas: nothing outside the clip
+    /// changes, and inside it every channel is within one level of the
+    /// unclipped ring's (a quad's lanes start from the clip's first column).
+    @Test func randomRingsAndClips() throws {
+        var rng = BlendTests.Random(state: 23)
+        let w = 80, h = 60
+        var sectored = 0
+        for trial in 0..<200 {
+            let r = 40 + Double(rng.below(300)) / 10, width = 3 + Double(rng.below(120)) / 10
+            let center = Point(x: Double(rng.below(1000)) / 10 - 10, y: Double(rng.below(800)) / 10 - 10)
+            let on = 4 + Double(rng.below(100)) / 10
+            let dash = try DashPattern([on, on * 0.7 + 2])
+            let clip = IntRect(
+                x: rng.below(w) - 4, y: rng.below(h) - 4, width: rng.below(w + 8), height: rng.below(h + 8))
+            func draw(_ clip: IntRect?) -> [UInt32] {
+                let image = Image(width: w, height: h)
+                let canvas = Canvas(surface: image.surface)
+                canvas.clear(Color(hex: 0x101418))
+                canvas.clip = clip
+                canvas.strokeArc(
+                    center: center, radius: r, startAngle: .degrees(Double(rng.below(360))), sweep: .degrees(300),
+                    width: width, dash: dash, paint: .solid(Color.white.opacity(0.25)))
+                if canvas.sectorDashes > 0 { sectored += 1 }
+                return (0..<h).flatMap { j in
+                    (0..<w).map { image.surface.row(j).assumingMemoryBound(to: UInt32.self)[$0] }
+                }
+            }
+            let state = rng
+            let whole = draw(nil)
+            rng = state
+            let background = draw(IntRect(x: 0, y: 0, width: 0, height: 0))
+            rng = state
+            let part = draw(clip)
+            for j in 0..<h {
+                for i in 0..<w {
+                    let inside = i >= clip.minX && i < clip.maxX && j >= clip.minY && j < clip.maxY
+                    let want = (inside ? whole : background)[j * w + i], got = part[j * w + i]
+                    let tolerance = inside ? 1 : 0
+                    var close = true
+                    for shift in [0, 8, 16] {
+                        let a = Int((want >> UInt32(shift)) & 0xFF), b = Int((got >> UInt32(shift)) & 0xFF)
+                        if abs(a - b) > tolerance { close = false }
+                    }
+                    if !close {
+                        Issue.record("trial \(trial): pixel \(i), \(j), clip \(clip)")
+                        return
+                    }
+                }
+            }
+        }
+        // (Most rings go through the sectors: all but the ones off the clip.)
+        #expect(sectored > 200)
+    }
+
     /// A start angle many turns out draws the dashes of the angle reduced,
     /// and a huge one does not trap (floor and ceil inside take values
     /// under 2^30).

@@ -135,6 +135,52 @@ import Testing
         }
     }
 
+    /// Random discs and capsules, partly off the surface and through random
+    /// clips, on both pixel formats, through the canvas: nothing outside the
+    /// clip changes, and inside it the pixels are the unclipped shape's.
+    @Test func randomShapesAndClips() {
+        var rng = BlendTests.Random(state: 21)
+        let w = 64, h = 48
+        for trial in 0..<300 {
+            let r = 16 + Double(rng.below(400)) / 10
+            let x = Double(rng.below(1200)) / 10 - 30, y = Double(rng.below(1000)) / 10 - 30
+            let format: PixelFormat = trial % 3 == 0 ? .rgb565 : .xrgb8888
+            let rect = Rect(x: x, y: y, width: 2 * r + Double(rng.below(600)) / 10, height: 2 * r)
+            let tall = trial % 4 == 1
+            let capsuleRect = tall ? Rect(x: x, y: y, width: rect.height, height: rect.width) : rect
+            let clip = IntRect(
+                x: rng.below(w) - 4, y: rng.below(h) - 4, width: rng.below(w + 8), height: rng.below(h + 8))
+            func draw(_ clip: IntRect?) -> [UInt16] {
+                let image = Image(width: w, height: h, format: format)
+                let canvas = Canvas(surface: image.surface)
+                canvas.clear(Color(hex: 0x101418))
+                canvas.clip = clip
+                let paint = Paint.solid(trial % 2 == 0 ? Color(hex: 0xFFD60A) : Color.white.opacity(0.2))
+                if trial % 5 == 0 {
+                    canvas.fillDisc(center: Point(x: x + r, y: y + r), radius: r, paint: paint)
+                } else {
+                    canvas.fillCapsule(capsuleRect, paint: paint)
+                }
+                let s = image.surface
+                return (0..<h).flatMap { j in
+                    (0..<(w * format.bytesPerPixel / 2)).map { s.row(j).assumingMemoryBound(to: UInt16.self)[$0] }
+                }
+            }
+            let whole = draw(nil), background = draw(IntRect(x: 0, y: 0, width: 0, height: 0)), part = draw(clip)
+            let perRow = w * format.bytesPerPixel / 2, perPixel = format.bytesPerPixel / 2
+            for j in 0..<h {
+                for k in 0..<perRow {
+                    let i = k / perPixel
+                    let inside = i >= clip.minX && i < clip.maxX && j >= clip.minY && j < clip.maxY
+                    if part[j * perRow + k] != (inside ? whole : background)[j * perRow + k] {
+                        Issue.record("trial \(trial): pixel \(i), \(j), clip \(clip)")
+                        return
+                    }
+                }
+            }
+        }
+    }
+
     /// ``Canvas/fillDisc(center:radius:paint:)`` draws solid discs from the
     /// smallest radius this way, the same pixels as `StadiumFill` itself; smaller
     /// ones and gradients go to the cell rasterizer.
