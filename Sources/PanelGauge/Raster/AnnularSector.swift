@@ -225,8 +225,8 @@ struct AnnularSector {
 
     /// The wide sectors' loop: in each row, only the quads between
     /// `RowQuads`' outer bounds are looked at, and the ones within its inner
-    /// bounds go straight to the even-quad blend. Nil when `RowQuads` cannot
-    /// bound this sector's rows (then the caller's loop draws it).
+    /// bounds go straight to the even-quad blend. One copy of the loop per
+    /// source of the circles' normal (`Normals`).
     private func renderRows<B: PixelBlender>(
         clip: IntRect, band: Band, into sink: SolidSink<B>, rowLo: Int, rowHi: Int, colLo: Int, colHi: Int
     ) {
