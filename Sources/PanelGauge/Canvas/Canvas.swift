@@ -135,6 +135,11 @@ public final class Canvas {
     /// Fills a rectangle with circular corners (radius limited to half the shorter side).
     public func fillRoundedRect(_ rect: Rect, cornerRadius: Double, paint: Paint) {
         guard rect.width > 0, rect.height > 0, cornerRadius.isFinite, begin(bounds: rect) else { return }
+        roundedRectCells(rect, cornerRadius: cornerRadius, paint: paint)
+    }
+
+    /// A rounded rectangle through the cell rasterizer, once `begin` took it.
+    private func roundedRectCells(_ rect: Rect, cornerRadius: Double, paint: Paint) {
         raster.beginSimpleGroup()  // a convex outline
         flattener.roundedRect(&raster, rect, cornerRadius: cornerRadius)
         raster.endSimpleGroup()
@@ -145,11 +150,13 @@ public final class Canvas {
     /// shorter side (a horizontal capsule for a wide rect, a vertical one for a
     /// tall rect, a disc for a square).
     public func fillCapsule(_ rect: Rect, paint: Paint) {
-        if case .solid = paint, rect.width > 0, rect.height > 0, begin(bounds: rect) {
+        // (`begin` rejects what lies off the clip or is not finite, for both paths.)
+        guard rect.width > 0, rect.height > 0, begin(bounds: rect) else { return }
+        if case .solid = paint {
             let capsule = StadiumFill(capsule: rect)
             if capsule.fits { return render(.stadium(capsule), paint: paint) }
         }
-        fillRoundedRect(rect, cornerRadius: min(rect.width, rect.height) / 2, paint: paint)
+        roundedRectCells(rect, cornerRadius: min(rect.width, rect.height) / 2, paint: paint)
     }
 
     /// Strokes a circular arc.

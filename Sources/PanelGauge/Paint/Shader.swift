@@ -245,47 +245,44 @@ struct ConicShader: Shader {
         let mask = ConicRays.count - 1
         var t = Double(FastMath.atan2Turns(Float(uy), Float(Double(x) + 0.5 - cx))) - startTurns
         if t < 0 { t += 1 }
-        var k = Int(t * Double(mask) + 0.5) & mask
         // The estimate is within a step of the entry (about 2e-6 turn off).
-        var steps = 0
-        while steps < 8 && !past(k, x: x, uy: uy) {
+        return settle(Int(t * Double(mask) + 0.5) & mask, x: x, uy: uy, steps: 8).entry
+    }
+
+    /// From entry `k`, the entry of pixel `x` of row `uy` by the ray tests:
+    /// back while the pixel is not past ray k, on while it is past ray k + 1,
+    /// at most `steps` steps. `settled`: the tests ended it, so the entry is
+    /// the pixel's (it is past ray k and not past ray k + 1 for one k only;
+    /// the other change, from not past to past, lies half a turn away).
+    @inline(__always)
+    private func settle(_ k: Int, x: Int, uy: Double, steps limit: Int) -> (entry: Int, settled: Bool) {
+        let mask = ConicRays.count - 1
+        var k = k, steps = 0
+        while !past(k, x: x, uy: uy) {
+            if steps == limit { return (k, false) }
             k = (k &- 1) & mask
             steps += 1
         }
-        while steps < 8 && past((k &+ 1) & mask, x: x, uy: uy) {
+        while past((k &+ 1) & mask, x: x, uy: uy) {
+            if steps == limit { return (k, false) }
             k = (k &+ 1) & mask
             steps += 1
         }
-        return k
+        return (k, true)
     }
 
-    /// `entry`, from the last span's on the same side of the centre where a
-    /// step or two settles it: the pixel is past ray k and not past ray k + 1
-    /// for one k only (the other change, from not past to past, lies half a
-    /// turn away), so the settled k is `entry`'s, whatever it started from.
+    /// `entry`, from the last span's on the same side of the centre where
+    /// two steps settle it (`settle`), whatever it started from.
     @inline(__always)
     private mutating func cachedEntry(x: Int, uy: Double) -> Int {
-        let mask = ConicRays.count - 1
         let left = Double(x) + 0.5 < cx
         let guess = left ? lastEntry.left : lastEntry.right
-        var k: Int
-        settle: if guess >= 0 {
-            k = guess
-            var steps = 0
-            while !past(k, x: x, uy: uy) {
-                if steps == 2 { break settle }
-                k = (k &- 1) & mask
-                steps += 1
-            }
-            while past((k &+ 1) & mask, x: x, uy: uy) {
-                if steps == 2 { break settle }
-                k = (k &+ 1) & mask
-                steps += 1
-            }
-            if left { lastEntry.left = k } else { lastEntry.right = k }
-            return k
+        let k: Int
+        if guess >= 0, case let (entry, true) = settle(guess, x: x, uy: uy, steps: 2) {
+            k = entry
+        } else {
+            k = entry(x: x, uy: uy)
         }
-        k = entry(x: x, uy: uy)
         if left { lastEntry.left = k } else { lastEntry.right = k }
         return k
     }

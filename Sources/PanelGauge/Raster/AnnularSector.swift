@@ -342,16 +342,8 @@ extension AnnularSector {
         /// the rays.
         @inline(__always)
         func alphas(px: F4, r2: F4, apy: F4, d0: F4, d1: F4) -> SIMD4<UInt32> {
-            alphas(r2: r2, d0: d0, d1: d1) { rho in
-                typealias A = AnnularSector
-                let invRho = 1 / rho
-                // The circles' normal at the pixel: (|px|, |py|) / rho.
-                let apx = A.magnitude(px)
-                let pxBigger = A.sign(A.bits(apy) &- A.bits(apx))
-                let big = A.select(pxBigger, apx, apy)
-                let a = big * invRho, b = (apx + apy - big) * invRho
-                return Line(flat: (a - b) * 0.5, b: b, invA: 1 / a, k: 0.5 / (b + 1e-5))
-            }
+            // The circles' normal at the pixel: (|px|, |py|) / rho.
+            alphas(r2: r2, d0: d0, d1: d1) { rho in Line(AnnularSector.magnitude(px), apy, length: rho) }
         }
 
         /// `alphas` with the circles' normal at the sector's middle angle for
@@ -382,8 +374,7 @@ extension AnnularSector {
             }
             if !A.allPositive(A.bits(d0 - reach)) { c *= A.halfPlane(d0, line0) }
             if !A.allPositive(A.bits(d1 - reach)) { c *= A.halfPlane(d1, line1) }
-            // Round to 0...alpha through the mantissa (c is within 1e-5 of 0...1).
-            return SIMD4<UInt32>(truncatingIfNeeded: A.bits(c * alpha + 8_388_608)) & 0xFF
+            return A.alphas(c, alpha)
         }
     }
 }
@@ -394,6 +385,28 @@ extension AnnularSector.Line {
         self.init(
             flat: .init(repeating: (a - b) * 0.5), b: .init(repeating: b), invA: .init(repeating: 1 / a),
             k: .init(repeating: 0.5 / (b + 1e-5)))
+    }
+
+    /// The line across each lane's pixel whose normal is (x, y) / length
+    /// (x, y >= 0): a circle's tangent, (x, y) the pixel centre's offset from
+    /// the circle's centre and `length` its distance.
+    @inline(__always)
+    init(_ x: AnnularSector.F4, _ y: AnnularSector.F4, length: AnnularSector.F4) {
+        typealias A = AnnularSector
+        let inverse = 1 / length
+        let xBigger = A.sign(A.bits(y) &- A.bits(x))
+        let big = A.select(xBigger, x, y)
+        let a = big * inverse, b = (x + y - big) * inverse
+        self.init(flat: (a - b) * 0.5, b: b, invA: 1 / a, k: 0.5 / (b + 1e-5))
+    }
+}
+
+extension AnnularSector {
+    /// `alpha` (0...255 in every lane) times coverage `c`, rounded to 0...alpha
+    /// through the mantissa (c is within 1e-5 of 0...1).
+    @inline(__always)
+    static func alphas(_ c: F4, _ alpha: F4) -> SIMD4<UInt32> {
+        SIMD4<UInt32>(truncatingIfNeeded: bits(c * alpha + 8_388_608)) & 0xFF
     }
 }
 

@@ -86,8 +86,9 @@ struct StadiumFill {
             let o2 = outer * outer - vy * vy
             if o2 <= 0 { continue }
             let wo = o2.squareRoot()
-            // Columns whose centres lie within `outer` (limited to the clip
-            // in floating point first: A.floor and A.ceil take |x| < 2^30).
+            // Columns whose centres lie within `outer`, limited to the clip.
+            // (A.floor and A.ceil take |x| < 2^30: the canvas draws only
+            // shapes whose box meets the clip, `Canvas.begin`.)
             let lo = A.ceil(max(xa - wo - 0.5, left)), hi = A.floor(min(xb + wo - 0.5, right))
             if lo > hi { continue }
             // The run: centres within `inner` (alpha), or, along a straight
@@ -105,8 +106,7 @@ struct StadiumFill {
                 // 0...1, rounded as the quads' (single precision, through the
                 // mantissa).
                 let c = min(max(Float(r) - abs(Float(vy)) + 0.5, 0), 1)
-                runAlpha =
-                    UInt32(truncatingIfNeeded: A.bits(F4(repeating: c * Float(sink.alpha) + 8_388_608))[0]) & 0xFF
+                runAlpha = A.alphas(F4(repeating: c), alpha)[0]
             }
             // (Within lo ... hi + 1: the quads before the run stop at the
             // clip's last column too.)
@@ -145,15 +145,8 @@ struct StadiumFill {
             let vx = A.relu(A.magnitude(px) - fhalf)
             let r2 = vx * vx + vy2
             let rho = r2.squareRoot()
-            let invRho = 1 / rho
             // The edge's normal at the pixel: (vx, |vy|) / rho.
-            let pxBigger = A.sign(A.bits(avy) &- A.bits(vx))
-            let big = A.select(pxBigger, vx, avy)
-            let a = big * invRho, b = (vx + avy - big) * invRho
-            let line = A.Line(flat: (a - b) * 0.5, b: b, invA: 1 / a, k: 0.5 / (b + 1e-5))
-            let c = A.halfPlane(fr - rho, line)
-            // Round to 0...alpha through the mantissa (c is within 1e-5 of 0...1).
-            let alphas = SIMD4<UInt32>(truncatingIfNeeded: A.bits(c * alpha + 8_388_608)) & 0xFF
+            let alphas = A.alphas(A.halfPlane(fr - rho, A.Line(vx, avy, length: rho)), alpha)
             if x + 4 <= clip.maxX {
                 B.blendQuad(
                     row: row, x: x, source: sink.quadSource,
