@@ -13,43 +13,26 @@ import Testing
     static func render(_ sector: AnnularSector, width: Int, height: Int, clip: IntRect? = nil, background: UInt32 = 0)
         -> [Int]
     {
-        let image = Image(width: width, height: height)
-        let s = image.surface
-        for y in 0..<height {
-            for x in 0..<width { s.row(y).assumingMemoryBound(to: UInt32.self)[x] = background }
+        CoverageTesting.render(width: width, height: height, background: background) { sink in
+            sector.render(
+                clip: clip ?? IntRect(x: 0, y: 0, width: width, height: height),
+                band: AnnularSector.Band(inner: sector.inner, outer: sector.outer, alpha: 255), into: sink)
         }
-        let sink = SolidSink<XRGB8888Blender>(base: s.base, stride: s.stride, color: 0xFF_FFFF, alpha: 255)
-        sector.render(
-            clip: clip ?? IntRect(x: 0, y: 0, width: width, height: height),
-            band: AnnularSector.Band(inner: sector.inner, outer: sector.outer, alpha: 255), into: sink)
-        var out: [Int] = []
-        for y in 0..<height {
-            for x in 0..<width {
-                let p = s.row(y).assumingMemoryBound(to: UInt32.self)[x]
-                out.append(p == background ? -1 : Int(p & 0xFF))
-            }
-        }
-        return out
     }
 
-    /// The area of pixel (i, j) inside the sector, from a Fibonacci lattice of
-    /// 4181 points (within about 1/4000 of the area for these edges).
+    /// The area of pixel (i, j) inside the sector (`CoverageTesting.latticeArea`).
     static func exactArea(
         _ i: Int, _ j: Int, cx: Double, cy: Double, inner: Double, outer: Double, start: Double, end: Double
     )
         -> Double
     {
-        let n = 4181, a = 2584
-        var inside = 0
-        for k in 0..<n {
-            let x = Double(i) + (Double(k) + 0.5) / Double(n) - cx
-            let y = Double(j) + ((Double(k * a) + 0.5) / Double(n)).truncatingRemainder(dividingBy: 1) - cy
+        CoverageTesting.latticeArea(i, j) { px, py in
+            let x = px - cx, y = py - cy
             let r2 = x * x + y * y
-            guard r2 >= inner * inner, r2 <= outer * outer else { continue }
+            guard r2 >= inner * inner, r2 <= outer * outer else { return false }
             // Inside both rays (sweeps under pi).
-            if -sin(start) * x + cos(start) * y >= 0 && sin(end) * x - cos(end) * y >= 0 { inside += 1 }
+            return -sin(start) * x + cos(start) * y >= 0 && sin(end) * x - cos(end) * y >= 0
         }
-        return Double(inside) / Double(n)
     }
 
     /// Every pixel of several sectors (both circles, both rays, the corners,
@@ -65,20 +48,10 @@ import Testing
     func coverageIsWithinTheBound(cx: Double, cy: Double, inner: Double, outer: Double, start: Double, end: Double) {
         let w = 120, h = 120
         let sector = AnnularSector(cx: cx, cy: cy, inner: inner, outer: outer, start: start, end: end)
-        let coverage = Self.render(sector, width: w, height: h)
-        var worst = 0.0, partial = 0
-        for j in 0..<h {
-            for i in 0..<w {
-                let exact = Self.exactArea(i, j, cx: cx, cy: cy, inner: inner, outer: outer, start: start, end: end)
-                let got = max(coverage[j * w + i], 0)
-                if exact == 0 || exact == 1 {
-                    // Lattice points miss slivers under 1/4181 px: allow one level there.
-                    #expect(abs(Double(got) - exact * 255) <= 1, "pixel \(i), \(j)")
-                    continue
-                }
-                partial += 1
-                worst = max(worst, abs(Double(got) / 255 - exact))
-            }
+        let (worst, partial) = CoverageTesting.partialErrors(
+            Self.render(sector, width: w, height: h), width: w, height: h
+        ) {
+            Self.exactArea($0, $1, cx: cx, cy: cy, inner: inner, outer: outer, start: start, end: end)
         }
         #expect(partial > 20)
         #expect(worst <= 0.032, "worst coverage error \(worst)")
@@ -167,17 +140,11 @@ import Testing
                 IntRect(x: edge, y: edge / 2 + 30, width: 5, height: 7),
             ] {
                 let part = Self.render(sector, width: w, height: h, clip: clip)
-                for j in 0..<h {
-                    for i in 0..<w {
-                        let inside = i >= clip.minX && i < clip.maxX && j >= clip.minY && j < clip.maxY
-                        let ok =
-                            inside
-                            ? abs(max(part[j * w + i], 0) - max(whole[j * w + i], 0)) <= 1 : part[j * w + i] == -1
-                        if !ok {
-                            Issue.record("clip \(clip): pixel \(i), \(j)")
-                            return
-                        }
-                    }
+                if let (i, j) = CoverageTesting.firstDifference(
+                    part, whole, clip: clip, width: w, height: h, tolerance: 1)
+                {
+                    Issue.record("clip \(clip): pixel \(i), \(j)")
+                    return
                 }
             }
         }

@@ -41,6 +41,23 @@ import Testing
         return Int(p) & (GradientTable.size - 1)
     }
 
+    /// Shades `count` pixels of row `y` from column `x` into `out`, and
+    /// counts the pixels whose angle is clear of a step (`exactIndex`) and,
+    /// of those, the ones whose colour is not `value` of their entry.
+    static func shadeAndCompare(
+        _ shader: inout ConicShader, y: Int, x: Int, count: Int, out: inout [UInt32],
+        value: (Int) -> UInt32 = { UInt32($0) }
+    ) -> (wrong: Int, pixels: Int) {
+        out.withUnsafeMutableBufferPointer { shader.shade(y: y, x: x, count: count, into: $0.baseAddress!) }
+        var wrong = 0, pixels = 0
+        for i in 0..<count {
+            guard let exact = exactIndex(shader, x: x + i, y: y) else { continue }
+            if out[i] != value(exact) { wrong += 1 }
+            pixels += 1
+        }
+        return (wrong, pixels)
+    }
+
     /// A conic shader for `table` with its rays, for the duration of `body`.
     static func withConic(
         _ table: IndexTable, center: Point, start: Angle, _ body: (inout ConicShader) -> Void
@@ -75,14 +92,9 @@ import Testing
                     while x < 560 {
                         let count = 1 + rng.below(rng.below(2) == 0 ? 4 : 40)
                         let from = rng.below(8) == 0 ? max(0, x - rng.below(30)) : x
-                        out.withUnsafeMutableBufferPointer {
-                            shader.shade(y: y, x: from, count: count, into: $0.baseAddress!)
-                        }
-                        for i in 0..<count {
-                            guard let exact = Self.exactIndex(shader, x: from + i, y: y) else { continue }
-                            if Int(out[i]) != exact { wrong += 1 }
-                            pixels += 1
-                        }
+                        let r = Self.shadeAndCompare(&shader, y: y, x: from, count: count, out: &out)
+                        wrong += r.wrong
+                        pixels += r.pixels
                         x = from + count + rng.below(12)
                     }
                 }
@@ -115,14 +127,10 @@ extension ShaderTests {
                         var x = rng.below(20)
                         while x < 560 {
                             let count = 1 + rng.below(rng.below(2) == 0 ? 4 : 60)
-                            out.withUnsafeMutableBufferPointer {
-                                shader.shade(y: y, x: x, count: count, into: $0.baseAddress!)
-                            }
-                            for i in 0..<count {
-                                guard let exact = Self.exactIndex(shader, x: x + i, y: y) else { continue }
-                                if out[i] != value(exact) { wrong += 1 }
-                                pixels += 1
-                            }
+                            let r = Self.shadeAndCompare(
+                                &shader, y: y, x: x, count: count, out: &out, value: value)
+                            wrong += r.wrong
+                            pixels += r.pixels
                             x += count + rng.below(12)
                         }
                     }
@@ -149,14 +157,9 @@ extension ShaderTests {
                     // Mostly the next row or one near it, sometimes anywhere.
                     y = rng.below(4) == 0 ? rng.below(500) : max(0, min(499, y + rng.below(5) - 2))
                     let x = rng.below(520), count = 1 + rng.below(40)
-                    out.withUnsafeMutableBufferPointer {
-                        shader.shade(y: y, x: x, count: count, into: $0.baseAddress!)
-                    }
-                    for i in 0..<count {
-                        guard let exact = Self.exactIndex(shader, x: x + i, y: y) else { continue }
-                        if Int(out[i]) != exact { wrong += 1 }
-                        pixels += 1
-                    }
+                    let r = Self.shadeAndCompare(&shader, y: y, x: x, count: count, out: &out)
+                    wrong += r.wrong
+                    pixels += r.pixels
                 }
             }
         }

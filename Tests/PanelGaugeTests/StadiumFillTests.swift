@@ -7,37 +7,20 @@ import Testing
     /// The coverage (0...255) a disc gives each pixel: white at `alpha` over
     /// black. Pixels it leaves alone stay at `background` (-1).
     static func render(
-        _ disc: StadiumFill, width: Int, height: Int, alpha: UInt32 = 255, clip: IntRect? = nil,
+        _ shape: StadiumFill, width: Int, height: Int, alpha: UInt32 = 255, clip: IntRect? = nil,
         background: UInt32 = 0
     ) -> [Int] {
-        let image = Image(width: width, height: height)
-        let s = image.surface
-        for y in 0..<height {
-            for x in 0..<width { s.row(y).assumingMemoryBound(to: UInt32.self)[x] = background }
+        CoverageTesting.render(width: width, height: height, alpha: alpha, background: background) { sink in
+            shape.render(clip: clip ?? IntRect(x: 0, y: 0, width: width, height: height), into: sink)
         }
-        let sink = SolidSink<XRGB8888Blender>(base: s.base, stride: s.stride, color: 0xFF_FFFF, alpha: alpha)
-        disc.render(clip: clip ?? IntRect(x: 0, y: 0, width: width, height: height), into: sink)
-        var out: [Int] = []
-        for y in 0..<height {
-            for x in 0..<width {
-                let p = s.row(y).assumingMemoryBound(to: UInt32.self)[x]
-                out.append(p == background ? -1 : Int(p & 0xFF))
-            }
-        }
-        return out
     }
 
-    /// The area of pixel (i, j) inside the disc, from a Fibonacci lattice of
-    /// 4181 points (within about 1/4000 of the area for this edge).
+    /// The area of pixel (i, j) inside the disc (`CoverageTesting.latticeArea`).
     static func exactArea(_ i: Int, _ j: Int, cx: Double, cy: Double, r: Double) -> Double {
-        let n = 4181, a = 2584
-        var inside = 0
-        for k in 0..<n {
-            let x = Double(i) + (Double(k) + 0.5) / Double(n) - cx
-            let y = Double(j) + ((Double(k * a) + 0.5) / Double(n)).truncatingRemainder(dividingBy: 1) - cy
-            if x * x + y * y <= r * r { inside += 1 }
+        CoverageTesting.latticeArea(i, j) { px, py in
+            let x = px - cx, y = py - cy
+            return x * x + y * y <= r * r
         }
-        return Double(inside) / Double(n)
     }
 
     /// Every pixel of discs from the smallest radius up within the documented
@@ -50,19 +33,8 @@ import Testing
     func coverageIsWithinTheBound(cx: Double, cy: Double, r: Double) {
         let w = 120, h = 120
         let coverage = Self.render(StadiumFill(cx: cx, cy: cy, r: r), width: w, height: h)
-        var worst = 0.0, partial = 0
-        for j in 0..<h {
-            for i in 0..<w {
-                let exact = Self.exactArea(i, j, cx: cx, cy: cy, r: r)
-                let got = max(coverage[j * w + i], 0)
-                if exact == 0 || exact == 1 {
-                    // Lattice points miss slivers under 1/4181 px: allow one level there.
-                    #expect(abs(Double(got) - exact * 255) <= 1, "pixel \(i), \(j)")
-                    continue
-                }
-                partial += 1
-                worst = max(worst, abs(Double(got) / 255 - exact))
-            }
+        let (worst, partial) = CoverageTesting.partialErrors(coverage, width: w, height: h) {
+            Self.exactArea($0, $1, cx: cx, cy: cy, r: r)
         }
         #expect(partial > 60)
         #expect(worst <= 0.0088 + 1.0 / 255, "worst coverage error \(worst)")
@@ -121,14 +93,9 @@ import Testing
                     IntRect(x: edge, y: edge * h / w, width: 6, height: 9),
                 ] {
                     let part = Self.render(shape, width: w, height: h, clip: clip)
-                    for j in 0..<h {
-                        for i in 0..<w {
-                            let inside = i >= clip.minX && i < clip.maxX && j >= clip.minY && j < clip.maxY
-                            if part[j * w + i] != (inside ? whole[j * w + i] : -1) {
-                                Issue.record("clip \(clip): pixel \(i), \(j)")
-                                return
-                            }
-                        }
+                    if let (i, j) = CoverageTesting.firstDifference(part, whole, clip: clip, width: w, height: h) {
+                        Issue.record("clip \(clip): pixel \(i), \(j)")
+                        return
                     }
                 }
             }
