@@ -71,6 +71,15 @@ import Testing
         }
     }
 
+    /// A random centre within a quarter-pixel grid of 100 x 100 px from
+    /// (200, 150), and a seam at 0, 90 or 180.2 degrees or anywhere, by
+    /// `trial`.
+    static func randomConic(_ rng: inout BlendTests.Random, trial: Int) -> (center: Point, start: Angle) {
+        let center = Point(x: 200 + Double(rng.below(400)) / 4, y: 150 + Double(rng.below(400)) / 4)
+        let start = [0, 90, 180.2, Double(rng.below(3600)) / 10][trial % 4]
+        return (center, Angle(degrees: start))
+    }
+
     @Test func conicMatchesTheAngleOfEveryPixel() {
         let table = IndexTable()
         var rng = BlendTests.Random(state: 11)
@@ -120,9 +129,8 @@ extension ShaderTests {
         for (n, value) in tables.enumerated() {
             let table = IndexTable(value)
             for trial in 0..<20 {
-                let center = Point(x: 200 + Double(rng.below(400)) / 4, y: 150 + Double(rng.below(400)) / 4)
-                let start = [0, 90, 180.2, Double(rng.below(3600)) / 10][trial % 4]
-                Self.withConic(table, center: center, start: Angle(degrees: start)) { shader in
+                let (center, start) = Self.randomConic(&rng, trial: trial)
+                Self.withConic(table, center: center, start: start) { shader in
                     for y in stride(from: rng.below(5), to: 500, by: 5) {
                         var x = rng.below(20)
                         while x < 560 {
@@ -149,9 +157,8 @@ extension ShaderTests {
         var wrong = 0, pixels = 0
         var out = [UInt32](repeating: 0, count: 400)
         for trial in 0..<20 {
-            let center = Point(x: 200 + Double(rng.below(400)) / 4, y: 150 + Double(rng.below(400)) / 4)
-            let start = [0, 90, 180.2, Double(rng.below(3600)) / 10][trial % 4]
-            Self.withConic(table, center: center, start: Angle(degrees: start)) { shader in
+            let (center, start) = Self.randomConic(&rng, trial: trial)
+            Self.withConic(table, center: center, start: start) { shader in
                 var y = rng.below(500)
                 for _ in 0..<2000 {
                     // Mostly the next row or one near it, sometimes anywhere.
