@@ -207,6 +207,38 @@ extension ShaderTests {
     }
 }
 
+extension ShaderTests {
+    /// `shadeExactly` (straight into a surface's row) writes what `shade`
+    /// writes, and nothing past its count; runs of every length end there,
+    /// with the table's runs of equal entries (which the shader steps over)
+    /// and without.
+    @Test func shadingExactlyWritesNothingPastTheCount() {
+        let sentinel: UInt32 = 0xDEAD_BEEF
+        var rng = BlendTests.Random(state: 77)
+        for (t, table) in [IndexTable(), IndexTable { UInt32($0 / 3) }].enumerated() {
+            for trial in 0..<30 {
+                let center = Point(x: 100 + Double(rng.below(800)) / 4, y: 50 + Double(rng.below(800)) / 4)
+                Self.withConic(table, center: center, start: Angle(degrees: Double(rng.below(3600)) / 10)) { shader in
+                    var exact = shader
+                    for y in stride(from: rng.below(5), to: 400, by: 7) {
+                        let x = rng.below(300), count = 1 + rng.below(rng.below(2) == 0 ? 6 : 200)
+                        var loose = [UInt32](repeating: 0, count: count + ConicShader.outputSlack)
+                        loose.withUnsafeMutableBufferPointer {
+                            shader.shade(y: y, x: x, count: count, into: $0.baseAddress!)
+                        }
+                        var tight = [UInt32](repeating: sentinel, count: count + 4)
+                        tight.withUnsafeMutableBufferPointer {
+                            exact.shadeExactly(y: y, x: x, count: count, into: $0.baseAddress!)
+                        }
+                        #expect(tight[..<count] == loose[..<count], "table \(t) trial \(trial) row \(y)")
+                        #expect(tight[count...].allSatisfy { $0 == sentinel }, "table \(t) trial \(trial) row \(y)")
+                    }
+                }
+            }
+        }
+    }
+}
+
 @Suite struct GradientTableTests {
     @Test func refillsForAnotherGradientOrOpacity() {
         let red = Gradient(colors: [Color(hex: 0xFF3B30), Color(hex: 0x34C759)])

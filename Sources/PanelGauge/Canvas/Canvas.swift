@@ -38,6 +38,8 @@ public final class Canvas {
     /// share one or two).
     private var conicRays: [ConicRays] = []
     private var colors: UnsafeMutablePointer<UInt32>
+    /// A row's edge quads, for `InPlaceShaderSink`.
+    private var quadStash: UnsafeMutablePointer<StashedQuad>
     private var coverageRow: UnsafeMutablePointer<UInt8>
     private var scratchWidth: Int
     /// The dashes of the stroke being drawn (kept: no allocation per frame).
@@ -46,16 +48,23 @@ public final class Canvas {
     /// How many dashes of the last translucent butt-dashed stroke were drawn
     /// as annular sectors rather than with cells (for tests).
     private(set) var sectorDashes = 0
+    /// Whether opaque gradients swept onto XRGB8888 are shaded in place
+    /// (`InPlaceShaderSink`); tests compare both ways.
+    var shadesInPlace = true
+    /// Spans shaded in place so far (for tests).
+    private(set) var spansShadedInPlace = 0
 
     public init(surface: Surface) {
         self.surface = surface
         scratchWidth = max(1, surface.width)
         colors = .allocate(capacity: scratchWidth + ConicShader.outputSlack)
+        quadStash = .allocate(capacity: Self.stashCapacity(scratchWidth))
         coverageRow = .allocate(capacity: scratchWidth)
     }
 
     deinit {
         colors.deallocate()
+        quadStash.deallocate()
         coverageRow.deallocate()
     }
 
@@ -64,12 +73,17 @@ public final class Canvas {
         self.surface = surface
         if surface.width > scratchWidth {
             colors.deallocate()
+            quadStash.deallocate()
             coverageRow.deallocate()
             scratchWidth = surface.width
             colors = .allocate(capacity: scratchWidth + ConicShader.outputSlack)
+            quadStash = .allocate(capacity: Self.stashCapacity(scratchWidth))
             coverageRow = .allocate(capacity: scratchWidth)
         }
     }
+
+    /// The most quads a row of `width` pixels holds (they do not overlap).
+    private static func stashCapacity(_ width: Int) -> Int { width / 4 + 1 }
 
     /// Runs `body` with ``clip`` narrowed to `rect`, then restores it.
     public func withClip(_ rect: IntRect, _ body: () throws -> Void) rethrows {
@@ -370,18 +384,30 @@ public final class Canvas {
             }
         case .linearGradient(let g, let start, let end):
             table.fill(g)
-            var sink = ShaderSink<B, LinearShader>(
-                base: base, stride: stride,
-                shader: LinearShader(table: table.entries, start: start, end: end, origin: (0, 0)), colors: colors,
-                opaque: table.opaque)
-            run(source, &sink)
+            shade(
+                source, LinearShader(table: table.entries, start: start, end: end, origin: (0, 0)), B.self)
         case .conicGradient(let g, let center, let startAngle):
             table.fill(g)
-            var sink = ShaderSink<B, ConicShader>(
-                base: base, stride: stride,
-                shader: ConicShader(
+            shade(
+                source,
+                ConicShader(
                     table: table, rays: rays(startTurns: ConicShader.turns(startAngle)), center: center, origin: (0, 0)),
-                colors: colors, opaque: table.opaque)
+                B.self)
+        }
+    }
+
+    /// Feeds `shader`'s sink: an opaque gradient swept onto XRGB8888 is
+    /// shaded in place (`InPlaceShaderSink`), anything else through `colors`.
+    private func shade<S: Shader, B: PixelBlender>(_ source: CoverageSource, _ shader: S, _: B.Type) {
+        let base = surface.base, stride = surface.stride
+        if case .sweep = source, B.self == XRGB8888Blender.self, table.opaque, shadesInPlace {
+            var sink = InPlaceShaderSink(
+                base: base, stride: stride, width: surface.width, shader: shader, colors: colors, stash: quadStash)
+            run(source, &sink)
+            spansShadedInPlace &+= sink.spans
+        } else {
+            var sink = ShaderSink<B, S>(
+                base: base, stride: stride, shader: shader, colors: colors, opaque: table.opaque)
             run(source, &sink)
         }
     }

@@ -87,3 +87,120 @@ struct ShaderSink<B: PixelBlender, S: Shader>: SpanSink {
             constantCoverage: UInt32(coverage), opaque: opaque)
     }
 }
+
+/// An edge quad an in-place span holds until it is shaded: the pixels under
+/// it and their coverage (see `InPlaceShaderSink`).
+struct StashedQuad {
+    var under: SIMD4<UInt32>
+    var coverage: SIMD4<UInt32>
+    var x: Int
+    var count: Int
+}
+
+/// An opaque shader over XRGB8888, whose pixels hold the shader's colours as
+/// they are: the banded sweep's spans are shaded straight into the surface,
+/// then the edge quads stashed for the span are blended from what was under
+/// them to the colours shaded over them. A covered pixel is written once, not
+/// shaded into `colors` and copied. The other sweeps' spans and the runs of
+/// partial coverage go through `colors`, as in `ShaderSink`.
+struct InPlaceShaderSink<S: Shader>: SpanSink {
+    let base: UnsafeMutableRawPointer
+    let stride: Int
+    /// The surface's width.
+    let width: Int
+    var shader: S
+    let colors: UnsafeMutablePointer<UInt32>
+    /// Room for a row's quads (a quarter of the clip's width, plus one).
+    let stash: UnsafeMutablePointer<StashedQuad>
+    var stashed = 0
+    /// Spans shaded (for tests).
+    var spans = 0
+
+    init(
+        base: UnsafeMutableRawPointer, stride: Int, width: Int, shader: S, colors: UnsafeMutablePointer<UInt32>,
+        stash: UnsafeMutablePointer<StashedQuad>
+    ) {
+        self.base = base
+        self.stride = stride
+        self.width = width
+        self.shader = shader
+        self.colors = colors
+        self.stash = stash
+    }
+
+    @inline(__always)
+    func rowAddress(_ y: Int) -> UnsafeMutableRawPointer { base + y &* stride }
+
+    @inline(__always)
+    mutating func blendSpan(y: Int, x: Int, count: Int, coverage: UnsafePointer<UInt8>) {
+        shader.shade(y: y, x: x, count: count, into: colors)
+        XRGB8888Blender.blend(
+            row: rowAddress(y), y: y, x: x, count: count, colors: colors, coverage: coverage, constantCoverage: 0,
+            opaque: true)
+    }
+
+    @inline(__always)
+    mutating func blendRun(y: Int, x: Int, count: Int, coverage: UInt8) {
+        shader.shade(y: y, x: x, count: count, into: colors)
+        XRGB8888Blender.blend(
+            row: rowAddress(y), y: y, x: x, count: count, colors: colors, coverage: nil,
+            constantCoverage: UInt32(coverage), opaque: true)
+    }
+
+    static var shadesInPlace: Bool { true }
+
+    @inline(__always)
+    mutating func stashQuad(row: UnsafeMutableRawPointer, x: Int, count: Int, coverage: SIMD4<UInt32>) {
+        let p = row.assumingMemoryBound(to: UInt32.self) + x
+        var under = SIMD4<UInt32>()
+        if count == 4 {
+            // A wholly covered quad takes the shaded colours as they are.
+            let partial = unsafeBitCast(coverage ^ 255, to: SIMD2<UInt64>.self)
+            if partial[0] | partial[1] == 0 { return }
+            under = UnsafeRawPointer(p).loadUnaligned(as: SIMD4<UInt32>.self)
+        } else {
+            if count <= 0 { return }
+            for i in 0..<count { under[i] = p[i] }
+        }
+        stash[stashed] = StashedQuad(under: under, coverage: coverage, x: x, count: count)
+        stashed &+= 1
+    }
+
+    @inline(__always)
+    mutating func shadeSpan(y: Int, x: Int, count: Int) {
+        let row = rowAddress(y).assumingMemoryBound(to: UInt32.self)
+        let end = x &+ count
+        if end &+ 4 <= width {
+            // The shader may write three past the end: the four pixels there
+            // are put back (none of them is drawn yet).
+            let tail = UnsafeMutableRawPointer(row + end)
+            let kept = tail.loadUnaligned(as: SIMD4<UInt32>.self)
+            shader.shade(y: y, x: x, count: count, into: row + x)
+            tail.storeBytes(of: kept, as: SIMD4<UInt32>.self)
+        } else {
+            shader.shadeExactly(y: y, x: x, count: count, into: row + x)
+        }
+        for i in 0..<stashed {
+            let q = stash[i]
+            let p = row + q.x
+            if q.count == 4 {
+                let raw = UnsafeMutableRawPointer(p)
+                let shaded = raw.loadUnaligned(as: SIMD4<UInt32>.self)
+                let alphas = unsafeBitCast(q.coverage | q.coverage &<< 16, to: SIMD8<UInt16>.self)
+                raw.storeBytes(of: blendXRGB(q.under, shaded, alphas), as: SIMD4<UInt32>.self)
+            } else {
+                for k in 0..<q.count {
+                    let a = q.coverage[k]
+                    // (Coverage 255 keeps the shaded colour, whose top byte is 0xFF.)
+                    if a == 0 {
+                        p[k] = q.under[k]
+                    } else if a != 255 {
+                        p[k] = blendXRGB(q.under[k], p[k] & 0xFF_FFFF, a)
+                    }
+                }
+            }
+        }
+        stashed = 0
+        spans &+= 1
+    }
+}

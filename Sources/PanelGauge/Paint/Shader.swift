@@ -88,6 +88,8 @@ protocol Shader {
     /// Writes `count` colours to `out`, which has room for
     /// `ConicShader.outputSlack` more.
     mutating func shade(y: Int, x: Int, count: Int, into out: UnsafeMutablePointer<UInt32>)
+    /// `shade`, writing nothing past `out + count` (straight into a surface's row).
+    mutating func shadeExactly(y: Int, x: Int, count: Int, into out: UnsafeMutablePointer<UInt32>)
 }
 
 /// Linear gradient: t = projection of the pixel centre on start -> end.
@@ -103,6 +105,11 @@ struct LinearShader: Shader {
         oy = start.y + Double(origin.y)
         dx = len2 > 0 ? vx / len2 : 0
         dy = len2 > 0 ? vy / len2 : 0
+    }
+
+    /// (Writes no more than `count`.)
+    func shadeExactly(y: Int, x: Int, count: Int, into out: UnsafeMutablePointer<UInt32>) {
+        shade(y: y, x: x, count: count, into: out)
     }
 
     func shade(y: Int, x: Int, count: Int, into out: UnsafeMutablePointer<UInt32>) {
@@ -289,6 +296,18 @@ struct ConicShader: Shader {
 
     @inline(__always)
     mutating func shade(y: Int, x: Int, count: Int, into out: UnsafeMutablePointer<UInt32>) {
+        shade(y: y, x: x, count: count, into: out, exactly: false)
+    }
+
+    @inline(__always)
+    mutating func shadeExactly(y: Int, x: Int, count: Int, into out: UnsafeMutablePointer<UInt32>) {
+        shade(y: y, x: x, count: count, into: out, exactly: true)
+    }
+
+    /// `exactly`: the runs that end within three pixels of the end store
+    /// their last pixels one by one, not past it.
+    @inline(__always)
+    private mutating func shade(y: Int, x: Int, count: Int, into out: UnsafeMutablePointer<UInt32>, exactly: Bool) {
         let mask = ConicRays.count - 1
         let table = self.table, cot = self.cot, down = self.down, cx = self.cx
         let uy = Double(y) + 0.5 - cy
@@ -305,13 +324,27 @@ struct ConicShader: Shader {
         func fill(_ stop: Int) {
             // Four at a time; the last store may reach three past `stop`, into
             // the next run (written after it) or the slack.
-            let v = SIMD4<UInt32>(repeating: table[k])
+            let color = table[k]
+            let v = SIMD4<UInt32>(repeating: color)
             var o = UnsafeMutableRawPointer(base + j)
             let e = UnsafeMutableRawPointer(base + stop)
-            repeat {
-                o.storeBytes(of: v, as: SIMD4<UInt32>.self)
-                o += 16
-            } while o < e
+            if exactly && stop &+ 3 > end {
+                // Up to the end: whole quads that stop short of it, then pixels.
+                let last = UnsafeMutableRawPointer(base + end) - 16
+                while o < e && o <= last {
+                    o.storeBytes(of: v, as: SIMD4<UInt32>.self)
+                    o += 16
+                }
+                while o < e {
+                    o.storeBytes(of: color, as: UInt32.self)
+                    o += 4
+                }
+            } else {
+                repeat {
+                    o.storeBytes(of: v, as: SIMD4<UInt32>.self)
+                    o += 16
+                } while o < e
+            }
             j = stop
         }
         // The colour changes only at the rays that bound runs of equal entries.

@@ -379,7 +379,7 @@ struct DenseBand: ~Copyable {
         let cellRow = cells + row * stride, bitRow = bits + row * wordStride
         let words = self.words
         // The surface row, for sinks that take quads (once, not per quad).
-        let pixelRow: UnsafeMutableRawPointer? = S.takesPixels ? sink.rowAddress(y) : nil
+        let pixelRow: UnsafeMutableRawPointer? = S.takesPixels || S.shadesInPlace ? sink.rowAddress(y) : nil
         // (In locals: read through self, they were loaded again for every quad.)
         let originX = self.originX, width = self.width
         let shift = Fixed24_8.fractionBits + 1
@@ -406,7 +406,15 @@ struct DenseBand: ~Copyable {
                 let col = wordStart &+ lead
                 if col > next {
                     let c = acc[0] == 0 ? 0 : Self.coverage(Int(acc[0]) << shift)
-                    if !S.takesPixels && c != 0 && col &- next <= Self.joinedRun {
+                    if S.shadesInPlace {
+                        // A wholly covered run is part of the span; any other
+                        // ends it.
+                        if c != 255 {
+                            if next > spanX { sink.shadeSpan(y: y, x: originX &+ spanX, count: next &- spanX) }
+                            if c != 0 { sink.blendRun(y: y, x: originX &+ next, count: col &- next, coverage: c) }
+                            spanX = col
+                        }
+                    } else if !S.takesPixels && c != 0 && col &- next <= Self.joinedRun {
                         // A short run joins the pending span (acc is not 0 before
                         // a quad, so there is one): one shader call for both.
                         (buffer + (next &- spanX)).update(repeating: c, count: col &- next)
@@ -427,6 +435,10 @@ struct DenseBand: ~Copyable {
                         // zero cells after it are not pixels).
                         Self.blendPixels(&sink, y: y, x: originX &+ col, count: width &- col, coverage: c)
                     }
+                } else if S.shadesInPlace {
+                    // (The extra column and the zero cells after it are not pixels.)
+                    sink.stashQuad(
+                        row: pixelRow.unsafelyUnwrapped, x: originX &+ col, count: min(4, width &- col), coverage: c)
                 } else {
                     UnsafeMutableRawPointer(buffer + (col &- spanX)).storeBytes(
                         of: SIMD4<UInt8>(truncatingIfNeeded: c), as: SIMD4<UInt8>.self)
@@ -439,7 +451,9 @@ struct DenseBand: ~Copyable {
         }
         // The span ends at the clip (the extra column is not a pixel).
         let end = min(next, width)
-        if !S.takesPixels && end > spanX {
+        if S.shadesInPlace {
+            if end > spanX { sink.shadeSpan(y: y, x: originX &+ spanX, count: end &- spanX) }
+        } else if !S.takesPixels && end > spanX {
             sink.blendSpan(y: y, x: originX &+ spanX, count: end &- spanX, coverage: buffer)
         }
     }

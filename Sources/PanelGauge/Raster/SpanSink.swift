@@ -23,6 +23,21 @@ protocol SpanSink {
     /// pixel alone). Only for sinks that take pixels; all four pixels lie
     /// inside the clip.
     mutating func blendQuad(row: UnsafeMutableRawPointer, x: Int, coverage: SIMD4<UInt32>)
+    /// True when the sink shades a span straight into the surface (an opaque
+    /// shader over a format that holds its colours): the banded sweep then
+    /// hands it each edge quad (`stashQuad`) before the span the quad lies in
+    /// (`shadeSpan`), which takes every pixel between those quads as wholly
+    /// covered; runs of partial coverage still come as runs. Such a sink also
+    /// takes `blendSpan`, from the other sweeps.
+    static var shadesInPlace: Bool { get }
+    /// Pixels `x ..< x + count` (count <= 4, inside the clip) of the row at
+    /// `row`, lane i with coverage `coverage[i]` (0...255), for the next
+    /// `shadeSpan`, which holds them. Only for sinks that shade in place.
+    mutating func stashQuad(row: UnsafeMutableRawPointer, x: Int, count: Int, coverage: SIMD4<UInt32>)
+    /// Pixels `x ..< x + count` of row `y`: the quads stashed since the last
+    /// span with their coverage, the others wholly covered. Only for sinks
+    /// that shade in place.
+    mutating func shadeSpan(y: Int, x: Int, count: Int)
 }
 
 extension SpanSink {
@@ -38,6 +53,16 @@ extension SpanSink {
 
     mutating func blendQuad(row: UnsafeMutableRawPointer, x: Int, coverage: SIMD4<UInt32>) {
         preconditionFailure("only sinks that take pixels have quads")
+    }
+
+    static var shadesInPlace: Bool { false }
+
+    mutating func stashQuad(row: UnsafeMutableRawPointer, x: Int, count: Int, coverage: SIMD4<UInt32>) {
+        preconditionFailure("only sinks that shade in place stash quads")
+    }
+
+    mutating func shadeSpan(y: Int, x: Int, count: Int) {
+        preconditionFailure("only sinks that shade in place shade spans")
     }
 }
 
