@@ -217,8 +217,8 @@ extension ShaderTests {
         var rng = BlendTests.Random(state: 77)
         for (t, table) in [IndexTable(), IndexTable { UInt32($0 / 3) }].enumerated() {
             for trial in 0..<30 {
-                let center = Point(x: 100 + Double(rng.below(800)) / 4, y: 50 + Double(rng.below(800)) / 4)
-                Self.withConic(table, center: center, start: Angle(degrees: Double(rng.below(3600)) / 10)) { shader in
+                let (center, start) = Self.randomConic(&rng, trial: trial)
+                Self.withConic(table, center: center, start: start) { shader in
                     var exact = shader
                     for y in stride(from: rng.below(5), to: 400, by: 7) {
                         let x = rng.below(300), count = 1 + rng.below(rng.below(2) == 0 ? 6 : 200)

@@ -402,7 +402,8 @@ public final class Canvas {
         let base = surface.base, stride = surface.stride
         if case .sweep = source, B.self == XRGB8888Blender.self, table.opaque, shadesInPlace {
             var sink = InPlaceShaderSink(
-                base: base, stride: stride, width: surface.width, shader: shader, colors: colors, stash: quadStash)
+                buffered: ShaderSink(base: base, stride: stride, shader: shader, colors: colors, opaque: true),
+                width: surface.width, stash: quadStash)
             run(source, &sink)
             spansShadedInPlace &+= sink.spans
         } else {

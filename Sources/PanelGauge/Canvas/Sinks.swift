@@ -102,49 +102,35 @@ struct StashedQuad {
 /// then the edge quads stashed for the span are blended from what was under
 /// them to the colours shaded over them. A covered pixel is written once, not
 /// shaded into `colors` and copied. The other sweeps' spans and the runs of
-/// partial coverage go through `colors`, as in `ShaderSink`.
+/// partial coverage go through `colors`, as a `ShaderSink` takes them.
 struct InPlaceShaderSink<S: Shader>: SpanSink {
-    let base: UnsafeMutableRawPointer
-    let stride: Int
+    /// The colour buffer's way, and the shader both ways use.
+    var buffered: ShaderSink<XRGB8888Blender, S>
     /// The surface's width.
     let width: Int
-    var shader: S
-    let colors: UnsafeMutablePointer<UInt32>
     /// Room for a row's quads (a quarter of the clip's width, plus one).
     let stash: UnsafeMutablePointer<StashedQuad>
     var stashed = 0
     /// Spans shaded (for tests).
     var spans = 0
 
-    init(
-        base: UnsafeMutableRawPointer, stride: Int, width: Int, shader: S, colors: UnsafeMutablePointer<UInt32>,
-        stash: UnsafeMutablePointer<StashedQuad>
-    ) {
-        self.base = base
-        self.stride = stride
+    init(buffered: ShaderSink<XRGB8888Blender, S>, width: Int, stash: UnsafeMutablePointer<StashedQuad>) {
+        self.buffered = buffered
         self.width = width
-        self.shader = shader
-        self.colors = colors
         self.stash = stash
     }
 
     @inline(__always)
-    func rowAddress(_ y: Int) -> UnsafeMutableRawPointer { base + y &* stride }
+    func rowAddress(_ y: Int) -> UnsafeMutableRawPointer { buffered.base + y &* buffered.stride }
 
     @inline(__always)
     mutating func blendSpan(y: Int, x: Int, count: Int, coverage: UnsafePointer<UInt8>) {
-        shader.shade(y: y, x: x, count: count, into: colors)
-        XRGB8888Blender.blend(
-            row: rowAddress(y), y: y, x: x, count: count, colors: colors, coverage: coverage, constantCoverage: 0,
-            opaque: true)
+        buffered.blendSpan(y: y, x: x, count: count, coverage: coverage)
     }
 
     @inline(__always)
     mutating func blendRun(y: Int, x: Int, count: Int, coverage: UInt8) {
-        shader.shade(y: y, x: x, count: count, into: colors)
-        XRGB8888Blender.blend(
-            row: rowAddress(y), y: y, x: x, count: count, colors: colors, coverage: nil,
-            constantCoverage: UInt32(coverage), opaque: true)
+        buffered.blendRun(y: y, x: x, count: count, coverage: coverage)
     }
 
     static var shadesInPlace: Bool { true }
@@ -175,10 +161,10 @@ struct InPlaceShaderSink<S: Shader>: SpanSink {
             // are put back (none of them is drawn yet).
             let tail = UnsafeMutableRawPointer(row + end)
             let kept = tail.loadUnaligned(as: SIMD4<UInt32>.self)
-            shader.shade(y: y, x: x, count: count, into: row + x)
+            buffered.shader.shade(y: y, x: x, count: count, into: row + x)
             tail.storeBytes(of: kept, as: SIMD4<UInt32>.self)
         } else {
-            shader.shadeExactly(y: y, x: x, count: count, into: row + x)
+            buffered.shader.shadeExactly(y: y, x: x, count: count, into: row + x)
         }
         for i in 0..<stashed {
             let q = stash[i]
