@@ -82,10 +82,12 @@ import Testing
     /// `steps` steps lets `change` set new values (returning the gauges it
     /// changed), presents the damage-only update and expects the scanout to
     /// equal a full redraw from scratch, rotated as the panel shows it.
+    /// Returns how many parts the renderer drew from a value arc's text.
+    @discardableResult
     func expectUpdatesEqualFullRedraws(
         _ layout: Layout, format: PixelFormat, rotation: PanelRotation, steps: Int,
         change: (_ step: Int, _ values: inout [String: Double]) -> Set<String>
-    ) throws {
+    ) throws -> Int {
         let (pw, ph) = rotation.swapsAxes ? (Self.height, Self.width) : (Self.width, Self.height)
         let fake = FakeDRM.bochs(width: UInt16(pw), height: UInt16(ph))
         let out = try DRMOutput(options: DRMOutputOptions(format: format, rotation: rotation), syscalls: fake)
@@ -122,6 +124,7 @@ import Testing
                 "step \(step) (\(changed.sorted())) values \(values) damage \(damage): panel rows \(differing.prefix(5)) differ at x \(xs)"
             )
         }
+        return renderer.textDraws
     }
 
     @Test(arguments: [PixelFormat.xrgb8888, .rgb565], [PanelRotation.none, .clockwise90])
@@ -171,8 +174,9 @@ import Testing
     func valueArcUpdatesEqualAFullRedraw(format: PixelFormat, rotation: PanelRotation) throws {
         let layout = try LayoutReader.parse(Array(Self.arcLayoutJSON.utf8))
         let fractions = Self.arcFractions
-        try expectUpdatesEqualFullRedraws(layout, format: format, rotation: rotation, steps: fractions.count) {
-            step, values in
+        let textDraws = try expectUpdatesEqualFullRedraws(
+            layout, format: format, rotation: rotation, steps: fractions.count
+        ) { step, values in
             // Every gauge moves, each along the sequence from its own place;
             // one in three steps leaves the last gauge alone.
             var changed: Set<String> = []
@@ -183,6 +187,8 @@ import Testing
             }
             return changed
         }
+        // The rings' labels were repainted from their text, next to the arc and away from it.
+        #expect(textDraws > 0)
     }
 
     /// The built-in layout's screen-filling ring, as `paneld benchmark --damage`
@@ -193,12 +199,15 @@ import Testing
         let layout = Layout.fallback
         let name = try #require(layout.gauges.first?.name)
         let range = layout.gauges[0].range
-        try expectUpdatesEqualFullRedraws(layout, format: format, rotation: rotation, steps: 24) { step, values in
+        let textDraws = try expectUpdatesEqualFullRedraws(layout, format: format, rotation: rotation, steps: 24) {
+            step, values in
             let fraction =
                 step < 12 ? 0.05 + 0.9 * Double((step + 1) * 37 % 101) / 100 : 0.5 + 0.01 * Double(step % 4 - 1)
             values[name] = range.lower + fraction * (range.upper - range.lower)
             return [name]
         }
+        // The label's changed digits, each update and each back buffer's catch-up.
+        #expect(textDraws >= 24)
     }
 
     /// A value change damages less than the gauge's frame where the style knows

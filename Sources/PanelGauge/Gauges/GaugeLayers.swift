@@ -82,6 +82,11 @@ public struct GaugeLayering {
         /// that label's box: a value change then damages only the glyphs that
         /// differ (a digit, not the whole number).
         public var glyphs: [DrawnGlyph]?
+        /// The current-value label as a line of text, when the arc (stroked
+        /// with `stroke`) and this text, drawn in that order, are the whole
+        /// dynamic layer: a program can then draw them itself where it
+        /// repaints part of the layer (paneld does).
+        public var text: DrawnText?
 
         /// The paint and dashes of a value arc (its width is the layout's).
         public struct Stroke: Sendable, Hashable {
@@ -96,7 +101,7 @@ public struct GaugeLayering {
 
         public init(
             layout: CircularGaugeLayout, value: Double, cap: LineCap, paint: AnyHashable, others: [Rect],
-            stroke: Stroke? = nil, glyphs: [DrawnGlyph]? = nil
+            stroke: Stroke? = nil, glyphs: [DrawnGlyph]? = nil, text: DrawnText? = nil
         ) {
             self.layout = layout
             self.value = value
@@ -105,6 +110,7 @@ public struct GaugeLayering {
             self.others = others
             self.stroke = stroke
             self.glyphs = glyphs
+            self.text = text
         }
 
         /// Boxes around the parts of this arc that a copy from the whole arc's

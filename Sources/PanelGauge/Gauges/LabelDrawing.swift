@@ -49,25 +49,26 @@ extension GaugeLabel {
         }
     }
 
+    /// What ``draw(in:on:context:pixelSize:color:alignment:)`` paints for a
+    /// text label with the same arguments, as a line of text to draw again;
+    /// nil for icons and custom drawings, and for text it draws nothing of.
+    public func drawnText(
+        in rect: Rect, context: DrawContext, pixelSize: Double, color: Color, alignment: HorizontalAlignment = .center
+    ) -> DrawnText? {
+        guard case .text(let s) = self, rect.isDrawable, let font = context.font(size: pixelSize) else { return nil }
+        return DrawnText(
+            string: s, font: font, origin: Text.origin(of: s, font: font, in: rect, alignment: alignment), color: color)
+    }
+
     /// The glyphs that ``draw(in:on:context:pixelSize:color:alignment:)``
     /// paints for a text label with the same arguments, each where its bitmap
     /// lands; nil for icons and custom drawings.
     public func drawnGlyphs(
         in rect: Rect, context: DrawContext, pixelSize: Double, alignment: HorizontalAlignment = .center
     ) -> [DrawnGlyph]? {
-        guard case .text(let s) = self else { return nil }
-        guard rect.isDrawable, let font = context.font(size: pixelSize) else { return [] }
-        // Font.draw rounds the pen origin to whole pixels.
-        let o = Text.origin(of: s, font: font, in: rect, alignment: alignment)
-        guard [o.x, o.y].allSatisfy({ $0.isFinite && abs($0) < 1_073_741_824 }) else { return [] }
-        let x0 = Int(o.x.rounded()), y0 = Int(o.y.rounded())
-        return zip(s.unicodeScalars, font.layout(s).glyphs).compactMap { scalar, laid in
-            let (g, pen) = laid
-            guard g.width > 0 && g.height > 0 else { return nil }
-            return DrawnGlyph(
-                scalar: scalar, pixelSize: pixelSize,
-                box: IntRect(x: x0 + pen + g.left, y: y0 - g.top, width: g.width, height: g.height))
-        }
+        guard case .text = self else { return nil }
+        return drawnText(in: rect, context: context, pixelSize: pixelSize, color: .black, alignment: alignment)?
+            .glyphs ?? []
     }
 
     static func aligned(_ s: Size, in rect: Rect, _ alignment: HorizontalAlignment) -> Rect {
@@ -78,6 +79,42 @@ extension GaugeLabel {
         case .trailing: x = rect.maxX - s.width
         }
         return Rect(x: x, y: rect.midY - s.height / 2, width: s.width, height: s.height)
+    }
+}
+
+/// A line of text as a label draws it: `string` in `font`, its pen starting
+/// at `origin` on the baseline, in `color`. ``draw(on:)`` paints what the
+/// label paints.
+public struct DrawnText: Sendable {
+    public var string: String
+    public var font: Font
+    public var origin: Point
+    public var color: Color
+
+    public init(string: String, font: Font, origin: Point, color: Color) {
+        self.string = string
+        self.font = font
+        self.origin = origin
+        self.color = color
+    }
+
+    public func draw(on canvas: Canvas) {
+        font.draw(string, at: origin, on: canvas, paint: .solid(color))
+    }
+
+    /// The glyphs ``draw(on:)`` paints, each where its bitmap lands.
+    public var glyphs: [DrawnGlyph] {
+        // Font.draw rounds the pen origin to whole pixels, and draws nothing
+        // from an origin that is not finite.
+        guard [origin.x, origin.y].allSatisfy({ $0.isFinite && abs($0) < 1_073_741_824 }) else { return [] }
+        let x0 = Int(origin.x.rounded()), y0 = Int(origin.y.rounded())
+        return zip(string.unicodeScalars, font.layout(string).glyphs).compactMap { scalar, laid in
+            let (g, pen) = laid
+            guard g.width > 0 && g.height > 0 else { return nil }
+            return DrawnGlyph(
+                scalar: scalar, pixelSize: font.pixelSize,
+                box: IntRect(x: x0 + pen + g.left, y: y0 - g.top, width: g.width, height: g.height))
+        }
     }
 }
 

@@ -10,7 +10,9 @@ import PanelGauge
 /// rectangle: the picture put back there, then the dynamic layer drawn clipped
 /// to it. A value arc's rectangles are copied instead, row by row, from the
 /// static picture and from a picture of the whole arc (see `copySectors`),
-/// and the dynamic layer is drawn only over the arc's ends and the label.
+/// and the dynamic layer is drawn only over the arc's ends and the label
+/// (from the layering's arc and text when it gives them, else through the
+/// gauge's body).
 /// Bands along a value arc away from its label are copied only where the
 /// whole arc's kept runs lie (`copiesRunsOnly`): that takes the surface to
 /// show a frame this renderer drew since the gauge's picture was made, with
@@ -63,6 +65,9 @@ final class PanelRenderer {
     /// drawn since the picture was made; the whole frame once a frame was drawn
     /// without the whole arc's picture (see `copiesRunsOnly`).
     private var labelZones: [IntRect?]
+    /// Parts of the dynamic layer repainted from a value arc's `text`, not
+    /// through the gauge's body (for tests).
+    private(set) var textDraws = 0
 
     init(
         layout: Layout, width: Int, height: Int, cachesStaticLayers: Bool = true, fonts: FontCache = .shared
@@ -229,15 +234,22 @@ final class PanelRenderer {
                         if !box.isEmpty { parts.append(box) }
                     }
                     for part in Self.merging(parts, slack: Self.exactSlack) {
-                        if others.contains(where: { $0.intersects(part) }) {
+                        let meetsOthers = others.contains(where: { $0.intersects(part) })
+                        if meetsOthers && arc.text == nil {
                             drawDynamicLayer(i, value: v, in: part, on: c)
-                        } else {
-                            // Away from the other parts the dynamic layer is the arc alone.
-                            pictures[i]!.restore(part, on: c, background: layout.background)
+                            continue
+                        }
+                        // The arc, then the label's text: the dynamic layer (away
+                        // from the other parts, the arc alone), drawn without
+                        // the gauge's body (which sizes and lays out the label again).
+                        pictures[i]!.restore(part, on: c, background: layout.background)
+                        c.withClip(part) {
                             if let stroke = arc.stroke {
-                                c.withClip(part) {
-                                    arc.layout.strokeValueArc(to: arc.value, cap: arc.cap, stroke, on: c)
-                                }
+                                arc.layout.strokeValueArc(to: arc.value, cap: arc.cap, stroke, on: c)
+                            }
+                            if meetsOthers {
+                                arc.text?.draw(on: c)
+                                textDraws += 1
                             }
                         }
                     }

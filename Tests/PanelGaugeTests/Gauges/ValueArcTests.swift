@@ -90,6 +90,31 @@ import Testing
         #expect(!changed.contains { $0.width >= label.width }, "no box as wide as the label")
     }
 
+    /// Where a layering gives its value arc's text, the arc stroked and then
+    /// the text drawn are the dynamic layer, pixel for pixel (paneld draws
+    /// them so); the ring gives it.
+    @Test func anArcAndItsTextAreTheDynamicLayer() throws {
+        let layers = GaugeLayersTests()
+        var withText: [String] = []
+        for (name, gauge) in try arcGauges() {
+            for f in [0, 0.07, 0.42, 0.5, 1] {
+                let g = try value(gauge, f)
+                guard let arc = g.layering(in: Self.rect).valueArc, let text = arc.text else { continue }
+                withText.append(name)
+                let drawn = layers.draw(g, layers: [.static], format: .xrgb8888)
+                let canvas = Canvas(surface: drawn.surface)
+                if let stroke = arc.stroke {
+                    arc.layout.strokeValueArc(to: arc.value, cap: arc.cap, stroke, on: canvas)
+                }
+                text.draw(on: canvas)
+                let expected = layers.draw(g, layers: [.static, .dynamic], format: .xrgb8888)
+                #expect(differences(drawn, expected).isEmpty, "\(name) at \(f)")
+                #expect(text.glyphs == arc.glyphs, "\(name) at \(f)")
+            }
+        }
+        #expect(Set(withText).contains { $0.hasPrefix("ring") }, "\(Set(withText))")
+    }
+
     /// forEachRun, the pieces between a row's cuts, and side(of:) agree with
     /// the direction of each pixel centre (atan2), except within a pixel of
     /// the sector's two rays.

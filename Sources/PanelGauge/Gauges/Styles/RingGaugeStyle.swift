@@ -107,7 +107,12 @@ public struct RingGaugeStyle: GaugeStyle {
         let arc = l.radius > 0 && c.value > 0 ? [l.strokeBounds(from: 0, to: c.value)] : []
         let box = centreBox(centre, l)
         // A text label's bounds are its glyphs' boxes together (one layout for both).
-        let glyphs = centre.label.drawnGlyphs(in: box, context: context, pixelSize: centre.size)
+        // (Given only where the body strokes the arc: see `ValueArc.text`.)
+        let text =
+            l.radius > 0
+            ? centre.label.drawnText(in: box, context: context, pixelSize: centre.size, color: c.environment.foreground)
+            : nil
+        let glyphs = text.map(\.glyphs) ?? centre.label.drawnGlyphs(in: box, context: context, pixelSize: centre.size)
         let label =
             glyphs.map { g in g.first.map { [Rect(g.dropFirst().reduce($0.box) { $0.union($1.box) })] } ?? [] }
             ?? centre.label.drawnBounds(in: box, context: context, pixelSize: centre.size)
@@ -118,7 +123,7 @@ public struct RingGaugeStyle: GaugeStyle {
         let valueArc = label.map {
             GaugeLayering.ValueArc(
                 layout: l, value: c.value, cap: .butt, paint: AnyHashable(c.tint), others: $0,
-                stroke: valueStroke(c, l), glyphs: glyphs)
+                stroke: valueStroke(c, l), glyphs: glyphs, text: text)
         }
         return GaugeLayering(staticKey: AnyHashable(l), dynamicBounds: adding(label, to: arc), valueArc: valueArc)
     }
