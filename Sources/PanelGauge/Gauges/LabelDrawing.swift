@@ -104,16 +104,11 @@ public struct DrawnText: Sendable {
 
     /// The glyphs ``draw(on:)`` paints, each where its bitmap lands.
     public var glyphs: [DrawnGlyph] {
-        // Font.draw rounds the pen origin to whole pixels, and draws nothing
-        // from an origin that is not finite.
-        guard [origin.x, origin.y].allSatisfy({ $0.isFinite && abs($0) < 1_073_741_824 }) else { return [] }
-        let x0 = Int(origin.x.rounded()), y0 = Int(origin.y.rounded())
+        guard let (x0, y0) = Font.pen(at: origin) else { return [] }
         return zip(string.unicodeScalars, font.layout(string).glyphs).compactMap { scalar, laid in
             let (g, pen) = laid
             guard g.width > 0 && g.height > 0 else { return nil }
-            return DrawnGlyph(
-                scalar: scalar, pixelSize: font.pixelSize,
-                box: IntRect(x: x0 + pen + g.left, y: y0 - g.top, width: g.width, height: g.height))
+            return DrawnGlyph(scalar: scalar, pixelSize: font.pixelSize, box: g.box(penX: x0 + pen, baseline: y0))
         }
     }
 }

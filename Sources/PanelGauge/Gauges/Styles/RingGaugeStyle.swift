@@ -107,12 +107,12 @@ public struct RingGaugeStyle: GaugeStyle {
         let arc = l.radius > 0 && c.value > 0 ? [l.strokeBounds(from: 0, to: c.value)] : []
         let box = centreBox(centre, l)
         // A text label's bounds are its glyphs' boxes together (one layout for both).
-        // (Given only where the body strokes the arc: see `ValueArc.text`.)
-        let text =
-            l.radius > 0
-            ? centre.label.drawnText(in: box, context: context, pixelSize: centre.size, color: c.environment.foreground)
-            : nil
-        let glyphs = text.map(\.glyphs) ?? centre.label.drawnGlyphs(in: box, context: context, pixelSize: centre.size)
+        let drawn = centre.label.drawnText(
+            in: box, context: context, pixelSize: centre.size, color: c.environment.foreground)
+        // (Nil for icons; none for text that draws nothing.)
+        let glyphs = drawn.map(\.glyphs) ?? centre.label.drawnGlyphs(in: box, context: context, pixelSize: centre.size)
+        // Given only where the body strokes the arc: see `ValueArc.text`.
+        let text = l.radius > 0 ? drawn : nil
         let label =
             glyphs.map { g in g.first.map { [Rect(g.dropFirst().reduce($0.box) { $0.union($1.box) })] } ?? [] }
             ?? centre.label.drawnBounds(in: box, context: context, pixelSize: centre.size)
