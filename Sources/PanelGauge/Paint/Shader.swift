@@ -21,6 +21,8 @@ final class GradientTable {
     let runEnd: UnsafeMutablePointer<Int16>
     /// What `entries` hold, once filled.
     private var filled: (gradient: Gradient, opacity: Double)?
+    /// The conic steps for these entries and the last rays asked for.
+    private var conicSteps: ConicSteps?
     /// Whether every entry has alpha 255.
     private(set) var opaque = false
 
@@ -49,6 +51,16 @@ final class GradientTable {
         filled = (gradient, opacity)
         opaque = all == 0xFF
         Self.findRuns(entries, start: runStart, end: runEnd)
+        conicSteps = nil
+    }
+
+    /// The steps of a conic shader over these entries with `rays`, kept
+    /// until the entries or the rays change.
+    func steps(_ rays: ConicRays) -> ConicSteps {
+        if let s = conicSteps, s.rays === rays { return s }
+        let s = ConicSteps(entries: entries, runStart: runStart, runEnd: runEnd, rays: rays)
+        conicSteps = s
+        return s
     }
 
     /// `runStart` and `runEnd` for `entries` (`size` of them).
@@ -169,6 +181,52 @@ final class ConicRays {
     }
 }
 
+/// Where the conic shader goes from a run of one colour to the next along a
+/// row, per table entry: the colour of the entry's run of equal entries, the
+/// ray that ends the run (as `ConicRays.cot`) and the entry on the far side
+/// of that ray. Below the centre the angle falls from left to right
+/// (`falling`: the run's first ray, the entry before it); above it, it rises
+/// (`rising`: the ray after the run's last entry, and its entry). A ray no
+/// row on that side meets (pointing up from below, down from above) has a
+/// cotangent of +infinity or -infinity there: its crossing then lies past
+/// any column (`ConicShader.crossing`), and the run goes on to the span's end.
+///
+/// One load per run where the shader read the run's bounds, the ray's
+/// direction, its cotangent and the colour from four tables.
+final class ConicSteps {
+    struct Step {
+        var cot: Double
+        var color: UInt32
+        var next: Int32
+    }
+
+    let rays: ConicRays
+    let falling: UnsafeMutablePointer<Step>
+    let rising: UnsafeMutablePointer<Step>
+
+    init(
+        entries: UnsafePointer<UInt32>, runStart: UnsafePointer<Int16>, runEnd: UnsafePointer<Int16>, rays: ConicRays
+    ) {
+        self.rays = rays
+        let n = ConicRays.count, mask = n - 1
+        falling = .allocate(capacity: n)
+        rising = .allocate(capacity: n)
+        for k in 0..<n {
+            let first = Int(runStart[k]), after = (Int(runEnd[k]) + 1) & mask
+            falling[k] = Step(
+                cot: rays.down[first] != 0 ? rays.cot[first] : .infinity, color: entries[k],
+                next: Int32((first - 1) & mask))
+            rising[k] = Step(
+                cot: rays.down[after] == 0 ? rays.cot[after] : -.infinity, color: entries[k], next: Int32(after))
+        }
+    }
+
+    deinit {
+        falling.deallocate()
+        rising.deallocate()
+    }
+}
+
 /// Conic (angular) gradient: t = clockwise angle from the start angle, in
 /// turns; a pixel takes table entry `Int(t * 1023 + 0.5)` for the angle of its
 /// centre.
@@ -191,6 +249,9 @@ struct ConicShader: Shader {
     let runStart: UnsafePointer<Int16>, runEnd: UnsafePointer<Int16>
     let cot: UnsafeMutablePointer<Double>
     let down: UnsafeMutablePointer<UInt8>
+    let falling: UnsafePointer<ConicSteps.Step>, rising: UnsafePointer<ConicSteps.Step>
+    /// (Holds the steps' memory.)
+    let steps: ConicSteps
     let cx: Double, cy: Double
     let startTurns: Double
     /// Colours a shade call may write past its count (a run's last store).
@@ -202,8 +263,8 @@ struct ConicShader: Shader {
 
     init(table: GradientTable, rays: ConicRays, center: Point, origin: (x: Int, y: Int)) {
         self.init(
-            table: table.entries, runStart: table.runStart, runEnd: table.runEnd, rays: rays, center: center,
-            origin: origin)
+            table: table.entries, runStart: table.runStart, runEnd: table.runEnd, rays: rays,
+            steps: table.steps(rays), center: center, origin: origin)
     }
 
     /// With a table of entries and its runs (`GradientTable.findRuns`).
@@ -211,11 +272,24 @@ struct ConicShader: Shader {
         table: UnsafeMutablePointer<UInt32>, runStart: UnsafePointer<Int16>, runEnd: UnsafePointer<Int16>,
         rays: ConicRays, center: Point, origin: (x: Int, y: Int)
     ) {
+        self.init(
+            table: table, runStart: runStart, runEnd: runEnd, rays: rays,
+            steps: ConicSteps(entries: table, runStart: runStart, runEnd: runEnd, rays: rays), center: center,
+            origin: origin)
+    }
+
+    private init(
+        table: UnsafeMutablePointer<UInt32>, runStart: UnsafePointer<Int16>, runEnd: UnsafePointer<Int16>,
+        rays: ConicRays, steps: ConicSteps, center: Point, origin: (x: Int, y: Int)
+    ) {
         self.table = table
         self.runStart = runStart
         self.runEnd = runEnd
         cot = rays.cot
         down = rays.down
+        self.steps = steps
+        falling = UnsafePointer(steps.falling)
+        rising = UnsafePointer(steps.rising)
         cx = center.x + Double(origin.x)
         cy = center.y + Double(origin.y)
         startTurns = rays.startTurns
@@ -309,7 +383,7 @@ struct ConicShader: Shader {
     @inline(__always)
     private mutating func shade(y: Int, x: Int, count: Int, into out: UnsafeMutablePointer<UInt32>, exactly: Bool) {
         let mask = ConicRays.count - 1
-        let table = self.table, cot = self.cot, down = self.down, cx = self.cx
+        let table = self.table, cx = self.cx
         let uy = Double(y) + 0.5 - cy
         if uy == 0 {
             // The row through the centre: every ray meets it there.
@@ -321,10 +395,9 @@ struct ConicShader: Shader {
         let base = out - x, end = x + count
         var j = x
         @inline(__always)
-        func fill(_ stop: Int) {
+        func fill(_ stop: Int, _ color: UInt32) {
             // Four at a time; the last store may reach three past `stop`, into
             // the next run (written after it) or the slack.
-            let color = table[k]
             let v = SIMD4<UInt32>(repeating: color)
             var o = UnsafeMutableRawPointer(base + j)
             let e = UnsafeMutableRawPointer(base + stop)
@@ -351,35 +424,22 @@ struct ConicShader: Shader {
         let runStart = self.runStart, runEnd = self.runEnd
         if (Int(runEnd[k]) &+ 1) & mask == Int(runStart[k]) {
             // Every entry alike.
-            fill(end)
+            fill(end, table[k])
             return
         }
-        if uy > 0 {
-            // Below the centre the angle falls from left to right: the pixels
-            // leave behind the ray where k's run begins (rays pointing up
-            // never meet the row).
-            while true {
-                let ray = Int(runStart[k])
-                var stop = end
-                if down[ray] != 0 { stop = min(end, Self.crossing(cot[ray], uy: uy, cx: cx)) }
-                if stop > j {
-                    fill(stop)
-                    if j == end { return }
-                }
-                k = (ray &- 1) & mask
+        // Below the centre the angle falls from left to right: the pixels
+        // leave behind the ray where k's run begins. Above it the angle
+        // rises: they reach the ray after k's run. (Rays that never meet the
+        // row cross it past its end: `ConicSteps`.)
+        let steps = uy > 0 ? falling : rising
+        while true {
+            let step = steps[k]
+            let stop = min(end, Self.crossing(step.cot, uy: uy, cx: cx))
+            if stop > j {
+                fill(stop, step.color)
+                if j == end { return }
             }
-        } else {
-            // Above it the angle rises: the pixels reach the ray after k's run.
-            while true {
-                let ray = (Int(runEnd[k]) &+ 1) & mask
-                var stop = end
-                if down[ray] == 0 { stop = min(end, Self.crossing(cot[ray], uy: uy, cx: cx)) }
-                if stop > j {
-                    fill(stop)
-                    if j == end { return }
-                }
-                k = ray
-            }
+            k = Int(step.next)
         }
     }
 }
