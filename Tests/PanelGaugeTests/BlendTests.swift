@@ -76,6 +76,43 @@ import Testing
         }
     }
 
+    /// The lanes' `div255` (a high-half multiply) against the scalar one, for
+    /// every product of two 8-bit values and past them, to the top of a lane.
+    @Test func laneDivisionMatchesScalarForEveryValue() {
+        var wrong = 0
+        for base in stride(from: 0, to: 65536 - 128, by: 8) {
+            var x = SIMD8<UInt16>()
+            for i in 0..<8 { x[i] = UInt16(min(base + i, 65535 - 128)) }
+            let lanes = div255(x)
+            for i in 0..<8 where UInt32(lanes[i]) != div255(UInt32(x[i])) { wrong += 1 }
+        }
+        #expect(wrong == 0)
+    }
+
+    /// The four-pixel `blendXRGB` against the scalar one for every alpha, over
+    /// a grid of source and destination values in each channel (red and blue
+    /// share a pair of lanes, green has the other).
+    @Test func quadBlendMatchesScalarForEveryAlpha() {
+        var wrong = 0
+        for a in 0...255 {
+            let alphas = spreadByte(UInt32(a), lanes: 0xFFFF_FFFF)
+            for s in stride(from: 0, through: 255, by: 3) {
+                let src = UInt32(s) << 16 | UInt32(255 - s) << 8 | UInt32(s / 2)
+                for d in stride(from: 0, through: 252, by: 12) {
+                    let dst = SIMD4<UInt32>(
+                        UInt32(d) << 16 | UInt32(d + 1) << 8 | UInt32(d + 2),
+                        UInt32(d + 3) << 8 | UInt32(255 - d), 0xFF_FFFF, 0xFF00_0000 | UInt32(d) << 8)
+                    let got = blendXRGB(dst, SIMD4<UInt32>(repeating: src), alphas)
+                    for i in 0..<4 {
+                        let want = a == 0 ? dst[i] : blendXRGB(dst[i], src, UInt32(a))
+                        if got[i] != want { wrong += 1 }
+                    }
+                }
+            }
+        }
+        #expect(wrong == 0)
+    }
+
     @Test func constantAlphaMatchesScalar() {
         var r = Random(state: 1)
         for _ in 0..<4000 {
