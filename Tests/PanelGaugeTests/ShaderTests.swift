@@ -122,6 +122,11 @@ extension ShaderTests {
     @Test func conicWithRunsOfEqualEntriesMatchesTheAngleOfEveryPixel() {
         let tables: [(Int) -> UInt32] = [
             { UInt32((($0 + 3) % 1024) / 5) }, { UInt32($0 / 37) }, { UInt32(($0 / 2) % 3) }, { _ in 7 },
+            // Flat stretches longer than half a turn (repeated colours in a
+            // tint), one across the seam: the shader once stepped from run to
+            // run without end on these, for rows on the far side of such a run.
+            { (102..<409).contains($0) ? 1 : 0 }, { $0 < 900 ? 0 : UInt32($0 - 899) },
+            { (50..<1000).contains($0) ? 1 : UInt32($0 % 3) + 2 },
         ]
         var rng = BlendTests.Random(state: 14)
         var wrong = 0, pixels = 0
@@ -257,6 +262,51 @@ extension ShaderTests {
         }
         table.fill(Gradient(colors: [Color(hex: 0xFF3B30), Color(hex: 0x34C759).opacity(0.99)]))
         #expect(!table.opaque)
+    }
+
+    /// Runs hold equal entries and cover the table, cyclically; none is longer
+    /// than a quarter turn unless every entry is equal (`maximumRun`).
+    @Test func runsAreOfEqualEntriesAndAtMostAQuarterTurn() {
+        let n = GradientTable.size, mask = n - 1
+        var rng = BlendTests.Random(state: 16)
+        let start = UnsafeMutablePointer<Int16>.allocate(capacity: n)
+        let end = UnsafeMutablePointer<Int16>.allocate(capacity: n)
+        defer {
+            start.deallocate()
+            end.deallocate()
+        }
+        var entries = [UInt32](repeating: 0, count: n)
+        for trial in 0..<60 {
+            // A few flat stretches of random lengths (some over half the table)
+            // and ramps between them; every tenth table all one value.
+            var i = 0
+            while i < n {
+                let length = 1 + rng.below(trial % 2 == 0 ? 900 : 40)
+                let value = UInt32(rng.below(4))
+                let ramp = rng.below(3) == 0
+                for k in i..<min(n, i + length) { entries[k] = ramp ? UInt32(k) : value }
+                i += length
+            }
+            if trial % 10 == 9 { entries = [UInt32](repeating: 5, count: n) }
+            entries.withUnsafeBufferPointer { GradientTable.findRuns($0.baseAddress!, start: start, end: end) }
+            let uniform = entries.allSatisfy { $0 == entries[0] }
+            var bad = 0
+            for i in 0..<n {
+                let s = Int(start[i]), e = Int(end[i])
+                let length = (e - s) & mask + 1
+                if !uniform && length > n / 4 { bad += 1 }
+                if uniform && length != n { bad += 1 }
+                // i lies in its run, every entry of the run is equal and has that run.
+                if (i - s) & mask >= length { bad += 1 }
+                for k in 0..<length {
+                    let j = (s + k) & mask
+                    if entries[j] != entries[i] || Int(start[j]) != s || Int(end[j]) != e { bad += 1 }
+                }
+                // Runs are cut only at a quarter turn: a shorter one ends where the entries change.
+                if !uniform && length < GradientTable.maximumRun && entries[(e + 1) & mask] == entries[i] { bad += 1 }
+            }
+            #expect(bad == 0, "table \(trial): \(bad)")
+        }
     }
 }
 

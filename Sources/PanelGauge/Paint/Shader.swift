@@ -16,7 +16,8 @@ final class GradientTable {
     /// each entry's run begins at `runStart` and ends at `runEnd` (inclusive).
     /// A two-colour ramp changes colour at about one entry in three, so the
     /// conic shader steps from run to run, not from entry to entry. One run of
-    /// all 1024 entries when they are all equal.
+    /// all 1024 entries when they are all equal; otherwise no run is longer
+    /// than `maximumRun` (see there).
     let runStart: UnsafeMutablePointer<Int16>
     let runEnd: UnsafeMutablePointer<Int16>
     /// What `entries` hold, once filled.
@@ -63,6 +64,15 @@ final class GradientTable {
         return s
     }
 
+    /// The longest run of equal entries `findRuns` gives (when not all are
+    /// equal): a quarter turn. The conic shader tells which side of a run's
+    /// bounding ray a pixel lies on by the ray's crossing with the pixel's row,
+    /// which holds only within half a turn of the ray: a longer run (a flat
+    /// stretch of a gradient, such as repeated colours in a tint) would leave
+    /// pixels of the run on the wrong side of it, and the shader stepped from
+    /// run to run without end.
+    static let maximumRun = 256
+
     /// `runStart` and `runEnd` for `entries` (`size` of them).
     static func findRuns(
         _ entries: UnsafePointer<UInt32>, start: UnsafeMutablePointer<Int16>, end: UnsafeMutablePointer<Int16>
@@ -87,6 +97,14 @@ final class GradientTable {
             let i = k & mask
             if entries[i] != entries[(i &+ 1) & mask] { e = i }
             end[i] = Int16(e)
+        }
+        // Long runs in pieces of `maximumRun` from their start.
+        for i in 0..<n {
+            let s = Int(start[i]), length = (Int(end[i]) &- s) & mask + 1
+            if length <= maximumRun { continue }
+            let piece = ((i &- s) & mask) / maximumRun * maximumRun
+            start[i] = Int16((s + piece) & mask)
+            end[i] = Int16((s + min(length, piece + maximumRun) - 1) & mask)
         }
     }
 }

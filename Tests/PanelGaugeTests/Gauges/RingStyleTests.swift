@@ -95,6 +95,27 @@ import Testing
         }
     }
 
+    /// A tint that repeats a colour holds it over a long stretch of the ring:
+    /// here green over 288 degrees from the bottom, past the right-hand side,
+    /// then green to red. (Below the centre, right of it, the conic shader
+    /// once stepped from run to run of the gradient's table without end.)
+    @Test func aTintWithALongFlatStretchFollowsItsStops() throws {
+        let (_, d) = try Self.expectedFont()
+        let green = Color(hex: 0x34C759), red = Color(hex: 0xFF3B30)
+        let gauge = try Gauge(value: 1).gaugeStyle(.ring).tint(Tint.gradient([green, green, green, green, green, red]))
+        let img = render(gauge, width: 160, height: 160)
+        let t = d / 16, r = (d - t) / 2
+        let c = Point(x: 80, y: 80)
+        for a in stride(from: 95.0, through: 445, by: 10) {
+            let p = c.onCircle(radius: r, angle: .degrees(a))
+            let (x, y) = (Int(p.x.rounded(.down)), Int(p.y.rounded(.down)))
+            var u = (angleOfPixel(x, y, about: c) - 90) / 360
+            if u < 0 { u += 1 }
+            let want = u <= 0.8 ? green : Color.lerp(green, red, (u - 0.8) / 0.2)
+            #expect(img.rgb(x, y).distance(RGB(want)) <= 1, "angle \(a)")
+        }
+    }
+
     @Test func centreLabelReadsThePercentageAndIsCentred() throws {
         let (size, d) = try Self.expectedFont()
         let img = render(try Gauge(value: 0.73).gaugeStyle(.ring), width: 160, height: 160)
