@@ -40,6 +40,25 @@ import Testing
         #expect(low.contains([0, 0xFF, 0]) && !low.contains([0, 0, 0xFF]))
     }
 
+    /// A gradient that repeats a colour holds it over a long stretch of the
+    /// ring (here 288 degrees of green from the bottom, past the right-hand
+    /// side): such a layout hung the renderer until session 15.
+    @Test func aGradientWithALongFlatStretchDraws() throws {
+        let layout = try LayoutReader.parse(
+            Array(
+                ##"{"mode": "240x240", "gauges": [{"name": "v", "style": "ring", "range": [0, 100], "gradient": ["#34C759", "#34C759", "#34C759", "#34C759", "#34C759", "#FF3B30"]}]}"##
+                    .utf8))
+        let r = PanelRenderer(layout: layout, width: 240, height: 240)
+        let img = Image(width: 240, height: 240)
+        for v in [100.0, 37, 85, 99] {
+            r.drawAll(img.surface, values: ["v": v])
+            let all = colors(img.surface, in: IntRect(x: 0, y: 0, width: 240, height: 240))
+            #expect(all.contains([0x34, 0xC7, 0x59]), "v = \(v)")
+            // Past 80 % of the ring the colour turns towards red.
+            #expect(all.contains { $0[0] > 0xC0 && $0[1] < 0x70 } == (v > 90), "v = \(v)")
+        }
+    }
+
     @Test func damageRepaintsOnlyItsRectangles() throws {
         let layout = try LayoutReader.parse(Array(Self.layoutJSON.utf8))
         let r = PanelRenderer(layout: layout, width: 200, height: 100)
