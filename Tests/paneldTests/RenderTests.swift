@@ -59,6 +59,43 @@ import Testing
         }
     }
 
+    /// Random layouts (every style; a tint, or a gradient of 2 to 8 colours
+    /// drawn mostly from two, so that colours repeat and hold over long
+    /// stretches) drawn at values in and out of range, in both pixel formats:
+    /// every frame finishes.
+    @Test func randomLayoutsDraw() throws {
+        var rng = SplitMix64(state: 21)
+        func below(_ n: Int) -> Int { Int(rng.next() % UInt64(n)) }
+        let styles = GaugeStyleName.allCases.map(\.rawValue)
+        let palette = ["#34C759", "#FF3B30", "#0A84FF", "#FFD60A", "#FFFFFF", "#00000080"]
+        var frames = 0
+        for trial in 0..<60 {
+            var gauges: [String] = []
+            for g in 0..<(1 + below(3)) {
+                let w = 8 + below(120), h = 8 + below(100)
+                let rect = "[\(below(160 - w)), \(below(120 - h)), \(w), \(h)]"
+                let colours = (0..<(2 + below(7))).map { _ in "\"\(palette[below(below(3) == 0 ? 6 : 2)])\"" }
+                let paint =
+                    below(4) == 0
+                    ? "\"tint\": \"\(palette[below(6)])\"" : "\"gradient\": [\(colours.joined(separator: ", "))]"
+                gauges.append(
+                    "{\"name\": \"g\(g)\", \"style\": \"\(styles[below(styles.count)])\", \"rect\": \(rect), "
+                        + "\"range\": [0, 100], \(paint)}")
+            }
+            let json = "{\"mode\": \"160x120\", \"gauges\": [\(gauges.joined(separator: ", "))]}"
+            let layout = try LayoutReader.parse(Array(json.utf8))
+            let r = PanelRenderer(layout: layout, width: 160, height: 120)
+            let img = Image(width: 160, height: 120, format: trial % 2 == 0 ? .xrgb8888 : .rgb565)
+            for v in [0.0, 100, Double(below(1000)) / 10, -5, 250] {
+                var values: [String: Double] = [:]
+                for g in 0..<gauges.count { values["g\(g)"] = v }
+                r.drawAll(img.surface, values: values)
+                frames += 1
+            }
+        }
+        #expect(frames == 300)
+    }
+
     @Test func damageRepaintsOnlyItsRectangles() throws {
         let layout = try LayoutReader.parse(Array(Self.layoutJSON.utf8))
         let r = PanelRenderer(layout: layout, width: 200, height: 100)
