@@ -43,6 +43,12 @@ import Testing
     }
 
     static let gradient = Gradient(colors: [Color(hex: 0xFF3B30), Color(hex: 0x34C759), Color(hex: 0x0A84FF)])
+    /// One colour over 60 % of the turn (a run of the table longer than half a
+    /// turn, cut into quarter turns), then a ramp.
+    static let flat = Gradient(colors: [
+        Color(hex: 0xFF3B30), Color(hex: 0xFF3B30), Color(hex: 0xFF3B30), Color(hex: 0xFF3B30),
+        Color(hex: 0x34C759), Color(hex: 0x0A84FF),
+    ])
 
     /// Random arcs, discs and polygons in conic and linear gradients, with
     /// clips that reach the surface's right edge and last row (where the
@@ -64,11 +70,12 @@ import Testing
                     IntRect(x: rng.below(width / 3), y: rng.below(height / 3), width: width / 2, height: height / 2)
                 }
             let center = Point(x: Double(rng.below(Int(w * 8))) / 8, y: Double(rng.below(Int(h * 8))) / 8)
+            let gradient = trial % 4 < 2 ? Self.gradient : Self.flat
             let paint: Paint =
                 trial % 2 == 0
-                ? .conicGradient(Self.gradient, center: center, startAngle: Angle(degrees: Double(rng.below(360))))
+                ? .conicGradient(gradient, center: center, startAngle: Angle(degrees: Double(rng.below(360))))
                 : .linearGradient(
-                    Self.gradient, start: Point(x: 0, y: Double(rng.below(height))),
+                    gradient, start: Point(x: 0, y: Double(rng.below(height))),
                     end: Point(x: w, y: Double(rng.below(height))))
             let r = 4 + Double(rng.below(Int(min(w, h) * 4))) / 8
             let stroke = 1 + Double(rng.below(160)) / 8
