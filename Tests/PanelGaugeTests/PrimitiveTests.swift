@@ -201,4 +201,48 @@ import Testing
         canvas.fillDisc(center: Point(x: 8, y: 8), radius: 1e9, paint: white)
         #expect(img.surface.pixel(x: 8, y: 8).red == 255)
     }
+
+    /// Gradients whose points or angle are not finite draw nothing (and do not
+    /// trap); ones with centres, ends and angles finite but far out of range
+    /// draw their colours and finish. Opaque (shaded in place) and translucent
+    /// (through the colour buffer), with a stretch of one colour (runs of the
+    /// table cut into quarter turns).
+    @Test func hostileGradientParametersDrawNothingOrFinish() {
+        let opaque = Gradient(colors: [Color(hex: 0xFF3B30), Color(hex: 0xFF3B30), Color(hex: 0x34C759)])
+        let translucent = Gradient(colors: [Color(hex: 0xFF3B30), Color(hex: 0x34C759).opacity(0.5)])
+        let bad = [Point(x: .nan, y: 8), Point(x: 8, y: .infinity), Point(x: -.infinity, y: -.infinity)]
+        let far = [
+            Point(x: 1e300, y: 8), Point(x: -1e300, y: 8), Point(x: 8, y: 1e300), Point(x: 8, y: -1e18),
+            Point(x: -3e15, y: 5e15), Point(x: 12.5, y: 10.5), Point(x: 12, y: 10.5 + 1e-12),
+        ]
+        let angles = [Angle(degrees: 1e300), Angle(degrees: -1e-300), Angle(degrees: 90)]
+        let badAngles = [Angle(degrees: .nan), Angle(degrees: .infinity)]
+        for g in [opaque, translucent] {
+            var paints: [(Paint, drawn: Bool)] = []
+            for p in bad {
+                paints.append((.conicGradient(g, center: p, startAngle: 90), false))
+                paints.append((.linearGradient(g, start: p, end: Point(x: 3, y: 4)), false))
+                paints.append((.linearGradient(g, start: Point(x: 3, y: 4), end: p), false))
+            }
+            for a in badAngles { paints.append((.conicGradient(g, center: Point(x: 8, y: 8), startAngle: a), false)) }
+            for p in far {
+                for a in angles { paints.append((.conicGradient(g, center: p, startAngle: a), true)) }
+                paints.append((.linearGradient(g, start: p, end: p), true))
+                paints.append((.linearGradient(g, start: Point(x: 0, y: 0), end: p), true))
+            }
+            for (paint, drawn) in paints {
+                let img = Image(width: 24, height: 20)
+                let canvas = Canvas(surface: img.surface)
+                canvas.clear(.black)
+                canvas.fillDisc(center: Point(x: 12, y: 10), radius: 8, paint: paint)
+                canvas.strokeArc(
+                    center: Point(x: 12, y: 10), radius: 6, startAngle: 0, sweep: 300, width: 3, cap: .round,
+                    paint: paint)
+                canvas.fill(Rect(x: 1, y: 1, width: 22, height: 3), paint: paint)
+                let m = img.surface.pixel(x: 12, y: 10)
+                #expect((m.red > 0 || m.green > 0) == drawn, "\(paint)")
+                if !drawn { #expect(img.surface.rgbBytes().allSatisfy { $0 == 0 }, "\(paint)") }
+            }
+        }
+    }
 }

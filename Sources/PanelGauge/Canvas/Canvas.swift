@@ -365,6 +365,9 @@ public final class Canvas {
     }
 
     private func render<B: PixelBlender>(_ source: CoverageSource, paint: Paint, _: B.Type) {
+        // (A conic gradient's first entry of a span came from converting a NaN
+        // angle to an integer, which traps in a checked build.)
+        guard paint.isFinite else { return }
         let base = surface.base, stride = surface.stride
         switch paint {
         case .solid(let c):

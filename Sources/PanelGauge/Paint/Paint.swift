@@ -72,4 +72,17 @@ public enum Paint: Sendable, Hashable {
 
     /// A solid paint.
     public static func color(_ c: Color) -> Paint { .solid(c) }
+
+    /// Whether the paint's geometry is finite. A gradient whose points or
+    /// angle are not (NaN, infinity) has no colour anywhere: shapes in it draw
+    /// nothing, as shapes with such geometry do.
+    var isFinite: Bool {
+        switch self {
+        case .solid: true
+        case .linearGradient(_, let start, let end):
+            start.x.isFinite && start.y.isFinite && end.x.isFinite && end.y.isFinite
+        case .conicGradient(_, let center, let startAngle):
+            center.x.isFinite && center.y.isFinite && startAngle.degrees.isFinite
+        }
+    }
 }

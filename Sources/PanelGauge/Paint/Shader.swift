@@ -70,7 +70,10 @@ final class GradientTable {
     /// which holds only within half a turn of the ray: a longer run (a flat
     /// stretch of a gradient, such as repeated colours in a tint) would leave
     /// pixels of the run on the wrong side of it, and the shader stepped from
-    /// run to run without end.
+    /// run to run without end. With quarter turns, every turn's worth of runs
+    /// has a bounding ray on each side of the centre, and the one no row on
+    /// that side meets ends the row's loop: it ends within a turn whatever
+    /// the crossings come to (a centre too far away for them to be exact).
     static let maximumRun = 256
 
     /// `runStart` and `runEnd` for `entries` (`size` of them).
