@@ -81,28 +81,11 @@ import Testing
     /// Red to green over the whole turn from the bottom, at pixel centres (the
     /// rasterizer's 1024-entry gradient table and its atan approximation allow
     /// one level per channel).
-    @Test func gradientRunsRedToGreenFromTheBottomByDefault() throws {
-        let (_, d) = try Self.expectedFont()
-        let img = render(try Gauge(value: 1).gaugeStyle(.ring), width: 160, height: 160)
-        let t = d / 16, r = (d - t) / 2
-        let c = Point(x: 80, y: 80)
-        for a in stride(from: 95.0, through: 445, by: 10) {
-            let p = c.onCircle(radius: r, angle: .degrees(a))
-            let (x, y) = (Int(p.x.rounded(.down)), Int(p.y.rounded(.down)))
-            var u = (angleOfPixel(x, y, about: c) - 90) / 360
-            if u < 0 { u += 1 }
-            #expect(img.rgb(x, y).distance(RGB(Color.lerp(.red, .green, u))) <= 1, "angle \(a)")
-        }
-    }
-
-    /// A tint that repeats a colour holds it over a long stretch of the ring:
-    /// here green over 288 degrees from the bottom, past the right-hand side,
-    /// then green to red. (Below the centre, right of it, the conic shader
-    /// once stepped from run to run of the gradient's table without end.)
-    @Test func aTintWithALongFlatStretchFollowsItsStops() throws {
-        let (_, d) = try Self.expectedFont()
-        let green = Color(hex: 0x34C759), red = Color(hex: 0xFF3B30)
-        let gauge = try Gauge(value: 1).gaugeStyle(.ring).tint(Tint.gradient([green, green, green, green, green, red]))
+    /// Checks a full ring (160 px) along its centre line every 10 degrees from
+    /// the bottom: each sampled pixel within one level of `colour(u)`, u its
+    /// centre's turn from the bottom, clockwise (0 ..< 1).
+    static func expectRingColours(_ gauge: Gauge, _ colour: (Double) -> Color) throws {
+        let (_, d) = try expectedFont()
         let img = render(gauge, width: 160, height: 160)
         let t = d / 16, r = (d - t) / 2
         let c = Point(x: 80, y: 80)
@@ -111,9 +94,22 @@ import Testing
             let (x, y) = (Int(p.x.rounded(.down)), Int(p.y.rounded(.down)))
             var u = (angleOfPixel(x, y, about: c) - 90) / 360
             if u < 0 { u += 1 }
-            let want = u <= 0.8 ? green : Color.lerp(green, red, (u - 0.8) / 0.2)
-            #expect(img.rgb(x, y).distance(RGB(want)) <= 1, "angle \(a)")
+            #expect(img.rgb(x, y).distance(RGB(colour(u))) <= 1, "angle \(a)")
         }
+    }
+
+    @Test func gradientRunsRedToGreenFromTheBottomByDefault() throws {
+        try Self.expectRingColours(try Gauge(value: 1).gaugeStyle(.ring)) { Color.lerp(.red, .green, $0) }
+    }
+
+    /// A tint that repeats a colour holds it over a long stretch of the ring:
+    /// here green over 288 degrees from the bottom, past the right-hand side,
+    /// then green to red. (Below the centre, right of it, the conic shader
+    /// once stepped from run to run of the gradient's table without end.)
+    @Test func aTintWithALongFlatStretchFollowsItsStops() throws {
+        let green = Color(hex: 0x34C759), red = Color(hex: 0xFF3B30)
+        let gauge = try Gauge(value: 1).gaugeStyle(.ring).tint(Tint.gradient([green, green, green, green, green, red]))
+        try Self.expectRingColours(gauge) { u in u <= 0.8 ? green : Color.lerp(green, red, (u - 0.8) / 0.2) }
     }
 
     @Test func centreLabelReadsThePercentageAndIsCentred() throws {
