@@ -214,6 +214,7 @@ import Testing
         let far = [
             Point(x: 1e300, y: 8), Point(x: -1e300, y: 8), Point(x: 8, y: 1e300), Point(x: 8, y: -1e18),
             Point(x: -3e15, y: 5e15), Point(x: 12.5, y: 10.5), Point(x: 12, y: 10.5 + 1e-12),
+            Point(x: 1e300, y: 1e300), Point(x: -1e39, y: 5e38),
         ]
         let angles = [Angle(degrees: 1e300), Angle(degrees: -1e-300), Angle(degrees: 90)]
         let badAngles = [Angle(degrees: .nan), Angle(degrees: .infinity)]

@@ -51,12 +51,22 @@ struct Flattener {
         r <= 0 ? 0 : 2 * r / (1 + cos(step / 2))
     }
 
-    /// Number of chords for an arc of `sweep` radians on radius `r` within `tolerance`.
+    /// Number of chords for an arc of `sweep` radians on radius `r` within
+    /// `tolerance`: at most 16 384 (a sweep of many turns, or one so large it
+    /// overflows, gets that many, as a radius too large for the tolerance does).
     static func arcSegments(radius r: Double, sweep: Double, tolerance: Double) -> Int {
-        let s = abs(sweep)
-        guard r > tolerance else { return max(1, Int((s / (Double.pi / 2)).rounded(.up))) }
-        let step = 2 * acos(1 - tolerance / r)
-        return min(16_384, max(1, Int((s / step).rounded(.up))))
+        var step = r > tolerance ? 2 * acos(1 - tolerance / r) : Double.pi / 2
+        // (For a radius past about 1e14 tolerances, 1 - tolerance / r rounds to
+        // 1: the same angle from its half-angle form, which does not.)
+        if step == 0 { step = 4 * asin((tolerance / (2 * r)).squareRoot()) }
+        return pieces(abs(sweep) / step, atMost: 16_384)
+    }
+
+    /// `x` rounded up, from 1 to `limit` (NaN gives `limit`):
+    /// how many pieces a curve is cut into, whatever its coordinates come to
+    /// (finite ones near the largest doubles overflow in its differences).
+    static func pieces(_ x: Double, atMost limit: Int) -> Int {
+        x < Double(limit) ? (x > 1 ? Int(x.rounded(.up)) : 1) : limit
     }
 
     private let steps = ArcSteps()
@@ -89,7 +99,7 @@ struct Flattener {
     func quad<S: ContourSink & ~Copyable>(_ sink: inout S, _ p0: Point, _ p1: Point, _ p2: Point) {
         let ddx = p0.x - 2 * p1.x + p2.x, ddy = p0.y - 2 * p1.y + p2.y
         let dd = (ddx * ddx + ddy * ddy).squareRoot()
-        let n = min(1000, max(1, Int((dd / (4 * tolerance)).squareRoot().rounded(.up))))
+        let n = Self.pieces((dd / (4 * tolerance)).squareRoot(), atMost: 1000)
         for i in 1...n {
             let t = Double(i) / Double(n), u = 1 - t
             sink.line(
@@ -101,7 +111,7 @@ struct Flattener {
         let ax = p0.x - 2 * p1.x + p2.x, ay = p0.y - 2 * p1.y + p2.y
         let bx = p1.x - 2 * p2.x + p3.x, by = p1.y - 2 * p2.y + p3.y
         let dd = max((ax * ax + ay * ay).squareRoot(), (bx * bx + by * by).squareRoot())
-        let n = min(1000, max(1, Int((0.75 * dd / tolerance).squareRoot().rounded(.up))))
+        let n = Self.pieces((0.75 * dd / tolerance).squareRoot(), atMost: 1000)
         for i in 1...n {
             let t = Double(i) / Double(n), u = 1 - t
             let a = u * u * u, b = 3 * u * u * t, c = 3 * u * t * t, d = t * t * t
@@ -229,18 +239,31 @@ struct Flattener {
         sink.close()
     }
 
+    /// About how many edges the dashes of one stroke may take (see
+    /// `dashedArcStroke`): some 20 000 round dots 10 px wide.
+    static let maximumDashEdges = 1 << 20
+
     /// A dashed stroke of an arc: every "on" interval of `dash` along the centre
-    /// line (arc length `r * angle`) becomes its own stroked sub-arc with `cap`.
+    /// line (arc length `r * angle`) becomes its own stroked sub-arc with `cap`,
+    /// up to `maximumDashEdges` edges' worth of dashes (a guard against
+    /// patterns far finer than the stroke on huge strokes).
     func dashedArcStroke<S: ContourSink & ~Copyable>(
         _ sink: inout S, cx: Double, cy: Double, radius r: Double, start: Double, sweep: Double,
         width w: Double, cap: LineCap, dash: DashPattern
     ) {
         guard r > 0 else { return }
         let dir: Double = sweep < 0 ? -1 : 1
+        // The dashes' chords stay within `maximumDashEdges`, from the longest
+        // dash's: a stroke far wider than its radius has round caps of
+        // thousands of chords, on each of up to 100 000 dashes.
+        let longest = stride(from: 0, to: dash.lengths.count, by: 2).map { dash.lengths[$0] }.max() ?? 0
+        let dashSweep = min(abs(sweep), longest / r)
+        var edges = arcSegments(radius: r + w / 2, sweep: dashSweep) + arcSegments(radius: r, sweep: dashSweep) + 2
+        if cap == .round { edges += 2 * arcSegments(radius: w / 2, sweep: Double.pi) }
         // Simple groups must not overlap one another. Butt-capped dashes are
         // disjoint pieces of one annulus; round caps reach into the gaps and may
         // meet the next dash, which only the general path resolves exactly.
-        dash.forEachDash(along: abs(sweep) * r) { u0, u1 in
+        dash.forEachDash(along: abs(sweep) * r, limit: max(1, min(100_000, Self.maximumDashEdges / edges))) { u0, u1 in
             arcStroke(
                 &sink, cx: cx, cy: cy, radius: r, start: start + dir * u0 / r, sweep: dir * (u1 - u0) / r,
                 width: w, cap: cap, mayGroup: cap == .butt)

@@ -275,6 +275,8 @@ struct ConicShader: Shader {
     let steps: ConicSteps
     let cx: Double, cy: Double
     let startTurns: Double
+    /// Whether the centre lies beyond single precision's range (see `entry`).
+    let far: Bool
     /// Colours a shade call may write past its count (a run's last store).
     static let outputSlack = 3
     /// The entries of the last spans' first pixels, left and right of the
@@ -314,6 +316,7 @@ struct ConicShader: Shader {
         cx = center.x + Double(origin.x)
         cy = center.y + Double(origin.y)
         startTurns = rays.startTurns
+        far = !(abs(cx) < 1e30 && abs(cy) < 1e30)
     }
 
     /// `angle` in turns, 0 ..< 1: how `ConicRays` are keyed.
@@ -345,7 +348,15 @@ struct ConicShader: Shader {
     @inline(__always)
     private func entry(x: Int, uy: Double) -> Int {
         let mask = ConicRays.count - 1
-        var t = Double(FastMath.atan2Turns(Float(uy), Float(Double(x) + 0.5 - cx))) - startTurns
+        var dx = Double(x) + 0.5 - cx, dy = uy
+        if far {
+            // Into single precision's range: a centre 1e300 away would make
+            // both infinite, and their angle NaN.
+            let m = max(abs(dx), abs(dy))
+            dx /= m
+            dy /= m
+        }
+        var t = Double(FastMath.atan2Turns(Float(dy), Float(dx))) - startTurns
         if t < 0 { t += 1 }
         // The estimate is within a step of the entry (about 2e-6 turn off).
         return settle(Int(t * Double(mask) + 0.5) & mask, x: x, uy: uy, steps: 8).entry

@@ -407,7 +407,11 @@ struct CellRasterizer: ~Copyable {
         let turn: Double = 2 * Double.pi
         // From a radius of 4 the segment-area series used by `walkArc` is within
         // 0.2 of an 8-bit level; smaller circles are left to the chords.
-        guard banded, let tag = groupTag, r >= 4, sweep != 0, abs(sweep) <= turn else { return false }
+        // (Quarter turns are counted from the start angle: from a million
+        // radians on, the chords take it, as they take any angle.)
+        guard banded, let tag = groupTag, r >= 4, sweep != 0, abs(sweep) <= turn, abs(start) < 1e6 else {
+            return false
+        }
         guard cx - r >= nearX0, cx + r <= nearX1, cy - r >= nearY0, cy + r <= nearY1 else { return false }
         let (cs, sn) = cosSin(start)
         if moveFirst { move(cx + r * cs, cy + r * sn) } else { line(cx + r * cs, cy + r * sn) }
@@ -785,9 +789,17 @@ struct CellRasterizer: ~Copyable {
         }
     }
 
-    /// Insertion sort by x (rows hold few cells, mostly already in order).
+    /// Sorts a row's cells by x: insertion sort, as rows hold few cells,
+    /// mostly already in order; a row of many (a path of many edges, whose
+    /// cells arrive in any order) by the standard library's sort, as insertion
+    /// would take the square of their count.
     @inline(__always)
     private func sortRow(_ lo: Int, _ hi: Int) {
+        if hi - lo > 64 {
+            var row = UnsafeMutableBufferPointer(start: sorted + lo, count: hi - lo)
+            row.sort { $0.x < $1.x }
+            return
+        }
         var i = lo + 1
         while i < hi {
             let c = sorted[i]
@@ -822,7 +834,13 @@ struct CellRasterizer: ~Copyable {
     /// only the vertical direction is sampled (error at most 1/128 of a pixel's
     /// height per horizontal edge). Used only at pixels where the shape overlaps
     /// itself, where the area integral over-counts.
-    private mutating func exactCoverage(x: Int, y: Int, rule: FillRule) -> UInt8 {
+    ///
+    /// Each sub-scanline takes the winding left of the pixel from the crossings
+    /// there and sorts only the crossings inside the pixel: a pixel costs 64
+    /// passes over the row's edges. Rows crossed by more than
+    /// `exactEdgeLimit` edges keep `areaCoverage` (a pixel would cost
+    /// millions of steps: a path that winds round a circle many times).
+    private mutating func exactCoverage(x: Int, y: Int, rule: FillRule, areaCoverage: UInt8) -> UInt8 {
         if rowEdgesFor != y {
             rowEdgeCount = 0
             let top = Int32(y << 8), bottom = Int32((y + 1) << 8)
@@ -835,39 +853,49 @@ struct CellRasterizer: ~Copyable {
             }
             rowEdgesFor = y
         }
+        if rowEdgeCount > Self.exactEdgeLimit { return areaCoverage }
         let subRows = 64
         let left = Double(x), right = Double(x + 1)
+        @inline(__always) func inside(_ w: Double) -> Bool {
+            rule == .nonZero ? w != 0 : Int(w.magnitude) % 2 == 1
+        }
         var covered = 0.0
         for k in 0..<subRows {
             let sy = (Double(y) + (Double(k) + 0.5) / Double(subRows)) * 256
-            var n = 0
+            var w = 0.0  // the winding left of the pixel
+            var n = 0  // crossings inside it, sorted by x
             for i in 0..<rowEdgeCount {
                 let e = rowEdges[i]
                 let y0 = Double(e.y0), y1 = Double(e.y1)
                 let (lo, hi, dir) = y0 < y1 ? (y0, y1, 1.0) : (y1, y0, -1.0)
                 guard sy >= lo && sy < hi else { continue }
                 let xs = (Double(e.x0) + (Double(e.x1) - Double(e.x0)) * (sy - y0) / (y1 - y0)) / 256
-                // insertion into the sorted crossing list
-                var j = n
-                while j > 0 && crossings[j - 1].x > xs {
-                    crossings[j] = crossings[j - 1]
-                    j -= 1
+                if xs < left {
+                    w += dir
+                } else if xs < right {
+                    var j = n
+                    while j > 0 && crossings[j - 1].x > xs {
+                        crossings[j] = crossings[j - 1]
+                        j -= 1
+                    }
+                    crossings[j] = SIMD2(xs, dir)
+                    n += 1
                 }
-                crossings[j] = SIMD2(xs, dir)
-                n += 1
             }
-            var w = 0.0
+            var from = left
             for j in 0..<n {
+                if inside(w) { covered += crossings[j].x - from }
                 w += crossings[j].y
-                let inside = rule == .nonZero ? w != 0 : Int(w.magnitude) % 2 == 1
-                if inside && j + 1 < n {
-                    let a = max(crossings[j].x, left), b = min(crossings[j + 1].x, right)
-                    if b > a { covered += b - a }
-                }
+                from = crossings[j].x
             }
+            if inside(w) { covered += right - from }
         }
         return UInt8((covered / Double(subRows) * 255).rounded())
     }
+
+    /// The most edges crossing a row for which `exactCoverage` resolves the
+    /// pixels where a shape overlaps itself: up to 64 x 1024 crossings a pixel.
+    static let exactEdgeLimit = 1024
 
     private mutating func sweepRow<S: SpanSink>(y: Int, _ lo: Int, _ hi: Int, rule: FillRule, into sink: inout S) {
         let buf = coverageRow
@@ -906,7 +934,7 @@ struct CellRasterizer: ~Copyable {
             if (lastEdge &- firstEdge > 1 || acc > one || acc < -one || after > one || after < -one)
                 && x >= clipX0
             {
-                c = exactCoverage(x: x, y: y, rule: rule)
+                c = exactCoverage(x: x, y: y, rule: rule, areaCoverage: Self.coverage((after << shift) &- area, rule))
             } else {
                 c = Self.coverage((after << shift) &- area, rule)
             }
