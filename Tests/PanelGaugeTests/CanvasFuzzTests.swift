@@ -14,17 +14,11 @@ import Testing
 /// to print each call before it is drawn. The cases after it are the ones it
 /// found (each trapped or hung before its fix).
 struct CanvasFuzzTests {
+    /// The draw calls' parameters, from `BlendTests.Random`'s numbers.
     struct RNG {
-        var s: UInt64
-        mutating func next() -> UInt64 {
-            s &+= 0x9E37_79B9_7F4A_7C15
-            var z = s
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-        mutating func int(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+        var random: BlendTests.Random
+        mutating func unit() -> Double { Double(random.next() >> 11) / Double(1 << 53) }
+        mutating func int(_ n: Int) -> Int { random.below(n) }
         mutating func coord(_ size: Double) -> Double {
             switch int(12) {
             case 0: return [1e300, -1e300, 1e12, -1e12, 3e6, -3e6, 65536, -65536][int(8)]
@@ -72,7 +66,7 @@ struct CanvasFuzzTests {
     }
 
     @Test(arguments: 0..<8) func randomDrawsFinishAndStayInTheirClip(seed: Int) throws {
-        var rng = RNG(s: UInt64(seed) &* 7919)
+        var rng = RNG(random: BlendTests.Random(state: UInt64(seed) &* 7919))
         for trial in 0..<400 {
             let w = 1 + rng.int(90), h = 1 + rng.int(70)
             let format: PixelFormat = rng.int(2) == 0 ? .xrgb8888 : .rgb565
@@ -245,29 +239,21 @@ struct CanvasFuzzTests {
     /// keeps the area's coverage. Both finish; the exact one matches 16 x 16
     /// samples of the winding number within the samples' error.
     @Test func pathsOfManyOverlappingEdgesFinish() {
-        func star(_ n: Int, _ k: Int) -> Path {
-            var p = Path()
-            for i in 0..<n {
-                let a = Double(i * k % n) * 2 * Double.pi / Double(n)
-                let q = Point(x: 12 + 10 * cos(a), y: 12 + 10 * sin(a))
-                if i == 0 { p.move(to: q) } else { p.line(to: q) }
-            }
-            p.closeSubpath()
-            return p
-        }
         for (n, k) in [(101, 50), (1_801, 900)] {
-            let path = star(n, k)
+            let points = (0..<n).map { i in
+                let a = Double(i * k % n) * 2 * Double.pi / Double(n)
+                return Point(x: 12 + 10 * cos(a), y: 12 + 10 * sin(a))
+            }
+            var path = Path()
+            path.move(to: points[0])
+            for q in points.dropFirst() { path.line(to: q) }
+            path.closeSubpath()
             for rule in [FillRule.nonZero, .evenOdd] {
                 let img = Image(width: 24, height: 24)
                 let canvas = Canvas(surface: img.surface)
                 canvas.clear(.black)
                 canvas.fill(path, rule: rule, paint: .solid(.white))
                 if n > 1_000 { continue }
-                var points: [Point] = []
-                for i in 0..<n {
-                    let a = Double(i * k % n) * 2 * Double.pi / Double(n)
-                    points.append(Point(x: 12 + 10 * cos(a), y: 12 + 10 * sin(a)))
-                }
                 var worst = 0
                 for y in 0..<24 {
                     for x in 0..<24 {

@@ -256,7 +256,8 @@ struct Flattener {
         // The dashes' chords stay within `maximumDashEdges`, from the longest
         // dash's: a stroke far wider than its radius has round caps of
         // thousands of chords, on each of up to 100 000 dashes.
-        let longest = stride(from: 0, to: dash.lengths.count, by: 2).map { dash.lengths[$0] }.max() ?? 0
+        var longest = 0.0
+        for i in stride(from: 0, to: dash.lengths.count, by: 2) { longest = max(longest, dash.lengths[i]) }
         let dashSweep = min(abs(sweep), longest / r)
         var edges = arcSegments(radius: r + w / 2, sweep: dashSweep) + arcSegments(radius: r, sweep: dashSweep) + 2
         if cap == .round { edges += 2 * arcSegments(radius: w / 2, sweep: Double.pi) }

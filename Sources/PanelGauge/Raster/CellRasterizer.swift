@@ -931,12 +931,13 @@ struct CellRasterizer: ~Copyable {
             // orientation inside one pixel (windings -1, 0, 1); such a pixel keeps
             // the area-integral value.
             let one = Fixed24_8.one
+            let areaCoverage = Self.coverage((after << shift) &- area, rule)
             if (lastEdge &- firstEdge > 1 || acc > one || acc < -one || after > one || after < -one)
                 && x >= clipX0
             {
-                c = exactCoverage(x: x, y: y, rule: rule, areaCoverage: Self.coverage((after << shift) &- area, rule))
+                c = exactCoverage(x: x, y: y, rule: rule, areaCoverage: areaCoverage)
             } else {
-                c = Self.coverage((after << shift) &- area, rule)
+                c = areaCoverage
             }
             acc = after
             if x >= clipX0 {
