@@ -15,7 +15,8 @@
 # Cases (one boot each): bochs800 (drm-info, first frame, flips, SIGTERM), bochs320
 # (small mode, RGB565 refused, fbdev 32 bpp), cirrus565 (RGB565 scanout, fbdev
 # 16 bpp), rotate (90 and 270 degrees on a portrait panel), virtio (DirtyFB driver,
-# 180 degrees), rss (idle CPU ticks and resident memory at 800x480, two buffers).
+# 180 degrees), late (the driver loaded while paneld runs on its PNG fallback),
+# rss (idle CPU ticks and resident memory at 800x480, two buffers).
 # Usage: bash Tests/qemu/run-e2e.sh [CASE...]
 # Environment: E2E_TIMEOUT (seconds, default 600), E2E_KEEP=1 keeps Tests/qemu/.work,
 #   PANELD=path uses that binary instead of building one, E2E_RSS_BOUND_KB (case rss,
@@ -73,8 +74,9 @@ install_tools() {
     if [ -n "${need[*]// /}" ]; then
         echo "[e2e] installing: ${need[*]}"
         [ "$(id -u)" = 0 ] || { echo "[e2e] FAIL: need root to apt-get install ${need[*]}"; exit 1; }
-        apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+        # Another apt (unattended upgrades, a second CI step) may hold the dpkg lock: wait for it.
+        apt-get -o DPkg::Lock::Timeout=600 update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${need[@]}" >/dev/null
     fi
 }
 install_tools
@@ -86,7 +88,7 @@ prepare_kernel() {
     local pkg deb
     pkg=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-[0-9]/ {print $2; exit}') || true
     if [ -z "$pkg" ]; then
-        apt-get update -qq || true
+        apt-get -o DPkg::Lock::Timeout=600 update -qq || true
         pkg=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-[0-9]/ {print $2; exit}') || true
     fi
     [ -n "$pkg" ] || pkg=$KERNEL_FALLBACK
@@ -95,7 +97,7 @@ prepare_kernel() {
     if [ ! -f "$KROOT/.done" ]; then
         log "downloading $pkg"
         mkdir -p "$CACHE/dl" && rm -rf "$KROOT"
-        (cd "$CACHE/dl" && { apt-get download -qq "$pkg" 2>/dev/null || { apt-get update -qq && apt-get download -qq "$pkg"; }; }) \
+        (cd "$CACHE/dl" && { apt-get download -qq "$pkg" 2>/dev/null || { apt-get -o DPkg::Lock::Timeout=600 update -qq && apt-get download -qq "$pkg"; }; }) \
             || die "cannot download $pkg (apt-get download)"
         deb=$(ls -t "$CACHE/dl/${pkg}_"*.deb | head -1)
         dpkg -x "$deb" "$KROOT"
@@ -568,9 +570,29 @@ case_rss() {
     shutdown_vm
 }
 
+# A driver that loads while paneld runs (at boot, udev may load it after paneld
+# started): paneld starts on its PNG fallback, watches /dev/dri, and moves to the
+# display when the card appears, showing the values it was given meanwhile.
+case_late() {
+    boot late bochs-display,xres=800,yres=480 bochs late=1
+    guest_ok "[ ! -e /dev/dri/card0 ]"
+    start_paneld panel800.json auto
+    guest_ok "cat /tmp/paneld.log; grep -q 'no DRM device' /tmp/paneld.log && grep -q 'watching /dev/dri' /tmp/paneld.log"
+    send_values "cpu=64" "mem 22"
+    guest_ok "sleep 1; load_driver" 60
+    render late-first panel800.json cpu=64 mem=22
+    expect_screen late-display "$WORK/late-first.png"
+    guest_ok "grep -q 'a display appeared' /tmp/paneld.log"
+    send_values "cpu=31"
+    render late-update panel800.json cpu=31 mem=22
+    expect_screen late-update "$WORK/late-update.png"
+    stop_paneld
+    shutdown_vm
+}
+
 # ---------------------------------------------------------------- main
 CASES=("$@")
-[ ${#CASES[@]} -gt 0 ] || CASES=(bochs800 bochs320 cirrus565 rotate virtio rss)
+[ ${#CASES[@]} -gt 0 ] || CASES=(bochs800 bochs320 cirrus565 rotate virtio late rss)
 mkdir -p "$CACHE" "$WORK"
 prepare_kernel
 prepare_base
