@@ -15,7 +15,8 @@
 # Cases (one boot each): bochs800 (drm-info, first frame, flips, SIGTERM), bochs320
 # (small mode, RGB565 refused, fbdev 32 bpp), cirrus565 (RGB565 scanout, fbdev
 # 16 bpp), rotate (90 and 270 degrees on a portrait panel), virtio (DirtyFB driver,
-# 180 degrees), late (the driver loaded while paneld runs on its PNG fallback),
+# 180 degrees), late (the driver loaded while paneld runs on its PNG fallback), vt
+# (switching to another virtual terminal and back gives the display up and takes it back),
 # rss (idle CPU ticks and resident memory at 800x480, two buffers).
 # Usage: bash Tests/qemu/run-e2e.sh [CASE...]
 # Environment: E2E_TIMEOUT (seconds, default 600), E2E_KEEP=1 keeps Tests/qemu/.work,
@@ -590,9 +591,45 @@ case_late() {
     shutdown_vm
 }
 
+# Switching virtual terminals: paneld on tty1 gives the display up when the
+# console switches to tty2 (where another program, a second paneld, takes it), sleeps
+# meanwhile, and takes the display back with its whole picture when tty1 returns,
+# without any value changing.
+case_vt() {
+    boot vt bochs-display,xres=800,yres=480 bochs
+    start_paneld panel800.json
+    send_values "cpu=40" "mem 12"
+    render vt-first panel800.json cpu=40 mem=12
+    expect_screen first-frame "$WORK/vt-first.png"
+    guest_ok "grep -q 'tty1: paneld gives the display up' /tmp/paneld.log"
+    guest_ok "chvt 2; sleep 0.5; grep -q 'tty1 switched away' /tmp/paneld.log" 20
+    guest_ok "printf 'paneld e2e: tty2 is shown\\n' >/dev/tty2; sleep 0.5"
+    screendump "$VM/tty2.ppm"
+    python3 "$HERE/compare.py" "$WORK/vt-first.png" "$VM/tty2.ppm" --expect-different >/dev/null \
+        || fail_vm "after chvt 2 the screen still shows paneld's frame"
+    log "PASS vt/released"
+    PASSED+=("vt/released")
+    # Away, paneld sleeps: no CPU ticks in 3 s.
+    guest_ok "p=\$(cat /tmp/paneld.pid); t0=\$(awk '{print \$14 + \$15}' /proc/\$p/stat); sleep 3; t1=\$(awk '{print \$14 + \$15}' /proc/\$p/stat); echo VT-IDLE-TICKS \$((t1 - t0)); [ \$((t1 - t0)) = 0 ]" 20
+    log "PASS vt/idle-while-away"
+    PASSED+=("vt/idle-while-away")
+    guest_ok "paneld run --output drm --config /e2e/panel800.json --socket /run/second.sock </dev/null >/tmp/second.log 2>&1 & echo \$! >/tmp/second.pid; i=0; while [ ! -S /run/second.sock ] && [ \$i -lt 200 ]; do sleep 0.05; i=\$((i+1)); done; [ -S /run/second.sock ]" 20
+    guest_ok "printf 'cpu=97\\n' | socat -t 5 - UNIX-CONNECT:/run/second.sock"
+    render vt-second panel800.json cpu=97
+    expect_screen second-on-tty2 "$WORK/vt-second.png"
+    guest_ok "chvt 1; sleep 0.5; cat /tmp/paneld.log /tmp/second.log; grep -q 'tty1 is shown again' /tmp/paneld.log && grep -q 'tty2 switched away' /tmp/second.log" 20
+    expect_screen back-on-tty1 "$WORK/vt-first.png"
+    send_values "cpu=41"
+    render vt-update panel800.json cpu=41 mem=12
+    expect_screen update-after-return "$WORK/vt-update.png"
+    guest_ok "p=\$(cat /tmp/second.pid); kill -TERM \$p; wait \$p; rc=\$?; echo second-exit=\$rc; [ \$rc = 0 ]" 20
+    stop_paneld
+    shutdown_vm
+}
+
 # ---------------------------------------------------------------- main
 CASES=("$@")
-[ ${#CASES[@]} -gt 0 ] || CASES=(bochs800 bochs320 cirrus565 rotate virtio late rss)
+[ ${#CASES[@]} -gt 0 ] || CASES=(bochs800 bochs320 cirrus565 rotate virtio late vt rss)
 mkdir -p "$CACHE" "$WORK"
 prepare_kernel
 prepare_base
