@@ -62,9 +62,7 @@ struct Render: PaneldCommand {
     func run() throws {
         let layout = try config.map { try LayoutReader.read(file: $0) } ?? Layout.fallback
         if let problem = Render.fontProblem(layout) { Log.warning(problem) }
-        var store = GaugeStore(
-            names: layout.gauges.map(\.name), defaultGauge: layout.defaultGauge,
-            initial: Dictionary(uniqueKeysWithValues: layout.gauges.map { ($0.name, $0.range.lower) }))
+        var store = layout.store()
         for v in values {
             let (name, value) = Render.parseAssignment(v)!
             guard store.set(name, value) else {

@@ -34,6 +34,19 @@ struct Send: PaneldCommand {
         if let bad = lines.first(where: { $0.contains("\n") }) {
             throw ValidationError("a LINE must not contain a newline: \(bad.debugDescription)")
         }
+        // Every line is checked before any is sent, so a mistake changes nothing:
+        // `paneld send mem 5` would otherwise send 'mem' (refused) and '5' (which
+        // sets the default gauge).
+        for line in lines {
+            switch LineParser.parse(Array(line.utf8)) {
+            case .success: continue
+            case .failure(.missingValue(let name)):
+                throw ValidationError(
+                    "'\(name)' has no value; a LINE is one argument: paneld send '\(name) VALUE' (nothing was sent)")
+            case .failure(let e):
+                throw ValidationError("'\(LineError.clip(line))': \(e) (nothing was sent)")
+            }
+        }
     }
 
     func run() throws {
