@@ -8,13 +8,15 @@ struct Render: PaneldCommand {
     static let spec = CommandSpec(
         name: "render", abstract: "Render a layout with given values to a PNG file.",
         discussion: """
-            Example: paneld render --config panel.json --set cpu=73 --set mem=41.5 --output panel.png
             Without --config the default layout is used (one ring gauge named 'value', 0...100).
+
+            Example:
+              paneld render --config panel.json --set cpu=73 --set mem=41.5 --output panel.png
             """,
         options: [
             .option("config", help: "Layout file (JSON). Default: one ring gauge named 'value'."),
             .option("set", "NAME=VALUE", help: "A gauge value, NAME=VALUE (repeatable).", repeatable: true),
-            .option("output", help: "Where to write the PNG."),
+            .option("output", help: "Where to write the PNG.", required: true),
             .option(
                 "size",
                 help: "Screen size WIDTHxHEIGHT (logical, after rotation). Default: the layout's mode, else 800x480."),

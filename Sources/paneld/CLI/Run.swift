@@ -20,7 +20,8 @@ struct Run: PaneldCommand {
             'get cpu' and 'list' answer; a bad line is answered 'ERR <reason>'. \
             SIGHUP re-reads the --config file; SIGTERM saves the values and exits.
 
-            Example: paneld --socket /tmp/paneld.sock & echo 73 | socat - UNIX:/tmp/paneld.sock
+            Example:
+              paneld --socket /tmp/paneld.sock & echo 73 | socat - UNIX:/tmp/paneld.sock
             """,
         options: [
             .option(

@@ -9,7 +9,14 @@ struct Send: PaneldCommand {
 
     static let spec = CommandSpec(
         name: "send", abstract: "Send commands to a running paneld and print its replies.",
-        discussion: "Examples: paneld send 73   paneld send 'cpu 41' 'get cpu'   echo list | paneld send",
+        discussion: """
+            Each LINE is one argument: quote a line with a space in it.
+
+            Examples:
+              paneld send 73
+              paneld send 'cpu 41' 'get cpu'
+              echo list | paneld send
+            """,
         options: [
             .option("socket", help: "Control socket path.", default: Run.defaultSocket),
             .option("timeout", help: "Seconds to wait for the replies.", default: "\(defaultTimeout)"),
