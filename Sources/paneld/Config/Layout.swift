@@ -95,3 +95,12 @@ struct LayoutGauge: Sendable {
         (try? gauge.withValue(value)) ?? gauge
     }
 }
+
+extension FBDevOutputOptions {
+    /// The framebuffer part of a layout: format and rotation (`display` names a DRM card, not a framebuffer).
+    init(layout: Layout, devicePath: String?) {
+        self.init(
+            devicePath: devicePath, format: layout.pixelFormat,
+            rotation: layout.rotation)
+    }
+}
