@@ -167,3 +167,33 @@ func pythonHas(_ modules: [String]) -> Bool {
     let r = try? runCommand(["/usr/bin/env", "python3", "-c", "import " + modules.joined(separator: ", ")], in: dir)
     return r?.status == 0
 }
+
+/// A layout's gradients mix in Oklab unless it says "srgb"; the style's default
+/// gradient (the ring's red to green) too.
+@Suite struct LayoutInterpolationTests {
+    func tint(_ json: String) throws -> Tint? {
+        try LayoutReader.parse(Array(json.utf8)).gauges.first?.gauge.tint
+    }
+
+    @Test func gradientsMixInOklabUnlessTheLayoutSaysSRGB() throws {
+        guard case .gradient(let g)? = try tint(##"{"gauges": [{"name": "a", "gradient": ["#FF0000", "#00FF00"]}]}"##)
+        else { throw TestFailure("no gradient") }
+        #expect(g.interpolation == .oklab)
+        guard
+            case .gradient(let s)? = try tint(
+                ##"{"gauges": [{"name": "a", "gradient": ["#FF0000", "#00FF00"], "interpolation": "srgb"}]}"##)
+        else { throw TestFailure("no gradient") }
+        #expect(s.interpolation == .sRGB)
+        guard case .gradient(let ring)? = try tint(##"{"gauges": [{"name": "a", "style": "ring"}]}"##) else {
+            throw TestFailure("the ring's default tint is a gradient")
+        }
+        #expect(ring.interpolation == .oklab)
+        guard case .gradient(let fallback)? = Layout.fallback.gauges[0].gauge.tint else {
+            throw TestFailure("the default layout's ring")
+        }
+        #expect(fallback.interpolation == .oklab)
+        #expect(throws: LayoutError.self) {
+            try LayoutReader.parse(Array(##"{"gauges": [{"name": "a", "interpolation": "hsl"}]}"##.utf8))
+        }
+    }
+}

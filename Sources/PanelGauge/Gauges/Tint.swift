@@ -9,8 +9,20 @@ public enum Tint: Sendable, Hashable {
     case color(Color)
     case gradient(Gradient)
 
-    /// A gradient of evenly spaced colours (`.gradient([.green, .red])`).
-    public static func gradient(_ colors: [Color]) -> Tint { .gradient(Gradient(colors: colors)) }
+    /// A gradient of evenly spaced colours (`.gradient([.green, .red])`), mixed in
+    /// sRGB unless `interpolation` says otherwise (`.oklab` keeps the middle of
+    /// red to green a clear colour).
+    public static func gradient(_ colors: [Color], interpolation: ColorInterpolation = .sRGB) -> Tint {
+        .gradient(Gradient(colors: colors, interpolation: interpolation))
+    }
+
+    /// The same tint, a gradient mixed in `space` (a single colour stays as it is).
+    public func interpolated(in space: ColorInterpolation) -> Tint {
+        switch self {
+        case .color: self
+        case .gradient(let g): .gradient(g.interpolated(in: space))
+        }
+    }
 
     /// The tint's colour at position `t` (0...1) along the value axis.
     public func color(at t: Double) -> Color {
@@ -120,7 +132,9 @@ extension Tint {
             let stops = g.stops.map {
                 Gradient.Stop(color: $0.color, location: (margin + $0.location * sweep) / 360)
             }
-            return .conicGradient(Gradient(stops: stops), center: center, startAngle: arcStart - .degrees(margin))
+            return .conicGradient(
+                Gradient(stops: stops, interpolation: g.interpolation), center: center,
+                startAngle: arcStart - .degrees(margin))
         }
     }
 
@@ -130,7 +144,9 @@ extension Tint {
         case .color(let c): .color(c.opacity(opacity))
         case .gradient(let g):
             .gradient(
-                Gradient(stops: g.stops.map { Gradient.Stop(color: $0.color.opacity(opacity), location: $0.location) }))
+                Gradient(
+                    stops: g.stops.map { Gradient.Stop(color: $0.color.opacity(opacity), location: $0.location) },
+                    interpolation: g.interpolation))
         }
     }
 

@@ -3,7 +3,8 @@
 #endif
 
 /// A colour ramp: stops at locations in 0...1, interpolated per 8-bit sRGB
-/// channel (and alpha), padded with the end colours outside the stops.
+/// channel by default or in Oklab (``ColorInterpolation``), alpha linearly,
+/// padded with the end colours outside the stops.
 public struct Gradient: Sendable, Hashable {
     public struct Stop: Sendable, Hashable {
         public var color: Color
@@ -16,10 +17,13 @@ public struct Gradient: Sendable, Hashable {
 
     /// Sorted by location, at least one stop, locations in 0...1.
     public let stops: [Stop]
+    /// How colours between two stops are mixed.
+    public let interpolation: ColorInterpolation
 
     /// Stops are sorted; locations are clamped to 0...1; NaN locations are dropped.
     /// An empty list gives a transparent gradient.
-    public init(stops: [Stop]) {
+    public init(stops: [Stop], interpolation: ColorInterpolation = .sRGB) {
+        self.interpolation = interpolation
         // Stops already in order within 0...1 (as the styles make them, every
         // frame) are kept as they are: no filtered, clamped and sorted copies.
         var ordered = !stops.isEmpty
@@ -39,12 +43,17 @@ public struct Gradient: Sendable, Hashable {
     }
 
     /// Evenly spaced colours, as SwiftUI's `Gradient(colors:)`.
-    public init(colors: [Color]) {
+    public init(colors: [Color], interpolation: ColorInterpolation = .sRGB) {
         let n = colors.count
         self.init(
             stops: colors.enumerated().map {
                 Stop(color: $0.element, location: n > 1 ? Double($0.offset) / Double(n - 1) : 0)
-            })
+            }, interpolation: interpolation)
+    }
+
+    /// The same stops, mixed in `space`.
+    public func interpolated(in space: ColorInterpolation) -> Gradient {
+        Gradient(stops: stops, interpolation: space)
     }
 
     /// The colour at `t` (clamped to 0...1).
@@ -54,7 +63,7 @@ public struct Gradient: Sendable, Hashable {
         if hi == 0 { return stops[0].color }
         let a = stops[hi - 1], b = stops[hi]
         let span = b.location - a.location
-        return span <= 0 ? b.color : Color.lerp(a.color, b.color, (t - a.location) / span)
+        return span <= 0 ? b.color : Color.lerp(a.color, b.color, (t - a.location) / span, in: interpolation)
     }
 }
 

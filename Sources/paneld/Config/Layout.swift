@@ -38,7 +38,7 @@ struct Layout: Sendable {
                 name: "value", rect: nil, range: try! ValueRange(0, 100),
                 gauge: try! Gauge(value: 0, in: 0...100).gaugeStyle(RingGaugeStyle()).environment {
                     $0.background = .black
-                })
+                }.tint(RingGaugeStyle().defaultTint.interpolated(in: .oklab)))
         ])
 
     /// Logical size (after rotation) implied by the mode, if one is set.

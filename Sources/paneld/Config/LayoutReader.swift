@@ -41,7 +41,8 @@ struct LayoutError: Error, CustomStringConvertible {
 ///           "tint": "#0A84FF"  or  "gradient": ["#34C759", "#FF3B30"],
 ///           "thresholds": [ { "above": 80, "color": "#FF3B30" } ],
 ///           "minimumLabel": "0", "maximumLabel": "100", "labelSize": 12, "segments": 10 (stepped only),
-///           "metric": "host1.cpu" (another name that sets it: a statsd client's prefixed metric) }
+///           "metric": "host1.cpu" (another name that sets it: a statsd client's prefixed metric),
+///           "interpolation": "oklab" (default) or "srgb" (how a gradient mixes its colours) }
 ///
 /// Styles are PanelGauge's: linearCapacity, accessoryLinear, accessoryLinearCapacity,
 /// accessoryCircular, accessoryCircularCapacity, ring, stepped (default ring);
@@ -310,7 +311,7 @@ private struct Checker {
     {
         let keys = [
             "name", "style", "rect", "range", "label", "units", "tint", "gradient", "thresholds", "format", "segments",
-            "minimumLabel", "maximumLabel", "labelSize", "metric",
+            "minimumLabel", "maximumLabel", "labelSize", "metric", "interpolation",
         ]
         guard let m = members(v, path, known: keys) else { return nil }
         let before = issues.count
@@ -399,6 +400,14 @@ private struct Checker {
                 fail(g, path + ".gradient", "expected 2 to 16 colours [\"#RRGGBB\", ...]")
             }
         }
+        var interpolation = ColorInterpolation.oklab
+        if let s = string(m["interpolation"], path + ".interpolation") {
+            switch s {
+            case "oklab": interpolation = .oklab
+            case "srgb": interpolation = .sRGB
+            default: fail(m["interpolation"], path + ".interpolation", "'\(s)' is not 'oklab' or 'srgb'")
+            }
+        }
         var steps: [Thresholds.Step] = []
         if let t = m["thresholds"] {
             if case .array(let a) = t.kind {
@@ -432,7 +441,9 @@ private struct Checker {
                 checkedValue: range.lower, range: range.lower...range.upper, label: label.map(GaugeLabel.text),
                 current: nil, minimum: minimumLabel.map(GaugeLabel.text), maximum: maximumLabel.map(GaugeLabel.text))
             g.style = style.style(segments: segments)
-            g.tint = tint
+            // A gradient (the layout's, or the style's default one) mixes in Oklab
+            // unless the layout asks for sRGB.
+            g.tint = (tint ?? g.style.defaultTint).interpolated(in: interpolation)
             g.valueFormat = format
             g.environment = environment
             if let labelSize { g.environment.labelSize = labelSize }
