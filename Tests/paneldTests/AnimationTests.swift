@@ -53,7 +53,9 @@ import Testing
             ["render", "--config", dir.file("l.json"), "--set", "value=90", "--output", dir.file("r.png")], in: dir)
         #expect(r.status == 0)
         let want = try PNG.read(dir.file("r.png")).rgb
-        let d = try DaemonProcess(dir, args: ["--config", dir.file("l.json"), "--output", "png:" + dir.file("d.png")])
+        let d = try DaemonProcess(
+            dir,
+            args: ["--config", dir.file("l.json"), "--output", "png:" + dir.file("d.png"), "--png-interval", "0.05"])
         let c = try TestClient(d.socketPath)
         #expect(try c.ask("get") == "value 0")
         usleep(200_000)

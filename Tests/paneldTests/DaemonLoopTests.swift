@@ -78,7 +78,8 @@ final class FakeFlipOutput: FrameOutput {
         defer { listener.close() }
         let store = GaugeStore(names: ["a", "b"], defaultGauge: "a", initial: [:])
         let daemon = Daemon(
-            layout: layout, output: output, listener: listener, signals: signals, statsd: nil, notifier: nil,
+            layout: layout, output: OutputSlot(output), listener: listener, signals: signals, statsd: nil,
+            notifier: nil,
             store: store, settings: Daemon.Settings())
 
         try daemon.turn()  // the first frame, whole screen

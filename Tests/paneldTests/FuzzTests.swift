@@ -69,6 +69,7 @@ func canonical(_ c: Command) -> String {
     case .get(let g?): "get \(g)"
     case .get(nil): "get"
     case .list: "list"
+    case .reload: "reload"
     }
 }
 

@@ -22,6 +22,11 @@ private func parse(_ s: String) -> Result<Command, LineError> { LineParser.parse
         ("cpu=-73", .set(gauge: "cpu", value: -73)),
         ("cpu:73|g", .set(gauge: "cpu", value: 73)),
         ("cpu:73|g|@0.5", .set(gauge: "cpu", value: 73)),
+        // DogStatsD: tags (with ':' in them), container id, timestamp; checked, then ignored.
+        ("cpu:33|g|#host:pi", .set(gauge: "cpu", value: 33)),
+        ("cpu:33|g|@0.5|#host:pi,env:lab|c:abc123|T1656581400", .set(gauge: "cpu", value: 33)),
+        ("cpu:-2|g|#a", .adjust(gauge: "cpu", delta: -2)),
+        ("reload", .reload),
         ("cpu:+5|g", .adjust(gauge: "cpu", delta: 5)),
         ("cpu:-5|g", .adjust(gauge: "cpu", delta: -5)),
         ("cpu:-0.25|g", .adjust(gauge: "cpu", delta: -0.25)),
@@ -75,9 +80,14 @@ private func parse(_ s: String) -> Result<Command, LineError> { LineParser.parse
         ("cpu:73", .unsupportedStatsdType("")),
         ("cpu:73|c", .unsupportedStatsdType("c")),
         ("cpu:73|ms", .unsupportedStatsdType("ms")),
-        ("cpu:73|g|x", .notANumber("x")),
-        ("cpu:73|g|@2", .notANumber("@2")),
-        ("cpu:73|g|@0.5|x", .tooManyFields),
+        ("cpu:73|g|x", .badStatsdField("x")),
+        ("cpu:73|g|@2", .badStatsdField("@2")),
+        ("cpu:73|g|@0.5|x", .badStatsdField("x")),
+        ("cpu:73|g|@0.5|@0.5", .badStatsdField("@0.5")),
+        ("cpu:73|g|#", .badStatsdField("#")),
+        ("cpu:73|g|T12a", .badStatsdField("T12a")),
+        ("cpu:73|g|c", .badStatsdField("c")),
+        ("cpu:73|c|#a", .unsupportedStatsdType("c")),
         (":73|g", .badName("")),
         ("1 2 3 4", .unknownCommand("1")),
         ("%%% 1 2", .unknownCommand("%%%")),
@@ -113,6 +123,30 @@ private func parse(_ s: String) -> Result<Command, LineError> { LineParser.parse
         }
         #expect(!e.description.contains("\n"))
         #expect(e.description.utf8.count < 200)
+    }
+
+    /// Characters that do not show as themselves are escaped in the echo: a reply
+    /// never carries a right-to-left override, a byte-order mark or a no-break space.
+    @Test(arguments: [
+        ("a\u{00A0}b 1", "\\u{A0}"), ("x\u{202E}y 1", "\\u{202E}"), ("\u{FEFF}cpu 1", "\\u{FEFF}"),
+        ("a\u{200B} 1", "\\u{200B}"), ("a\u{2028} 1", "\\u{2028}"), ("a\u{E000} 1", "\\u{E000}"),
+        ("a\\b 1", "a\\\\b"),
+    ])
+    func echoedInputIsEscaped(line: String, escape: String) {
+        guard case .failure(let e) = parse(line) else {
+            Issue.record("expected an error for \(line.debugDescription)")
+            return
+        }
+        let reply = e.description
+        #expect(reply.contains(escape), "\(reply)")
+        let ascii = reply.unicodeScalars.allSatisfy { $0.isASCII }
+        #expect(ascii, "\(reply.debugDescription)")
+    }
+
+    /// Letters of any script are echoed as they are.
+    @Test func lettersAreEchoedAsTheyAre() {
+        #expect(parse("température 1") == .failure(.badName("température")))
+        #expect(LineError.badName("température").description.contains("'température'"))
     }
 }
 

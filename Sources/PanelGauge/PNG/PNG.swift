@@ -5,6 +5,13 @@ import CZlib
 public enum PNG {
     public struct Error: Swift.Error, CustomStringConvertible {
         public let description: String
+        /// The `errno` of the failed call; 0 when no call failed (a refused file type).
+        public let code: Int32
+
+        public init(description: String, code: Int32 = 0) {
+            self.description = description
+            self.code = code
+        }
     }
 
     /// Encodes 8-bit RGB triples (`width * height * 3` bytes) as a PNG file.
@@ -145,8 +152,9 @@ extension Array where Element == UInt8 {
 extension PNG {
     /// Writes `surface` to `path` as a PNG (replacing the file atomically via a
     /// temporary file in the same directory and rename).
-    public static func write(_ surface: Surface, to path: String) throws {
-        try FileIO.writeAtomically(try encode(surface), to: path)
+    /// `durable` as in ``FileIO/writeAtomically(_:to:mode:durable:)``.
+    public static func write(_ surface: Surface, to path: String, durable: Bool = true) throws {
+        try FileIO.writeAtomically(try encode(surface), to: path, durable: durable)
     }
 
     /// Reads and decodes a PNG file.
@@ -159,11 +167,77 @@ extension PNG {
 public enum FileIO {
     public struct Error: Swift.Error, CustomStringConvertible {
         public let description: String
+        /// The `errno` of the failed call; 0 when no call failed (a refused file type).
+        public let code: Int32
+
+        public init(description: String, code: Int32 = 0) {
+            self.description = description
+            self.code = code
+        }
+    }
+
+    /// What is at `path`, as `stat` says, without opening it (so a FIFO or a device
+    /// is named, not waited on): nil if nothing is there.
+    public static func fileType(_ path: String) -> FileType? {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return nil }
+        return FileType(mode: st.st_mode)
+    }
+
+    /// The kind of a directory entry, for messages that say why a path is refused.
+    public enum FileType: Equatable, Sendable, CustomStringConvertible {
+        case regular, directory, symbolicLink, fifo, socket, characterDevice, blockDevice, other
+
+        init(mode: mode_t) {
+            switch mode & S_IFMT {
+            case S_IFREG: self = .regular
+            case S_IFDIR: self = .directory
+            case S_IFLNK: self = .symbolicLink
+            case S_IFIFO: self = .fifo
+            case S_IFSOCK: self = .socket
+            case S_IFCHR: self = .characterDevice
+            case S_IFBLK: self = .blockDevice
+            default: self = .other
+            }
+        }
+
+        public var description: String {
+            switch self {
+            case .regular: "a regular file"
+            case .directory: "a directory"
+            case .symbolicLink: "a symbolic link"
+            case .fifo: "a FIFO"
+            case .socket: "a socket"
+            case .characterDevice: "a character device"
+            case .blockDevice: "a block device"
+            case .other: "not a regular file"
+            }
+        }
+    }
+
+    /// Opens `path` for reading only if it is a regular file (following symlinks).
+    /// The open never blocks: `O_NONBLOCK` makes a FIFO's open return at once, and
+    /// `fstat` on the open descriptor then refuses it (a FIFO would otherwise block
+    /// the caller until a writer appears, forever). Throws with the file's type.
+    public static func openRegularFile(_ path: String) throws -> Int32 {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else { throw Error(description: "\(path): \(String(cString: strerror(errno)))", code: errno) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else {
+            let msg = String(cString: strerror(errno))
+            close(fd)
+            throw Error(description: "\(path): \(msg)")
+        }
+        let type = FileType(mode: st.st_mode)
+        guard type == .regular else {
+            close(fd)
+            throw Error(description: "\(path) is \(type), not a regular file")
+        }
+        return fd
     }
 
     public static func read(_ path: String) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw Error(description: "\(path): \(String(cString: strerror(errno)))") }
+        let fd = try openRegularFile(path)
         defer { close(fd) }
         var out = [UInt8]()
         var buf = [UInt8](repeating: 0, count: 65536)
@@ -181,35 +255,50 @@ public enum FileIO {
 
     /// Writes `bytes` to a new, exclusively created temporary file next to
     /// `path` (`mkstemp`: an unpredictable name, never an existing file or a
-    /// symlink), fsyncs it, gives it `mode` and renames it over `path`, so
-    /// readers see either the old or the new file, never a partial one.
-    public static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws {
+    /// symlink), gives it `mode` and renames it over `path`, so readers see
+    /// either the old or the new file, never a partial one.
+    ///
+    /// `durable` fsyncs the file before the rename, so that after a power cut the
+    /// new name holds the new contents (values worth keeping); a file that is
+    /// rewritten often and can be made again (a frame) passes false and spares the
+    /// storage a flush per write. Errors name `path` and the failed call, never the
+    /// temporary name, so the same failure reads the same each time.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644, durable: Bool = true)
+        throws
+    {
         var template = Array("\(path).XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw Error(description: "\(path): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else {
+            throw Error(description: "\(path): creating a temporary file: \(String(cString: strerror(errno)))")
+        }
         let tmp = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        func fail(_ what: String) -> Error {
+        func fail(_ call: String) -> Error {
             let msg = String(cString: strerror(errno))
             close(fd)
             unlink(tmp)
-            return Error(description: "\(what): \(msg)")
+            return Error(description: "\(path): \(call): \(msg)")
         }
         var off = 0
         while off < bytes.count {
             let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + off, $0.count - off) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw fail(tmp)
+                throw fail("write")
             }
             off += n
         }
-        guard fchmod(fd, mode) == 0 else { throw fail(tmp) }
-        fsync(fd)
-        close(fd)
+        guard fchmod(fd, mode) == 0 else { throw fail("fchmod") }
+        if durable, fsync(fd) != 0 { throw fail("fsync") }
+        // close reports delayed write errors (NFS, a full disk on some file systems).
+        guard close(fd) == 0 else {
+            let msg = String(cString: strerror(errno))
+            unlink(tmp)
+            throw Error(description: "\(path): close: \(msg)")
+        }
         guard rename(tmp, path) == 0 else {
             let msg = String(cString: strerror(errno))
             unlink(tmp)
-            throw Error(description: "\(path): \(msg)")
+            throw Error(description: "\(path): rename: \(msg)")
         }
     }
 }

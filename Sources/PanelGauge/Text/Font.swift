@@ -26,6 +26,8 @@ public struct FontDescriptor: Sendable, Hashable {
 public enum FontError: Error, Equatable, CustomStringConvertible {
     /// The file does not exist or cannot be read.
     case unreadable(path: String)
+    /// The path names a FIFO, a device or a directory, which is never opened.
+    case notRegularFile(path: String)
     /// FreeType refused the file or a request; `call` is the FreeType function.
     case freeType(call: String, code: Int32, path: String)
     /// The size is not a positive finite number of pixels.
@@ -35,6 +37,7 @@ public enum FontError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .unreadable(let p):
             "font file \(p) does not exist or is not readable (install fonts-dejavu-core, or set another font path)"
+        case .notRegularFile(let p): "font file \(p) is not a regular file"
         case .freeType(let call, let code, let p):
             "FreeType \(call) failed with error 0x\(String(code, radix: 16)) for font \(p)"
         case .invalidSize(let s): "font size \(s) px is not a positive number"
@@ -70,7 +73,10 @@ public final class FontFile: Sendable {
     /// Opens the file; throws ``FontError`` if it is missing or not a font.
     public init(_ descriptor: FontDescriptor) throws(FontError) {
         let path = descriptor.path
+        // FreeType opens the path itself, with a blocking open: a FIFO would hang it.
         guard access(path, R_OK) == 0 else { throw .unreadable(path: path) }
+        var st = stat()
+        guard stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { throw .notRegularFile(path: path) }
         var lib: FT_Library?
         var rc = FT_Init_FreeType(&lib)
         guard rc == 0, let lib else { throw .freeType(call: "FT_Init_FreeType", code: rc, path: path) }

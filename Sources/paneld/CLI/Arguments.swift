@@ -282,13 +282,24 @@ enum CommandLineTool {
     }
 
     private static func usageError(_ message: String, _ usage: String, _ command: String) -> Int32 {
-        Log.writeStderr("Error: \(message)\nUsage: \(usage)\n  See '\(command) --help' for more information.\n")
+        if Log.journal {
+            Log.error(message)
+        } else {
+            Log.writeStderr("Error: \(message)\nUsage: \(usage)\n  See '\(command) --help' for more information.\n")
+        }
         return 64
     }
 
+    /// The error that ends a command: on a terminal `Error: ...`; in the journal each
+    /// line of it (a layout's issues are one per line) at priority err, so
+    /// `journalctl -p err` shows why paneld did not start.
     private static func failure(_ error: any Error) -> Int32 {
         if let exit = error as? ExitCode { return exit.code }
-        Log.writeStderr("Error: \(error)\n")
+        if Log.journal {
+            for line in "\(error)".split(separator: "\n") { Log.error(String(line)) }
+        } else {
+            Log.writeStderr("Error: \(error)\n")
+        }
         return 1
     }
 

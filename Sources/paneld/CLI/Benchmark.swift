@@ -87,7 +87,7 @@ struct Benchmark: PaneldCommand {
             throw ValidationError("--damage needs --phase full or --phase update (run each under callgrind)")
         }
         if let size, ModeRequest(parsing: size) == nil {
-            throw ValidationError("--size '\(size)' is not WIDTHxHEIGHT, e.g. 800x480")
+            throw ValidationError("--size '\(size)' is not WIDTHxHEIGHT, e.g. 800x480, \(ModeRequest.limits)")
         }
         if let stepFraction, !(stepFraction > 0 && stepFraction <= 0.9) {
             throw ValidationError("--step must be more than 0 and at most 0.9")
@@ -129,7 +129,8 @@ struct Benchmark: PaneldCommand {
         let signals = try SignalPipe(signals: [SIGTERM, SIGINT])
         let listener = try UnixSocket.listen(socket)
         let daemon = Daemon(
-            layout: layout, output: output, listener: listener, signals: signals, statsd: nil, notifier: nil,
+            layout: layout, output: OutputSlot(output), listener: listener, signals: signals, statsd: nil,
+            notifier: nil,
             store: store, settings: Daemon.Settings(cachesStaticLayers: cachesStaticLayers))
         return (daemon, listener, signals)
     }

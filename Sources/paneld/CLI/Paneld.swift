@@ -8,7 +8,7 @@ import Glibc
 enum Paneld {
     static let abstract = "Show live gauges on a DRM/KMS display, fed by a Unix socket."
     nonisolated(unsafe) static let commands: [any PaneldCommand.Type] = [
-        Run.self, Render.self, Send.self, DRMInfo.self, Benchmark.self,
+        Run.self, Render.self, Send.self, Reload.self, DRMInfo.self, Benchmark.self,
     ]
 
     static func main() {

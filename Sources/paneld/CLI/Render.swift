@@ -34,7 +34,7 @@ struct Render: PaneldCommand {
 
     func validate() throws {
         if let size, ModeRequest(parsing: size) == nil {
-            throw ValidationError("--size '\(size)' is not WIDTHxHEIGHT, e.g. 800x480")
+            throw ValidationError("--size '\(size)' is not WIDTHxHEIGHT, e.g. 800x480, \(ModeRequest.limits)")
         }
         for v in values where Render.parseAssignment(v) == nil {
             throw ValidationError("--set '\(v)' is not NAME=VALUE with a finite decimal VALUE, e.g. --set cpu=73")

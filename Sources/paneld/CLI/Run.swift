@@ -10,6 +10,7 @@ struct Run: PaneldCommand {
     /// Defaults of the options that have one (their help shows them too).
     static let defaultSocket = "/run/paneld.sock"
     static let defaultSaveInterval = 5
+    static let defaultPNGInterval = 1.0
 
     static let spec = CommandSpec(
         name: "run", abstract: "Run the daemon (the default).",
@@ -42,9 +43,16 @@ struct Run: PaneldCommand {
                 help:
                     "Seconds between two writes of the state file while values change (0.1 to 3600). A crash loses at most this much; flash storage sees at most one write per interval.",
                 default: "\(defaultSaveInterval)"),
+            .option(
+                "png-interval", "seconds",
+                help:
+                    "Shortest time between two writes of the PNG file (PNG output; 0.05 to 3600). Each write replaces the whole file.",
+                default: "1"),
             .option("size", help: "Screen size WIDTHxHEIGHT for PNG output. Default: the layout's mode, else 800x480."),
             .option("stuck-client-timeout", help: "", hidden: true),
             .option("max-clients", help: "", hidden: true),
+            .option("line-timeout", help: "", hidden: true),
+            .option("idle-timeout", help: "", hidden: true),
             .flag("verbose", help: "Log debug messages."),
         ])
 
@@ -53,8 +61,11 @@ struct Run: PaneldCommand {
     var output: String?
     var state: String?
     var saveInterval: Double
+    var pngInterval: Double
     var size: String?
     var stuckClientTimeout: Int64
+    var lineTimeout: Int64
+    var idleTimeout: Int64
     var maxClients: Int
     var verbose: Bool
 
@@ -64,9 +75,12 @@ struct Run: PaneldCommand {
         output = arguments.string("output")
         state = arguments.string("state")
         saveInterval = try arguments.double("save-interval") ?? Double(Self.defaultSaveInterval)
+        pngInterval = try arguments.double("png-interval") ?? Self.defaultPNGInterval
         size = arguments.string("size")
         // The hidden options' defaults are the daemon's own.
         stuckClientTimeout = try arguments.int64("stuck-client-timeout") ?? Daemon.Settings().stuckClientTimeout
+        lineTimeout = try arguments.int64("line-timeout") ?? Daemon.Settings().lineTimeout
+        idleTimeout = try arguments.int64("idle-timeout") ?? Daemon.Settings().idleTimeout
         maxClients = try arguments.int("max-clients") ?? Daemon.Settings().maxClients
         verbose = arguments.flag("verbose")
     }
@@ -76,7 +90,7 @@ struct Run: PaneldCommand {
             throw ValidationError("--output '\(output)' is not one of: drm, fbdev, fbdev:DEVICE, png, png:FILE")
         }
         if let size, ModeRequest(parsing: size) == nil {
-            throw ValidationError("--size '\(size)' is not WIDTHxHEIGHT, e.g. 800x480")
+            throw ValidationError("--size '\(size)' is not WIDTHxHEIGHT, e.g. 800x480, \(ModeRequest.limits)")
         }
         if socket.isEmpty || socket.utf8.count > UnixSocket.maxPathLength {
             throw ValidationError("--socket must be a path of 1 to \(UnixSocket.maxPathLength) bytes")
@@ -85,6 +99,9 @@ struct Run: PaneldCommand {
         if !(1...4096).contains(maxClients) { throw ValidationError("--max-clients must be 1 to 4096") }
         if !(saveInterval >= 0.1 && saveInterval <= 3600) {
             throw ValidationError("--save-interval must be 0.1 to 3600 seconds")
+        }
+        if !(pngInterval >= 0.05 && pngInterval <= 3600) {
+            throw ValidationError("--png-interval must be 0.05 to 3600 seconds")
         }
     }
 
@@ -98,7 +115,13 @@ struct Run: PaneldCommand {
                 ?? "no layout given: one ring gauge 'value', 0...100")
         if let problem = Render.fontProblem(layout) { Log.warning(problem) }
 
-        let statePath = state ?? Systemd.env("STATE_DIRECTORY").map { Run.firstPath($0) + "/values" }
+        var statePath = state ?? Systemd.env("STATE_DIRECTORY").map { Run.firstPath($0) + "/values" }
+        var stateRefused = false
+        if let p = statePath, let refusal = StateFile.refusal(p) {
+            Log.error("\(refusal): values are neither restored from it nor saved to it")
+            statePath = nil
+            stateRefused = true
+        }
         var store = GaugeStore(
             names: layout.gauges.map(\.name), defaultGauge: layout.defaultGauge,
             initial: Dictionary(uniqueKeysWithValues: layout.gauges.map { ($0.name, $0.range.lower) }))
@@ -107,7 +130,7 @@ struct Run: PaneldCommand {
                 Log.info("saved value for '\(name)' ignored: the layout has no such gauge")
             }
             _ = store.takeChanged()
-        } else {
+        } else if !stateRefused {
             Log.info("values are not saved across restarts (no --state and no $STATE_DIRECTORY)")
         }
 
@@ -137,8 +160,19 @@ struct Run: PaneldCommand {
         }
 
         // After the socket, so a second paneld is refused before it touches the display.
-        let frameOutput = try openOutput(layout)
-        defer { frameOutput.close() }
+        let (frameOutput, isFallback) = try openOutput(layout)
+        let slot = OutputSlot(frameOutput)
+        defer { slot.close() }
+        // Chosen automatically and no display yet: watch for one (a driver that loads later).
+        var lateDisplay: LateDisplay? = nil
+        if isFallback {
+            do {
+                lateDisplay = LateDisplay(watcher: try DisplayWatcher()) { try self.openDRM(layout) }
+                Log.notice("watching /dev/dri: paneld moves to a display when one appears")
+            } catch {
+                Log.warning("cannot watch /dev/dri for a display that appears later: \(error)")
+            }
+        }
         let screen = IntRect(x: 0, y: 0, width: frameOutput.width, height: frameOutput.height)
         for g in layout.gauges where !(g.rect.map(screen.contains) ?? true) {
             Log.warning(
@@ -151,13 +185,15 @@ struct Run: PaneldCommand {
         settings.layoutPath = config
         settings.saveInterval = Int64((saveInterval * 1000).rounded())
         settings.stuckClientTimeout = max(1, stuckClientTimeout)
+        settings.lineTimeout = max(1, lineTimeout)
+        settings.idleTimeout = max(1, idleTimeout)
         settings.maxClients = maxClients
-        settings.minFrameInterval = frameOutput is PNGOutput ? 50 : 0
+        settings.minFrameInterval = frameOutput is PNGOutput ? Int64((pngInterval * 1000).rounded()) : 0
         settings.watchdogInterval = Systemd.watchdogInterval(
             usec: Systemd.env("WATCHDOG_USEC"), watchdogPID: Systemd.env("WATCHDOG_PID"), pid: getpid())
         let daemon = Daemon(
-            layout: layout, output: frameOutput, listener: listener, signals: signals, statsd: statsd,
-            notifier: Notifier(), store: store, settings: settings)
+            layout: layout, output: slot, listener: listener, signals: signals, statsd: statsd,
+            notifier: Notifier(), store: store, settings: settings, lateDisplay: lateDisplay)
         try daemon.run()
         Log.info("stopped")
     }
@@ -167,7 +203,10 @@ struct Run: PaneldCommand {
         String(list.split(separator: ":", maxSplits: 1).first ?? Substring(list))
     }
 
-    private func openOutput(_ layout: Layout) throws -> FrameOutput {
+    /// The output `--output` names, else the automatic choice: a DRM display, else
+    /// a framebuffer, else a PNG file. `isFallback`: chosen automatically without a
+    /// display (a framebuffer or the PNG file), so a display that appears later is taken.
+    private func openOutput(_ layout: Layout) throws -> (output: FrameOutput, isFallback: Bool) {
         let choice = output.flatMap(OutputChoice.init) ?? .automatic
         let defaultPNG = Systemd.env("STATE_DIRECTORY").map { Run.firstPath($0) + "/frame.png" } ?? "/tmp/paneld.png"
         let size =
@@ -180,29 +219,27 @@ struct Run: PaneldCommand {
             return PNGOutput(path: p, width: size.0, height: size.1, format: layout.pixelFormat ?? .xrgb8888)
         }
         switch choice {
-        case .png(let path): return png(path)
-        case .drm: return try openDRM(layout)
-        case .fbdev(let path): return try openFBDev(layout, path: path)
+        case .png(let path): return (png(path), false)
+        case .drm: return (try openDRM(layout), false)
+        case .fbdev(let path): return (try openFBDev(layout, path: path), false)
         case .automatic:
+            let reason: String
             if DRMProbe.cardPaths().isEmpty {
-                if !LiveFBSyscalls().listFramebuffers().isEmpty {
-                    Log.notice("no DRM device (nothing matches /dev/dri/card*): using the framebuffer device")
-                    return try openFBDev(layout, path: nil)
+                reason = "no DRM device (nothing matches /dev/dri/card*)"
+            } else {
+                do {
+                    return (try openDRM(layout), false)
+                } catch {
+                    // A card without KMS (the Pi's render-only v3d next to an fbtft SPI panel).
+                    reason = "no usable DRM display (\(error))"
                 }
-                Log.notice("no DRM device (nothing matches /dev/dri/card*): showing frames in a PNG file instead")
-                return png(nil)
             }
-            do {
-                return try openDRM(layout)
-            } catch {
-                // A card without KMS (the Pi's render-only v3d next to an fbtft SPI panel).
-                if !LiveFBSyscalls().listFramebuffers().isEmpty {
-                    Log.notice("no usable DRM display (\(error)): using the framebuffer device")
-                    return try openFBDev(layout, path: nil)
-                }
-                Log.notice("no usable DRM display (\(error)): showing frames in a PNG file instead")
-                return png(nil)
+            if !LiveFBSyscalls().listFramebuffers().isEmpty {
+                Log.notice("\(reason): using the framebuffer device")
+                return (try openFBDev(layout, path: nil), true)
             }
+            Log.notice("\(reason): showing frames in a PNG file instead")
+            return (png(nil), true)
         }
     }
 

@@ -63,15 +63,24 @@ enum LayoutReader {
         return try parse(bytes, file: path)
     }
 
+    /// A font path must name a regular file this process may read (a FIFO or a
+    /// device there would block or feed FreeType endless bytes). `stat` only: nothing is opened.
+    static func isReadableRegularFile(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0 && st.st_mode & S_IFMT == S_IFREG && access(path, R_OK) == 0
+    }
+
     /// Reads a regular file of at most `limit` bytes (so `/dev/zero` or a huge file
     /// is refused instead of exhausting memory).
     static func readBounded(_ path: String, limit: Int) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw Errno.current("open") }
+        let fd: Int32
+        do { fd = try FileIO.openRegularFile(path) } catch let e as FileIO.Error {
+            if e.code != 0 { throw Errno(code: e.code, call: "open") }
+            throw DaemonError(e.description)
+        }
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw Errno.current("fstat") }
-        guard st.st_mode & S_IFMT == S_IFREG else { throw DaemonError("not a regular file") }
         guard st.st_size <= limit else { throw DaemonError("larger than \(limit) bytes") }
         var out = [UInt8](repeating: 0, count: Int(st.st_size) + 1)
         var used = 0
@@ -88,7 +97,8 @@ enum LayoutReader {
 
     /// Parses layout JSON; `file` only labels the error.
     static func parse(
-        _ bytes: [UInt8], file: String = "layout", fileReadable: @escaping (String) -> Bool = { access($0, R_OK) == 0 }
+        _ bytes: [UInt8], file: String = "layout",
+        fileReadable: @escaping (String) -> Bool = LayoutReader.isReadableRegularFile
     ) throws(LayoutError) -> Layout {
         guard bytes.count <= maxFileSize else {
             throw LayoutError(
@@ -197,7 +207,10 @@ private struct Checker {
         if let s = string(m["mode"], "mode") {
             layout.mode = ModeRequest(parsing: s)
             if layout.mode == nil {
-                fail(m["mode"], "mode", "'\(s)' is not a mode (use WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, e.g. 800x480@60)")
+                fail(
+                    m["mode"], "mode",
+                    "'\(s)' is not a mode (use WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, e.g. 800x480@60, \(ModeRequest.limits))"
+                )
             }
         }
         if let s = string(m["format"], "format") {
@@ -217,7 +230,9 @@ private struct Checker {
         if let c = color(m["background"], "background") { layout.background = c }
         if let c = color(m["foreground"], "foreground") { layout.foreground = c }
         layout.font = string(m["font"], "font")
-        if let f = layout.font, !fileReadable(f) { fail(m["font"], "font", "cannot read the font file \(f)") }
+        if let f = layout.font, !fileReadable(f) {
+            fail(m["font"], "font", "cannot read the font file \(f) (it must be a readable regular file)")
+        }
         var environment = GaugeEnvironment()
         environment.background = layout.background
         environment.foreground = layout.foreground

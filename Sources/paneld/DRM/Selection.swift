@@ -68,13 +68,22 @@ struct ModeRequest: Equatable, Sendable, CustomStringConvertible {
         self.refresh = refresh
     }
 
-    /// Parses `800x480` or `800x480@60`: sizes 1...16384, refresh 1...1000; nil
-    /// for anything else.
+    /// The largest side a display can have here: 8192 (DRM drivers' framebuffer
+    /// limits are 8192 or less on the hardware paneld runs on, 16384 on a few
+    /// desktop GPUs; beyond 8K UHD nothing is a panel).
+    static let maxSide = 8192
+    /// The most pixels a display can have: 8K UHD, 7680x4320 (a 127 MiB XRGB8888 frame).
+    static let maxPixels = 7680 * 4320
+    /// The caps, in words, for error messages.
+    static let limits = "at most \(maxSide) pixels a side and \(maxPixels) pixels in all (7680x4320)"
+
+    /// Parses `800x480` or `800x480@60` within the caps above, refresh 1...1000;
+    /// nil for anything else.
     init?(parsing text: String) {
         let parts = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
         let size = parts[0].split(separator: "x", omittingEmptySubsequences: false)
-        guard size.count == 2, let w = Int(size[0]), let h = Int(size[1]), (1...16384).contains(w),
-            (1...16384).contains(h)
+        guard size.count == 2, let w = Int(size[0]), let h = Int(size[1]), (1...ModeRequest.maxSide).contains(w),
+            (1...ModeRequest.maxSide).contains(h), w * h <= ModeRequest.maxPixels
         else { return nil }
         var hz: Int? = nil
         if parts.count == 2 {

@@ -22,10 +22,22 @@ final class Client {
     var stash: [UInt8] = []
     /// When the client last went over the high-water mark, while it stays there.
     var blockedSince: Int64?
+    /// When the client last sent something (or connected).
+    var lastActivity: Int64
+    /// When the first byte of the line the framer holds arrived, while a line is unfinished.
+    var partialSince: Int64?
 
-    init(fd: FileDescriptor, id: Int) {
+    init(fd: FileDescriptor, id: Int, now: Int64) {
         self.fd = fd
         self.id = id
+        self.lastActivity = now
+    }
+
+    /// After bytes were framed at `now`: starts or ends the unfinished line's clock.
+    /// A line whose over-long tail is being skipped is unfinished too.
+    func notePartialLine(now: Int64) {
+        let unfinished = framer.pendingCount > 0 || framer.isDiscarding
+        partialSince = unfinished ? (partialSince ?? now) : nil
     }
 
     var pendingOutput: Int { output.count - outputStart }

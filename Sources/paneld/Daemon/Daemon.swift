@@ -5,12 +5,19 @@ import PanelGauge
 /// display's events, the optional statsd socket and the signal pipe.
 ///
 /// It owns none of the resources it is given; ``Run`` opens them in order and
-/// releases them in reverse after ``run()`` returns. With no input and no
-/// pending frame, animation or save, `poll` sleeps with no timeout. The only
-/// periodic wake-ups: the watchdog ping when systemd asks for one, and a full
-/// frame once a second while the display has lost its picture (DRM master taken).
-/// A stuck client is dropped when the loop next wakes, not by a timer: until
-/// then it costs only its bounded buffers.
+/// releases them in reverse after ``run()`` returns (the display through its
+/// ``OutputSlot``, which holds whichever output is current). With no input and no
+/// pending frame, animation or save, `poll` sleeps until the nearest client
+/// deadline, or with no timeout when there is none. The only periodic wake-ups:
+/// the watchdog ping when systemd asks for one, and a full frame once a second
+/// while the display has lost its picture (DRM master taken).
+///
+/// Clients are bounded in time as in memory: a line must be finished within
+/// `lineTimeout` of its first byte, a client that sends nothing for `idleTimeout`
+/// is closed, one that does not read its replies for `stuckClientTimeout` too;
+/// and when every slot is taken a new connection evicts the client that has held
+/// an unfinished line longest (else the one idle longest), so connections that
+/// trickle bytes or sit idle never lock others out.
 final class Daemon {
     struct Settings {
         /// Shortest time between two frames (PNG output); 0 = paced by the display alone.
@@ -25,6 +32,10 @@ final class Daemon {
         var layoutPath: String?
         /// A client whose unsent replies stay above the high-water mark this long is dropped.
         var stuckClientTimeout: Int64 = 10_000
+        /// A line must be finished this long after its first byte arrived.
+        var lineTimeout: Int64 = 10_000
+        /// A client that sends nothing for this long is closed.
+        var idleTimeout: Int64 = 900_000
         var watchdogInterval: Int64?
         /// Whether the renderer keeps pictures of the gauges' static layers
         /// (off only to measure redraws from scratch).
@@ -32,13 +43,16 @@ final class Daemon {
     }
 
     private var layout: Layout
-    private let output: FrameOutput
+    private let slot: OutputSlot
+    private var output: FrameOutput { slot.current }
+    /// Set while the output is a fallback and a display may still appear.
+    private var lateDisplay: LateDisplay?
     private var renderer: PanelRenderer
     private let listener: FileDescriptor
     private let signals: SignalPipe
     private let statsd: StatsdListener?
     private let notifier: Notifier?
-    private let settings: Settings
+    private var settings: Settings
 
     private(set) var store: GaugeStore
     private var animator: Animator
@@ -53,8 +67,10 @@ final class Daemon {
     private var lastSaveAt: Int64 = .min / 2
     private var nextWatchdogAt: Int64?
     private var stopping = false
-    private var lastFrameError: String?
-    private var lastSaveError: String?
+    private var frameFailure = FailureLatch()
+    private var saveFailure = FailureLatch()
+    private var acceptFailure = FailureLatch()
+    private var evicting = FailureLatch()
     private var repaintAllNextFrame = false
     private var readBuffer = [UInt8](repeating: 0, count: 4096)
     /// Set after a failed accept: the listener is left out of `poll` until then.
@@ -62,13 +78,15 @@ final class Daemon {
     static let acceptPause: Int64 = 250
 
     init(
-        layout: Layout, output: FrameOutput, listener: FileDescriptor, signals: SignalPipe,
-        statsd: StatsdListener?, notifier: Notifier?, store: GaugeStore, settings: Settings
+        layout: Layout, output slot: OutputSlot, listener: FileDescriptor, signals: SignalPipe,
+        statsd: StatsdListener?, notifier: Notifier?, store: GaugeStore, settings: Settings,
+        lateDisplay: LateDisplay? = nil
     ) {
         self.layout = layout
-        self.output = output
+        self.slot = slot
+        self.lateDisplay = lateDisplay
         self.renderer = PanelRenderer(
-            layout: layout, width: output.width, height: output.height,
+            layout: layout, width: slot.current.width, height: slot.current.height,
             cachesStaticLayers: settings.cachesStaticLayers)
         self.listener = listener
         self.signals = signals
@@ -110,6 +128,8 @@ final class Daemon {
         notifier?.send("STOPPING=1")
         save()
         for c in clients.values { drop(c, reason: nil) }
+        lateDisplay?.watcher.close()
+        lateDisplay = nil
     }
 
     /// One poll and everything it reported. (Internal so tests can drive the loop
@@ -117,7 +137,8 @@ final class Daemon {
     func turn() throws {
         // Fixed entries first: signals, the control socket, then the display and statsd if present.
         if let until = acceptPausedUntil, monotonicMilliseconds() >= until { acceptPausedUntil = nil }
-        let accepting = clients.count < settings.maxClients && acceptPausedUntil == nil
+        // A full table still accepts: each new connection evicts a client (``evictOne``).
+        let accepting = acceptPausedUntil == nil
         var entries: [(FileDescriptor, PollEvents)] = [(signals.readEnd, .input), (listener, accepting ? .input : [])]
         var outputIndex: Int? = nil
         if let o = output.pollDescriptor {
@@ -128,6 +149,11 @@ final class Daemon {
         if let s = statsd {
             statsdIndex = entries.count
             entries.append((s.fd, .input))
+        }
+        var watcherIndex: Int? = nil
+        if let w = lateDisplay?.watcher {
+            watcherIndex = entries.count
+            entries.append((w.fd, .input))
         }
         let fixed = entries.count
         let order = Array(clients.values)
@@ -152,6 +178,9 @@ final class Daemon {
         if let k = outputIndex, !ready[k].isEmpty {
             try output.handleEvents()
         }
+        if let k = watcherIndex, !ready[k].isEmpty, let late = lateDisplay, late.watcher.drain() {
+            late.scheduleAttempt(now: monotonicMilliseconds())
+        }
         if let s = statsd, let k = statsdIndex, !ready[k].isEmpty {
             s.receive { line in
                 switch LineParser.parse(line).flatMap({ store.apply($0) }) {
@@ -172,18 +201,16 @@ final class Daemon {
         markChanged()
 
         let now = monotonicMilliseconds()
-        dropStuckClients(now: now)
+        dropExpiredClients(now: now)
+        if let late = lateDisplay, let at = late.attemptAt, now >= at { tryLateDisplay(late, now: now) }
         let recovering = recoveryDue.map { now >= $0 } ?? false  // `present` then redraws everything
         if frameWanted || recovering, !output.isBusy, now >= lastFrameAt + frameInterval {
             do {
                 try present(now: now)
-                if lastFrameError != nil { Log.notice("frames are being shown again") }
-                lastFrameError = nil
+                if frameFailure.recovered() { Log.notice("frames are being shown again") }
             } catch {
                 // Keep serving clients; the next change tries again. Log each new failure once.
-                let text = "\(error)"
-                if text != lastFrameError { Log.error("cannot show a frame: \(text)") }
-                lastFrameError = text
+                if frameFailure.failed("\(error)") { Log.error("cannot show a frame: \(error)") }
                 // Drop this frame (no retry loop) but repaint everything with the next change.
                 pendingNames = []
                 fullRedraw = false
@@ -202,7 +229,8 @@ final class Daemon {
         }
     }
 
-    /// How long poll may sleep: forever unless a frame, a save or a watchdog ping is due.
+    /// How long poll may sleep: forever unless a frame, a save, a watchdog ping, a
+    /// display attempt or a client's deadline is due.
     private func timeout(now: Int64) -> Int32 {
         var deadlines: [Int64] = []
         if frameWanted, !output.isBusy { deadlines.append(lastFrameAt + frameInterval) }
@@ -210,33 +238,48 @@ final class Daemon {
         if let d = saveDue { deadlines.append(d) }
         if let w = nextWatchdogAt { deadlines.append(w) }
         if let a = acceptPausedUntil { deadlines.append(a) }
+        if let a = lateDisplay?.attemptAt { deadlines.append(a) }
+        if let c = clients.values.lazy.map({ self.deadline(of: $0) }).min() { deadlines.append(c) }
         guard let first = deadlines.min() else { return -1 }
         return Int32(clamping: max(0, first - now))
     }
 
-    /// SIGHUP: reads the layout file again. A file with mistakes is reported and
-    /// changes nothing; so does one that changes the display settings (card,
-    /// connector, mode, format, rotation) or statsd, which need a restart. Otherwise
-    /// the new gauges are shown at once; gauges that keep their name keep their value.
-    private func reloadLayout() {
+    /// When `c` is next due to be closed if nothing changes: its idle limit, its
+    /// unfinished line's limit, or its unread replies' limit, whichever comes first.
+    private func deadline(of c: Client) -> Int64 {
+        var d = c.lastActivity + settings.idleTimeout
+        if let p = c.partialSince { d = min(d, p + settings.lineTimeout) }
+        if let b = c.blockedSince { d = min(d, b + settings.stuckClientTimeout) }
+        return d
+    }
+
+    /// SIGHUP or `reload` on the socket: reads the layout file again. A file with
+    /// mistakes is reported and changes nothing; so does one that changes the display
+    /// settings (card, connector, mode, format, rotation) or statsd, which need a
+    /// restart. Otherwise the new gauges are shown at once; gauges that keep their
+    /// name keep their value. Returns what happened, for the socket's reply.
+    @discardableResult
+    private func reloadLayout() -> Result<String, ReloadError> {
         guard let path = settings.layoutPath else {
-            Log.notice("SIGHUP: no layout file to reload (started without --config)")
-            return
+            Log.notice("reload: no layout file to reload (started without --config)")
+            return .failure(ReloadError("no layout file to reload (paneld was started without --config)"))
         }
         let new: Layout
         do {
             new = try LayoutReader.read(file: path)
         } catch let error as LayoutError {
             for issue in error.issues { Log.error("\(error.file): \(issue)") }
-            Log.error("SIGHUP: layout not reloaded; the old one stays")
-            return
+            Log.error("reload: layout not reloaded; the old one stays")
+            let first = error.issues.first.map { "\($0)" } ?? "invalid"
+            let more = error.issues.count > 1 ? " (and \(error.issues.count - 1) more in the journal)" : ""
+            return .failure(ReloadError("layout not reloaded, the old one stays: \(error.file): \(first)\(more)"))
         } catch {
-            Log.error("SIGHUP: layout not reloaded (\(error)); the old one stays")
-            return
+            Log.error("reload: layout not reloaded (\(error)); the old one stays")
+            return .failure(ReloadError("layout not reloaded, the old one stays: \(error)"))
         }
         if let change = Daemon.restartOnlyChange(from: layout, to: new) {
-            Log.error("SIGHUP: layout not reloaded: \(change) changed, which needs a restart")
-            return
+            Log.error("reload: layout not reloaded: \(change) changed, which needs a restart")
+            return .failure(ReloadError("layout not reloaded: \(change) changed, which needs a restart"))
         }
         var values: [String: Double] = [:]
         for g in new.gauges { values[g.name] = store.values[g.name] ?? g.range.lower }
@@ -248,7 +291,13 @@ final class Daemon {
         pendingNames = []
         fullRedraw = true
         if settings.statePath != nil, saveDue == nil { saveDue = monotonicMilliseconds() }
-        Log.notice("SIGHUP: layout \(path) reloaded, \(new.gauges.count) gauge(s)")
+        Log.notice("reload: layout \(path) reloaded, \(new.gauges.count) gauge(s)")
+        return .success("layout \(path) reloaded, \(new.gauges.count) gauge(s)")
+    }
+
+    struct ReloadError: Error, CustomStringConvertible {
+        var description: String
+        init(_ d: String) { description = d }
     }
 
     /// The first setting that differs between two layouts and only takes effect at start. Pure.
@@ -267,13 +316,34 @@ final class Daemon {
         guard let path = settings.statePath else { return }
         do {
             try StateFile.save(store, to: path)
-            if lastSaveError != nil { Log.notice("values are being saved again") }
-            lastSaveError = nil
+            if saveFailure.recovered() { Log.notice("values are being saved again") }
         } catch {
-            let text = "\(error)"
-            if text != lastSaveError { Log.warning("cannot save values: \(text)") }
-            lastSaveError = text
+            if saveFailure.failed("\(error)") { Log.warning("cannot save values: \(error)") }
         }
+    }
+
+    /// A display appeared (or changed) while the output is a fallback: open it, and
+    /// on success move to it for good. A failure is retried a few times with
+    /// growing pauses (a driver may still be probing its connectors), then waits
+    /// for the next change in /dev/dri.
+    private func tryLateDisplay(_ late: LateDisplay, now: Int64) {
+        late.attemptAt = nil
+        let new: FrameOutput
+        do {
+            new = try late.open()
+        } catch {
+            late.failed(error, now: now)
+            return
+        }
+        late.watcher.close()
+        lateDisplay = nil
+        slot.replace(with: new)
+        renderer = PanelRenderer(
+            layout: layout, width: new.width, height: new.height, cachesStaticLayers: settings.cachesStaticLayers)
+        shownValues = [:]
+        fullRedraw = true
+        settings.minFrameInterval = 0
+        Log.notice("a display appeared: showing the gauges on it from now on")
     }
 
     private func markChanged() {
@@ -310,20 +380,55 @@ final class Daemon {
 
     private func acceptClients() {
         for _ in 0..<64 {
-            guard clients.count < settings.maxClients else { return }
             let fd: FileDescriptor?
             do { fd = try UnixSocket.accept(listener) } catch {
                 // Out of descriptors (EMFILE/ENFILE) or another failure: the pending
                 // connection stays queued and the listener stays readable, so stop
-                // polling it for a moment instead of spinning on it.
-                Log.warning("\(error); not accepting connections for \(Daemon.acceptPause) ms")
+                // polling it for a moment instead of spinning on it. One line until it clears.
+                if acceptFailure.failed("\(error)") {
+                    Log.warning("\(error); not accepting connections (retrying every \(Daemon.acceptPause) ms)")
+                }
                 acceptPausedUntil = monotonicMilliseconds() + Daemon.acceptPause
                 return
             }
             guard let fd else { return }
+            if acceptFailure.recovered() { Log.notice("accepting connections again") }
+            if clients.count >= settings.maxClients {
+                evictOne()
+            } else if evicting.recovered() {
+                Log.notice("client table has free slots again")
+            }
             nextClientID += 1
-            clients[fd.rawValue] = Client(fd: fd, id: nextClientID)
+            clients[fd.rawValue] = Client(fd: fd, id: nextClientID, now: monotonicMilliseconds())
         }
+    }
+
+    /// Makes room for a new connection when every slot is taken: closes the client
+    /// that has held an unfinished line longest, else the one idle longest. A client
+    /// that sends whole lines and reads its replies is never the first choice.
+    private func evictOne() {
+        let victim = Daemon.evictionChoice(clients.values.map { ($0.id, $0.partialSince, $0.lastActivity) })
+        guard let c = clients.values.first(where: { $0.id == victim }) else { return }
+        if evicting.failed("full") {
+            Log.warning(
+                "client table full (\(settings.maxClients)): each new connection closes the client with the oldest unfinished line, else the longest idle"
+            )
+        }
+        Log.debug("client \(c.id): evicted to make room")
+        drop(c, reason: nil)
+    }
+
+    /// The client to evict: the oldest unfinished line first, else the oldest
+    /// activity; ties go to the older connection (lower id). Pure.
+    static func evictionChoice(_ candidates: [(id: Int, partialSince: Int64?, lastActivity: Int64)]) -> Int? {
+        candidates.min { a, b in
+            switch (a.partialSince, b.partialSince) {
+            case (let x?, let y?): return (x, a.id) < (y, b.id)
+            case (.some, nil): return true
+            case (nil, .some): return false
+            case (nil, nil): return (a.lastActivity, a.id) < (b.lastActivity, b.id)
+            }
+        }?.id
     }
 
     private func service(_ c: Client, _ ev: PollEvents) {
@@ -392,7 +497,10 @@ final class Daemon {
                 return ok
             }
             let chunk = readBuffer  // `process` must not see the buffer change under it
+            let now = monotonicMilliseconds()
+            c.lastActivity = now
             guard chunk.withUnsafeBytes({ process(c, $0, count: n) }) else { return false }
+            c.notePartialLine(now: now)
             if !c.stash.isEmpty || n < readBuffer.count { return true }
         }
         return true
@@ -425,25 +533,38 @@ final class Daemon {
         case .tooLong:
             reply = "ERR \(LineError.tooLong(limit: LineParser.maxLineLength))\n"
         case .line(let bytes):
-            switch LineParser.parse(bytes).flatMap({ store.apply($0) }) {
-            case .success(let text): reply = text
+            switch LineParser.parse(bytes) {
+            case .success(.reload):
+                switch reloadLayout() {
+                case .success(let text): reply = "OK \(text)\n"
+                case .failure(let e): reply = "ERR \(e)\n"
+                }
+            case .success(let command):
+                switch store.apply(command) {
+                case .success(let text): reply = text
+                case .failure(let e): reply = "ERR \(e)\n"
+                }
             case .failure(let e): reply = "ERR \(e)\n"
             }
         }
         return reply.isEmpty || c.queue(reply)
     }
 
-    /// Disconnects clients that have not read their replies for too long.
-    private func dropStuckClients(now: Int64) {
-        for c in clients.values {
-            if let since = c.blockedSince, now - since > settings.stuckClientTimeout {
+    /// Closes clients past a deadline (``deadline(of:)``), saying which.
+    private func dropExpiredClients(now: Int64) {
+        for c in clients.values where now >= deadline(of: c) {
+            if let since = c.blockedSince, now - since >= settings.stuckClientTimeout {
                 drop(c, reason: "not reading its replies for \(settings.stuckClientTimeout) ms")
+            } else if let since = c.partialSince, now - since >= settings.lineTimeout {
+                drop(c, reason: "line not finished within \(settings.lineTimeout) ms", priority: .info)
+            } else {
+                drop(c, reason: "nothing sent for \(settings.idleTimeout / 1000) s", priority: .info)
             }
         }
     }
 
-    private func drop(_ c: Client, reason: String?) {
-        if let reason { Log.warning("client \(c.id): disconnected: \(reason)") }
+    private func drop(_ c: Client, reason: String?, priority: Log.Priority = .warning) {
+        if let reason { Log.write(priority, "client \(c.id): disconnected: \(reason)") }
         clients[c.fd.rawValue] = nil
         c.fd.close()
     }

@@ -70,3 +70,22 @@ extension String {
         return String(map { $0 == "\n" || $0 == "\r" ? " " : $0 })
     }
 }
+
+/// One log line per kind of failure until it clears, and one when it does: a
+/// failure that repeats (every frame on a full disk, every accept while out of
+/// descriptors) is not logged again, a different one is.
+struct FailureLatch {
+    private var current: String?
+
+    /// Records a failure; true when it differs from the one already recorded (log it).
+    mutating func failed(_ kind: String) -> Bool {
+        defer { current = kind }
+        return kind != current
+    }
+
+    /// Records a success; true when it ends a failure (log the recovery).
+    mutating func recovered() -> Bool {
+        defer { current = nil }
+        return current != nil
+    }
+}

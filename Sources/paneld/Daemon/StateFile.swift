@@ -47,7 +47,17 @@ enum StateFile {
         return values
     }
 
+    /// Why `path` cannot be the state file, or nil: something that exists there and
+    /// is not a regular file (a device, a FIFO, a directory, a symlink) is never read,
+    /// written or replaced, since it is not paneld's own.
+    static func refusal(_ path: String) -> String? {
+        guard let type = FileIO.fileType(path), type != .regular else { return nil }
+        return "state file \(path) is \(type), not a regular file"
+    }
+
     static func save(_ store: GaugeStore, to path: String) throws {
+        // Checked again at each save: the path may have been replaced since the start.
+        if let refusal = refusal(path) { throw DaemonError("\(refusal); not replaced") }
         try FileIO.writeAtomically(encode(store), to: path, mode: 0o640)
         // The rename is durable only once the directory is on disk too (power cuts).
         let dir = path.lastIndex(of: "/").map { path[..<$0].isEmpty ? "/" : String(path[..<$0]) } ?? "."

@@ -167,7 +167,7 @@ final class DRMOutput: FrameOutput {
                 crtcIsSet = true
                 if masterLost {
                     masterLost = false
-                    DRMLog.warning("DRM master is back; screen redrawn")
+                    Log.notice("DRM master is back; screen redrawn")
                 }
             }
             backIndex ^= 1

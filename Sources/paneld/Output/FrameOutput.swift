@@ -33,3 +33,20 @@ protocol FrameOutput: AnyObject {
     func handleEvents() throws
     func close()
 }
+
+/// Holds the daemon's current output and owns its release: ``Run`` closes the slot
+/// after the loop; the daemon replaces a fallback output with a display that
+/// appeared later (the old one is closed first, so a framebuffer hands the
+/// console back before the display is taken).
+final class OutputSlot {
+    private(set) var current: FrameOutput
+
+    init(_ output: FrameOutput) { current = output }
+
+    func replace(with output: FrameOutput) {
+        current.close()
+        current = output
+    }
+
+    func close() { current.close() }
+}

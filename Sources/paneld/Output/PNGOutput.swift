@@ -2,7 +2,9 @@ import PanelGauge
 
 /// The headless backend: keeps the frame in memory and replaces a PNG file
 /// with it after every `present` (atomically: readers see the old or the new
-/// image, never half of one).
+/// image, never half of one). The file is not fsynced: a frame is made again
+/// from the values, so flash storage is spared a flush per frame; the daemon
+/// also writes at most one frame per `--png-interval` (default 1 s).
 final class PNGOutput: FrameOutput {
     let path: String
     private let image: Image
@@ -24,7 +26,7 @@ final class PNGOutput: FrameOutput {
     func present(damage: [IntRect], draw: (Surface, [IntRect]) throws -> Void) throws {
         let rects = firstFrame ? [image.surface.bounds] : damage
         try draw(image.surface, rects)
-        try PNG.write(image.surface, to: path)
+        try PNG.write(image.surface, to: path, durable: false)
         firstFrame = false
     }
 

@@ -4,11 +4,15 @@
 ///
 ///     73               set the default gauge
 ///     cpu 73           set gauge `cpu`           (also `cpu=73`)
-///     cpu:73|g         statsd gauge: set         (also `cpu:73|g|@0.5`, sample rate ignored)
+///     cpu:73|g         statsd gauge: set         (also `cpu:73|g|@0.5|#host:pi`: DogStatsD's
+///                      sample rate, tags, container and timestamp fields are checked and ignored)
 ///     cpu:+5|g         statsd gauge: adjust by +5 (`-5` adjusts down)
 ///     get cpu          reply `cpu <value>`
 ///     get              reply with the default gauge
 ///     list             reply one `name value` line per gauge, then `END`
+///     reload           re-read the layout file; reply `OK ...` or `ERR <why>`
+///                      (the control socket only; `paneld reload` and the unit's
+///                      ExecReload send it, so a rejected layout fails the reload)
 ///
 /// A statsd `:` line whose value has no sign sets; `+`/`-` adjusts, as statsd does.
 /// (This is why `cpu:-5|g` lowers the value rather than setting -5: to set a
@@ -22,6 +26,8 @@ enum Command: Equatable, Sendable {
     case get(gauge: String?)
     /// Ask for every gauge and value.
     case list
+    /// Re-read the layout file (answered by the daemon, not the store).
+    case reload
 }
 
 /// Why a line was rejected. Its `description` is what follows `ERR ` on the wire.
@@ -39,6 +45,8 @@ enum LineError: Error, Equatable, Sendable, CustomStringConvertible {
     case unsupportedStatsdType(String)
     case missingValue(String)
     case tooManyFields
+    case notOnThisInput(String)
+    case badStatsdField(String)
 
     var description: String {
         switch self {
@@ -56,12 +64,47 @@ enum LineError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unsupportedStatsdType(let t): "unsupported statsd type '\(LineError.clip(t))' (only g)"
         case .missingValue(let n): "missing value for '\(LineError.clip(n))'"
         case .tooManyFields: "too many fields (expected 'NAME VALUE')"
+        case .badStatsdField(let f):
+            "bad statsd field '\(LineError.clip(f))' (expected @RATE, #TAGS, c:CONTAINER or TTIMESTAMP after the type)"
+        case .notOnThisInput(let c): "'\(c)' is accepted on the control socket only"
         }
     }
 
-    /// Keeps echoed input short so a reply stays bounded whatever was sent.
+    /// Keeps echoed input short so a reply stays bounded whatever was sent, and
+    /// visible: see ``escaped(_:)``.
     static func clip(_ s: String) -> String {
-        s.utf8.count <= 40 ? s : String(decoding: s.utf8.prefix(40), as: UTF8.self) + "..."
+        escaped(s.utf8.count <= 40 ? s : String(decoding: s.utf8.prefix(40), as: UTF8.self) + "...")
+    }
+
+    /// Echoed input with every character that does not show as itself written as
+    /// `\u{XXXX}`: controls, format characters (right-to-left overrides, byte-order
+    /// marks, zero-width spaces), spaces other than U+0020 (no-break spaces),
+    /// line and paragraph separators, private-use and unassigned code points; and
+    /// `\` as `\\`, so an escape in the reply always means one. Letters, digits,
+    /// marks, punctuation and symbols of any script stay as they are. Pure.
+    static func escaped(_ s: String) -> String {
+        var out = ""
+        for u in s.unicodeScalars {
+            if u == "\\" {
+                out += "\\\\"
+            } else if hidden(u) {
+                out += "\\u{" + String(u.value, radix: 16, uppercase: true) + "}"
+            } else {
+                out.unicodeScalars.append(u)
+            }
+        }
+        return out
+    }
+
+    private static func hidden(_ u: Unicode.Scalar) -> Bool {
+        if u.isASCII { return u.value < 0x20 || u.value == 0x7F }
+        switch u.properties.generalCategory {
+        case .control, .format, .spaceSeparator, .lineSeparator, .paragraphSeparator, .privateUse, .unassigned,
+            .surrogate:
+            return true
+        default:
+            return false
+        }
     }
 }
 
@@ -70,7 +113,7 @@ enum GaugeName {
     static let maxLength = 64
 
     /// Words that are commands and so can never be gauge names.
-    static let reserved: Set<String> = ["get", "list"]
+    static let reserved: Set<String> = ["get", "list", "reload"]
 
     /// A name starts with a letter or `_` (so it never looks like a number) and
     /// continues with letters, digits, `_`, `-` or `.`; 1 to ``maxLength`` bytes.

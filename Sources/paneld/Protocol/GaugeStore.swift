@@ -42,6 +42,8 @@ struct GaugeStore: Equatable, Sendable {
             var out = ""
             for n in names { out += "\(n) \(GaugeStore.format(values[n]!))\n" }
             return .success(out + "END\n")
+        case .reload:
+            return .failure(.notOnThisInput("reload"))
         }
     }
 

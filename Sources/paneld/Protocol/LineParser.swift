@@ -30,6 +30,7 @@ enum LineParser {
         case 1:
             let word = fields[0]
             if word.elementsEqual("list".utf8) { return .success(.list) }
+            if word.elementsEqual("reload".utf8) { return .success(.reload) }
             if word.elementsEqual("get".utf8) { return .success(.get(gauge: nil)) }
             switch parseNumber(word) {
             case .success(let v): return .success(.set(gauge: nil, value: v))
@@ -40,7 +41,9 @@ enum LineParser {
             if fields[0].elementsEqual("get".utf8) {
                 return parseName(fields[1]).map { Command.get(gauge: $0) }
             }
-            if fields[0].elementsEqual("list".utf8) { return .failure(.tooManyFields) }
+            if fields[0].elementsEqual("list".utf8) || fields[0].elementsEqual("reload".utf8) {
+                return .failure(.tooManyFields)
+            }
             return parseName(fields[0]).flatMap { n in
                 parseNumber(fields[1]).map { Command.set(gauge: n, value: $0) }
             }
@@ -52,20 +55,23 @@ enum LineParser {
         }
     }
 
-    /// `name:value|g[|@rate]`; a signed value adjusts, an unsigned one sets.
+    /// `name:value|g[|@rate][|#tags][|c:container][|Ttimestamp]`, statsd with the
+    /// DogStatsD extensions; a signed value adjusts, an unsigned one sets. The extra
+    /// fields are checked for form and otherwise ignored: a sample rate changes
+    /// nothing for a gauge, and tags do not select a gauge (the name does).
     private static func parseStatsd(_ body: [UInt8]) -> Result<Command, LineError> {
         let colon = body.firstIndex(of: 0x3A)!
         let name = body[..<colon]
         let rest = body[(colon + 1)...]
         let parts = rest.split(separator: 0x7C, omittingEmptySubsequences: false)  // '|'
-        guard parts.count == 2 || parts.count == 3 else {
-            return .failure(parts.count < 2 ? .unsupportedStatsdType("") : .tooManyFields)
-        }
+        guard parts.count >= 2 else { return .failure(.unsupportedStatsdType("")) }
         guard parts[1].elementsEqual("g".utf8) else { return .failure(.unsupportedStatsdType(string(parts[1]))) }
-        if parts.count == 3 {
-            // A sample rate `@0.5` is legal statsd; for a gauge it changes nothing.
-            guard parts[2].first == 0x40, case .success(let r) = parseNumber(parts[2].dropFirst()), r > 0, r <= 1
-            else { return .failure(.notANumber(string(parts[2]))) }
+        var seen: Set<UInt8> = []
+        for field in parts.dropFirst(2) {
+            guard let kind = field.first, !seen.contains(kind), statsdFieldIsValid(field) else {
+                return .failure(.badStatsdField(string(field)))
+            }
+            seen.insert(kind)
         }
         let n: String
         switch parseName(name) {
@@ -75,6 +81,25 @@ enum LineParser {
         let value = parts[0]
         let signed = value.first == 0x2B || value.first == 0x2D  // '+' or '-'
         return parseNumber(value).map { signed ? .adjust(gauge: n, delta: $0) : .set(gauge: n, value: $0) }
+    }
+
+    /// One extra field of a statsd line: `@RATE` (0 < rate <= 1), `#TAG[,TAG...]`,
+    /// `c:CONTAINER` or `TUNIXTIME`.
+    private static func statsdFieldIsValid(_ field: ArraySlice<UInt8>) -> Bool {
+        let body = field.dropFirst()
+        switch field.first {
+        case 0x40:  // '@'
+            guard case .success(let r) = parseNumber(body) else { return false }
+            return r > 0 && r <= 1
+        case 0x23:  // '#'
+            return !body.isEmpty
+        case 0x63:  // 'c'
+            return body.first == 0x3A && body.count > 1
+        case 0x54:  // 'T'
+            return !body.isEmpty && body.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+        default:
+            return false
+        }
     }
 
     private static func parseName<C: Collection>(_ bytes: C) -> Result<String, LineError> where C.Element == UInt8 {

@@ -1,0 +1,319 @@
+import Glibc
+import PanelGauge
+import Testing
+
+@testable import paneld
+
+/// Clients that trickle, idle or never read, and a full client table: paneld stays
+/// available to everyone else, and closes such clients on its own deadlines.
+@Suite(.serialized) struct HostileClientTests {
+    /// The slowloris: 300 connections (more than the 256 slots) each send one byte a
+    /// second and never finish a line. A fresh client must still be answered
+    /// within 1 s, every time; paneld's memory stays bounded.
+    @Test func tricklingConnectionsDoNotLockOthersOut() throws {
+        let dir = TempDirectory()
+        let d = try DaemonProcess(dir, args: ["--output", "png:" + dir.file("f.png"), "--size", "32x32"])
+        #expect(try TestClient(d.socketPath).ask("get") == "value 0")
+        usleep(100_000)
+        let rssBefore = try #require(d.status("VmRSS"))
+        var tricklers: [TestClient] = []
+        for _ in 0..<300 {
+            let c = try TestClient(d.socketPath)
+            tricklers.append(c)
+            try c.send("1")
+        }
+        var latencies: [Int64] = []
+        var answered = 0
+        let start = monotonicMilliseconds()
+        var second = 0
+        while monotonicMilliseconds() - start < 6_000 {
+            second += 1
+            // One byte a second on every open trickler; reconnect the ones paneld closed.
+            for i in tricklers.indices {
+                if (try? tricklers[i].send("2", timeout: 50)) == nil || tricklers[i].readAvailable() == nil {
+                    tricklers[i] = try TestClient(d.socketPath)
+                    try? tricklers[i].send("3", timeout: 50)
+                }
+            }
+            let t0 = monotonicMilliseconds()
+            let probe = try TestClient(d.socketPath)
+            if (try? probe.ask("get", timeout: 1_000)) == "value 0" {
+                answered += 1
+                latencies.append(monotonicMilliseconds() - t0)
+            }
+            let rest = 1_000 - (monotonicMilliseconds() - t0)
+            if rest > 0 { usleep(UInt32(rest) * 1000) }
+        }
+        let rssAfter = try #require(d.status("VmRSS"))
+        print(
+            "slowloris: \(answered) of \(second) probes answered within 1 s, worst \(latencies.max() ?? -1) ms; VmRSS \(rssBefore) -> \(rssAfter) kB"
+        )
+        #expect(answered == second, "probes answered: \(answered) of \(second)")
+        #expect(rssAfter - rssBefore < 4_096, "VmRSS \(rssBefore) -> \(rssAfter) kB")
+        #expect(d.log().contains("client table full"), "\(d.log())")
+    }
+
+    /// A client that starts a line and never finishes it is closed after the line
+    /// timeout, although nothing else happens (poll's timeout includes the deadline).
+    @Test func unfinishedLineIsClosedOnItsDeadline() throws {
+        let dir = TempDirectory()
+        let d = try DaemonProcess(
+            dir, args: ["--output", "png:" + dir.file("f.png"), "--size", "32x32", "--line-timeout", "800"])
+        let c = try TestClient(d.socketPath)
+        try c.send("12")
+        let t0 = monotonicMilliseconds()
+        var closed = false
+        while !closed && monotonicMilliseconds() - t0 < 3_000 {
+            _ = try pollDescriptors([(c.fd, .input)], timeout: 100)
+            closed = c.readAvailable() == nil
+        }
+        let elapsed = monotonicMilliseconds() - t0
+        #expect(closed && elapsed >= 700 && elapsed < 2_000, "closed: \(closed) after \(elapsed) ms")
+        #expect(d.log().contains("line not finished within 800 ms"), "\(d.log())")
+    }
+
+    /// A client that sends nothing at all is closed after the idle timeout.
+    @Test func idleClientIsClosedOnItsDeadline() throws {
+        let dir = TempDirectory()
+        let d = try DaemonProcess(
+            dir, args: ["--output", "png:" + dir.file("f.png"), "--size", "32x32", "--idle-timeout", "700"])
+        let c = try TestClient(d.socketPath)
+        #expect(try c.ask("get") == "value 0")
+        let t0 = monotonicMilliseconds()
+        var closed = false
+        while !closed && monotonicMilliseconds() - t0 < 3_000 {
+            _ = try pollDescriptors([(c.fd, .input)], timeout: 100)
+            closed = c.readAvailable() == nil
+        }
+        #expect(closed && monotonicMilliseconds() - t0 < 2_000)
+    }
+
+    /// A client that floods requests and never reads the replies is dropped at its
+    /// stuck-client deadline even when no other client or event wakes the loop.
+    @Test func nonReaderIsDroppedWithoutOtherWakeups() throws {
+        let dir = TempDirectory()
+        let d = try DaemonProcess(
+            dir, args: ["--output", "png:" + dir.file("f.png"), "--size", "32x32", "--stuck-client-timeout", "700"])
+        let silent = try TestClient(d.socketPath)
+        let requests = Array(String(repeating: "list\n", count: 2_000).utf8)
+        // Fill paneld's output bound and both socket buffers, then go quiet.
+        var quietSince = monotonicMilliseconds()
+        while monotonicMilliseconds() - quietSince < 300 {
+            let n = requests.withUnsafeBytes {
+                Glibc.send(silent.fd.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+            }
+            if n > 0 { quietSince = monotonicMilliseconds() }
+        }
+        let t0 = monotonicMilliseconds()
+        while !d.log().contains("not reading its replies") && monotonicMilliseconds() - t0 < 3_000 { usleep(20_000) }
+        #expect(d.log().contains("not reading its replies for 700 ms"), "\(d.log())")
+    }
+
+    /// With every slot taken, a new connection is served: it evicts the client with
+    /// the oldest unfinished line, else the one idle longest; never a busy one first.
+    @Test func fullTableEvictsTheLeastUsefulClient() throws {
+        let dir = TempDirectory()
+        let d = try DaemonProcess(
+            dir, args: ["--output", "png:" + dir.file("f.png"), "--size", "32x32", "--max-clients", "3"])
+        let idle = try TestClient(d.socketPath)
+        #expect(try idle.ask("get") == "value 0")
+        let partial = try TestClient(d.socketPath)
+        try partial.send("4")
+        let active = try TestClient(d.socketPath)
+        #expect(try active.ask("get") == "value 0")
+        usleep(50_000)
+        // The fourth connection evicts `partial` (an unfinished line beats idleness).
+        let fourth = try TestClient(d.socketPath)
+        #expect(try fourth.ask("get", timeout: 1_000) == "value 0")
+        #expect(throws: TestFailure.self) { try partial.readLine(timeout: 1_000) }  // closed
+        #expect(try idle.ask("get") == "value 0")
+        // The fifth evicts the client idle longest: `active` asked last before `idle`'s recent ask.
+        let fifth = try TestClient(d.socketPath)
+        #expect(try fifth.ask("get", timeout: 1_000) == "value 0")
+        #expect(try idle.ask("get") == "value 0", "the most recently active client stays")
+        #expect(d.log().contains("client table full (3)"), "\(d.log())")
+    }
+
+    /// The eviction order, as a pure function.
+    @Test func evictionChoiceOrder() {
+        #expect(Daemon.evictionChoice([]) == nil)
+        #expect(Daemon.evictionChoice([(1, nil, 5), (2, 9, 9), (3, 7, 10)]) == 3)
+        #expect(Daemon.evictionChoice([(1, nil, 5), (2, nil, 3), (3, nil, 3)]) == 2)
+        #expect(Daemon.evictionChoice([(4, 7, 1), (3, 7, 2)]) == 3)
+    }
+}
+
+/// Paths that are not paneld's own, files that are not regular files, sizes no
+/// display has, and failures that repeat: refused or logged once, never obeyed.
+@Suite(.serialized) struct HostileFileTests {
+    /// A state path that holds a device node (or a FIFO) is refused at start with an
+    /// error at priority err, is never written or replaced, and paneld serves on.
+    @Test func stateFileThatIsNotARegularFileIsNeverReplaced() throws {
+        let dir = TempDirectory()
+        let node = dir.file("values")
+        // A character device (/dev/null's numbers) where the state file would be; a FIFO without root.
+        let isDevice = geteuid() == 0 && mknod(node, S_IFCHR | 0o600, dev_t(0x103)) == 0
+        if !isDevice { #expect(mkfifo(node, 0o600) == 0) }
+        let d = try DaemonProcess(
+            dir,
+            args: [
+                "--output", "png:" + dir.file("f.png"), "--size", "32x32", "--state", node, "--save-interval", "0.1",
+            ],
+            environment: ["JOURNAL_STREAM": "STDERR"])
+        let c = try TestClient(d.socketPath)
+        try c.send("42\n")
+        #expect(try c.ask("get") == "value 42")
+        usleep(400_000)
+        d.signal(SIGTERM)
+        #expect(d.wait(timeout: 5_000) == 0)
+        let type = FileIO.fileType(node)
+        #expect(type == (isDevice ? .characterDevice : .fifo), "the node is still there: \(String(describing: type))")
+        let kind = isDevice ? "a character device" : "a FIFO"
+        #expect(d.log().contains("<3>state file \(node) is \(kind), not a regular file"), "\(d.log())")
+        unlink(node)
+    }
+
+    /// A FIFO as --config fails at once with a clear error; it never blocks in open().
+    @Test func fifoAsConfigIsRefusedWithoutBlocking() throws {
+        let dir = TempDirectory()
+        let fifo = dir.file("layout.json")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let d = try DaemonProcess(
+            dir, args: ["--output", "png:" + dir.file("f.png"), "--config", fifo], waitForSocket: false)
+        #expect(d.wait(timeout: 5_000) == 1 << 8, "paneld did not exit with status 1: \(d.log())")
+        #expect(d.log().contains("\(fifo) is a FIFO, not a regular file"), "\(d.log())")
+        unlink(fifo)
+    }
+
+    /// A FIFO as the layout's font is a layout error, not a hang in FreeType.
+    @Test func fifoAsFontIsALayoutError() throws {
+        let dir = TempDirectory()
+        let fifo = dir.file("font.ttf")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        #expect(throws: LayoutError.self) {
+            try LayoutReader.parse(Array(#"{"gauges": [{"name": "a"}], "font": "\#(fifo)"}"#.utf8))
+        }
+        #expect(throws: FontError.notRegularFile(path: fifo)) { try FontFile(FontDescriptor(path: fifo)) }
+        unlink(fifo)
+    }
+
+    /// SIGHUP, or `paneld reload`, with the layout replaced by a FIFO: the daemon keeps
+    /// serving, the old layout stays, and the reload reports the failure.
+    @Test func reloadOfAFifoKeepsServingAndFails() throws {
+        let dir = TempDirectory()
+        let layout = dir.file("layout.json")
+        try dir.write("layout.json", #"{"gauges": [{"name": "cpu", "range": [0, 100]}]}"#)
+        let d = try DaemonProcess(dir, args: ["--output", "png:" + dir.file("f.png"), "--config", layout])
+        unlink(layout)
+        #expect(mkfifo(layout, 0o600) == 0)
+        d.signal(SIGHUP)
+        let c = try TestClient(d.socketPath)
+        #expect(try c.ask("get cpu", timeout: 1_000) == "cpu 0")
+        let r = try runPaneld(["reload", "--socket", d.socketPath], in: dir)
+        #expect(r.status == 1)
+        #expect(
+            r.out.hasPrefix("ERR layout not reloaded, the old one stays: ") && r.out.contains("is a FIFO"), "\(r.out)")
+        unlink(layout)
+        try dir.write("layout.json", #"{"gauges": [{"name": "cpu", "range": [0, 100]}, {"name": "mem"}]}"#)
+        let ok = try runPaneld(["reload", "--socket", d.socketPath], in: dir)
+        #expect(ok.status == 0, "\(ok.out) \(ok.err)")
+        #expect(ok.out == "OK layout \(layout) reloaded, 2 gauge(s)\n")
+        #expect(try c.ask("get mem") == "mem 0")
+    }
+
+    /// PNG output writes at most one frame a second by default, however fast values come.
+    @Test func pngOutputWritesAtMostOneFrameASecond() throws {
+        let dir = TempDirectory()
+        let d = try DaemonProcess(
+            dir, args: ["--output", "png:" + dir.file("f.png"), "--size", "32x32", "--verbose"])
+        let c = try TestClient(d.socketPath)
+        let t0 = monotonicMilliseconds()
+        var v = 0
+        while monotonicMilliseconds() - t0 < 2_500 {
+            v += 1
+            try c.send("\(v % 100)\n")
+            usleep(10_000)
+        }
+        usleep(1_100_000)
+        let frames = d.log().split(separator: "\n").filter { $0.contains("frame: ") }.count
+        #expect(frames >= 3 && frames <= 5, "frames in 3.6 s: \(frames)")
+        let want = try runPaneld(
+            ["render", "--set", "value=\(v % 100)", "--size", "32x32", "--output", dir.file("want.png")], in: dir)
+        #expect(want.status == 0)
+        #expect(try PNG.read(dir.file("f.png")).rgb == PNG.read(dir.file("want.png")).rgb, "the last value is shown")
+    }
+
+    /// On a full file system every failed frame and save is logged once, and the
+    /// recovery once. (Needs root to mount a small tmpfs.)
+    @Test(.enabled(if: geteuid() == 0)) func fullDiskIsLoggedOncePerKind() throws {
+        let dir = TempDirectory()
+        let mnt = dir.file("small")
+        mkdir(mnt, 0o755)
+        guard mount("tmpfs", mnt, "tmpfs", 0, "size=64k") == 0 else {
+            Issue.record("mount tmpfs: \(String(cString: strerror(errno)))")
+            return
+        }
+        defer {
+            umount2(mnt, Int32(MNT_DETACH))
+            rmdir(mnt)
+        }
+        let filler = mnt + "/filler"
+        let fd = open(filler, O_WRONLY | O_CREAT, 0o600)
+        let block = [UInt8](repeating: 1, count: 4096)
+        while block.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) > 0 {}
+        close(fd)
+        let d = try DaemonProcess(
+            dir,
+            args: [
+                "--output", "png:" + mnt + "/f.png", "--size", "32x32", "--png-interval", "0.05", "--state",
+                mnt + "/values", "--save-interval", "0.1",
+            ])
+        let c = try TestClient(d.socketPath)
+        for v in 0..<30 {
+            try c.send("\(v)\n")
+            usleep(40_000)
+        }
+        #expect(try c.ask("get") == "value 29")
+        let lines = d.log().split(separator: "\n")
+        #expect(lines.filter { $0.contains("cannot show a frame") }.count == 1, "\(d.log())")
+        #expect(lines.filter { $0.contains("cannot save values") }.count == 1, "\(d.log())")
+        unlink(filler)
+        try c.send("77\n")
+        usleep(600_000)
+        let after = d.log().split(separator: "\n")
+        #expect(after.filter { $0.contains("frames are being shown again") }.count == 1, "\(d.log())")
+        #expect(after.filter { $0.contains("values are being saved again") }.count == 1, "\(d.log())")
+        d.signal(SIGTERM)
+        _ = d.wait(timeout: 5_000)
+        unlink(mnt + "/f.png")
+        unlink(mnt + "/values")
+    }
+
+    /// Sizes no display has are refused with the cap in the message.
+    @Test func sizesBeyondADisplayAreRefused() throws {
+        let dir = TempDirectory()
+        let r = try runPaneld(["render", "--size", "16384x16384", "--output", dir.file("x.png")], in: dir)
+        #expect(r.status == 64)
+        #expect(r.err.contains("at most 8192 pixels a side and 33177600 pixels in all"), "\(r.err)")
+        #expect(ModeRequest(parsing: "7680x4320") != nil)
+        #expect(ModeRequest(parsing: "8192x4320") == nil)
+        #expect(ModeRequest(parsing: "8193x100") == nil)
+        #expect(throws: LayoutError.self) {
+            try LayoutReader.parse(Array(#"{"gauges": [{"name": "a"}], "mode": "16384x16384"}"#.utf8))
+        }
+    }
+
+    /// A fatal start error reaches the journal at priority err, one record per line
+    /// of it (a layout's issues), so `journalctl -p err` shows why paneld did not start.
+    @Test func fatalStartErrorsAreAtPriorityErr() throws {
+        let dir = TempDirectory()
+        try dir.write("bad.json", "{\"gauges\": [{\"name\": \"a\", \"style\": \"nope\"}],\n \"rotation\": 45}")
+        let d = try DaemonProcess(
+            dir, args: ["--output", "png:" + dir.file("f.png"), "--config", dir.file("bad.json")],
+            environment: ["JOURNAL_STREAM": "STDERR"], waitForSocket: false)
+        #expect(d.wait(timeout: 5_000) == 1 << 8)
+        let errors = d.log().split(separator: "\n").filter { $0.hasPrefix("<3>") }
+        #expect(errors.count == 2, "\(d.log())")
+        #expect(errors.allSatisfy { $0.contains(dir.file("bad.json")) }, "\(d.log())")
+    }
+}
