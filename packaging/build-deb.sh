@@ -131,12 +131,15 @@ EOF
         (cd "$dir/debs" && apt-get -qq "${aptopts[@]}" download \
             libc6:"$ARCH" libgcc-s1:"$ARCH" libdrm2:"$ARCH" libfreetype6:"$ARCH" zlib1g:"$ARCH" >&2)
         : >"$dir/admin/status"
+        # A multiarch database (info/PKG:ARCH.*) that knows ARCH as a foreign architecture.
+        echo 1 >"$dir/admin/info/format"
+        printf 'amd64\n%s\n' "$ARCH" >"$dir/admin/arch"
         for deb in "$dir"/debs/*.deb; do
             pkg=$(dpkg-deb -f "$deb" Package)
             dpkg-deb -x "$deb" "$dir/root"
             mkdir -p "$dir/ctl/$pkg" && dpkg-deb -e "$deb" "$dir/ctl/$pkg"
             {
-                dpkg-deb -f "$deb" Package Version Architecture Multi-Arch Source
+                dpkg-deb -f "$deb" Package Version Architecture Multi-Arch Source Maintainer Description
                 echo "Status: install ok installed"
                 echo
             } >>"$dir/admin/status"
@@ -153,12 +156,12 @@ EOF
     FOREIGN=$dir
 }
 
-shlibdeps=(dpkg-shlibdeps -Tdebian/substvars -e "$PKG/usr/bin/paneld")
+shlibdeps=(dpkg-shlibdeps -Tdebian/substvars -edebian/paneld/usr/bin/paneld)
 if [ "$ARCH" != amd64 ]; then
     foreign_admindir
     export DEB_HOST_ARCH=$ARCH
     shlibdeps=(dpkg-shlibdeps --admindir="$FOREIGN/admin" -l"$FOREIGN/root/lib/$triplet" -l"$FOREIGN/root/usr/lib/$triplet"
-        -Tdebian/substvars -e "$PKG/usr/bin/paneld")
+        -Tdebian/substvars -edebian/paneld/usr/bin/paneld)
 fi
 (cd "$SRC" && "${shlibdeps[@]}") || die "dpkg-shlibdeps failed"
 
@@ -172,6 +175,7 @@ if "$objdump_tool" -p "$PKG/usr/bin/paneld" | grep -q 'GLIBC_ABI_DT_RELR'; then
     [ -n "$have" ] || die "no versioned libc6 in $(cat "$SRC/debian/substvars")"
     if dpkg --compare-versions "$have" lt 2.36; then
         sed -i -E 's/libc6 \(>= [0-9.]+\)/libc6 (>= 2.36)/' "$SRC/debian/substvars"
+        echo "build-deb.sh: GLIBC_ABI_DT_RELR needed: libc6 (>= $have) raised to (>= 2.36)" >&2
     fi
 fi
 

@@ -5,7 +5,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 bin=${1:-$here/../.build/debug/paneld}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-sed "s|^ExecStart=/usr/bin/paneld|ExecStart=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")|" "$here/paneld.service" > "$tmp/paneld.service"
+sed "s|^\(Exec[A-Za-z]*\)=/usr/bin/paneld|\1=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")|" "$here/paneld.service" > "$tmp/paneld.service"
 cp "$here/paneld.socket" "$tmp/"
 {
   echo "# paneld.service: systemd-analyze security"

@@ -15,6 +15,9 @@
 #   boot 1  socket-at-boot    paneld.socket listens, paneld.service is not running
 #           first-value       `echo 73 | socat` starts paneld; the screen shows value=73
 #           restart-keeps     `systemctl restart paneld`: a new process, same picture
+#           reload-rejects    `systemctl reload` fails on a broken layout; the old one stays
+#           fbdev-unit        the unit with --output fbdev draws on /dev/fb0 (bochs's fbdev)
+#           tty0-minimum      what console blanking on /dev/tty0 needs under the unit
 #           console-back      stopping both units gives the console picture back
 #           layout-error      a broken layout: the start fails and `journalctl -p err
 #                             -u paneld` shows the layout's own message
@@ -80,7 +83,7 @@ phase_done() { # NAME START_SECONDS
 # ---------------------------------------------------------------- tools
 t=$SECONDS
 need=()
-for pkg in debootstrap qemu-system-x86 e2fsprogs python3 dpkg-dev; do
+for pkg in debootstrap qemu-system-x86 e2fsprogs python3 dpkg-dev gcc libc6-dev; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 if [ ${#need[@]} -gt 0 ]; then
@@ -377,18 +380,6 @@ else
     fail restart-keeps "after the restart the screen does not show $g=73"
 fi
 
-guest 'systemctl stop paneld.socket paneld.service
-! systemctl is-active paneld.service && ! systemctl is-active paneld.socket && [ ! -e /run/paneld.sock ]'
-if [ "$GUEST_RC" != 0 ]; then
-    fail console-back "the units did not stop"
-elif screen_is console-back "$VM/console-before.ppm" 15 &&
-    python3 "$ROOT/Tests/qemu/compare.py" "$WORK/v73.png" "$VM/console-back.ppm" --expect-different >/dev/null; then
-    pass console-back "the console picture from before paneld is back"
-else
-    echo "$SCREEN_DIFF"
-    fail console-back "after stopping both units the screen is not the console"
-fi
-
 # A layout with a mistake (a style that does not exist): the start fails, and the
 # journal has the layout's own message at priority err. The expected text is what
 # the same binary says on the host about the same file.
@@ -403,7 +394,79 @@ PY
 # The first issue line, without the file name (the guest's file is /etc/paneld/layout.json).
 grep -m1 -o 'line [0-9]*: .*' "$WORK/broken.txt" >"$SHARE/expected-error" || die "no layout issue in: $(cat "$WORK/broken.txt")"
 log "broken layout: expect in the journal at err: $(cat "$SHARE/expected-error")"
+guest 'cp /etc/paneld/layout.json /root/layout.good
+cp /mnt/share/broken.json /etc/paneld/layout.json
+if systemctl reload paneld.service; then echo "systemctl reload succeeded with a broken layout"; rc=1; else rc=0; fi
+systemctl is-active paneld.service || rc=1
+cp /root/layout.good /etc/paneld/layout.json
+systemctl reload paneld.service || { echo "systemctl reload failed with the good layout"; rc=1; }
+journalctl -b -u paneld --no-pager -o cat | tail -4
+exit $rc'
+if [ "$GUEST_RC" != 0 ]; then
+    fail reload-rejects "systemctl reload did not fail on a broken layout, or failed on the good one"
+elif screen_is reload-rejects "$WORK/v73.png"; then
+    pass reload-rejects "systemctl reload fails on a broken layout; the old one stays on the screen"
+else
+    echo "$SCREEN_DIFF"
+    fail reload-rejects "after the rejected reload the screen does not show $g=73"
+fi
+
+# An fbdev panel: the same unit with --output fbdev (a drop-in), on bochs's fbdev
+# emulation (/dev/fb0): the unit's device policy must let paneld draw there.
+guest 'mkdir -p /etc/systemd/system/paneld.service.d
+printf "[Service]\nExecStart=\nExecStart=/usr/bin/paneld run --config /etc/paneld/layout.json --output fbdev\n" >/etc/systemd/system/paneld.service.d/fbdev.conf
+systemctl daemon-reload
+systemctl restart paneld.service
+sleep 1
+systemctl is-active paneld.service
+journalctl -b -u paneld --no-pager -o cat | tail -5 | tee /mnt/share/fbdev-journal
+journalctl -b -u paneld --no-pager -o cat | tail -5 | grep -q "framebuffer\|fbdev\|/dev/fb0"'
+if [ "$GUEST_RC" != 0 ]; then
+    fail fbdev-unit "paneld.service with --output fbdev did not run"
+elif screen_is fbdev-unit "$WORK/v73.png"; then
+    pass fbdev-unit "paneld draws on /dev/fb0 under the unit; journal: $(grep -i -m1 'console' "$SHARE/fbdev-journal" || echo 'no console message')"
+else
+    echo "$SCREEN_DIFF"
+    fail fbdev-unit "with --output fbdev the screen does not show $g=73"
+fi
+guest 'rm -r /etc/systemd/system/paneld.service.d; systemctl daemon-reload; systemctl restart paneld.service'
+
+# What console blanking on /dev/tty0 needs under the unit (FBDevOutput opens
+# /dev/tty0, KDGETMODE, writes the hide-cursor escape, KDSETMODE KD_GRAPHICS):
+# tty0-probe does those steps in copies of paneld.service with its ExecStart
+# replaced, as is (A), with write access to /dev/tty0 (B: group tty, DeviceAllow w),
+# and with B plus CAP_SYS_TTY_CONFIG (C). Each step's result goes to the log.
+gcc -static -O2 -o "$SHARE/tty0-probe" "$HERE/tty0-probe.c" 2>"$WORK/tty0-probe.log" || die "cannot build tty0-probe: $(cat "$WORK/tty0-probe.log")"
+check tty0-minimum "tty0-probe could not set KD_GRAPHICS with group tty, DeviceAllow=/dev/tty0 w and CAP_SYS_TTY_CONFIG" '
+add_B="SupplementaryGroups=tty\nDeviceAllow=/dev/tty0 w"
+add_C="$add_B\nCapabilityBoundingSet=CAP_SYS_TTY_CONFIG\nAmbientCapabilities=CAP_SYS_TTY_CONFIG"
+for v in A B C; do
+    sed -e "/^\(Type\|NotifyAccess\|WatchdogSec\|ExecReload\|Requires\|After\|Restart\)=/d" \
+        -e "s|^ExecStart=.*|ExecStart=/mnt/share/tty0-probe|" /usr/lib/systemd/system/paneld.service >/run/systemd/system/tty0-probe-$v.service
+    add=""; [ $v = B ] && add=$add_B; [ $v = C ] && add=$add_C
+    printf "[Service]\nType=oneshot\nStandardOutput=file:/mnt/share/tty0-$v\n$add\n" >/run/systemd/system/tty0-probe-$v.service.d.conf
+    mkdir -p /run/systemd/system/tty0-probe-$v.service.d && mv /run/systemd/system/tty0-probe-$v.service.d.conf /run/systemd/system/tty0-probe-$v.service.d/probe.conf
+done
+systemctl daemon-reload
+for v in A B C; do systemctl start tty0-probe-$v.service; echo "$v: $(tr "\n" " " </mnt/share/tty0-$v)"; done
+grep -q "^kdsetmode ok" /mnt/share/tty0-C'
+for v in A B C; do log "tty0-probe $v: $(tr '\n' ' ' <"$SHARE/tty0-$v" 2>/dev/null)"; done
+
+guest 'systemctl stop paneld.socket paneld.service
+! systemctl is-active paneld.service && ! systemctl is-active paneld.socket && [ ! -e /run/paneld.sock ]'
+if [ "$GUEST_RC" != 0 ]; then
+    fail console-back "the units did not stop"
+elif screen_is console-back "$VM/console-before.ppm" 15 &&
+    python3 "$ROOT/Tests/qemu/compare.py" "$WORK/v73.png" "$VM/console-back.ppm" --expect-different >/dev/null; then
+    pass console-back "the console picture from before paneld is back"
+else
+    echo "$SCREEN_DIFF"
+    fail console-back "after stopping both units the screen is not the console"
+fi
+
 check layout-error "journalctl -p err -u paneld does not show the layout's message" '
+# Only what is logged from here on counts (the rejected reload above logged this message too).
+cursor=$(journalctl -n 0 --show-cursor --no-pager | sed -n "s/^-- cursor: //p")
 cp /etc/paneld/layout.json /root/layout.good
 cp /mnt/share/broken.json /etc/paneld/layout.json
 systemctl start paneld.socket
@@ -412,9 +475,9 @@ sleep 1
 systemctl stop paneld.service paneld.socket
 cp /root/layout.good /etc/paneld/layout.json
 systemctl reset-failed paneld.service
-echo "--- journalctl -p err -u paneld:"; journalctl -b -p err -u paneld --no-pager -o cat
-echo "--- journalctl -u paneld (all priorities, last lines):"; journalctl -b -u paneld --no-pager -o cat | tail -8
-[ $started = 0 ] && journalctl -b -p err -u paneld --no-pager -o cat | grep -qF -f /mnt/share/expected-error' 90
+echo "--- journalctl -p err -u paneld:"; journalctl --after-cursor "$cursor" -p err -u paneld --no-pager -o cat
+echo "--- journalctl -u paneld (all priorities):"; journalctl --after-cursor "$cursor" -u paneld --no-pager -o cat | tail -8
+[ $started = 0 ] && journalctl --after-cursor "$cursor" -p err -u paneld --no-pager -o cat | grep -qF -f /mnt/share/expected-error' 90
 
 # For boot 2: both units enabled at boot, the display driver only on request.
 guest_ok() {
