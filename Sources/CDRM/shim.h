@@ -11,4 +11,6 @@ static const uint32_t CDRM_FORMAT_RGB565 = DRM_FORMAT_RGB565;
  * fbdev output. FBIO_WAITFORVSYNC is an _IOW() macro: re-exported as a constant. */
 #include <linux/fb.h>
 #include <linux/kd.h>
+/* Virtual terminal switching (VT_SETMODE with VT_PROCESS), for the DRM output. */
+#include <linux/vt.h>
 static const unsigned long CFB_FBIO_WAITFORVSYNC = FBIO_WAITFORVSYNC;

@@ -164,6 +164,11 @@ final class FakeDRM: DRMSyscalls {
         dumbs[handle] = nil
     }
 
+    func dropMaster(_ fd: Int32) throws {
+        trace.append("dropMaster")
+        try fail("dropMaster")
+    }
+
     func acquireMaster(_ fd: Int32) throws {
         trace.append("setMaster")
         try fail("setMaster")

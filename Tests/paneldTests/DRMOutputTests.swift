@@ -243,6 +243,35 @@ final class PictureModel {
         #expect(fake.leakedResources == 0)
     }
 
+    /// The console switches away (``DRMOutput/releaseDisplay()``): the pending flip
+    /// completes, master is dropped, no frame is shown meanwhile; on return master is
+    /// taken and the whole picture, with what changed meanwhile, is set with SetCrtc.
+    @Test func releasedDisplayWaitsThenRedrawsWhole() throws {
+        let fake = FakeDRM.bochs()
+        let out = try DRMOutput(options: DRMOutputOptions(), syscalls: fake)
+        let model = PictureModel(width: 32, height: 16)
+        try out.present(damage: []) { model.draw($0, $1) }
+        try out.present(damage: model.fill(IntRect(x: 1, y: 1, width: 2, height: 2), 0xFFFF_0000)) {
+            model.draw($0, $1)
+        }
+        #expect(out.isBusy)  // the flip is pending
+        fake.trace.removeAll()
+        out.releaseDisplay()
+        #expect(fake.trace.contains("dropMaster"))
+        #expect(out.isBusy && out.needsFullRedraw, "no present while released")
+        _ = model.fill(IntRect(x: 5, y: 5, width: 2, height: 2), 0xFF00_FF00)  // a value changed meanwhile
+        fake.trace.removeAll()
+        out.acquireDisplay()
+        #expect(fake.trace == ["setMaster"])
+        #expect(!out.isBusy)
+        try out.present(damage: []) { model.draw($0, $1) }
+        #expect(model.drawCalls.last == [IntRect(x: 0, y: 0, width: 32, height: 16)])
+        #expect(fake.trace.last?.hasPrefix("setCrtc 38 fb") == true)
+        expectShown(fake, out, model)
+        out.close()
+        #expect(fake.leakedResources == 0)
+    }
+
     @Test func otherFlipErrorsAreThrown() throws {
         let fake = FakeDRM.bochs()
         let out = try DRMOutput(options: DRMOutputOptions(), syscalls: fake)

@@ -317,3 +317,50 @@ import Testing
         #expect(errors.allSatisfy { $0.contains(dir.file("bad.json")) }, "\(d.log())")
     }
 }
+
+/// The watch for a display that appears after paneld started, on a stand-in /dev.
+@Suite struct DisplayWatcherTests {
+    /// The directory does not exist yet: its creation, then a card node in it, are reported;
+    /// other names are not.
+    @Test func reportsCardsInADirectoryThatAppearsLater() throws {
+        let dir = TempDirectory()
+        let dri = dir.file("dri")
+        let w = try DisplayWatcher(directory: dri)
+        defer { w.close() }
+        #expect(!w.drain())
+        try dir.write("unrelated", "x")
+        #expect(!w.drain())
+        unlink(dir.file("unrelated"))
+        #expect(mkdir(dri, 0o755) == 0)
+        #expect(w.drain(), "the directory appeared")
+        let other = open(dri + "/renderD128", O_CREAT | O_WRONLY, 0o600)
+        close(other)
+        #expect(!w.drain(), "a render node is not a display")
+        let card = open(dri + "/card1", O_CREAT | O_WRONLY, 0o600)
+        close(card)
+        #expect(w.drain(), "a card node appeared")
+        chmod(dri + "/card1", 0o660)
+        #expect(w.drain(), "udev changed the card's mode")
+        unlink(dri + "/card1")
+        unlink(dri + "/renderD128")
+        rmdir(dri)
+    }
+
+    @Test func parsesInotifyRecords() {
+        // Two records: wd 1, IN_CREATE, name "card0" padded to 16; wd 2, IN_ATTRIB, no name.
+        func record(_ wd: Int32, _ mask: UInt32, _ name: String, padTo: Int) -> [UInt8] {
+            var out: [UInt8] = []
+            withUnsafeBytes(of: wd.littleEndian) { out += $0 }
+            withUnsafeBytes(of: mask.littleEndian) { out += $0 }
+            withUnsafeBytes(of: UInt32(0)) { out += $0 }
+            withUnsafeBytes(of: UInt32(padTo).littleEndian) { out += $0 }
+            out += Array(name.utf8) + [UInt8](repeating: 0, count: padTo - name.utf8.count)
+            return out
+        }
+        let bytes = record(1, UInt32(IN_CREATE), "card0", padTo: 16) + record(2, UInt32(IN_ATTRIB), "", padTo: 0)
+        let events = DisplayWatcher.parse(bytes[...])
+        #expect(events.count == 2)
+        #expect(events.first?.watch == 1 && events.first?.mask == UInt32(IN_CREATE) && events.first?.name == "card0")
+        #expect(events.last?.watch == 2 && events.last?.mask == UInt32(IN_ATTRIB) && events.last?.name == "")
+    }
+}

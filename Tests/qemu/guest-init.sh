@@ -14,15 +14,20 @@ mount -t tmpfs tmp /tmp
 mkdir -p /dev/pts /dev/shm
 export PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin
 
-for m in $(cat "/e2e/modules.$gpu"); do
-    params=""
-    # fbdev_overalloc=200 on the kernel command line: fbdev emulation with room for two pages.
-    case "$m" in */drm_kms_helper.ko) [ -n "$fbdev_overalloc" ] && params="drm_fbdev_overalloc=$fbdev_overalloc" ;; esac
-    insmod "$m" $params || echo "E2E-INIT-ERROR insmod $m $params failed"
-done
-i=0
-while [ ! -e /dev/dri/card0 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-[ -e /dev/dri/card0 ] || echo "E2E-INIT-ERROR no /dev/dri/card0 after loading $gpu"
+# late=1 on the kernel command line: no driver yet (the case "late" loads it
+# later with load_driver, while paneld runs).
+load_driver() {
+    for m in $(cat "/e2e/modules.$gpu"); do
+        params=""
+        # fbdev_overalloc=200 on the kernel command line: fbdev emulation with room for two pages.
+        case "$m" in */drm_kms_helper.ko) [ -n "$fbdev_overalloc" ] && params="drm_fbdev_overalloc=$fbdev_overalloc" ;; esac
+        insmod "$m" $params || echo "E2E-INIT-ERROR insmod $m $params failed"
+    done
+    i=0
+    while [ ! -e /dev/dri/card0 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+    [ -e /dev/dri/card0 ] || echo "E2E-INIT-ERROR no /dev/dri/card0 after loading $gpu"
+}
+[ -n "$late" ] || load_driver
 # A steady console picture: no blinking cursor, so two dumps of fbcon compare equal.
 echo 0 > /sys/class/graphics/fbcon/cursor_blink 2>/dev/null
 

@@ -15,7 +15,9 @@
 # Cases (one boot each): bochs800 (drm-info, first frame, flips, SIGTERM), bochs320
 # (small mode, RGB565 refused, fbdev 32 bpp), cirrus565 (RGB565 scanout, fbdev
 # 16 bpp), rotate (90 and 270 degrees on a portrait panel), virtio (DirtyFB driver,
-# 180 degrees), rss (idle CPU ticks and resident memory at 800x480, two buffers).
+# 180 degrees), late (the driver loaded while paneld runs on its PNG fallback), vt
+# (switching to another virtual terminal and back gives the display up and takes it back),
+# rss (idle CPU ticks and resident memory at 800x480, two buffers).
 # Usage: bash Tests/qemu/run-e2e.sh [CASE...]
 # Environment: E2E_TIMEOUT (seconds, default 600), E2E_KEEP=1 keeps Tests/qemu/.work,
 #   PANELD=path uses that binary instead of building one, E2E_RSS_BOUND_KB (case rss,
@@ -73,8 +75,9 @@ install_tools() {
     if [ -n "${need[*]// /}" ]; then
         echo "[e2e] installing: ${need[*]}"
         [ "$(id -u)" = 0 ] || { echo "[e2e] FAIL: need root to apt-get install ${need[*]}"; exit 1; }
-        apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+        # Another apt (unattended upgrades, a second CI step) may hold the dpkg lock: wait for it.
+        apt-get -o DPkg::Lock::Timeout=600 update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${need[@]}" >/dev/null
     fi
 }
 install_tools
@@ -86,7 +89,7 @@ prepare_kernel() {
     local pkg deb
     pkg=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-[0-9]/ {print $2; exit}') || true
     if [ -z "$pkg" ]; then
-        apt-get update -qq || true
+        apt-get -o DPkg::Lock::Timeout=600 update -qq || true
         pkg=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-[0-9]/ {print $2; exit}') || true
     fi
     [ -n "$pkg" ] || pkg=$KERNEL_FALLBACK
@@ -95,7 +98,7 @@ prepare_kernel() {
     if [ ! -f "$KROOT/.done" ]; then
         log "downloading $pkg"
         mkdir -p "$CACHE/dl" && rm -rf "$KROOT"
-        (cd "$CACHE/dl" && { apt-get download -qq "$pkg" 2>/dev/null || { apt-get update -qq && apt-get download -qq "$pkg"; }; }) \
+        (cd "$CACHE/dl" && { apt-get download -qq "$pkg" 2>/dev/null || { apt-get -o DPkg::Lock::Timeout=600 update -qq && apt-get download -qq "$pkg"; }; }) \
             || die "cannot download $pkg (apt-get download)"
         deb=$(ls -t "$CACHE/dl/${pkg}_"*.deb | head -1)
         dpkg -x "$deb" "$KROOT"
@@ -568,9 +571,65 @@ case_rss() {
     shutdown_vm
 }
 
+# A driver that loads while paneld runs (at boot, udev may load it after paneld
+# started): paneld starts on its PNG fallback, watches /dev/dri, and moves to the
+# display when the card appears, showing the values it was given meanwhile.
+case_late() {
+    boot late bochs-display,xres=800,yres=480 bochs late=1
+    guest_ok "[ ! -e /dev/dri/card0 ]"
+    start_paneld panel800.json auto
+    guest_ok "cat /tmp/paneld.log; grep -q 'no DRM device' /tmp/paneld.log && grep -q 'watching /dev/dri' /tmp/paneld.log"
+    send_values "cpu=64" "mem 22"
+    guest_ok "sleep 1; load_driver" 60
+    render late-first panel800.json cpu=64 mem=22
+    expect_screen late-display "$WORK/late-first.png"
+    guest_ok "grep -q 'a display appeared' /tmp/paneld.log"
+    send_values "cpu=31"
+    render late-update panel800.json cpu=31 mem=22
+    expect_screen late-update "$WORK/late-update.png"
+    stop_paneld
+    shutdown_vm
+}
+
+# Switching virtual terminals: paneld on tty1 gives the display up when the
+# console switches to tty2 (where another program, a second paneld, takes it), sleeps
+# meanwhile, and takes the display back with its whole picture when tty1 returns,
+# without any value changing.
+case_vt() {
+    boot vt bochs-display,xres=800,yres=480 bochs
+    start_paneld panel800.json
+    send_values "cpu=40" "mem 12"
+    render vt-first panel800.json cpu=40 mem=12
+    expect_screen first-frame "$WORK/vt-first.png"
+    guest_ok "grep -q 'tty1: paneld gives the display up' /tmp/paneld.log"
+    guest_ok "chvt 2; sleep 0.5; grep -q 'tty1 switched away' /tmp/paneld.log" 20
+    guest_ok "printf 'paneld e2e: tty2 is shown\\n' >/dev/tty2; sleep 0.5"
+    screendump "$VM/tty2.ppm"
+    python3 "$HERE/compare.py" "$WORK/vt-first.png" "$VM/tty2.ppm" --expect-different >/dev/null \
+        || fail_vm "after chvt 2 the screen still shows paneld's frame"
+    log "PASS vt/released"
+    PASSED+=("vt/released")
+    # Away, paneld sleeps: no CPU ticks in 3 s.
+    guest_ok "p=\$(cat /tmp/paneld.pid); t0=\$(awk '{print \$14 + \$15}' /proc/\$p/stat); sleep 3; t1=\$(awk '{print \$14 + \$15}' /proc/\$p/stat); echo VT-IDLE-TICKS \$((t1 - t0)); [ \$((t1 - t0)) = 0 ]" 20
+    log "PASS vt/idle-while-away"
+    PASSED+=("vt/idle-while-away")
+    guest_ok "paneld run --output drm --config /e2e/panel800.json --socket /run/second.sock </dev/null >/tmp/second.log 2>&1 & echo \$! >/tmp/second.pid; i=0; while [ ! -S /run/second.sock ] && [ \$i -lt 200 ]; do sleep 0.05; i=\$((i+1)); done; [ -S /run/second.sock ]" 20
+    guest_ok "printf 'cpu=97\\n' | socat -t 5 - UNIX-CONNECT:/run/second.sock"
+    render vt-second panel800.json cpu=97
+    expect_screen second-on-tty2 "$WORK/vt-second.png"
+    guest_ok "chvt 1; sleep 0.5; cat /tmp/paneld.log /tmp/second.log; grep -q 'tty1 is shown again' /tmp/paneld.log && grep -q 'tty2 switched away' /tmp/second.log" 20
+    expect_screen back-on-tty1 "$WORK/vt-first.png"
+    send_values "cpu=41"
+    render vt-update panel800.json cpu=41 mem=12
+    expect_screen update-after-return "$WORK/vt-update.png"
+    guest_ok "p=\$(cat /tmp/second.pid); kill -TERM \$p; wait \$p; rc=\$?; echo second-exit=\$rc; [ \$rc = 0 ]" 20
+    stop_paneld
+    shutdown_vm
+}
+
 # ---------------------------------------------------------------- main
 CASES=("$@")
-[ ${#CASES[@]} -gt 0 ] || CASES=(bochs800 bochs320 cirrus565 rotate virtio rss)
+[ ${#CASES[@]} -gt 0 ] || CASES=(bochs800 bochs320 cirrus565 rotate virtio late vt rss)
 mkdir -p "$CACHE" "$WORK"
 prepare_kernel
 prepare_base

@@ -134,7 +134,10 @@ struct Run: PaneldCommand {
             Log.info("values are not saved across restarts (no --state and no $STATE_DIRECTORY)")
         }
 
-        let signals = try SignalPipe(signals: [SIGTERM, SIGINT, SIGHUP])
+        // SIGUSR1 and SIGUSR2 are the terminal's release and acquire signals (``VirtualTerminal``):
+        // handled before any terminal is told to send them.
+        let signals = try SignalPipe(
+            signals: [SIGTERM, SIGINT, SIGHUP, VirtualTerminal.releaseSignal, VirtualTerminal.acquireSignal])
         defer { signals.close() }
 
         // Every input is open before the control socket is: once a client can connect,
@@ -188,6 +191,7 @@ struct Run: PaneldCommand {
         settings.lineTimeout = max(1, lineTimeout)
         settings.idleTimeout = max(1, idleTimeout)
         settings.maxClients = maxClients
+        settings.followsTerminal = true
         settings.minFrameInterval = frameOutput is PNGOutput ? Int64((pngInterval * 1000).rounded()) : 0
         settings.watchdogInterval = Systemd.watchdogInterval(
             usec: Systemd.env("WATCHDOG_USEC"), watchdogPID: Systemd.env("WATCHDOG_PID"), pid: getpid())

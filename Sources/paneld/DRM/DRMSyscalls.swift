@@ -42,6 +42,8 @@ protocol DRMSyscalls: AnyObject {
     /// `drmSetMaster`: takes the display if no other program holds it (the kernel
     /// allows it to root, or to the descriptor that was master before).
     func acquireMaster(_ fd: Int32) throws
+    /// `drmDropMaster`: gives the display up so that another program can take it.
+    func dropMaster(_ fd: Int32) throws
     /// `drmModeSetCrtc`; a nil mode with framebuffer 0 turns the CRTC off.
     func setCrtc(
         _ fd: Int32, crtcID: UInt32, framebufferID: UInt32, x: UInt32, y: UInt32,

@@ -189,6 +189,10 @@ final class LiveDRMSyscalls: DRMSyscalls {
         if drmSetMaster(fd) != 0 { throw DRMError("drmSetMaster", errno: errno) }
     }
 
+    func dropMaster(_ fd: Int32) throws {
+        if drmDropMaster(fd) != 0 { throw DRMError("drmDropMaster", errno: errno) }
+    }
+
     func setCrtc(
         _ fd: Int32, crtcID: UInt32, framebufferID: UInt32, x: UInt32, y: UInt32,
         connectorIDs: [UInt32], mode: ModeInfo?

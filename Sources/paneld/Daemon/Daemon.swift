@@ -37,6 +37,8 @@ final class Daemon {
         /// A client that sends nothing for this long is closed.
         var idleTimeout: Int64 = 900_000
         var watchdogInterval: Int64?
+        /// Whether a DRM display follows the virtual terminal's switches (``VirtualTerminal``).
+        var followsTerminal = false
         /// Whether the renderer keeps pictures of the gauges' static layers
         /// (off only to measure redraws from scratch).
         var cachesStaticLayers = true
@@ -47,6 +49,8 @@ final class Daemon {
     private var output: FrameOutput { slot.current }
     /// Set while the output is a fallback and a display may still appear.
     private var lateDisplay: LateDisplay?
+    /// The virtual terminal whose switches the DRM display follows, when paneld could take it.
+    private var terminal: VirtualTerminal?
     private var renderer: PanelRenderer
     private let listener: FileDescriptor
     private let signals: SignalPipe
@@ -95,6 +99,7 @@ final class Daemon {
         self.store = store
         self.settings = settings
         self.animator = Animator(duration: Int64(layout.animation), values: store.values)
+        if settings.followsTerminal, slot.current is DRMOutput { terminal = VirtualTerminal.take() }
     }
 
     /// Memory held by the renderer's static-layer pictures, in bytes.
@@ -130,6 +135,8 @@ final class Daemon {
         for c in clients.values { drop(c, reason: nil) }
         lateDisplay?.watcher.close()
         lateDisplay = nil
+        terminal?.close()
+        terminal = nil
     }
 
     /// One poll and everything it reported. (Internal so tests can drive the loop
@@ -172,6 +179,15 @@ final class Daemon {
                     stopping = true
                 } else if s == SIGHUP {
                     reloadLayout()
+                } else if s == VirtualTerminal.releaseSignal, let vt = terminal {
+                    (output as? DRMOutput)?.releaseDisplay()
+                    vt.allowRelease()
+                    Log.notice("tty\(vt.number) switched away: display given up until it comes back")
+                } else if s == VirtualTerminal.acquireSignal, let vt = terminal {
+                    vt.acknowledgeAcquire()
+                    (output as? DRMOutput)?.acquireDisplay()
+                    fullRedraw = true
+                    Log.notice("tty\(vt.number) is shown again: display taken back and redrawn")
                 }
             }
         }
@@ -344,6 +360,7 @@ final class Daemon {
         fullRedraw = true
         settings.minFrameInterval = 0
         Log.notice("a display appeared: showing the gauges on it from now on")
+        if settings.followsTerminal, new is DRMOutput, terminal == nil { terminal = VirtualTerminal.take() }
     }
 
     private func markChanged() {

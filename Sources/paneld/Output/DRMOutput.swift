@@ -29,6 +29,9 @@ struct DRMOutputOptions: Equatable, Sendable {
 /// Losing DRM master (EACCES/EPERM on SetCrtc, page flip or DirtyFB) is not an
 /// error: frames keep being drawn, and the next ``present`` redraws everything and
 /// sets the CRTC again, which succeeds once master is back.
+/// Giving the display up on purpose (the console switched to another virtual
+/// terminal, ``releaseDisplay()``) drops master and holds frames back until
+/// ``acquireDisplay()``, which takes master again and redraws everything.
 final class DRMOutput: FrameOutput {
     let width: Int
     let height: Int
@@ -51,6 +54,8 @@ final class DRMOutput: FrameOutput {
     private var crtcIsSet = false
     private var flipPending = false
     private var masterLost = false
+    /// Between ``releaseDisplay()`` and ``acquireDisplay()``: no frames, no master.
+    private var released = false
     private var dirtyFBUnsupported = false
     private var frameNumber: UInt64 = 0
     private var closed = false
@@ -99,7 +104,8 @@ final class DRMOutput: FrameOutput {
     }
 
     var pollDescriptor: Int32? { closed ? nil : device.fd }
-    var isBusy: Bool { flipPending }
+    /// A pending flip, or the display given up to another terminal: no `present` now.
+    var isBusy: Bool { flipPending || released }
     var needsFullRedraw: Bool { !crtcIsSet }
     /// True between a refused SetCrtc/flip (another process is master) and the next successful SetCrtc.
     var hasLostMaster: Bool { masterLost }
@@ -186,6 +192,38 @@ final class DRMOutput: FrameOutput {
         crtcIsSet = false
     }
 
+    /// Gives the display up (the console is switching away): waits for a pending
+    /// flip, drops master, and shows nothing until ``acquireDisplay()``.
+    func releaseDisplay() {
+        guard !closed, !released else { return }
+        waitForPendingFlip()
+        do { try sys.dropMaster(device.fd) } catch { DRMLog.warning("\(error)") }
+        released = true
+        crtcIsSet = false
+    }
+
+    /// Takes the display back (the console switched back): master, then the next
+    /// `present` redraws everything and sets the CRTC.
+    func acquireDisplay() {
+        guard !closed, released else { return }
+        released = false
+        do { try sys.acquireMaster(device.fd) } catch { DRMLog.warning("\(error)") }
+    }
+
+    /// The kernel cannot cancel a flip, and freeing or dropping its framebuffer under
+    /// it is refused: wait for its completion (at most a second).
+    private func waitForPendingFlip() {
+        guard flipPending else { return }
+        do {
+            if try sys.waitReadable(device.fd, timeoutMilliseconds: 1000) {
+                for event in try sys.readEvents(device.fd) { if case .flipComplete = event { flipPending = false } }
+            }
+            if flipPending { DRMLog.warning("page flip did not complete within 1 s") }
+        } catch {
+            DRMLog.warning("\(error)")
+        }
+    }
+
     func handleEvents() throws {
         for event in try sys.readEvents(device.fd) {
             if case .flipComplete = event { flipPending = false }
@@ -196,19 +234,9 @@ final class DRMOutput: FrameOutput {
     /// then releases the buffers in reverse order and closes the device.
     func close() {
         guard !closed else { return }
+        waitForPendingFlip()
         closed = true
         let fd = device.fd
-        if flipPending {
-            // The kernel cannot cancel a flip, and freeing its framebuffer under it is refused.
-            do {
-                if try sys.waitReadable(fd, timeoutMilliseconds: 1000) {
-                    for event in try sys.readEvents(fd) { if case .flipComplete = event { flipPending = false } }
-                }
-                if flipPending { DRMLog.warning("page flip did not complete within 1 s") }
-            } catch {
-                DRMLog.warning("\(error)")
-            }
-        }
         if crtcIsSet {
             do {
                 if savedCrtc.bufferID != 0, let mode = savedCrtc.mode {

@@ -1,0 +1,100 @@
+import CDRM
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The virtual terminal paneld's display belongs to, switched cooperatively.
+///
+/// With the terminal in `VT_PROCESS` mode the kernel asks paneld before switching
+/// away from it (``releaseSignal``) and tells it when the switch comes back
+/// (``acquireSignal``): paneld then drops DRM master so the program on the other
+/// terminal (a console, a compositor started by logind) can show its picture, and
+/// takes master back and redraws on return. No timer is involved: while the
+/// display is away paneld sleeps.
+///
+/// Setting the mode needs the terminal to be paneld's controlling terminal or
+/// `CAP_SYS_TTY_CONFIG` (the kernel's rule for VT_SETMODE); without either, or
+/// when another program already controls the terminal's switching (a second
+/// paneld on the same terminal, a display server), ``take()`` returns nil and
+/// says why, and paneld runs as before.
+final class VirtualTerminal {
+    static let releaseSignal = SIGUSR1
+    static let acquireSignal = SIGUSR2
+
+    let number: Int32
+    private var fd: Int32
+    private var saved: vt_mode
+
+    private init(number: Int32, fd: Int32, saved: vt_mode) {
+        self.number = number
+        self.fd = fd
+        self.saved = saved
+    }
+
+    /// Takes switching control of the foreground terminal; nil (with the reason
+    /// logged at info) when it cannot.
+    static func take() -> VirtualTerminal? {
+        do {
+            return try open()
+        } catch {
+            Log.info("virtual terminal switches are not coordinated: \(error)")
+            return nil
+        }
+    }
+
+    private static func open() throws -> VirtualTerminal {
+        let console = Glibc.open("/dev/tty0", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard console >= 0 else { throw Errno.current("open(/dev/tty0)") }
+        var state = vt_stat()
+        let r = ioctl(console, UInt(VT_GETSTATE), &state)
+        let e = errno
+        Glibc.close(console)
+        guard r == 0 else { throw Errno(code: e, call: "VT_GETSTATE") }
+        let number = Int32(state.v_active)
+        let fd = Glibc.open("/dev/tty\(number)", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard fd >= 0 else { throw Errno.current("open(/dev/tty\(number))") }
+        var saved = vt_mode()
+        guard ioctl(fd, UInt(VT_GETMODE), &saved) == 0 else {
+            let err = Errno.current("VT_GETMODE")
+            Glibc.close(fd)
+            throw err
+        }
+        guard saved.mode != CChar(VT_PROCESS) else {
+            Glibc.close(fd)
+            throw DaemonError("another program controls switching on tty\(number)")
+        }
+        var mode = vt_mode()
+        mode.mode = CChar(VT_PROCESS)
+        mode.relsig = Int16(releaseSignal)
+        mode.acqsig = Int16(acquireSignal)
+        guard ioctl(fd, UInt(VT_SETMODE), &mode) == 0 else {
+            let err = Errno.current("VT_SETMODE on tty\(number)")
+            Glibc.close(fd)
+            throw err
+        }
+        Log.info("tty\(number): paneld gives the display up while another terminal is shown")
+        return VirtualTerminal(number: number, fd: fd, saved: saved)
+    }
+
+    /// Lets the pending switch away go ahead (after master was dropped).
+    func allowRelease() {
+        if ioctl(fd, UInt(VT_RELDISP), CInt(1)) != 0 { Log.warning("VT_RELDISP: \(Errno.current("VT_RELDISP"))") }
+    }
+
+    /// Acknowledges the switch back to this terminal.
+    func acknowledgeAcquire() {
+        if ioctl(fd, UInt(VT_RELDISP), CInt(VT_ACKACQ)) != 0 {
+            Log.warning("VT_RELDISP(VT_ACKACQ): \(Errno.current("VT_RELDISP"))")
+        }
+    }
+
+    /// Hands switching back to the kernel as it was.
+    func close() {
+        guard fd >= 0 else { return }
+        if saved.mode == CChar(VT_PROCESS) { saved.mode = CChar(VT_AUTO) }
+        _ = ioctl(fd, UInt(VT_SETMODE), &saved)
+        Glibc.close(fd)
+        fd = -1
+    }
+}
