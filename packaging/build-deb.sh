@@ -165,11 +165,21 @@ if [ "$ARCH" != amd64 ]; then
 fi
 (cd "$SRC" && "${shlibdeps[@]}") || die "dpkg-shlibdeps failed"
 
+objdump_tool=objdump
+[ "$ARCH" = amd64 ] || objdump_tool=$triplet-objdump
+# A binary linked against a newer glibc than SUITE's (e.g. a trixie sysroot) would
+# get a Depends that is too low: refuse, naming the suite to use.
+if [ "$ARCH" != amd64 ]; then
+    newest=$("$objdump_tool" -p "$PKG/usr/bin/paneld" | grep -o 'GLIBC_[0-9][0-9.]*' | sed 's/GLIBC_//' | sort -V | tail -1)
+    libc=$(awk '/^Package: libc6$/ {p = 1} p && /^Version:/ {print $2; exit}' "$FOREIGN/admin/status")
+    if [ -n "$newest" ] && dpkg --compare-versions "${libc%%-*}" lt "$newest"; then
+        die "the binary needs GLIBC_$newest, $SUITE's libc6 is $libc: set PANELD_DEB_SUITE to the suite it was linked for"
+    fi
+fi
+
 # GLIBC_ABI_DT_RELR: a version the binary needs from libc.so.6 without any symbol
 # (packed relative relocations, new in glibc 2.36); dpkg-shlibdeps only weighs
 # symbols, so the libc6 bound is raised here when the binary asks for it.
-objdump_tool=objdump
-[ "$ARCH" = amd64 ] || objdump_tool=$triplet-objdump
 if "$objdump_tool" -p "$PKG/usr/bin/paneld" | grep -q 'GLIBC_ABI_DT_RELR'; then
     have=$(sed -n -E 's/.*libc6 \(>= ([0-9.]+)\).*/\1/p' "$SRC/debian/substvars")
     [ -n "$have" ] || die "no versioned libc6 in $(cat "$SRC/debian/substvars")"

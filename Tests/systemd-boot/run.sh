@@ -366,6 +366,10 @@ else
     fail first-value "the screen does not show $g=73"
 fi
 
+# For the record: what paneld says about the console's virtual terminal under the unit.
+guest 'journalctl -b -u paneld --no-pager -o cat | grep -m2 -i "virtual terminal\|tty"'
+log "journal (virtual terminal): $(tr '\n' ' ' <"$GUEST_OUT")"
+
 guest 'systemctl restart paneld.service
 systemctl is-active paneld.service
 pid=$(systemctl show -p MainPID --value paneld.service)
