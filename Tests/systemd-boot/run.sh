@@ -28,7 +28,9 @@
 #           remove            apt remove: units stopped, conffile and state kept
 #           purge             apt purge: /etc/paneld and /var/lib/paneld gone
 #           old-libc          against a dpkg status whose libc6 and libdrm2 are
-#                             bullseye's, dpkg refuses the package with a dependency message
+#                             bullseye's (no newer ones available), apt refuses the package
+#                             with a dependency message
+#           install-live      apt install on the running system: the socket listens and serves
 #
 # Usage: bash Tests/systemd-boot/run.sh
 # Environment: SB_TIMEOUT (seconds, default 1500), SB_FRESH=1 (debootstrap again,
@@ -150,6 +152,9 @@ log "apt-get install ./$(basename "$PANELD_DEB") (in the chroot)"
 chroot "$R" sh -c "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends ./root/$(basename "$PANELD_DEB")" \
     >"$WORK/apt-install.log" 2>&1 || { tail -30 "$WORK/apt-install.log"; die "apt-get install of the package failed"; }
 grep -E '^(Setting up|The following NEW)' "$WORK/apt-install.log" | sed 's/^/    /' | head -20
+# The guest has no network: the package lists only slow apt down there (the
+# upgrade, remove and purge install local files or nothing).
+rm -rf "$R"/var/lib/apt/lists/*
 for ((m = ${#MOUNTS[@]} - 1; m >= 0; m--)); do umount "${MOUNTS[m]}"; done
 MOUNTS=()
 
@@ -577,6 +582,16 @@ mkdir -p /tmp/empty/lists/partial /tmp/empty/cache/archives/partial
 apt-get -s -o Dir::State::status=/mnt/share/old-status -o Dir::State::Lists=/tmp/empty/lists -o Dir::Cache=/tmp/empty/cache install /root/$first; rc=\$?
 echo \"apt exit \$rc\"
 [ \$rc != 0 ] && apt-get -s -o Dir::State::status=/mnt/share/old-status -o Dir::State::Lists=/tmp/empty/lists -o Dir::Cache=/tmp/empty/cache install /root/$first 2>&1 | grep -q 'Depends: libc6 (>= [0-9.]*) but 2.31-13+deb11u11 is to be installed'"
+
+# Installing on a running system (after the purge): postinst creates the user,
+# enables and starts the socket at once; the first value starts the daemon.
+check install-live "apt-get install on the running system did not leave paneld.socket listening and working" "
+DEBIAN_FRONTEND=noninteractive apt-get install -y /root/$first
+systemctl is-enabled paneld.socket && systemctl is-active paneld.socket && [ -S /run/paneld.sock ]
+echo 41 | socat - UNIX:/run/paneld.sock
+for i in \$(seq 100); do systemctl is-active --quiet paneld.service && break; sleep 0.1; done
+systemctl is-active paneld.service
+echo get $g | socat - UNIX:/run/paneld.sock | tee /dev/stderr | grep -q 41" 120
 shutdown_vm
 phase_done boot2 $t
 
