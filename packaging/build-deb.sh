@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the Debian package paneld_VERSION_ARCH.deb with Debian's own tools
+# Builds the Debian package paneld_UPSTREAM-REVISION_ARCH.deb with Debian's own tools
 # (dpkg-shlibdeps, dpkg-gencontrol, dpkg-deb), no debhelper.
 #
 # Usage: packaging/build-deb.sh amd64|arm64 [BINARY]
