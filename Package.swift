@@ -1,6 +1,13 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// The release this tree is (also in packaging/VERSION, which a test compares).
+let version = "0.9.0"
+/// The commit it was built from, `+dirty` with uncommitted changes; "unknown" outside git.
+let gitRevision =
+    Context.gitInformation.map { String($0.currentCommit.prefix(12)) + ($0.hasUncommittedChanges ? "+dirty" : "") }
+    ?? "unknown"
+
 let package = Package(
     name: "paneld",
     products: [
@@ -20,9 +27,17 @@ let package = Package(
             dependencies: ["CZlib", "CFreeType"],
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
         ),
+        // `paneld --version`: the version and revision above, as C string constants.
+        .target(
+            name: "PaneldBuildInfo",
+            cSettings: [
+                .define("PANELD_VERSION", to: "\"\(version)\""),
+                .define("PANELD_GIT_REVISION", to: "\"\(gitRevision)\""),
+            ]
+        ),
         .executableTarget(
             name: "paneld",
-            dependencies: ["PanelGauge", "CDRM"],
+            dependencies: ["PanelGauge", "CDRM", "PaneldBuildInfo"],
             exclude: ["Link"],
             // Release links for a small resident set (docs/performance.md, "Idle and memory";
             // install builds add --static-swift-stdlib): lld with packed relative

@@ -1,4 +1,5 @@
 import Glibc
+import PanelGauge
 import Testing
 
 @testable import paneld
@@ -89,6 +90,39 @@ import Testing
         #expect(Self.spec.usage == "paneld try [--name <name>] [--count <count>] [--set <K=V>] ... [--loud]")
         #expect(Self.withArguments.usage == "paneld list [--loud] [<words> ...]")
         for line in help.split(separator: "\n") { #expect(line.count <= 80 || line.hasPrefix("USAGE:"), "\(line)") }
+    }
+
+    /// Required options show without brackets; example lines (two spaces in) are
+    /// never broken, prose is wrapped at 80 columns.
+    @Test func usageShowsRequiredOptionsAndHelpKeepsExamplesWhole() {
+        let spec = CommandSpec(
+            name: "draw", abstract: "Draws.",
+            discussion: """
+                A long sentence that goes on and on about what this command does, so that it must wrap somewhere.
+
+                Example:
+                  paneld draw --output /a/very/long/path/to/a/picture/that/is/longer/than/eighty/columns.png
+                """,
+            options: [.option("output", help: "Where.", required: true), .option("size", help: "How big.")])
+        #expect(spec.usage == "paneld draw --output <output> [--size <size>]")
+        let lines = spec.help.split(separator: "\n")
+        #expect(
+            lines.contains(
+                "  paneld draw --output /a/very/long/path/to/a/picture/that/is/longer/than/eighty/columns.png"))
+        #expect(lines.filter { !$0.hasPrefix("  paneld") }.allSatisfy { $0.count <= 80 }, "\(spec.help)")
+    }
+
+    /// `paneld --version`: the package version (the one packaging/VERSION gives the
+    /// Debian package) and the git revision.
+    @Test func versionNamesThePackageVersionAndRevision() throws {
+        // This file is ROOT/Tests/paneldTests/ArgumentsTests.swift.
+        let root = String(#filePath).split(separator: "/", omittingEmptySubsequences: false).dropLast(3)
+            .joined(separator: "/")
+        let packaged = String(decoding: try FileIO.read(root + "/packaging/VERSION"), as: UTF8.self)
+            .filter { !$0.isWhitespace }
+        let text = CommandLineTool.versionText
+        #expect(text.hasPrefix("paneld \(packaged) (git "), "\(text)")
+        #expect(!text.contains("unknown"), "built from a git checkout: \(text)")
     }
 
     /// A command that records what it was given and ends as told.

@@ -8,6 +8,13 @@ import Testing
 func runPaneld(_ args: [String], stdin: String = "", in dir: TempDirectory) throws -> (
     status: Int32, out: String, err: String
 ) {
+    try runCommand([paneldBinary()] + args, stdin: stdin, path: "/usr/bin:/bin", in: dir)
+}
+
+/// Runs `argv` (argv[0] a path) with `stdin`, and PATH `path` (default: the test's own).
+func runCommand(_ argv: [String], stdin: String = "", path: String? = nil, in dir: TempDirectory) throws -> (
+    status: Int32, out: String, err: String
+) {
     try dir.write("stdin", stdin)
     let out = dir.file("stdout"), err = dir.file("stderr")
     var actions = posix_spawn_file_actions_t()
@@ -16,9 +23,9 @@ func runPaneld(_ args: [String], stdin: String = "", in dir: TempDirectory) thro
     posix_spawn_file_actions_addopen(&actions, 0, dir.file("stdin"), O_RDONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     posix_spawn_file_actions_addopen(&actions, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    let argv = [paneldBinary()] + args
     let cArgs = argv.map { strdup($0) } + [nil]
-    let cEnv: [UnsafeMutablePointer<CChar>?] = [strdup("PATH=/usr/bin:/bin"), nil]
+    let searchPath = path ?? getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin"
+    let cEnv: [UnsafeMutablePointer<CChar>?] = [strdup("PATH=" + searchPath), nil]
     defer { (cArgs + cEnv).forEach { free($0) } }
     var pid: pid_t = 0
     markAllDescriptorsCloseOnExec()
@@ -43,6 +50,8 @@ func runPaneld(_ args: [String], stdin: String = "", in dir: TempDirectory) thro
             (["render", "--set", "cpu=1", "--output", dir.file("x.png")], "the layout has no gauge named 'cpu'"),
             (["render"], "Missing expected argument '--output <output>'"),
             (["send", "--socket", dir.file("nobody.sock"), "1"], "cannot reach paneld at"),
+            (["send", "--socket", dir.file("nobody.sock"), "mem", "5"], "'mem' has no value; a LINE is one argument"),
+            (["send", "--socket", dir.file("nobody.sock"), "cpu 5", "cpu x"], "'cpu x': not a number: 'x'"),
         ]
         for (args, message) in cases {
             let r = try runPaneld(args, in: dir)
@@ -153,6 +162,7 @@ func runPaneld(_ args: [String], stdin: String = "", in dir: TempDirectory) thro
         }
         #expect(got == "cpu 42")
         #expect(try c.ask("get mem") == "mem 7")
-        #expect(d.log().contains("statsd: ignored a bad line (unknown gauge 'bogus')"), "\(d.log())")
+        #expect(
+            d.log().contains("statsd udp 127.0.0.1:\(port): ignored a bad line (unknown gauge 'bogus')"), "\(d.log())")
     }
 }

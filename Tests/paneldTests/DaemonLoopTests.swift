@@ -78,7 +78,7 @@ final class FakeFlipOutput: FrameOutput {
         defer { listener.close() }
         let store = GaugeStore(names: ["a", "b"], defaultGauge: "a", initial: [:])
         let daemon = Daemon(
-            layout: layout, output: OutputSlot(output), listener: listener, signals: signals, statsd: nil,
+            layout: layout, output: OutputSlot(output), listener: listener, signals: signals, inputs: [],
             notifier: nil,
             store: store, settings: Daemon.Settings())
 

@@ -72,6 +72,23 @@ import Testing
         #expect(d.log().contains("line not finished within 800 ms"), "\(d.log())")
     }
 
+    /// The line clock restarts with each finished line: a client that streams lines
+    /// whose reads end mid-line is never taken for a trickler.
+    @Test func streamingLinesKeepTheClientOpen() throws {
+        let dir = TempDirectory()
+        let d = try DaemonProcess(
+            dir, args: ["--output", "png:" + dir.file("f.png"), "--size", "32x32", "--line-timeout", "300"])
+        let c = try TestClient(d.socketPath)
+        try c.send("1")
+        for k in 0..<12 {
+            usleep(100_000)
+            try c.send("\(k % 10)\n2")  // ends a line, starts the next
+        }
+        try c.send("\n")
+        #expect(try c.ask("get") == "value 2", "\(d.log())")
+        #expect(!d.log().contains("line not finished"))
+    }
+
     /// A client that sends nothing at all is closed after the idle timeout.
     @Test func idleClientIsClosedOnItsDeadline() throws {
         let dir = TempDirectory()

@@ -234,3 +234,41 @@ public enum GaugeError: Error, Equatable, CustomStringConvertible {
         }
     }
 }
+
+extension Gauge {
+    /// Draws the gauge in its style into `rect`. Nothing is drawn outside the
+    /// pixels `rect` touches, even when the rectangle is too small for the
+    /// style, so gauges sharing a panel never paint over each other.
+    /// A rectangle that is not finite (or beyond +-2^30) draws nothing.
+    ///
+    /// `layers` picks the parts to draw (see ``GaugeLayers``); a style that does
+    /// not separate its layers draws everything as its dynamic layer.
+    public func draw(in rect: Rect, on canvas: Canvas, fonts: FontCache = .shared, layers: GaugeLayers = .all) {
+        guard rect.isDrawable else { return }
+        let separates = style.separatesLayers
+        if !separates && !layers.contains(.dynamic) { return }
+        let context = DrawContext(fonts: fonts, environment: environment, layers: separates ? layers : .all)
+        canvas.withClip(IntRect(covering: rect)) {
+            style.makeBody(configuration: configuration).draw(in: rect, on: canvas, context: context)
+        }
+    }
+
+    /// How the gauge's drawing into `rect` splits into layers (see ``GaugeLayering``).
+    public func layering(in rect: Rect, fonts: FontCache = .shared) -> GaugeLayering {
+        guard rect.isDrawable, style.separatesLayers else { return .unseparated }
+        let context = DrawContext(fonts: fonts, environment: environment)
+        return style.layering(configuration: configuration, in: rect, context: context)
+    }
+
+    /// Opens the gauge's font, so a missing or broken font file is reported
+    /// (``FontError``) before drawing; drawing itself leaves text out instead.
+    public func validateFont(fonts: FontCache = .shared) throws(FontError) {
+        _ = try fonts.font(environment.font, pixelSize: environment.labelSize)
+    }
+
+    /// The size the gauge's style would like when offered `proposal`.
+    public func sizeThatFits(_ proposal: Size, fonts: FontCache = .shared) -> Size {
+        let context = DrawContext(fonts: fonts, environment: environment)
+        return style.makeBody(configuration: configuration).sizeThatFits(proposal, context: context)
+    }
+}

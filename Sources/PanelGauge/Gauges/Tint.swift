@@ -95,3 +95,47 @@ public enum ThresholdsError: Error, Equatable, CustomStringConvertible {
         }
     }
 }
+
+extension Tint {
+    /// The tint along a straight line from `start` (value 0) to `end` (value 1).
+    public func linearPaint(from start: Point, to end: Point) -> Paint {
+        switch self {
+        case .color(let c): .solid(c)
+        case .gradient(let g): .linearGradient(g, start: start, end: end)
+        }
+    }
+
+    /// The tint along an arc from `arcStart` clockwise over `arcSweep` degrees:
+    /// the gradient's 0...1 is laid onto the arc, and the rest of the turn is
+    /// split evenly between the two end colours, so that round caps on either
+    /// end take their own end's colour (the conic gradient's seam falls in the
+    /// middle of the gap).
+    public func arcPaint(center: Point, arcStart: Angle, arcSweep: Angle) -> Paint {
+        switch self {
+        case .color(let c):
+            return .solid(c)
+        case .gradient(let g):
+            let sweep = min(360, max(0, arcSweep.degrees))
+            let margin = (360 - sweep) / 2
+            let stops = g.stops.map {
+                Gradient.Stop(color: $0.color, location: (margin + $0.location * sweep) / 360)
+            }
+            return .conicGradient(Gradient(stops: stops), center: center, startAngle: arcStart - .degrees(margin))
+        }
+    }
+
+    /// Every colour's alpha multiplied by `opacity`.
+    public func opacity(_ opacity: Double) -> Tint {
+        switch self {
+        case .color(let c): .color(c.opacity(opacity))
+        case .gradient(let g):
+            .gradient(
+                Gradient(stops: g.stops.map { Gradient.Stop(color: $0.color.opacity(opacity), location: $0.location) }))
+        }
+    }
+
+    public var isGradient: Bool {
+        if case .gradient = self { return true }
+        return false
+    }
+}

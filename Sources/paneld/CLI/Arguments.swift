@@ -1,4 +1,5 @@
 import Glibc
+import PaneldBuildInfo
 
 // paneld's command line: subcommands, long options (`--name VALUE`,
 // `--name=VALUE`, flags), a list of positional arguments, help, and errors
@@ -30,14 +31,16 @@ struct OptionSpec {
     var hidden = false
     /// Given any number of times (each value kept); otherwise the last one counts.
     var repeatable = false
+    /// The command cannot run without it (shown without brackets in the usage line).
+    var required = false
 
     static func option(
         _ name: String, _ valueName: String? = nil, help: String, default defaultText: String? = nil,
-        hidden: Bool = false, repeatable: Bool = false
+        hidden: Bool = false, repeatable: Bool = false, required: Bool = false
     ) -> OptionSpec {
         OptionSpec(
             name: name, valueName: valueName ?? name, help: help, defaultText: defaultText, hidden: hidden,
-            repeatable: repeatable)
+            repeatable: repeatable, required: required)
     }
 
     static func flag(_ name: String, help: String) -> OptionSpec {
@@ -59,10 +62,13 @@ struct CommandSpec {
     /// Left out of the list of subcommands.
     var hidden = false
 
-    /// `paneld NAME [--option <value>] ... [<arguments> ...]`, hidden options left out.
+    /// `paneld NAME --required <value> [--option <value>] ... [<arguments> ...]`,
+    /// hidden options left out.
     var usage: String {
         var parts = ["paneld", name]
-        for o in options where !o.hidden { parts.append("[\(o.synopsis)]\(o.repeatable ? " ..." : "")") }
+        for o in options where !o.hidden {
+            parts.append((o.required ? o.synopsis : "[\(o.synopsis)]") + (o.repeatable ? " ..." : ""))
+        }
         if let arguments { parts.append("[<\(arguments.name)> ...]") }
         return parts.joined(separator: " ")
     }
@@ -83,9 +89,12 @@ struct CommandSpec {
         return s
     }
 
-    /// `text` with each line longer than `width` columns broken at spaces.
+    /// `text` with each line longer than `width` columns broken at spaces; a line
+    /// that starts with two spaces (an example command) is kept whole, since a
+    /// command broken in two cannot be copied.
     static func wrapped(_ text: String, width limit: Int = 80) -> String {
         text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            if line.hasPrefix("  ") { return String(line) }
             var out = "", width = 0
             for word in line.split(separator: " ") {
                 if width > 0 && width + 1 + word.count > limit {
@@ -233,6 +242,10 @@ enum CommandLineTool {
     ) -> Int32 {
         func named(_ name: String) -> (any PaneldCommand.Type)? { commands.first { $0.spec.name == name } }
         var args = args
+        if args == ["--version"] || args == ["version"] {
+            print(versionText)
+            return 0
+        }
         if args.first == "--help" || args.first == "-h" || args == ["help"] {
             print(rootHelp(abstract: abstract, commands: commands, default: fallback), terminator: "")
             return 0
@@ -303,11 +316,18 @@ enum CommandLineTool {
         return 1
     }
 
+    /// `paneld 0.9.0 (git 0123456789ab)`: the package version and the revision built.
+    static var versionText: String {
+        "paneld \(String(cString: paneld_version)) (git \(String(cString: paneld_git_revision)))"
+    }
+
     static func rootHelp(abstract: String, commands: [any PaneldCommand.Type], default fallback: any PaneldCommand.Type)
         -> String
     {
         var s = "OVERVIEW: \(abstract)\n\nUSAGE: paneld <subcommand>\n\nOPTIONS:\n"
-        s += CommandSpec.table([("-h, --help", "Show help information.")])
+        s += CommandSpec.table([
+            ("-h, --help", "Show help information."), ("--version", "Show the version and the git revision."),
+        ])
         s += "\nSUBCOMMANDS:\n"
         s += CommandSpec.table(
             commands.filter { !$0.spec.hidden }.map { c in

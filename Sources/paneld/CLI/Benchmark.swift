@@ -123,13 +123,11 @@ struct Benchmark: PaneldCommand {
     private func makeDaemon(
         _ layout: Layout, output: MemoryFlipOutput, socket: String, cachesStaticLayers: Bool = true
     ) throws -> (Daemon, FileDescriptor, SignalPipe) {
-        let store = GaugeStore(
-            names: layout.gauges.map(\.name), defaultGauge: layout.defaultGauge,
-            initial: Dictionary(uniqueKeysWithValues: layout.gauges.map { ($0.name, $0.range.lower) }))
+        let store = layout.store()
         let signals = try SignalPipe(signals: [SIGTERM, SIGINT])
         let listener = try UnixSocket.listen(socket)
         let daemon = Daemon(
-            layout: layout, output: OutputSlot(output), listener: listener, signals: signals, statsd: nil,
+            layout: layout, output: OutputSlot(output), listener: listener, signals: signals, inputs: [],
             notifier: nil,
             store: store, settings: Daemon.Settings(cachesStaticLayers: cachesStaticLayers))
         return (daemon, listener, signals)

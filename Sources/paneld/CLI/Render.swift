@@ -8,13 +8,15 @@ struct Render: PaneldCommand {
     static let spec = CommandSpec(
         name: "render", abstract: "Render a layout with given values to a PNG file.",
         discussion: """
-            Example: paneld render --config panel.json --set cpu=73 --set mem=41.5 --output panel.png
             Without --config the default layout is used (one ring gauge named 'value', 0...100).
+
+            Example:
+              paneld render --config panel.json --set cpu=73 --set mem=41.5 --output panel.png
             """,
         options: [
             .option("config", help: "Layout file (JSON). Default: one ring gauge named 'value'."),
             .option("set", "NAME=VALUE", help: "A gauge value, NAME=VALUE (repeatable).", repeatable: true),
-            .option("output", help: "Where to write the PNG."),
+            .option("output", help: "Where to write the PNG.", required: true),
             .option(
                 "size",
                 help: "Screen size WIDTHxHEIGHT (logical, after rotation). Default: the layout's mode, else 800x480."),
@@ -62,9 +64,7 @@ struct Render: PaneldCommand {
     func run() throws {
         let layout = try config.map { try LayoutReader.read(file: $0) } ?? Layout.fallback
         if let problem = Render.fontProblem(layout) { Log.warning(problem) }
-        var store = GaugeStore(
-            names: layout.gauges.map(\.name), defaultGauge: layout.defaultGauge,
-            initial: Dictionary(uniqueKeysWithValues: layout.gauges.map { ($0.name, $0.range.lower) }))
+        var store = layout.store()
         for v in values {
             let (name, value) = Render.parseAssignment(v)!
             guard store.set(name, value) else {

@@ -20,7 +20,8 @@ struct Run: PaneldCommand {
             'get cpu' and 'list' answer; a bad line is answered 'ERR <reason>'. \
             SIGHUP re-reads the --config file; SIGTERM saves the values and exits.
 
-            Example: paneld --socket /tmp/paneld.sock & echo 73 | socat - UNIX:/tmp/paneld.sock
+            Example:
+              paneld --socket /tmp/paneld.sock & echo 73 | socat - UNIX:/tmp/paneld.sock
             """,
         options: [
             .option(
@@ -122,9 +123,7 @@ struct Run: PaneldCommand {
             statePath = nil
             stateRefused = true
         }
-        var store = GaugeStore(
-            names: layout.gauges.map(\.name), defaultGauge: layout.defaultGauge,
-            initial: Dictionary(uniqueKeysWithValues: layout.gauges.map { ($0.name, $0.range.lower) }))
+        var store = layout.store()
         if let statePath {
             for (name, value) in StateFile.load(statePath) where !store.set(name, value) {
                 Log.info("saved value for '\(name)' ignored: the layout has no such gauge")
@@ -142,9 +141,11 @@ struct Run: PaneldCommand {
 
         // Every input is open before the control socket is: once a client can connect,
         // paneld is fully ready (systemd's READY=1 follows at the loop's start).
-        let statsd = try layout.statsd.flatMap(StatsdAddress.init).map { try StatsdListener($0) }
-        if let s = layout.statsd { Log.info("statsd on udp \(s)") }
-        defer { statsd?.close() }
+        var inputs: [any ValueInput] = []
+        defer { for input in inputs.reversed() { input.close() } }
+        if let a = layout.statsd.flatMap(StatsdAddress.init) { inputs.append(try StatsdInput(udp: a)) }
+        if let p = layout.statsdSocket { inputs.append(try StatsdInput(unixPath: p)) }
+        for input in inputs { Log.info("listening for \(input.label)") }
 
         let listener: FileDescriptor
         var ownedSocketPath: String? = nil
@@ -196,7 +197,7 @@ struct Run: PaneldCommand {
         settings.watchdogInterval = Systemd.watchdogInterval(
             usec: Systemd.env("WATCHDOG_USEC"), watchdogPID: Systemd.env("WATCHDOG_PID"), pid: getpid())
         let daemon = Daemon(
-            layout: layout, output: slot, listener: listener, signals: signals, statsd: statsd,
+            layout: layout, output: slot, listener: listener, signals: signals, inputs: inputs,
             notifier: Notifier(), store: store, settings: settings, lateDisplay: lateDisplay)
         try daemon.run()
         Log.info("stopped")

@@ -9,7 +9,14 @@ struct Send: PaneldCommand {
 
     static let spec = CommandSpec(
         name: "send", abstract: "Send commands to a running paneld and print its replies.",
-        discussion: "Examples: paneld send 73   paneld send 'cpu 41' 'get cpu'   echo list | paneld send",
+        discussion: """
+            Each LINE is one argument: quote a line with a space in it.
+
+            Examples:
+              paneld send 73
+              paneld send 'cpu 41' 'get cpu'
+              echo list | paneld send
+            """,
         options: [
             .option("socket", help: "Control socket path.", default: Run.defaultSocket),
             .option("timeout", help: "Seconds to wait for the replies.", default: "\(defaultTimeout)"),
@@ -33,6 +40,19 @@ struct Send: PaneldCommand {
         if timeout < 1 || timeout > 3600 { throw ValidationError("--timeout must be 1 to 3600 seconds") }
         if let bad = lines.first(where: { $0.contains("\n") }) {
             throw ValidationError("a LINE must not contain a newline: \(bad.debugDescription)")
+        }
+        // Every line is checked before any is sent, so a mistake changes nothing:
+        // `paneld send mem 5` would otherwise send 'mem' (refused) and '5' (which
+        // sets the default gauge).
+        for line in lines {
+            switch LineParser.parse(Array(line.utf8)) {
+            case .success: continue
+            case .failure(.missingValue(let name)):
+                throw ValidationError(
+                    "'\(name)' has no value; a LINE is one argument: paneld send '\(name) VALUE' (nothing was sent)")
+            case .failure(let e):
+                throw ValidationError("'\(LineError.clip(line))': \(e) (nothing was sent)")
+            }
         }
     }
 

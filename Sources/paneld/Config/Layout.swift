@@ -24,6 +24,8 @@ struct Layout: Sendable {
     var gauges: [LayoutGauge]
     /// Address for statsd over UDP (`HOST:PORT`); nil = off.
     var statsd: String?
+    /// Path of a Unix datagram socket for statsd/DogStatsD lines; nil = off.
+    var statsdSocket: String?
     /// Milliseconds a gauge takes to glide to a new value; 0 = it jumps.
     var animation: Int = 0
 
@@ -42,6 +44,22 @@ struct Layout: Sendable {
     /// Logical size (after rotation) implied by the mode, if one is set.
     var logicalSize: (width: Int, height: Int)? {
         mode.map { rotation.swapsAxes ? ($0.height, $0.width) : ($0.width, $0.height) }
+    }
+}
+
+extension Layout {
+    /// Each gauge's other name (``LayoutGauge/metric``), for ``GaugeStore``.
+    var aliases: [String: String] {
+        Dictionary(uniqueKeysWithValues: gauges.compactMap { g in g.metric.map { ($0, g.name) } })
+    }
+
+    /// The store for this layout's gauges, starting from `values` (a gauge without
+    /// one starts at its range's lower bound).
+    func store(values: [String: Double] = [:]) -> GaugeStore {
+        GaugeStore(
+            names: gauges.map(\.name), defaultGauge: defaultGauge,
+            initial: Dictionary(uniqueKeysWithValues: gauges.map { ($0.name, values[$0.name] ?? $0.range.lower) }),
+            aliases: aliases)
     }
 }
 
@@ -68,9 +86,21 @@ struct LayoutGauge: Sendable {
     var range: ValueRange
     /// The gauge as drawn; each frame sets its value.
     var gauge: Gauge
+    /// Another name that sets this gauge (a statsd metric with a client's prefix,
+    /// e.g. `host1.cpu`); nil = none.
+    var metric: String? = nil
 
     /// The gauge showing `value` (clamped by the style; a non-finite value shows the lower bound).
     func gauge(showing value: Double) -> Gauge {
         (try? gauge.withValue(value)) ?? gauge
+    }
+}
+
+extension FBDevOutputOptions {
+    /// The framebuffer part of a layout: format and rotation (`display` names a DRM card, not a framebuffer).
+    init(layout: Layout, devicePath: String?) {
+        self.init(
+            devicePath: devicePath, format: layout.pixelFormat,
+            rotation: layout.rotation)
     }
 }

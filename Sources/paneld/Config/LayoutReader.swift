@@ -33,13 +33,15 @@ struct LayoutError: Error, CustomStringConvertible {
 ///       "display": "/dev/dri/card0", "connector": "HDMI-A-1", "mode": "800x480@60",
 ///       "format": "xrgb8888" | "rgb565", "rotation": 0 | 90 | 180 | 270,
 ///       "background": "#101010", "foreground": "#FFFFFF", "font": "/usr/share/fonts/.../DejaVuSans.ttf",
-///       "default": "cpu", "statsd": "127.0.0.1:8125", "animation": 250,
+///       "default": "cpu", "statsd": "127.0.0.1:8125", "statsdSocket": "/run/paneld/statsd.sock",
+///       "animation": 250,
 ///       "gauges": [
 ///         { "name": "cpu", "style": "accessoryCircular", "rect": [x, y, width, height],
 ///           "range": [0, 100], "label": "CPU", "units": "%", "format": {"kind": "number", "decimals": 1},
 ///           "tint": "#0A84FF"  or  "gradient": ["#34C759", "#FF3B30"],
 ///           "thresholds": [ { "above": 80, "color": "#FF3B30" } ],
-///           "minimumLabel": "0", "maximumLabel": "100", "labelSize": 12, "segments": 10 (stepped only) }
+///           "minimumLabel": "0", "maximumLabel": "100", "labelSize": 12, "segments": 10 (stepped only),
+///           "metric": "host1.cpu" (another name that sets it: a statsd client's prefixed metric) }
 ///
 /// Styles are PanelGauge's: linearCapacity, accessoryLinear, accessoryLinearCapacity,
 /// accessoryCircular, accessoryCircularCapacity, ring, stepped (default ring);
@@ -194,8 +196,7 @@ private struct Checker {
     mutating func layout(_ root: JSONValue) -> Layout? {
         let keys = [
             "display", "connector", "mode", "format", "rotation", "background", "foreground", "font", "default",
-            "statsd",
-            "animation", "gauges",
+            "statsd", "statsdSocket", "animation", "gauges",
         ]
         guard let m = members(root, "", known: keys) else { return nil }
         var layout = Layout(gauges: [])
@@ -237,6 +238,15 @@ private struct Checker {
         environment.background = layout.background
         environment.foreground = layout.foreground
         if let f = layout.font { environment.font = FontDescriptor(path: f) }
+        if let p = string(m["statsdSocket"], "statsdSocket") {
+            if p.hasPrefix("/"), p.utf8.count <= UnixSocket.maxPathLength {
+                layout.statsdSocket = p
+            } else {
+                fail(
+                    m["statsdSocket"], "statsdSocket",
+                    "'\(p)' is not an absolute socket path of at most \(UnixSocket.maxPathLength) bytes")
+            }
+        }
         if let s = string(m["statsd"], "statsd") {
             if StatsdAddress(s) == nil {
                 fail(m["statsd"], "statsd", "'\(s)' is not an IPv4 address and port (e.g. 127.0.0.1:8125)")
@@ -264,6 +274,7 @@ private struct Checker {
         if items.isEmpty { fail(g, "gauges", "needs at least one gauge") }
         if items.count > LayoutReader.maxGauges { fail(g, "gauges", "at most \(LayoutReader.maxGauges) gauges") }
         var seen: [String: Int] = [:]
+        var metrics: [String: (Int, JSONValue)] = [:]
         for (k, item) in items.prefix(LayoutReader.maxGauges).enumerated() {
             let path = "gauges[\(k)]"
             guard let spec = gauge(item, path, screen: layout.logicalSize, environment: environment) else { continue }
@@ -271,7 +282,17 @@ private struct Checker {
                 fail(item, path + ".name", "duplicate name '\(spec.name)' (also gauges[\(first)])")
             }
             seen[spec.name] = k
+            if let a = spec.metric {
+                if let (first, _) = metrics[a] {
+                    fail(item, path + ".metric", "'\(a)' is already the metric of gauges[\(first)]")
+                }
+                metrics[a] = (k, item)
+            }
             layout.gauges.append(spec)
+        }
+        // A metric must not shadow a gauge's own name (that gauge would be unreachable by it).
+        for (a, (k, item)) in metrics.sorted(by: { $0.value.0 < $1.value.0 }) where seen[a] != nil {
+            fail(item, "gauges[\(k)].metric", "'\(a)' is the name of gauges[\(seen[a]!)]")
         }
         if let d = string(m["default"], "default") {
             if seen[d] == nil { fail(m["default"], "default", "no gauge is named '\(d)'") }
@@ -289,7 +310,7 @@ private struct Checker {
     {
         let keys = [
             "name", "style", "rect", "range", "label", "units", "tint", "gradient", "thresholds", "format", "segments",
-            "minimumLabel", "maximumLabel", "labelSize",
+            "minimumLabel", "maximumLabel", "labelSize", "metric",
         ]
         guard let m = members(v, path, known: keys) else { return nil }
         let before = issues.count
@@ -304,6 +325,14 @@ private struct Checker {
             name = n
         } else if m["name"] == nil {
             fail(v, path + ".name", "missing")
+        }
+        var metric: String? = nil
+        if let a = string(m["metric"], path + ".metric") {
+            if GaugeName.isValid(a.utf8) && !GaugeName.reserved.contains(a) {
+                metric = a
+            } else {
+                fail(m["metric"], path + ".metric", "'\(a)' is not a metric name (the rules of a gauge name)")
+            }
         }
         var style = GaugeStyleName.ring
         if let s = string(m["style"], path + ".style") {
@@ -409,7 +438,7 @@ private struct Checker {
             if let labelSize { g.environment.labelSize = labelSize }
             // Below the first threshold the gauge keeps its own colour (the tint at the start of the range).
             if !steps.isEmpty { g.thresholds = try Thresholds(base: g.resolvedTint.color(at: 0), steps: steps) }
-            return LayoutGauge(name: name, rect: rect, range: range, gauge: g)
+            return LayoutGauge(name: name, rect: rect, range: range, gauge: g, metric: metric)
         } catch {
             fail(v, path, "\(error)")
             return nil

@@ -22,7 +22,7 @@ final class DumbFramebuffer {
     /// failure, whatever was already acquired is released before the error is thrown.
     init(sys: DRMSyscalls, fd: Int32, width: Int, height: Int, format: PixelFormat) throws {
         let bpp = UInt32(format.bytesPerPixel * 8)
-        let fourcc = format == .xrgb8888 ? DRMFourCC.xrgb8888 : DRMFourCC.rgb565
+        let fourcc = DRMFourCC.code(of: format)
         let dumb = try sys.createDumb(fd, width: UInt32(width), height: UInt32(height), bitsPerPixel: bpp)
         let fb: UInt32
         do {

@@ -26,6 +26,8 @@ final class Client {
     var lastActivity: Int64
     /// When the first byte of the line the framer holds arrived, while a line is unfinished.
     var partialSince: Int64?
+    /// Lines framed since the last ``notePartialLine(now:)``.
+    var linesFramed = 0
 
     init(fd: FileDescriptor, id: Int, now: Int64) {
         self.fd = fd
@@ -33,11 +35,13 @@ final class Client {
         self.lastActivity = now
     }
 
-    /// After bytes were framed at `now`: starts or ends the unfinished line's clock.
-    /// A line whose over-long tail is being skipped is unfinished too.
+    /// After bytes were framed at `now`: starts, restarts or ends the unfinished
+    /// line's clock. A line that ended in these bytes ends it; what follows it is a
+    /// new line, begun now. A line whose over-long tail is being skipped is unfinished too.
     func notePartialLine(now: Int64) {
         let unfinished = framer.pendingCount > 0 || framer.isDiscarding
-        partialSince = unfinished ? (partialSince ?? now) : nil
+        partialSince = unfinished ? (linesFramed > 0 ? now : (partialSince ?? now)) : nil
+        linesFramed = 0
     }
 
     var pendingOutput: Int { output.count - outputStart }

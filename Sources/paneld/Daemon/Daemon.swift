@@ -54,7 +54,8 @@ final class Daemon {
     private var renderer: PanelRenderer
     private let listener: FileDescriptor
     private let signals: SignalPipe
-    private let statsd: StatsdListener?
+    /// Values from elsewhere than the control socket, polled in this order.
+    private let inputs: [any ValueInput]
     private let notifier: Notifier?
     private var settings: Settings
 
@@ -83,7 +84,7 @@ final class Daemon {
 
     init(
         layout: Layout, output slot: OutputSlot, listener: FileDescriptor, signals: SignalPipe,
-        statsd: StatsdListener?, notifier: Notifier?, store: GaugeStore, settings: Settings,
+        inputs: [any ValueInput], notifier: Notifier?, store: GaugeStore, settings: Settings,
         lateDisplay: LateDisplay? = nil
     ) {
         self.layout = layout
@@ -94,7 +95,7 @@ final class Daemon {
             cachesStaticLayers: settings.cachesStaticLayers)
         self.listener = listener
         self.signals = signals
-        self.statsd = statsd
+        self.inputs = inputs
         self.notifier = notifier
         self.store = store
         self.settings = settings
@@ -142,7 +143,8 @@ final class Daemon {
     /// One poll and everything it reported. (Internal so tests can drive the loop
     /// one step at a time.)
     func turn() throws {
-        // Fixed entries first: signals, the control socket, then the display and statsd if present.
+        // Fixed entries first: signals, the control socket, the display if it polls, the
+        // display watcher, then the value inputs and the clients.
         if let until = acceptPausedUntil, monotonicMilliseconds() >= until { acceptPausedUntil = nil }
         // A full table still accepts: each new connection evicts a client (``evictOne``).
         let accepting = acceptPausedUntil == nil
@@ -152,16 +154,13 @@ final class Daemon {
             outputIndex = entries.count
             entries.append((FileDescriptor(rawValue: o), .input))
         }
-        var statsdIndex: Int? = nil
-        if let s = statsd {
-            statsdIndex = entries.count
-            entries.append((s.fd, .input))
-        }
         var watcherIndex: Int? = nil
         if let w = lateDisplay?.watcher {
             watcherIndex = entries.count
             entries.append((w.fd, .input))
         }
+        let inputsStart = entries.count
+        for input in inputs { entries.append((input.fd, .input)) }
         let fixed = entries.count
         let order = Array(clients.values)
         for c in order {
@@ -197,18 +196,8 @@ final class Daemon {
         if let k = watcherIndex, !ready[k].isEmpty, let late = lateDisplay, late.watcher.drain() {
             late.scheduleAttempt(now: monotonicMilliseconds())
         }
-        if let s = statsd, let k = statsdIndex, !ready[k].isEmpty {
-            s.receive { line in
-                switch LineParser.parse(line).flatMap({ store.apply($0) }) {
-                case .success: return true
-                case .failure(let e):
-                    // UDP has no reply path: say it once, so a misconfigured sender is visible.
-                    if s.rejected == 0 {
-                        Log.warning("statsd: ignored a bad line (\(e)); further ones are ignored silently")
-                    }
-                    return false
-                }
-            }
+        for (input, ev) in zip(inputs, ready[inputsStart...]) where !ev.isEmpty {
+            input.receive { store.apply($0) }
         }
         for (c, ev) in zip(order, ready[fixed...]) where !ev.isEmpty {
             service(c, ev)
@@ -297,10 +286,8 @@ final class Daemon {
             Log.error("reload: layout not reloaded: \(change) changed, which needs a restart")
             return .failure(ReloadError("layout not reloaded: \(change) changed, which needs a restart"))
         }
-        var values: [String: Double] = [:]
-        for g in new.gauges { values[g.name] = store.values[g.name] ?? g.range.lower }
-        store = GaugeStore(names: new.gauges.map(\.name), defaultGauge: new.defaultGauge, initial: values)
-        animator = Animator(duration: Int64(new.animation), values: values)
+        store = new.store(values: store.values)
+        animator = Animator(duration: Int64(new.animation), values: store.values)
         layout = new
         renderer = PanelRenderer(
             layout: new, width: output.width, height: output.height, cachesStaticLayers: settings.cachesStaticLayers)
@@ -323,7 +310,7 @@ final class Daemon {
         if a.mode != b.mode { return "mode" }
         if a.pixelFormat != b.pixelFormat { return "format" }
         if a.rotation != b.rotation { return "rotation" }
-        if a.statsd != b.statsd { return "statsd" }
+        if a.statsd != b.statsd || a.statsdSocket != b.statsdSocket { return "statsd" }
         return nil
     }
 
@@ -545,6 +532,7 @@ final class Daemon {
 
     /// Applies one framed line; false when the reply does not fit the client's output bound.
     private func handle(_ event: LineFramer.Event, from c: Client) -> Bool {
+        c.linesFramed += 1
         let reply: String
         switch event {
         case .tooLong:

@@ -231,12 +231,3 @@ final class FBDevOutput: FrameOutput {
 
     deinit { close() }
 }
-
-extension FBDevOutputOptions {
-    /// The framebuffer part of a layout: format and rotation (`display` names a DRM card, not a framebuffer).
-    init(layout: Layout, devicePath: String?) {
-        self.init(
-            devicePath: devicePath, format: layout.pixelFormat,
-            rotation: layout.rotation)
-    }
-}

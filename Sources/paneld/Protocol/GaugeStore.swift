@@ -8,13 +8,16 @@ struct GaugeStore: Equatable, Sendable {
     let names: [String]
     /// The gauge a bare number sets, if any.
     let defaultGauge: String?
+    /// Other names of gauges (a statsd client's prefixed metric -> the gauge).
+    let aliases: [String: String]
     private(set) var values: [String: Double]
     /// Gauges changed since the last ``takeChanged()``.
     private(set) var changed: Set<String> = []
 
-    init(names: [String], defaultGauge: String?, initial: [String: Double]) {
+    init(names: [String], defaultGauge: String?, initial: [String: Double], aliases: [String: String] = [:]) {
         self.names = names
         self.defaultGauge = defaultGauge
+        self.aliases = aliases
         var v: [String: Double] = [:]
         for n in names { v[n] = initial[n] ?? 0 }
         self.values = v
@@ -64,8 +67,9 @@ struct GaugeStore: Equatable, Sendable {
 
     private func resolve(_ gauge: String?) -> Result<String, LineError> {
         guard let name = gauge ?? defaultGauge else { return .failure(.noDefaultGauge) }
-        guard values[name] != nil else { return .failure(.unknownGauge(name)) }
-        return .success(name)
+        if values[name] != nil { return .success(name) }
+        if let real = aliases[name] { return .success(real) }
+        return .failure(.unknownGauge(name))
     }
 
     /// Shortest text that reads back as the same value: `73`, `0.5`, `1e+20`.

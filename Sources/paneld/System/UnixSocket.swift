@@ -1,6 +1,7 @@
 import Glibc
 
-/// Unix-domain stream sockets: the control socket and its clients.
+/// Unix-domain sockets: the control socket (stream) and its clients, and the
+/// statsd datagram socket.
 enum UnixSocket {
     /// The longest path `sockaddr_un` can hold (without the terminating NUL).
     static let maxPathLength = MemoryLayout<sockaddr_un>.size - MemoryLayout<sa_family_t>.size - 1
@@ -45,10 +46,10 @@ enum UnixSocket {
     }
 
     /// Connects to `path` (blocking); used by `paneld send` and the stale-socket check.
-    static func connect(_ path: String) throws(Errno) -> FileDescriptor {
+    static func connect(_ path: String, type: __socket_type = SOCK_STREAM) throws(Errno) -> FileDescriptor {
         guard path.utf8.count <= maxPathLength else { throw Errno(code: ENAMETOOLONG, call: "connect \(path)") }
         let fd = try retryingOnInterrupt("socket") {
-            socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            socket(AF_UNIX, Int32(type.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         }
         let r = withAddress(path) { Glibc.connect(fd, $0, $1) }
         if r != 0 {
@@ -65,6 +66,19 @@ enum UnixSocket {
     /// (a stale one from a crash); anything that is not a socket, or a symlink,
     /// is left alone and reported. `mode` is applied to the new socket file.
     static func listen(_ path: String, mode: mode_t = 0o660, backlog: Int32 = 128) throws -> FileDescriptor {
+        let fd = try bind(path, type: SOCK_STREAM, mode: mode)
+        guard Glibc.listen(fd.rawValue, backlog) == 0 else {
+            let e = Errno.current("listen \(path)")
+            fd.close()
+            unlink(path)
+            throw e
+        }
+        return fd
+    }
+
+    /// Creates a socket of `type` bound to `path`, non-blocking and close-on-exec,
+    /// with the rules of ``listen(_:mode:backlog:)`` for what is already there.
+    static func bind(_ path: String, type: __socket_type, mode: mode_t = 0o660) throws -> FileDescriptor {
         guard !path.isEmpty, path.utf8.count <= maxPathLength else {
             throw DaemonError("socket path '\(path)' is empty or longer than \(maxPathLength) bytes")
         }
@@ -74,7 +88,7 @@ enum UnixSocket {
             throw DaemonError(
                 "\(path) exists and is \(what); refusing to replace it (remove it yourself if it is safe)")
         case .socket:
-            if let live = try? connect(path) {
+            if let live = try? connect(path, type: type) {
                 live.close()
                 throw DaemonError("another paneld is already listening on \(path)")
             }
@@ -84,27 +98,20 @@ enum UnixSocket {
             Log.notice("removed stale socket \(path)")
         }
         let fd = try retryingOnInterrupt("socket") {
-            socket(
-                AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+            socket(AF_UNIX, Int32(type.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         }
         let old = umask(0o777 & ~mode)
-        let r = withAddress(path) { bind(fd, $0, $1) }
+        let r = withAddress(path) { Glibc.bind(fd, $0, $1) }
         let bindErr = Errno.current("bind \(path)")
         umask(old)
         if r != 0 {
             Glibc.close(fd)
             if bindErr.code == EACCES || bindErr.code == ENOENT {
                 throw DaemonError(
-                    "cannot create the socket \(path): \(String(cString: strerror(bindErr.code))) (choose another path with --socket)"
+                    "cannot create the socket \(path): \(String(cString: strerror(bindErr.code))) (choose another path)"
                 )
             }
             throw bindErr
-        }
-        guard Glibc.listen(fd, backlog) == 0 else {
-            let e = Errno.current("listen \(path)")
-            Glibc.close(fd)
-            unlink(path)
-            throw e
         }
         return FileDescriptor(rawValue: fd)
     }
@@ -132,10 +139,4 @@ enum UnixSocket {
             }
         }
     }
-}
-
-/// A fatal start-up or run-time problem, told to the user in plain words.
-struct DaemonError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }

@@ -1,0 +1,169 @@
+import Glibc
+import PanelGauge
+import Testing
+
+@testable import paneld
+
+/// statsd and DogStatsD input: the Unix datagram socket, metric aliases, other
+/// metric types ignored, dropped lines logged within a budget, and the real
+/// client libraries from PyPI (statsd, datadog).
+@Suite(.serialized) struct StatsdInputTests {
+    /// A free UDP port on 127.0.0.1 (bound to port 0, read back, released).
+    static func freePort() -> UInt16 {
+        let probe = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(probe) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(probe, $0, len)
+                return getsockname(probe, $0, &len)
+            }
+        }
+        return UInt16(bigEndian: addr.sin_port)
+    }
+
+    /// Sends one datagram to a Unix datagram socket.
+    static func sendDatagram(_ text: String, to path: String) throws {
+        let s = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(s) }
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
+            for (k, b) in path.utf8.enumerated() { raw[k] = b }
+        }
+        let bytes = Array(text.utf8)
+        let n = bytes.withUnsafeBytes { p in
+            withUnsafePointer(to: &addr) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    sendto(s, p.baseAddress, p.count, 0, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
+            }
+        }
+        guard n == bytes.count else { throw TestFailure("sendto \(path): \(String(cString: strerror(errno)))") }
+    }
+
+    /// Asks `get NAME` until the answer is `want` (datagrams arrive asynchronously).
+    static func waitFor(_ c: TestClient, _ name: String, _ want: String) throws -> String {
+        var got = ""
+        for _ in 0..<150 {
+            got = try c.ask("get \(name)")
+            if got == "\(name) \(want)" { break }
+            usleep(20_000)
+        }
+        return got
+    }
+
+    @Test func dogStatsDOverAUnixDatagramSocketWithAliasesAndOtherTypes() throws {
+        let dir = TempDirectory()
+        let path = dir.file("dsd.sock")
+        try dir.write(
+            "l.json",
+            """
+            {"statsdSocket": "\(path)", "gauges": [{"name": "cpu", "metric": "host1.cpu"}, {"name": "mem"}]}
+            """)
+        let d = try DaemonProcess(
+            dir, args: ["--config", dir.file("l.json"), "--output", "png:" + dir.file("f.png"), "--verbose"])
+        try Self.sendDatagram("host1.cpu:33|g|#host:pi\nreqs:1|c\nlat:5|ms|#a\nmem:7|g|@0.5|#a,b|T1700000000", to: path)
+        let c = try TestClient(d.socketPath)
+        #expect(try Self.waitFor(c, "cpu", "33") == "cpu 33")
+        #expect(try c.ask("get mem") == "mem 7")
+        let log = d.log()
+        #expect(log.contains("statsd unix \(path): 'reqs:1|c' ignored: a 'c' metric, not a gauge"), "\(log)")
+        #expect(log.contains("'lat:5|ms|#a' ignored: a 'ms' metric"), "\(log)")
+        #expect(!log.contains("ignored a bad line"), "other metric types are not errors: \(log)")
+        // The alias also works on the control socket.
+        #expect(try c.ask("get host1.cpu") == "cpu 33")
+        d.signal(SIGTERM)
+        #expect(d.wait(timeout: 5_000) == 0)
+        #expect(FileIO.fileType(path) == nil, "the socket file is removed at exit")
+    }
+
+    /// Every dropped line is visible with --verbose, at most 10 per 10 s; the first
+    /// bad one is also a warning.
+    @Test func droppedLinesAreLoggedWithinABudget() throws {
+        let dir = TempDirectory()
+        let path = dir.file("s.sock")
+        try dir.write("l.json", #"{"statsdSocket": "\#(path)", "gauges": [{"name": "cpu"}]}"#)
+        let d = try DaemonProcess(
+            dir, args: ["--config", dir.file("l.json"), "--output", "png:" + dir.file("f.png"), "--verbose"])
+        for k in 0..<30 { try Self.sendDatagram("nope\(k):1|g", to: path) }
+        try Self.sendDatagram("cpu:5|g", to: path)
+        let c = try TestClient(d.socketPath)
+        #expect(try Self.waitFor(c, "cpu", "5") == "cpu 5")
+        let lines = d.log().split(separator: "\n")
+        #expect(lines.filter { $0.contains("ignored a bad line (unknown gauge 'nope0')") }.count == 1)
+        #expect(lines.filter { $0.contains("rejected: unknown gauge") }.count == 10, "\(d.log())")
+    }
+
+    @Test func logBudgetAllowsABurstThenCounts() {
+        var b = LogBudget(burst: 3, window: 100)
+        var flushed: [Int] = []
+        let allowed = (0..<10).map { _ in b.allow(now: 0) { flushed.append($0) } }
+        #expect(allowed == [true, true, true] + Array(repeating: false, count: 7))
+        #expect(b.allow(now: 100) { flushed.append($0) })
+        #expect(flushed == [7])
+    }
+
+    @Test func metricAliasesAreCheckedInTheLayout() throws {
+        func issues(_ json: String) -> [String] {
+            do {
+                _ = try LayoutReader.parse(Array(json.utf8))
+                return []
+            } catch {
+                return error.issues.map(\.message)
+            }
+        }
+        #expect(issues(#"{"gauges": [{"name": "a", "metric": "x.a"}, {"name": "b", "metric": "x.b"}]}"#).isEmpty)
+        #expect(issues(#"{"gauges": [{"name": "a", "metric": "x"}, {"name": "b", "metric": "x"}]}"#).count == 1)
+        #expect(issues(#"{"gauges": [{"name": "a", "metric": "b"}, {"name": "b"}]}"#).count == 1)
+        #expect(issues(#"{"gauges": [{"name": "a", "metric": "1x"}]}"#).count == 1)
+        #expect(issues(#"{"gauges": [{"name": "a"}], "statsdSocket": "relative.sock"}"#).count == 1)
+    }
+
+    /// The client libraries people use: PyPI's `statsd` (with a prefix, over UDP)
+    /// and `datadog` (DogStatsD with tags over UDP and over a Unix socket).
+    /// .ci/run installs both; without them this test is skipped.
+    @Test(.enabled(if: pythonHas(["statsd", "datadog"]))) func pythonClientLibraries() throws {
+        let dir = TempDirectory()
+        let port = Self.freePort()
+        let path = dir.file("dsd.sock")
+        try dir.write(
+            "l.json",
+            """
+            {"statsd": "127.0.0.1:\(port)", "statsdSocket": "\(path)",
+             "gauges": [{"name": "cpu", "metric": "host1.cpu"}, {"name": "mem"}, {"name": "temp", "range": [0, 120]}]}
+            """)
+        let d = try DaemonProcess(dir, args: ["--config", dir.file("l.json"), "--output", "png:" + dir.file("f.png")])
+        try dir.write(
+            "client.py",
+            """
+            import statsd
+            from datadog.dogstatsd import DogStatsd
+            statsd.StatsClient("127.0.0.1", \(port), prefix="host1").gauge("cpu", 55)
+            udp = DogStatsd(host="127.0.0.1", port=\(port), disable_telemetry=True)
+            udp.gauge("temp", 61.5, tags=["host:pi", "room:lab"])
+            udp.flush()
+            unix = DogStatsd(socket_path="\(path)")
+            unix.gauge("mem", 12, tags=["host:pi"], sample_rate=1)
+            unix.increment("requests")
+            unix.flush()
+            """)
+        let r = try runCommand(["/usr/bin/env", "python3", dir.file("client.py")], in: dir)
+        #expect(r.status == 0, "\(r.err)")
+        let c = try TestClient(d.socketPath)
+        #expect(try Self.waitFor(c, "cpu", "55") == "cpu 55")
+        #expect(try Self.waitFor(c, "temp", "61.5") == "temp 61.5")
+        #expect(try Self.waitFor(c, "mem", "12") == "mem 12")
+        #expect(!d.log().contains("ignored a bad line"), "\(d.log())")
+    }
+}
+
+/// Whether python3 can import every module in `modules`.
+func pythonHas(_ modules: [String]) -> Bool {
+    let dir = TempDirectory()
+    let r = try? runCommand(["/usr/bin/env", "python3", "-c", "import " + modules.joined(separator: ", ")], in: dir)
+    return r?.status == 0
+}
