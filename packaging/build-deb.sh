@@ -69,6 +69,11 @@ fi
 file_format=$(objdump -f "$BINARY" 2>/dev/null | sed -n 's/.*file format //p' || true)
 if [ "$ARCH" = arm64 ]; then file_format=$("$triplet-objdump" -f "$BINARY" | sed -n 's/.*file format //p'); fi
 [[ "$file_format" == *"$elf"* ]] || die "$BINARY is not an $ARCH binary (file format: ${file_format:-unknown})"
+# The binary's own version (paneld --version, from Package.swift) must be the package's.
+if [ "$ARCH" = amd64 ]; then
+    said=$("$BINARY" --version | awk '{print $2}')
+    [ "$said" = "$UPSTREAM" ] || die "$BINARY says version '$said', the package would be $UPSTREAM"
+fi
 
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
