@@ -5,7 +5,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 bin=${1:-$here/../.build/debug/paneld}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-sed "s|^ExecStart=/usr/local/bin/paneld|ExecStart=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")|" "$here/paneld.service" > "$tmp/paneld.service"
+sed "s|^\(Exec[A-Za-z]*\)=/usr/bin/paneld|\1=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")|" "$here/paneld.service" > "$tmp/paneld.service"
 cp "$here/paneld.socket" "$tmp/"
 {
   echo "# paneld.service: systemd-analyze security"
@@ -15,11 +15,26 @@ cp "$here/paneld.socket" "$tmp/"
   echo
   echo "What remains exposed, and why:"
   echo
-  echo "- PrivateDevices, DeviceAllow: paneld draws on /dev/dri (DRM), so it keeps those devices; DevicePolicy=closed allows nothing else."
-  echo "- SupplementaryGroups: the video group, for /dev/dri/card*."
+  echo "- PrivateDevices, DeviceAllow: paneld draws on DRM cards (char-drm) or, on fbdev panels, legacy framebuffers (char-fb); DevicePolicy=closed allows nothing else (char-rtc:r is systemd's own addition for ProtectClock)."
+  echo "- SupplementaryGroups: the video group, for /dev/dri/card* and /dev/fb*."
   echo "- PrivateNetwork, RestrictAddressFamilies=~AF_UNIX: the control socket and sd_notify are Unix sockets; no Internet families unless statsd is enabled in a drop-in."
   echo "- PrivateUsers: would map the video group away and lose /dev/dri."
   echo "- RootDirectory: paneld runs from the host's root, read-only (ProtectSystem=strict)."
+  echo
+  echo "Not allowed: the text console. On an fbdev panel paneld blanks the console (/dev/tty0: KDGETMODE, the"
+  echo "hide-cursor escape, KDSETMODE KD_GRAPHICS) so fbcon does not draw over the gauges; under this unit the open"
+  echo "fails (EACCES) and paneld logs \"console left as it is\". Measured in Debian 12 under systemd 252 with"
+  echo "Tests/systemd-boot/tty0-probe.c in copies of this unit: as it is, open(/dev/tty0) fails with EACCES"
+  echo "(0620 root:tty); with SupplementaryGroups=tty and DeviceAllow=/dev/tty0 w, a write-only open, KDGETMODE and"
+  echo "the escape work but KDSETMODE fails with EPERM (the kernel wants the caller's controlling tty or"
+  echo "CAP_SYS_TTY_CONFIG); CAP_SYS_TTY_CONFIG in CapabilityBoundingSet= and AmbientCapabilities= makes it work."
+  echo "A read-write open stays refused (EACCES) in every case, and paneld opens the console read-write today, so"
+  echo "blanking needs paneld to open /dev/tty0 write-only first. That set would raise the exposure from 1.0 to 1.1"
+  echo "(ambient capability, CAP_SYS_TTY_CONFIG in the bounding set): it is not in the unit."
+  echo "The DRM output's virtual-terminal coordination (VT_SETMODE VT_PROCESS on the foreground terminal) is off"
+  echo "under the unit for the same reason: the journal says \"virtual terminal switches are not coordinated:"
+  echo "open(/dev/tty0): Permission denied\" (seen in Tests/systemd-boot/run.sh). It would need at least the same set"
+  echo "and access to the foreground /dev/ttyN as well (not measured)."
   echo
   echo '```'
   systemd-analyze security --offline=yes --no-pager "$tmp/paneld.service" 2>&1 | sed "s|$tmp/||"

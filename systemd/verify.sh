@@ -9,7 +9,7 @@ bin=$(cd "$(dirname "${1:-$here/../.build/debug/paneld}")" && pwd)/$(basename "$
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cp "$here/paneld.socket" "$tmp/"
-sed "s|^ExecStart=/usr/local/bin/paneld|ExecStart=$bin|" "$here/paneld.service" > "$tmp/paneld.service"
+sed "s|^\(Exec[A-Za-z]*\)=/usr/bin/paneld|\1=$bin|" "$here/paneld.service" > "$tmp/paneld.service"
 out=$(systemd-analyze verify "$tmp/paneld.socket" "$tmp/paneld.service" 2>&1) || { echo "$out" >&2; exit 1; }
 # verify exits 0 on some warnings; treat any output as a failure.
 if [ -n "$out" ]; then echo "$out" >&2; exit 1; fi

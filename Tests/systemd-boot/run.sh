@@ -1,0 +1,600 @@
+#!/usr/bin/env bash
+# paneld's Debian package under a real systemd: a Debian 12 booted in QEMU (TCG).
+#
+# Builds the amd64 package (packaging/build-deb.sh), installs it with apt into a
+# debootstrap'd bookworm (systemd as PID 1, udev, Debian's kernel) as a user would,
+# makes an ext4 image of it (mkfs.ext4 -d) and boots it twice with a bochs display
+# at 800x480. The host drives the guest over the serial console (one persistent
+# FIFO client; autologin as root): each step is a shell script the host writes to
+# a 9p share, the guest runs it and leaves its output and exit status there. The
+# QEMU monitor's screendump must equal, pixel for pixel, the PNG that the package's
+# own binary draws on the host (`paneld render`) with the layout the package
+# installs. Facts this relies on: shared/notes/systemd-in-qemu.md, drm-in-qemu.md.
+#
+# Checks:
+#   boot 1  socket-at-boot    paneld.socket listens, paneld.service is not running
+#           first-value       `echo 73 | socat` starts paneld; the screen shows value=73
+#           restart-keeps     `systemctl restart paneld`: a new process, same picture
+#           reload-rejects    `systemctl reload` fails on a broken layout; the old one stays
+#           fbdev-unit        the unit with --output fbdev draws on /dev/fb0 (bochs's fbdev)
+#           tty0-minimum      what console blanking on /dev/tty0 needs under the unit
+#           console-back      stopping both units gives the console picture back
+#           layout-error      a broken layout: the start fails and `journalctl -p err
+#                             -u paneld` shows the layout's own message
+#   boot 2  late-driver       both units enabled, bochs blacklisted and loaded (modprobe)
+#                             seconds after paneld started: paneld ends on the display
+#           upgrade-conffile  apt installs the next version over an edited
+#                             /etc/paneld/layout.json: the edit is kept
+#           remove            apt remove: units stopped, conffile and state kept
+#           purge             apt purge: /etc/paneld and /var/lib/paneld gone
+#           old-libc          against a dpkg status whose libc6 and libdrm2 are
+#                             bullseye's (no newer ones available), apt refuses the package
+#                             with a dependency message
+#           install-live      apt install on the running system: the socket listens and serves
+#
+# Usage: bash Tests/systemd-boot/run.sh
+# Environment: SB_TIMEOUT (seconds, default 1500), SB_FRESH=1 (debootstrap again,
+#   ignoring the cached root), SB_KEEP=1 (keep Tests/systemd-boot/.work), PANELD_DEB
+#   and PANELD_DEB_NEXT (use these .debs instead of building), DEBIAN_MIRROR.
+# Needs root (debootstrap, chroot, apt-get).
+set -Eeuo pipefail
+
+if [ -z "${SB_UNDER_TIMEOUT:-}" ]; then
+    SB_UNDER_TIMEOUT=1 exec timeout --kill-after=15 "${SB_TIMEOUT:-1500}" bash "$0" "$@"
+fi
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+CACHE=$HERE/.cache
+WORK=$HERE/.work
+MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+SUITE=bookworm
+INCLUDE=systemd,systemd-sysv,udev,dbus,kmod,procps,socat,linux-image-amd64,initramfs-tools
+T0=${EPOCHREALTIME/./}
+
+log() {
+    local ms=$(((${EPOCHREALTIME/./} - T0) / 1000))
+    printf '[systemd-boot %4d.%01ds] %s\n' $((ms / 1000)) $((ms % 1000 / 100)) "$*"
+}
+die() {
+    log "FAIL: $*"
+    exit 1
+}
+
+QEMU_PID=""
+READER_PIDS=()
+MOUNTS=()
+cleanup() {
+    local rc=$? m
+    # Only what this script started or mounted.
+    if [ -n "$QEMU_PID" ] && kill -0 "$QEMU_PID" 2>/dev/null; then kill "$QEMU_PID" 2>/dev/null || true; fi
+    for p in "${READER_PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
+    for ((m = ${#MOUNTS[@]} - 1; m >= 0; m--)); do umount "${MOUNTS[m]}" 2>/dev/null || umount -l "${MOUNTS[m]}" 2>/dev/null || true; done
+    exit "$rc"
+}
+trap cleanup EXIT
+trap 'log "FAIL: line $LINENO: $BASH_COMMAND exited with status $?"' ERR
+trap 'log "FAIL: overall timeout (or terminated)"; exit 124' TERM INT
+
+PHASES=()
+phase_done() { # NAME START_SECONDS
+    PHASES+=("$1 $((SECONDS - $2)) s")
+    log "phase $1: $((SECONDS - $2)) s"
+}
+
+# ---------------------------------------------------------------- tools
+t=$SECONDS
+need=()
+for pkg in debootstrap qemu-system-x86 e2fsprogs python3 dpkg-dev gcc libc6-dev; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
+done
+if [ ${#need[@]} -gt 0 ]; then
+    log "installing ${need[*]}"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+phase_done tools $t
+
+# ---------------------------------------------------------------- packages
+t=$SECONDS
+mkdir -p "$CACHE" && rm -rf "$WORK" && mkdir -p "$WORK"
+if [ -z "${PANELD_DEB:-}" ]; then
+    log "building the amd64 package"
+    PANELD_DEB=$(bash "$ROOT/packaging/build-deb.sh" amd64 2>"$WORK/build-deb.log" | tail -1) ||
+        { tail -30 "$WORK/build-deb.log"; die "packaging/build-deb.sh amd64 failed"; }
+fi
+[ -f "$PANELD_DEB" ] || die "no package at $PANELD_DEB"
+# The package's own binary and layout draw the expected pictures on the host.
+dpkg-deb -x "$PANELD_DEB" "$WORK/deb"
+PANELD=$WORK/deb/usr/bin/paneld
+LAYOUT=$WORK/deb/etc/paneld/layout.json
+DEFAULT_GAUGE=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("default", ""))' "$LAYOUT")
+[ -n "$DEFAULT_GAUGE" ] || die "the package's layout names no default gauge"
+if [ -z "${PANELD_DEB_NEXT:-}" ]; then
+    # The next version: the same files, Debian revision + 1 (for the upgrade check).
+    rev=$(dpkg-deb -f "$PANELD_DEB" Version | sed 's/.*-//')
+    PANELD_DEB_NEXT=$(PANELD_DEB_REVISION=$((rev + 1)) PANELD_DEB_OUT=$WORK/next \
+        bash "$ROOT/packaging/build-deb.sh" amd64 "$PANELD" 2>>"$WORK/build-deb.log" | tail -1)
+fi
+[ -f "$PANELD_DEB_NEXT" ] || die "no next package at $PANELD_DEB_NEXT"
+log "packages $(basename "$PANELD_DEB") ($(($(stat -c %s "$PANELD_DEB") / 1024)) KiB), $(basename "$PANELD_DEB_NEXT")"
+phase_done packages $t
+
+# ---------------------------------------------------------------- root file system
+# debootstrap (cached per suite and package list; SB_FRESH=1 or a fresh clone
+# starts from scratch), then a copy with the package installed by apt.
+t=$SECONDS
+key=$SUITE-$(printf '%s %s' "$INCLUDE" "$MIRROR" | sha256sum | cut -c1-10)
+BASE=$CACHE/base-$key
+if [ -n "${SB_FRESH:-}" ] || [ ! -f "$BASE/.done" ]; then
+    log "debootstrap --variant=minbase $SUITE (with $INCLUDE)"
+    rm -rf "$BASE" "$BASE.tmp"
+    nice -n 5 debootstrap --variant=minbase --include="$INCLUDE" "$SUITE" "$BASE.tmp" "$MIRROR" >"$WORK/debootstrap.log" 2>&1 ||
+        { tail -20 "$WORK/debootstrap.log"; die "debootstrap failed"; }
+    rm -f "$BASE.tmp"/var/cache/apt/archives/*.deb
+    mv "$BASE.tmp" "$BASE" && touch "$BASE/.done"
+    phase_done debootstrap $t
+    t=$SECONDS
+fi
+R=$WORK/root
+cp -a "$BASE" "$R"
+rm -f "$R/.done"
+
+chroot_mount() { mount "$@" && MOUNTS+=("${*: -1}"); }
+chroot_mount -t proc proc "$R/proc"
+chroot_mount --bind /dev "$R/dev"
+# Downloaded packages (paneld's dependencies) survive between runs.
+mkdir -p "$CACHE/apt-archives/partial"
+chroot_mount --bind "$CACHE/apt-archives" "$R/var/cache/apt/archives"
+cp /etc/resolv.conf "$R/etc/resolv.conf"
+cp "$PANELD_DEB" "$PANELD_DEB_NEXT" "$R/root/"
+log "apt-get install ./$(basename "$PANELD_DEB") (in the chroot)"
+chroot "$R" sh -c "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends ./root/$(basename "$PANELD_DEB")" \
+    >"$WORK/apt-install.log" 2>&1 || { tail -30 "$WORK/apt-install.log"; die "apt-get install of the package failed"; }
+grep -E '^(Setting up|The following NEW)' "$WORK/apt-install.log" | sed 's/^/    /' | head -20
+# The guest has no network: the package lists only slow apt down there (the
+# upgrade, remove and purge install local files or nothing).
+rm -rf "$R"/var/lib/apt/lists/*
+for ((m = ${#MOUNTS[@]} - 1; m >= 0; m--)); do umount "${MOUNTS[m]}"; done
+MOUNTS=()
+
+# The test system: autologin as root on the serial console, the 9p share, no
+# blinking cursor on the display's console (fbcon), a service that reports the
+# end of the boot to the share.
+echo paneld-test >"$R/etc/hostname"
+chroot "$R" passwd -dq root
+printf '/dev/vda / ext4 rw,errors=remount-ro 0 1\nshare /mnt/share 9p trans=virtio,version=9p2000.L,msize=262144 0 0\n' >"$R/etc/fstab"
+mkdir -p "$R/mnt/share" "$R/etc/systemd/system/serial-getty@ttyS0.service.d"
+cat >"$R/etc/systemd/system/serial-getty@ttyS0.service.d/autologin.conf" <<'UNIT'
+[Service]
+ExecStart=
+ExecStart=-/sbin/agetty --autologin root --noclear --keep-baud 115200,57600,38400,9600 %I $TERM
+UNIT
+cat >"$R/etc/systemd/system/boot-report.service" <<'UNIT'
+[Unit]
+Description=Reports the end of the boot to the test host
+RequiresMountsFor=/mnt/share
+
+[Service]
+Type=simple
+ExecStart=/bin/sh -c 'systemctl is-system-running --wait >/mnt/share/boot-state; systemd-analyze >/mnt/share/boot-time 2>&1; touch /mnt/share/booted'
+
+[Install]
+WantedBy=multi-user.target
+UNIT
+chroot "$R" systemctl enable boot-report.service >/dev/null 2>&1
+# The guest's prompt stays out of the way; commands do not echo.
+printf 'stty -echo 2>/dev/null\nPS1="\\n"\n' >>"$R/root/.bashrc"
+phase_done root $t
+
+# ---------------------------------------------------------------- image
+t=$SECONDS
+KERNEL=$(ls "$R"/boot/vmlinuz-* | sort -V | tail -1)
+INITRD=$(ls "$R"/boot/initrd.img-* | sort -V | tail -1)
+cp "$KERNEL" "$WORK/vmlinuz" && cp "$INITRD" "$WORK/initrd.img"
+mkfs.ext4 -q -F -L root -d "$R" "$WORK/disk.img" 2G >"$WORK/mkfs.log" 2>&1 || { cat "$WORK/mkfs.log"; die "mkfs.ext4 failed"; }
+rm -rf "$R"
+phase_done image $t
+log "kernel $(basename "$KERNEL"), image $(du -m "$WORK/disk.img" | cut -f1) MB used"
+
+# ---------------------------------------------------------------- one boot
+SHARE=$WORK/share
+boot() { # NAME
+    BOOT_NAME=$1
+    local d=$WORK/$1 start=$SECONDS
+    mkdir -p "$d"
+    VM=$d
+    rm -rf "$SHARE" && mkdir -p "$SHARE/c"
+    mkfifo "$d/serial.in" "$d/serial.out" "$d/mon.in" "$d/mon.out"
+    exec 7<>"$d/serial.in" 8<>"$d/mon.in"
+    cat "$d/serial.out" >"$d/serial.log" &
+    READER_PIDS+=($!)
+    cat "$d/mon.out" >"$d/mon.log" &
+    READER_PIDS+=($!)
+    qemu-system-x86_64 -nodefaults -no-user-config -machine q35,accel=tcg -cpu max -smp 2 -m 1024 \
+        -kernel "$WORK/vmlinuz" -initrd "$WORK/initrd.img" \
+        -append "root=/dev/vda rw console=ttyS0,115200 panic=-1 loglevel=4 vt.global_cursor_default=0" \
+        -drive "file=$WORK/disk.img,if=virtio,format=raw,cache=unsafe" \
+        -virtfs "local,path=$SHARE,mount_tag=share,security_model=none" \
+        -display none -vga none -device bochs-display,xres=800,yres=480 \
+        -serial "pipe:$d/serial" -monitor "pipe:$d/mon" -no-reboot >"$d/qemu.log" 2>&1 &
+    QEMU_PID=$!
+    SEQ=0
+    DUMPS=0
+    local deadline=$((SECONDS + 240))
+    while [ ! -f "$SHARE/booted" ]; do
+        kill -0 "$QEMU_PID" 2>/dev/null || fail_vm "QEMU exited during the boot"
+        [ $SECONDS -lt $deadline ] || fail_vm "the guest did not finish booting in 240 s"
+        sleep 0.5
+    done
+    # The serial shell may start after the boot is reported: the first command is
+    # repeated until the guest answers (it only touches a file).
+    deadline=$((SECONDS + 60))
+    while [ ! -f "$SHARE/shell" ]; do
+        printf 'touch /mnt/share/shell\n' >&7
+        [ $SECONDS -lt $deadline ] || fail_vm "no shell on the serial console"
+        sleep 2
+    done
+    log "$BOOT_NAME: booted in $((SECONDS - start)) s (wall); guest: $(head -1 "$SHARE/boot-time" | sed 's/^Startup finished in //'), state $(cat "$SHARE/boot-state")"
+    BOOTS+=("$BOOT_NAME $((SECONDS - start)) s: $(head -1 "$SHARE/boot-time" | sed 's/^Startup finished in //')")
+}
+BOOTS=()
+
+# guest SCRIPT [SECONDS]: runs SCRIPT (bash) in the guest; GUEST_RC and GUEST_OUT
+# (a file) hold its status and output.
+guest() {
+    SEQ=$((SEQ + 1))
+    local f=$SHARE/c/$SEQ
+    printf 'set -u\ncd /root\n%s\n' "$1" >"$f.sh"
+    printf 'bash /mnt/share/c/%d.sh >/mnt/share/c/%d.out 2>&1; echo $? >/mnt/share/c/%d.tmp; mv /mnt/share/c/%d.tmp /mnt/share/c/%d.rc\n' \
+        "$SEQ" "$SEQ" "$SEQ" "$SEQ" "$SEQ" >&7
+    local deadline=$((SECONDS + ${2:-60}))
+    while [ ! -f "$f.rc" ]; do
+        kill -0 "$QEMU_PID" 2>/dev/null || fail_vm "QEMU exited while the guest ran: $1"
+        [ $SECONDS -lt $deadline ] || fail_vm "no answer from the guest to: $1"
+        sleep 0.1
+    done
+    GUEST_RC=$(cat "$f.rc")
+    GUEST_OUT=$f.out
+}
+
+# screendump FILE: the monitor writes it; the reply to 'info status' means it is done.
+screendump() {
+    DUMPS=$((DUMPS + 1))
+    printf 'screendump %s\ninfo status\n' "$1" >&8
+    local deadline=$((SECONDS + 20))
+    while [ "$(grep -c 'VM status' "$VM/mon.log" || true)" -lt "$DUMPS" ]; do
+        [ $SECONDS -lt $deadline ] || fail_vm "screendump timed out"
+        sleep 0.05
+    done
+    [ -s "$1" ] || fail_vm "screendump wrote nothing"
+}
+
+fail_vm() {
+    log "FAIL ($BOOT_NAME): $*"
+    echo "----- guest console (${VM}/serial.log, last lines) -----"
+    tail -c 6000 "$VM/serial.log" 2>/dev/null | tr -d '\r' || true
+    echo "----- qemu -----"
+    cat "$VM/qemu.log" 2>/dev/null || true
+    FAILED+=("$BOOT_NAME: $*")
+    summary
+    exit 1
+}
+
+shutdown_vm() {
+    printf 'systemctl poweroff\n' >&7
+    local deadline=$((SECONDS + 60))
+    while kill -0 "$QEMU_PID" 2>/dev/null; do
+        [ $SECONDS -lt $deadline ] || { kill "$QEMU_PID"; break; }
+        sleep 0.2
+    done
+    wait "$QEMU_PID" 2>/dev/null || true
+    QEMU_PID=""
+    exec 7>&- 8>&-
+    for p in "${READER_PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
+    READER_PIDS=()
+}
+
+# ---------------------------------------------------------------- checks
+PASSED=()
+FAILED=()
+pass() {
+    log "PASS $1${2:+: $2}"
+    PASSED+=("$1")
+}
+fail() {
+    log "FAIL $1: $2"
+    if [ -n "${GUEST_OUT:-}" ] && [ -f "$GUEST_OUT" ]; then sed 's/^/    | /' "$GUEST_OUT" | tail -25; fi
+    FAILED+=("$1")
+}
+# check NAME MESSAGE SCRIPT [SECONDS]: passes when SCRIPT exits 0 in the guest.
+check() {
+    guest "$3" "${4:-60}"
+    if [ "$GUEST_RC" = 0 ]; then pass "$1"; else fail "$1" "$2 (exit $GUEST_RC)"; fi
+}
+
+# render NAME NAME=VALUE...: the expected picture, drawn by the package's binary
+# with the package's layout, in $WORK/NAME.png.
+render() {
+    local name=$1 v args=()
+    shift
+    for v in "$@"; do args+=(--set "$v"); done
+    "$PANELD" render --config "$LAYOUT" "${args[@]}" --output "$WORK/$name.png" || die "paneld render failed for $name"
+}
+
+# screen_is NAME EXPECTED [SECONDS]: the scanout equals EXPECTED (PNG or PPM); the
+# frame may still be on its way (or animating), so dumps are retried.
+screen_is() {
+    local name=$1 expected=$2 shot deadline=$((SECONDS + ${3:-20}))
+    SCREEN_DIFF=""
+    while true; do
+        shot=$VM/$name.ppm
+        screendump "$shot"
+        if SCREEN_DIFF=$(python3 "$ROOT/Tests/qemu/compare.py" "$expected" "$shot"); then return 0; fi
+        [ $SECONDS -lt $deadline ] || return 1
+        sleep 0.5
+    done
+}
+
+summary() {
+    echo "== phases: ${PHASES[*]/%/;}"
+    echo "== boots: ${BOOTS[*]/%/;}"
+    [ ${#FAILED[@]} -eq 0 ] || echo "== failed: ${FAILED[*]}"
+    echo "${#PASSED[@]} passed, ${#FAILED[@]} failed"
+}
+
+# ---------------------------------------------------------------- boot 1
+t=$SECONDS
+boot boot1
+g=$DEFAULT_GAUGE
+check socket-at-boot "paneld.socket does not listen at boot as root:paneld 0660, or paneld.service already runs" '
+systemctl is-active paneld.socket
+systemctl is-enabled paneld.socket
+stat -c "%a %U:%G" /run/paneld.sock
+[ "$(stat -c "%a %U:%G" /run/paneld.sock)" = "660 root:paneld" ]
+! systemctl is-active paneld.service'
+
+# The display's console (tty1's login prompt, drawn by fbcon) before paneld ever drew.
+screendump "$VM/console-before.ppm"
+
+render v73 "$g=73"
+guest 'echo 73 | socat - UNIX:/run/paneld.sock
+for i in $(seq 100); do systemctl is-active --quiet paneld.service && break; sleep 0.1; done
+systemctl is-active paneld.service
+systemctl show -p MainPID --value paneld.service >/mnt/share/pid-first'
+if [ "$GUEST_RC" != 0 ]; then
+    fail first-value "the first value did not start paneld.service"
+elif screen_is first-value "$WORK/v73.png"; then
+    pass first-value "socket activation; the screen equals paneld render --set $g=73"
+else
+    echo "$SCREEN_DIFF"
+    fail first-value "the screen does not show $g=73"
+fi
+
+# For the record: what paneld says about the console's virtual terminal under the unit.
+guest 'journalctl -b -u paneld --no-pager -o cat | grep -m2 -i "virtual terminal\|tty"'
+log "journal (virtual terminal): $(tr '\n' ' ' <"$GUEST_OUT")"
+
+guest 'systemctl restart paneld.service
+systemctl is-active paneld.service
+pid=$(systemctl show -p MainPID --value paneld.service)
+echo "MainPID $(cat /mnt/share/pid-first) -> $pid"
+[ "$pid" != "$(cat /mnt/share/pid-first)" ] && [ "$pid" != 0 ]'
+if [ "$GUEST_RC" != 0 ]; then
+    fail restart-keeps "systemctl restart did not give a new running paneld"
+elif screen_is restart-keeps "$WORK/v73.png"; then
+    pass restart-keeps "new process, the screen still shows $g=73"
+else
+    echo "$SCREEN_DIFF"
+    fail restart-keeps "after the restart the screen does not show $g=73"
+fi
+
+# A layout with a mistake (a style that does not exist): the start fails, and the
+# journal has the layout's own message at priority err. The expected text is what
+# the same binary says on the host about the same file.
+python3 - "$LAYOUT" "$SHARE/broken.json" <<'PY'
+import sys
+text = open(sys.argv[1]).read()
+assert '"style": "ring"' in text
+open(sys.argv[2], "w").write(text.replace('"style": "ring"', '"style": "rnig"', 1))
+PY
+"$PANELD" render --config "$SHARE/broken.json" --output "$WORK/broken.png" >/dev/null 2>"$WORK/broken.txt" &&
+    die "paneld render accepted the broken layout"
+# The first issue line, without the file name (the guest's file is /etc/paneld/layout.json).
+grep -m1 -o 'line [0-9]*: .*' "$WORK/broken.txt" >"$SHARE/expected-error" || die "no layout issue in: $(cat "$WORK/broken.txt")"
+log "broken layout: expect in the journal at err: $(cat "$SHARE/expected-error")"
+guest 'cp /etc/paneld/layout.json /root/layout.good
+cp /mnt/share/broken.json /etc/paneld/layout.json
+if systemctl reload paneld.service; then echo "systemctl reload succeeded with a broken layout"; rc=1; else rc=0; fi
+systemctl is-active paneld.service || rc=1
+cp /root/layout.good /etc/paneld/layout.json
+systemctl reload paneld.service || { echo "systemctl reload failed with the good layout"; rc=1; }
+journalctl -b -u paneld --no-pager -o cat | tail -4
+exit $rc'
+if [ "$GUEST_RC" != 0 ]; then
+    fail reload-rejects "systemctl reload did not fail on a broken layout, or failed on the good one"
+elif screen_is reload-rejects "$WORK/v73.png"; then
+    pass reload-rejects "systemctl reload fails on a broken layout; the old one stays on the screen"
+else
+    echo "$SCREEN_DIFF"
+    fail reload-rejects "after the rejected reload the screen does not show $g=73"
+fi
+
+# An fbdev panel: the same unit with --output fbdev (a drop-in), on bochs's fbdev
+# emulation (/dev/fb0): the unit's device policy must let paneld draw there.
+guest 'mkdir -p /etc/systemd/system/paneld.service.d
+printf "[Service]\nExecStart=\nExecStart=/usr/bin/paneld run --config /etc/paneld/layout.json --output fbdev\n" >/etc/systemd/system/paneld.service.d/fbdev.conf
+systemctl daemon-reload
+systemctl restart paneld.service
+sleep 1
+systemctl is-active paneld.service
+journalctl -b -u paneld --no-pager -o cat | tail -5 | tee /mnt/share/fbdev-journal
+journalctl -b -u paneld --no-pager -o cat | tail -5 | grep -q "framebuffer\|fbdev\|/dev/fb0"'
+if [ "$GUEST_RC" != 0 ]; then
+    fail fbdev-unit "paneld.service with --output fbdev did not run"
+elif screen_is fbdev-unit "$WORK/v73.png"; then
+    pass fbdev-unit "paneld draws on /dev/fb0 under the unit; journal: $(grep -i -m1 'console' "$SHARE/fbdev-journal" || echo 'no console message')"
+else
+    echo "$SCREEN_DIFF"
+    fail fbdev-unit "with --output fbdev the screen does not show $g=73"
+fi
+guest 'rm -r /etc/systemd/system/paneld.service.d; systemctl daemon-reload; systemctl restart paneld.service'
+
+# What console blanking on /dev/tty0 needs under the unit (FBDevOutput opens
+# /dev/tty0, KDGETMODE, writes the hide-cursor escape, KDSETMODE KD_GRAPHICS):
+# tty0-probe does those steps in copies of paneld.service with its ExecStart
+# replaced, as is (A), with write access to /dev/tty0 (B: group tty, DeviceAllow w),
+# and with B plus CAP_SYS_TTY_CONFIG (C). Each step's result goes to the log.
+gcc -static -O2 -o "$SHARE/tty0-probe" "$HERE/tty0-probe.c" 2>"$WORK/tty0-probe.log" || die "cannot build tty0-probe: $(cat "$WORK/tty0-probe.log")"
+check tty0-minimum "tty0-probe could not set KD_GRAPHICS with group tty, DeviceAllow=/dev/tty0 w and CAP_SYS_TTY_CONFIG" '
+add_B="SupplementaryGroups=tty\nDeviceAllow=/dev/tty0 w"
+add_C="$add_B\nCapabilityBoundingSet=CAP_SYS_TTY_CONFIG\nAmbientCapabilities=CAP_SYS_TTY_CONFIG"
+for v in A B C; do
+    sed -e "/^\(Type\|NotifyAccess\|WatchdogSec\|ExecReload\|Requires\|After\|Restart\)=/d" \
+        -e "s|^ExecStart=.*|ExecStart=/mnt/share/tty0-probe|" /usr/lib/systemd/system/paneld.service >/run/systemd/system/tty0-probe-$v.service
+    add=""; [ $v = B ] && add=$add_B; [ $v = C ] && add=$add_C
+    printf "[Service]\nType=oneshot\nStandardOutput=file:/mnt/share/tty0-$v\n$add\n" >/run/systemd/system/tty0-probe-$v.service.d.conf
+    mkdir -p /run/systemd/system/tty0-probe-$v.service.d && mv /run/systemd/system/tty0-probe-$v.service.d.conf /run/systemd/system/tty0-probe-$v.service.d/probe.conf
+done
+systemctl daemon-reload
+for v in A B C; do systemctl start tty0-probe-$v.service; echo "$v: $(tr "\n" " " </mnt/share/tty0-$v)"; done
+grep -q "^kdsetmode ok" /mnt/share/tty0-C'
+for v in A B C; do log "tty0-probe $v: $(tr '\n' ' ' <"$SHARE/tty0-$v" 2>/dev/null)"; done
+
+guest 'systemctl stop paneld.socket paneld.service
+! systemctl is-active paneld.service && ! systemctl is-active paneld.socket && [ ! -e /run/paneld.sock ]'
+if [ "$GUEST_RC" != 0 ]; then
+    fail console-back "the units did not stop"
+elif screen_is console-back "$VM/console-before.ppm" 15 &&
+    python3 "$ROOT/Tests/qemu/compare.py" "$WORK/v73.png" "$VM/console-back.ppm" --expect-different >/dev/null; then
+    pass console-back "the console picture from before paneld is back"
+else
+    echo "$SCREEN_DIFF"
+    fail console-back "after stopping both units the screen is not the console"
+fi
+
+check layout-error "journalctl -p err -u paneld does not show the layout's message" '
+# Only what is logged from here on counts (the rejected reload above logged this
+# message too). A time, not --after-cursor: with a filter, systemd 252 skips the
+# first matching entry after the cursor.
+since=$(date "+%Y-%m-%d %H:%M:%S")
+sleep 1
+cp /etc/paneld/layout.json /root/layout.good
+cp /mnt/share/broken.json /etc/paneld/layout.json
+systemctl start paneld.socket
+if systemctl start paneld.service; then echo "paneld.service started with a broken layout"; started=1; else started=0; fi
+sleep 1
+systemctl stop paneld.service paneld.socket
+cp /root/layout.good /etc/paneld/layout.json
+systemctl reset-failed paneld.service
+echo "--- journalctl -p err -u paneld:"; journalctl --since "$since" -p err -u paneld --no-pager -o cat
+echo "--- journalctl -u paneld (all priorities):"; journalctl --since "$since" -u paneld --no-pager -o cat | tail -8
+[ $started = 0 ] && journalctl --since "$since" -p err -u paneld --no-pager -o cat | grep -qF -f /mnt/share/expected-error' 90
+
+# For boot 2: both units enabled at boot, the display driver only on request.
+guest_ok() {
+    guest "$@"
+    [ "$GUEST_RC" = 0 ] || fail_vm "guest command failed (rc=$GUEST_RC): $1 :: $(tail -5 "$GUEST_OUT")"
+}
+guest_ok 'systemctl enable paneld.socket paneld.service
+echo "blacklist bochs" >/etc/modprobe.d/paneld-test-late-display.conf'
+shutdown_vm
+phase_done boot1 $t
+
+# ---------------------------------------------------------------- boot 2
+t=$SECONDS
+boot boot2
+render v64 "$g=64"
+guest 'for i in $(seq 100); do systemctl is-active --quiet paneld.service && break; sleep 0.1; done
+systemctl is-active paneld.service
+! lsmod | grep -q "^bochs" && [ ! -e /dev/dri/card0 ]
+echo 64 | socat - UNIX:/run/paneld.sock
+sleep 3
+modprobe bochs
+for i in $(seq 100); do [ -e /dev/dri/card0 ] && break; sleep 0.1; done
+ls -l /dev/dri
+journalctl -b -u paneld --no-pager -o "short-monotonic" | tail -6'
+if [ "$GUEST_RC" != 0 ]; then
+    fail late-driver "paneld was not running before the driver loaded, or bochs was already loaded"
+elif screen_is late-driver "$WORK/v64.png" 30; then
+    pass late-driver "paneld started without a display and moved to bochs when it appeared"
+else
+    echo "$SCREEN_DIFF"
+    guest 'journalctl -b -u paneld --no-pager -o short-monotonic | tail -8'
+    fail late-driver "after modprobe bochs the screen does not show $g=64"
+fi
+guest 'rm /etc/modprobe.d/paneld-test-late-display.conf; systemctl disable paneld.service'
+
+# Upgrade over an edited conffile: the edit stays, and the running daemon restarts
+# into the new version with it (the screen shows the edited background).
+python3 - "$LAYOUT" "$WORK/edited.json" <<'PY'
+import json, sys
+text = open(sys.argv[1]).read()
+bg = json.loads(text)["background"]
+open(sys.argv[2], "w").write(text.replace(bg, "#203040", 1))
+PY
+"$PANELD" render --config "$WORK/edited.json" --set "$g=64" --output "$WORK/edited64.png"
+next=$(basename "$PANELD_DEB_NEXT")
+next_version=$(dpkg-deb -f "$PANELD_DEB_NEXT" Version)
+cp "$WORK/edited.json" "$SHARE/edited.json"
+guest "echo 64 | socat - UNIX:/run/paneld.sock; sleep 1
+pid=\$(systemctl show -p MainPID --value paneld.service)
+cp /mnt/share/edited.json /etc/paneld/layout.json
+DEBIAN_FRONTEND=noninteractive apt-get install -y /root/$next
+echo version \$(dpkg-query -W -f='\${Version}' paneld)
+[ \"\$(dpkg-query -W -f='\${Version}' paneld)\" = '$next_version' ]
+cmp /mnt/share/edited.json /etc/paneld/layout.json
+ls /etc/paneld
+[ -z \"\$(ls /etc/paneld | grep dpkg)\" ]
+systemctl is-active paneld.service
+echo MainPID \$pid -> \$(systemctl show -p MainPID --value paneld.service)
+[ \"\$(systemctl show -p MainPID --value paneld.service)\" != \"\$pid\" ]" 180
+if [ "$GUEST_RC" != 0 ]; then
+    fail upgrade-conffile "apt-get install of $next did not keep the edited layout or did not restart paneld"
+elif screen_is upgrade-conffile "$WORK/edited64.png" 20; then
+    pass upgrade-conffile "$next_version installed by apt; the edited layout.json kept and shown"
+else
+    echo "$SCREEN_DIFF"
+    fail upgrade-conffile "after the upgrade the screen does not show the edited layout"
+fi
+
+check remove "apt-get remove left paneld running or removed its configuration or state" '
+DEBIAN_FRONTEND=noninteractive apt-get remove -y paneld
+dpkg-query -W -f="\${db:Status-Abbrev}\n" paneld
+[ "$(dpkg-query -W -f="\${db:Status-Abbrev}" paneld)" = "rc " ]
+! systemctl is-active paneld.service && ! systemctl is-active paneld.socket && [ ! -e /run/paneld.sock ]
+[ ! -e /usr/bin/paneld ] && [ -f /etc/paneld/layout.json ] && [ -d /var/lib/paneld ]
+ls /var/lib/paneld' 120
+
+check purge "apt-get purge left /etc/paneld or /var/lib/paneld" '
+DEBIAN_FRONTEND=noninteractive apt-get purge -y paneld
+! dpkg-query -W paneld 2>/dev/null || [ -z "$(dpkg-query -W -f="\${db:Status-Abbrev}" paneld | tr -d " n")" ]
+[ ! -e /etc/paneld ] && [ ! -e /var/lib/paneld ]
+! systemctl list-unit-files paneld.service paneld.socket | grep -q paneld
+getent passwd paneld' 120
+
+# A system whose libraries are older than the package needs (bullseye's libc6 and
+# libdrm2, nothing newer available): apt refuses with the dependency message.
+grep -v '^#' "$HERE/old-status" >"$SHARE/old-status"
+first=$(basename "$PANELD_DEB")
+check old-libc "apt did not refuse the package on a system with bullseye's libc6 and libdrm2" "
+mkdir -p /tmp/empty/lists/partial /tmp/empty/cache/archives/partial
+apt-get -s -o Dir::State::status=/mnt/share/old-status -o Dir::State::Lists=/tmp/empty/lists -o Dir::Cache=/tmp/empty/cache install /root/$first; rc=\$?
+echo \"apt exit \$rc\"
+[ \$rc != 0 ] && apt-get -s -o Dir::State::status=/mnt/share/old-status -o Dir::State::Lists=/tmp/empty/lists -o Dir::Cache=/tmp/empty/cache install /root/$first 2>&1 | grep -q 'Depends: libc6 (>= [0-9.]*) but 2.31-13+deb11u11 is to be installed'"
+
+# Installing on a running system (after the purge): postinst creates the user,
+# enables and starts the socket at once; the first value starts the daemon.
+check install-live "apt-get install on the running system did not leave paneld.socket listening and working" "
+DEBIAN_FRONTEND=noninteractive apt-get install -y /root/$first
+systemctl is-enabled paneld.socket && systemctl is-active paneld.socket && [ -S /run/paneld.sock ]
+echo 41 | socat - UNIX:/run/paneld.sock
+for i in \$(seq 100); do systemctl is-active --quiet paneld.service && break; sleep 0.1; done
+systemctl is-active paneld.service
+echo get $g | socat - UNIX:/run/paneld.sock | tee /dev/stderr | grep -q 41" 120
+shutdown_vm
+phase_done boot2 $t
+
+[ -n "${SB_KEEP:-}" ] || rm -rf "$WORK"
+summary
+if [ ${#FAILED[@]} -gt 0 ]; then exit 1; fi
