@@ -14,10 +14,12 @@
 # Checks:
 #   boot 1  socket-at-boot    paneld.socket listens, paneld.service is not running
 #           first-value       `echo 73 | socat` starts paneld; the screen shows value=73
+#           vt-unit           under the unit paneld follows the terminal's switches (VT_PROCESS)
 #           restart-keeps     `systemctl restart paneld`: a new process, same picture
 #           reload-rejects    `systemctl reload` fails on a broken layout; the old one stays
 #           fbdev-unit        the unit with --output fbdev draws on /dev/fb0 (bochs's fbdev)
-#           tty0-minimum      what console blanking on /dev/tty0 needs under the unit
+#                             and blanks the console
+#           tty0-minimum      console blanking's steps work under the unit as shipped
 #           console-back      stopping both units gives the console picture back
 #           layout-error      a broken layout: the start fails and `journalctl -p err
 #                             -u paneld` shows the layout's own message
@@ -366,6 +368,11 @@ if [ "$GUEST_RC" != 0 ]; then
     fail first-value "the first value did not start paneld.service"
 elif screen_is first-value "$WORK/v73.png"; then
     pass first-value "socket activation; the screen equals paneld render --set $g=73"
+    # Under the unit paneld may put the foreground terminal in VT_PROCESS mode
+    # (group tty, /dev/tty0 write-only, CAP_SYS_TTY_CONFIG).
+    check vt-unit "paneld did not take the terminal's switching under the unit" '
+journalctl -b -u paneld --no-pager -o cat | grep -E "tty|terminal"
+journalctl -b -u paneld --no-pager -o cat | grep -q "paneld gives the display up while another terminal is shown"'
 else
     echo "$SCREEN_DIFF"
     fail first-value "the screen does not show $g=73"
@@ -429,11 +436,12 @@ systemctl restart paneld.service
 sleep 1
 systemctl is-active paneld.service
 journalctl -b -u paneld --no-pager -o cat | tail -5 | tee /mnt/share/fbdev-journal
-journalctl -b -u paneld --no-pager -o cat | tail -5 | grep -q "framebuffer\|fbdev\|/dev/fb0"'
+journalctl -b -u paneld --no-pager -o cat | tail -5 | grep -q "framebuffer\|fbdev\|/dev/fb0"
+! journalctl -b -u paneld --no-pager -o cat | tail -5 | grep -q "console left as it is"'
 if [ "$GUEST_RC" != 0 ]; then
-    fail fbdev-unit "paneld.service with --output fbdev did not run"
+    fail fbdev-unit "paneld.service with --output fbdev did not run, or left the console as it is"
 elif screen_is fbdev-unit "$WORK/v73.png"; then
-    pass fbdev-unit "paneld draws on /dev/fb0 under the unit; journal: $(grep -i -m1 'console' "$SHARE/fbdev-journal" || echo 'no console message')"
+    pass fbdev-unit "paneld draws on /dev/fb0 under the unit, the console blanked"
 else
     echo "$SCREEN_DIFF"
     fail fbdev-unit "with --output fbdev the screen does not show $g=73"
@@ -446,7 +454,7 @@ guest 'rm -r /etc/systemd/system/paneld.service.d; systemctl daemon-reload; syst
 # replaced, as is (A), with write access to /dev/tty0 (B: group tty, DeviceAllow w),
 # and with B plus CAP_SYS_TTY_CONFIG (C). Each step's result goes to the log.
 gcc -static -O2 -o "$SHARE/tty0-probe" "$HERE/tty0-probe.c" 2>"$WORK/tty0-probe.log" || die "cannot build tty0-probe: $(cat "$WORK/tty0-probe.log")"
-check tty0-minimum "tty0-probe could not set KD_GRAPHICS with group tty, DeviceAllow=/dev/tty0 w and CAP_SYS_TTY_CONFIG" '
+check tty0-minimum "tty0-probe could not set KD_GRAPHICS under the unit as shipped (A) or with its tty settings added again (C)" '
 add_B="SupplementaryGroups=tty\nDeviceAllow=/dev/tty0 w"
 add_C="$add_B\nCapabilityBoundingSet=CAP_SYS_TTY_CONFIG\nAmbientCapabilities=CAP_SYS_TTY_CONFIG"
 for v in A B C; do
@@ -458,7 +466,7 @@ for v in A B C; do
 done
 systemctl daemon-reload
 for v in A B C; do systemctl start tty0-probe-$v.service; echo "$v: $(tr "\n" " " </mnt/share/tty0-$v)"; done
-grep -q "^kdsetmode ok" /mnt/share/tty0-C'
+grep -q "^kdsetmode ok" /mnt/share/tty0-A && grep -q "^kdsetmode ok" /mnt/share/tty0-C'
 for v in A B C; do log "tty0-probe $v: $(tr '\n' ' ' <"$SHARE/tty0-$v" 2>/dev/null)"; done
 
 guest 'systemctl stop paneld.socket paneld.service

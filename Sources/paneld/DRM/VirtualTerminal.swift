@@ -13,11 +13,14 @@ import CDRM
 /// takes master back and redraws on return. No timer is involved: while the
 /// display is away paneld sleeps.
 ///
+/// The terminal is reached through `/dev/tty0`, which the kernel binds at open
+/// to the terminal in the foreground, opened write-only (all its ioctls need;
+/// under the unit paneld is in group tty and may open only that node, so).
 /// Setting the mode needs the terminal to be paneld's controlling terminal or
-/// `CAP_SYS_TTY_CONFIG` (the kernel's rule for VT_SETMODE); without either, or
-/// when another program already controls the terminal's switching (a second
-/// paneld on the same terminal, a display server), ``take()`` returns nil and
-/// says why, and paneld runs as before.
+/// `CAP_SYS_TTY_CONFIG` (the kernel's rule for VT_SETMODE; the unit grants the
+/// capability); without either, or when another program already controls the
+/// terminal's switching (a second paneld on the same terminal, a display
+/// server), ``take()`` returns nil and says why, and paneld runs as before.
 final class VirtualTerminal {
     static let releaseSignal = SIGUSR1
     static let acquireSignal = SIGUSR2
@@ -44,16 +47,15 @@ final class VirtualTerminal {
     }
 
     private static func open() throws -> VirtualTerminal {
-        let console = Glibc.open("/dev/tty0", O_RDWR | O_NOCTTY | O_CLOEXEC)
-        guard console >= 0 else { throw Errno.current("open(/dev/tty0)") }
+        let fd = Glibc.open("/dev/tty0", O_WRONLY | O_NOCTTY | O_CLOEXEC)
+        guard fd >= 0 else { throw Errno.current("open(/dev/tty0)") }
         var state = vt_stat()
-        let r = ioctl(console, UInt(VT_GETSTATE), &state)
-        let e = errno
-        Glibc.close(console)
-        guard r == 0 else { throw Errno(code: e, call: "VT_GETSTATE") }
+        guard ioctl(fd, UInt(VT_GETSTATE), &state) == 0 else {
+            let err = Errno.current("VT_GETSTATE")
+            Glibc.close(fd)
+            throw err
+        }
         let number = Int32(state.v_active)
-        let fd = Glibc.open("/dev/tty\(number)", O_RDWR | O_NOCTTY | O_CLOEXEC)
-        guard fd >= 0 else { throw Errno.current("open(/dev/tty\(number))") }
         var saved = vt_mode()
         guard ioctl(fd, UInt(VT_GETMODE), &saved) == 0 else {
             let err = Errno.current("VT_GETMODE")

@@ -106,7 +106,13 @@ final class LiveFBSyscalls: FBSyscalls {
         if Glibc.munmap(address, size) != 0 { throw DRMError("munmap(framebuffer)", errno: errno) }
     }
 
-    func openConsole() throws -> Int32 { try open("/dev/tty0") }
+    /// Write-only: the console's mode ioctls and the cursor escape need no more,
+    /// and a service in group tty may open it so (the device is crw--w----).
+    func openConsole() throws -> Int32 {
+        let fd = try retryingEINTR { Glibc.open("/dev/tty0", O_WRONLY | O_NOCTTY | O_CLOEXEC) }
+        if fd < 0 { throw DRMError("open(/dev/tty0)", errno: errno) }
+        return fd
+    }
 
     func consoleMode(_ fd: Int32) throws -> ConsoleMode {
         var mode: UInt32 = 0
