@@ -128,9 +128,10 @@ enum XRGB8888Blender: PixelBlender {
         while i + 32 <= count {
             let d0 = load(p, i), d1 = load(p, i + 4), d2 = load(p, i + 8), d3 = load(p, i + 12)
             let d4 = load(p, i + 16), d5 = load(p, i + 20), d6 = load(p, i + 24), d7 = load(p, i + 28)
-            let any =
-                (((d0 ^ under) | (d1 ^ under)) | ((d2 ^ under) | (d3 ^ under)))
-                | (((d4 ^ under) | (d5 ^ under)) | ((d6 ^ under) | (d7 ^ under)))
+            // Two halves: Swift 6.0's type checker gives up on the eight-way expression.
+            let low = ((d0 ^ under) | (d1 ^ under)) | ((d2 ^ under) | (d3 ^ under))
+            let high = ((d4 ^ under) | (d5 ^ under)) | ((d6 ^ under) | (d7 ^ under))
+            let any = low | high
             let diff = unsafeBitCast(any, to: SIMD2<UInt64>.self)
             if diff[0] | diff[1] != 0 { break }
             for k in stride(from: 0, to: 32, by: 4) { store(over, p, i + k) }

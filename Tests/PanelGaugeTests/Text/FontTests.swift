@@ -14,12 +14,17 @@ import Testing
 
     @Test func aFileThatIsNotAFontIsRefusedByFreeType() throws {
         let notAFont = Paths.repoRoot + "/Package.swift"
-        let error = #expect(throws: FontError.self) { try Font(FontDescriptor(path: notAFont), pixelSize: 12) }
-        guard case .freeType(let call, let code, let path)? = error else {
-            Issue.record("expected a FreeType error, got \(String(describing: error))")
-            return
+        // do/catch rather than the error `#expect(throws:)` returns: Swift 6.0's swift-testing returns none.
+        do {
+            _ = try Font(FontDescriptor(path: notAFont), pixelSize: 12)
+            Issue.record("a file that is not a font was accepted")
+        } catch let error as FontError {
+            guard case .freeType(let call, let code, let path) = error else {
+                Issue.record("expected a FreeType error, got \(error)")
+                return
+            }
+            #expect(call == "FT_New_Face" && code != 0 && path == notAFont)
         }
-        #expect(call == "FT_New_Face" && code != 0 && path == notAFont)
     }
 
     @Test func sizesMustBePositive() {
