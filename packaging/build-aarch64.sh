@@ -141,16 +141,17 @@ fix_links() {
     done < <(find "$dir" -type l -lname '/*')
 }
 
-# swift_runtime DIR: the target's Swift runtime from trixie's swiftlang:arm64 (static and
-# dynamic stdlib, the clang resource folder they link to).
+# swift_runtime DIR: the target's Swift runtime from trixie's arm64 packages: the static
+# stdlib, module files and clang resource folder (swiftlang), the dynamic runtime
+# libraries (libswiftlang).
 swift_runtime() {
-    local dir=$1 stage=$B/swiftlang-arm64
-    if [ ! -f "$stage/.done" ]; then
-        log "downloading swiftlang:arm64 (trixie)"
-        rm -rf "$stage" && mkdir -p "$stage"
-        foreign_download trixie "$B/dl/trixie" swiftlang
-        dpkg -x "$(ls "$B"/dl/trixie/swiftlang_*_arm64.deb | head -1)" "$stage"
-        touch "$stage/.done"
+    local dir=$1 stage=$B/swiftlang-arm64 p
+    if [ ! -f "$stage/.done-2" ]; then
+        log "downloading swiftlang and libswiftlang (trixie, arm64)"
+        rm -rf "$stage" "$B/dl/trixie" && mkdir -p "$stage"
+        foreign_download trixie "$B/dl/trixie" swiftlang libswiftlang
+        for p in "$B"/dl/trixie/*.deb; do dpkg -x "$p" "$stage"; done
+        touch "$stage/.done-2"
     fi
     mkdir -p "$dir/usr/libexec/swift/lib/clang"
     cp -a "$stage/usr/libexec/swift/lib/swift" "$stage/usr/libexec/swift/lib/swift_static" "$dir/usr/libexec/swift/lib/"

@@ -3,16 +3,19 @@
  * Raspberry Pi OS bookworm, so the aarch64 paneld needs no GLIBC_2.38.
  * packaging/build-aarch64.sh compiles this file and links it into the binaries.
  *
- * What C23 changed in these functions, and what that means here:
+ * What C23 changed in these functions, and whether it matters here (audited with
+ * `nm` and `objdump -d` on the archives paneld links):
  * - strtol and friends with base 0 or 2 accept a "0b"/"0B" prefix. The wrappers
  *   below do the same (parse_binary_prefix), so they return what glibc 2.38 does
- *   for every input, not only for the decimal and hexadecimal text the callers
- *   pass (environment variables such as SWIFT_DEBUG_*, and /proc files).
- * - scanf gained the %b conversion (binary integers). The only callers linked in
- *   are the runtime's and libstdc++'s fixed format strings; build-aarch64.sh
- *   prints them from the archives, and none uses %b, so vsscanf of glibc 2.36 reads
- *   the same text the same way. Its 0b-prefix change for %i does not matter for the
- *   same reason (no %i in those formats).
+ *   for every input. Their callers in paneld are libswiftCore's environment
+ *   variables (SWIFT_DEBUG_* and the like), its crash handler and the concurrency
+ *   runtime's settings: numbers a user types, where "0b101" reads as 5 either way.
+ * - scanf gained %b (binary integers) and 0b for %i. The one sscanf call linked in
+ *   is libswiftCore's CommandLine.cpp reading /proc/self/maps with "%p-%p": no %b,
+ *   no %i, so glibc 2.36's vsscanf reads it the same way.
+ * - bookworm's libstdc++.a (GCC 12, linked instead of libstdc++.so) calls none of
+ *   them. Foundation's and libdispatch's callers (CFUUID, ICU, workqueue) are not
+ *   linked into paneld or panelgauge-bench.
  */
 #include <ctype.h>
 #include <errno.h>
