@@ -1,9 +1,9 @@
-# Sourced by packaging/build-aarch64.sh and Tests/qemu/run-e2e.sh: downloads
-# Debian packages of another suite or architecture (arm64 from bookworm or
-# trixie) through an apt configuration of its own (arm64 is its only architecture, so
-# a name without :ARCH means arm64; arch-independent packages come along), so the host's apt sources,
-# lists and caches stay untouched. Needs APT_STATE (a folder for the lists and
-# caches) and, optionally, DEBIAN_MIRROR.
+# Sourced by packaging/build-aarch64.sh and Tests/qemu/run-e2e.sh:
+# downloads Debian packages for arm64 (from bookworm or trixie) through an apt
+# configuration of their own, so the host's apt sources, lists and caches stay
+# untouched. arm64 is that configuration's only architecture: a package name without
+# :ARCH means arm64, and architecture-independent packages come along. Needs
+# APT_STATE (a folder for the lists and caches); DEBIAN_MIRROR is optional.
 
 DEBIAN_MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 
