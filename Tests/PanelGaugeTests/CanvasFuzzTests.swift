@@ -158,7 +158,8 @@ struct CanvasFuzzTests {
             var outside = 0
             for y in 0..<h {
                 for x in 0..<w where !(x >= inside.minX && x < inside.maxX && y >= inside.minY && y < inside.maxY) {
-                    for c in 0..<3 where after[(y * w + x) * 3 + c] != before[(y * w + x) * 3 + c] { outside += 1 }
+                    let at = (y * w + x) * 3
+                    for c in 0..<3 where after[at + c] != before[at + c] { outside += 1 }
                 }
             }
             #expect(outside == 0, "\(desc)")

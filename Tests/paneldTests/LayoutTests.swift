@@ -117,7 +117,7 @@ private func layout(_ json: String) throws -> Layout { try LayoutReader.parse(Ar
         #expect(cpu.gauge(showing: 80).indicatorColor == Color(hex: 0xFF9500))
         #expect(cpu.gauge(showing: 99).indicatorColor == Color(hex: 0xFF3B30))
         let mem = l.gauges[1]
-        #expect(mem.range == (try ValueRange(-10, 10)))
+        #expect(try mem.range == ValueRange(-10, 10))
         #expect(mem.gauge.style is SteppedGaugeStyle)
         #expect(mem.gauge(showing: 0).configuration.currentValueLabel?.text == "50 %")
         #expect(mem.gauge(showing: -10).indicatorColor == Color(hex: 0x34C759))
@@ -140,7 +140,7 @@ private func layout(_ json: String) throws -> Layout { try LayoutReader.parse(Ar
         let l = Layout.fallback
         #expect(l.gauges.map(\.name) == ["value"] && l.defaultGauge == "value")
         #expect(l.gauges[0].gauge.style is RingGaugeStyle && l.gauges[0].rect == nil)
-        #expect(l.gauges[0].range == (try ValueRange(0, 100)))
+        #expect(try l.gauges[0].range == ValueRange(0, 100))
     }
 
     /// One case per mistake: the text, the line and key path it must be reported at, and part of the message.

@@ -32,7 +32,8 @@ import Testing
         #expect(ideal == Size(width: w17 * 1.777, height: w17 * 1.777))
         let fixed = try Gauge(value: 0.5).gaugeStyle(.ring(fontSize: 12)).sizeThatFits(
             Size(width: .infinity, height: .infinity))
-        #expect(fixed.width == (try FontCache.shared.font(.default, pixelSize: 12).advance(of: "100 %")) * 1.777)
+        let advance = try FontCache.shared.font(.default, pixelSize: 12).advance(of: "100 %")
+        #expect(fixed.width == advance * 1.777)
         // A centre given by the user sizes the ring by its own width.
         let icon = try #require(Icon(width: 30, height: 20, coverage: [UInt8](repeating: 255, count: 600)))
         let custom = try Gauge(value: 0.5) {

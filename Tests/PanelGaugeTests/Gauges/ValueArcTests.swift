@@ -56,7 +56,9 @@ import Testing
         let l = CircularGaugeLayout(
             center: Point(x: 200, y: 200), radius: 180, lineWidth: 20, startAngle: 90, sweep: 360)
         let bands = l.strokeBands(from: 0.1, to: 0.9), pieces = l.strokePieces(from: 0.1, to: 0.9)
-        #expect(bands.reduce(0) { $0 + $1.width * $1.height } < 0.5 * pieces.reduce(0) { $0 + $1.width * $1.height })
+        let bandArea = bands.reduce(0) { $0 + $1.width * $1.height }
+        let pieceArea = pieces.reduce(0) { $0 + $1.width * $1.height }
+        #expect(bandArea < 0.5 * pieceArea)
     }
 
     /// Bands lie between multiples of 32 screen rows, so the bands of a change

@@ -106,7 +106,7 @@ public struct AccessoryCircularGaugeStyle: GaugeStyle {
     /// The labels in the opening, where they go, and their text size: the
     /// minimum and maximum centred under the two round ends, or else the label.
     private func openingLabels(_ l: CircularGaugeLayout, _ c: Configuration) -> [(GaugeLabel, Rect, Double)] {
-        let d = 2 * (l.radius + Self.markerRadii(lineWidth: l.lineWidth).halo)
+        let d: Double = 2 * (l.radius + Self.markerRadii(lineWidth: l.lineWidth).halo)
         let end = l.point(for: 0)
         // 0.1 D, but at least 9 px where there is room below the ends, so small
         // gauges keep readable labels.
@@ -134,7 +134,7 @@ public struct AccessoryCircularGaugeStyle: GaugeStyle {
         let p = l.point(for: c.value)
         var bounds: [Rect]? = [Rect(x: p.x - halo, y: p.y - halo, width: 2 * halo, height: 2 * halo).insetBy(-1)]
         if let current = c.currentValueLabel {
-            let d = 2 * (l.radius + halo)
+            let d: Double = 2 * (l.radius + halo)
             bounds = adding(
                 l.centreBounds(current, c, preferred: 0.3 * d, fitting: 1.3 * l.innerRadius, context: context),
                 to: bounds)
@@ -163,7 +163,7 @@ public struct AccessoryCircularGaugeStyle: GaugeStyle {
             canvas.fillDisc(center: p, radius: radii.halo, paint: .solid(c.environment.background))
             canvas.fillDisc(center: p, radius: radii.dot, paint: .solid(c.tint.color(at: c.value)))
             if let current = c.currentValueLabel {
-                let d = 2 * (l.radius + radii.halo)
+                let d: Double = 2 * (l.radius + radii.halo)
                 l.drawCentre(current, c, preferred: 0.3 * d, fitting: 1.3 * l.innerRadius, on: canvas, context: context)
             }
             for (label, box, size) in openingLabels(l, c) {
@@ -196,7 +196,7 @@ public struct AccessoryCircularCapacityGaugeStyle: GaugeStyle {
         guard l.radius > 0 else { return GaugeLayering(staticKey: AnyHashable(0), dynamicBounds: []) }
         var others: [Rect]? = []
         if let current = c.currentValueLabel {
-            let d = 2 * l.radius + l.lineWidth
+            let d: Double = 2 * l.radius + l.lineWidth
             others = l.centreBounds(current, c, preferred: 0.3 * d, fitting: 1.3 * l.innerRadius, context: context)
         }
         let arc = c.value > 0 ? [l.strokeBounds(from: 0, to: c.value)] : []
@@ -239,7 +239,7 @@ public struct AccessoryCircularCapacityGaugeStyle: GaugeStyle {
             guard context.layers.contains(.dynamic) else { return }
             l.strokeValueArc(to: c.value, cap: .round, valueStroke(c, l), on: canvas)
             if let current = c.currentValueLabel {
-                let d = 2 * l.radius + l.lineWidth
+                let d: Double = 2 * l.radius + l.lineWidth
                 l.drawCentre(current, c, preferred: 0.3 * d, fitting: 1.3 * l.innerRadius, on: canvas, context: context)
             }
         }

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Instructions per frame of the aarch64 panelgauge-bench (gauge-panel scene), counted by
+# trixie's callgrind for arm64, as shared/bench/run-peers.sh counts them on x86_64:
+# 20 frames, stride 5, 2 warm-up frames, collection only around the frames.
+#
+# valgrind runs in an arm64 VM (qemu-system-aarch64, TCG; trixie's arm64 kernel, no
+# devices): under qemu-user (this machine's QEMU 7.2 and trixie's 10.0 alike) the
+# client's first malloc returns NULL in the Swift runtime's start-up, so no Swift
+# program gets to main there. The initramfs holds busybox, valgrind (launcher, tool,
+# preload library), the trixie arm64 libraries, a tiny libcgctl.so (the peer
+# benchmark's cgctl.c contract: cg_start_instrumentation, cg_toggle_collect, built
+# with the chroot's clang) and the bench binaries; its /init runs every count, prints
+# "CG name size variant instructions" on the serial console and powers off.
+#
+# Usage: bash Tests/aarch64/callgrind.sh [BENCH...]   (aarch64 builds; default
+#   .build-aarch64/out/panelgauge-bench; needs packaging/build-aarch64.sh --tests for
+#   the trixie sysroot, and Tests/qemu/run-e2e.sh --arch arm64 for the kernel and busybox)
+#        bash Tests/aarch64/callgrind.sh --host [BENCH]   the same count on this x86_64 machine
+#   (host valgrind; default .build/release/panelgauge-bench), for the table beside it.
+# Environment: SIZES (default "320x240 800x480 1920x1080"), VARIANTS (default "simple gradient").
+set -Eeuo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+B=$ROOT/.build-aarch64
+S=$B/sysroot-trixie
+HOST=0
+if [ "${1:-}" = --host ]; then
+    HOST=1
+    shift
+fi
+SIZES=${SIZES:-"320x240 800x480 1920x1080"}
+VARIANTS=${VARIANTS:-"simple gradient"}
+if [ "$HOST" = 1 ]; then
+    BENCH=${1:-$ROOT/.build/release/panelgauge-bench}
+    mkdir -p "$B"
+    printf '%s\n' '#include <valgrind/callgrind.h>' \
+        'void cg_start_instrumentation(void) { CALLGRIND_START_INSTRUMENTATION; }' \
+        'void cg_toggle_collect(void) { CALLGRIND_TOGGLE_COLLECT; }' >"$B/cgctl-host.c"
+    gcc -O2 -shared -fPIC -o "$B/libcgctl-host.so" "$B/cgctl-host.c"
+    for size in $SIZES; do
+        for var in $VARIANTS; do
+            out=$(CGCTL_LIB=$B/libcgctl-host.so valgrind --tool=callgrind --collect-atstart=no --instr-atstart=no \
+                --callgrind-out-file=/dev/null "$BENCH" --size "$size" --variant "$var" \
+                --frames 20 --stride 5 --warmup 2 --callgrind 2>&1)
+            ir=$(echo "$out" | sed -n 's/.*Collected : \([0-9]*\).*/\1/p' | tail -1)
+            [ -n "$ir" ] || { echo "$out" | tail -20 >&2; exit 1; }
+            echo "{\"renderer\": \"$(basename "$BENCH")\", \"arch\": \"x86_64\", \"size\": \"$size\", \"variant\": \"$var\", \"frames\": 20, \"instr_total\": $ir, \"instr_per_frame\": $((ir / 20))}"
+        done
+    done
+    exit 0
+fi
+[ -x "$S/usr/libexec/valgrind/callgrind-arm64-linux" ] || { echo "no arm64 valgrind in $S (run packaging/build-aarch64.sh --tests)" >&2; exit 1; }
+KERNEL=$(ls -t "$ROOT"/Tests/qemu/.cache/kernel-*-arm64/boot/vmlinuz-* 2>/dev/null | head -1)
+BUSYBOX=$ROOT/Tests/qemu/.cache/busybox-arm64/usr/bin/busybox
+[ -n "$KERNEL" ] && [ -x "$BUSYBOX" ] || { echo "no arm64 kernel or busybox (run Tests/qemu/run-e2e.sh --arch arm64)" >&2; exit 1; }
+[ $# -gt 0 ] || set -- "$B/out/panelgauge-bench"
+
+CG=$B/libcgctl.so
+if [ ! -f "$CG" ]; then
+    printf '%s\n' '#include <valgrind/callgrind.h>' \
+        'void cg_start_instrumentation(void) { CALLGRIND_START_INSTRUMENTATION; }' \
+        'void cg_toggle_collect(void) { CALLGRIND_TOGGLE_COLLECT; }' >"$B/cgctl.c"
+    unshare --mount --propagation private -- bash -euc '
+        mount --bind "$2" "$1$2"
+        chroot "$1" /usr/libexec/swift/bin/clang --target=aarch64-linux-gnu --sysroot="$3" -O2 -shared -fPIC \
+            -fuse-ld=lld -o "$4" "$5"' cg "$B/chroot" "$ROOT" "$S" "$CG" "$B/cgctl.c"
+fi
+
+W=$B/callgrind-vm
+R=$W/root
+rm -rf "$W"
+mkdir -p "$R/bin" "$R/bench" "$R/lib/aarch64-linux-gnu" "$R/usr/libexec/valgrind" "$R/usr/bin" "$R/proc" "$R/sys" "$R/dev" "$R/tmp"
+cp "$BUSYBOX" "$R/bin/busybox"
+cp -L "$S/usr/lib/ld-linux-aarch64.so.1" "$R/lib/"
+for lib in libc.so.6 libm.so.6 libz.so.1 libfreetype.so.6 libpng16.so.16 libbrotlidec.so.1 libbrotlicommon.so.1 \
+    libbz2.so.1.0 libgcc_s.so.1; do
+    cp -L "$S/usr/lib/aarch64-linux-gnu/$lib" "$R/lib/aarch64-linux-gnu/"
+done
+# Debian's /usr/bin/valgrind is a wrapper script around valgrind.bin, the launcher.
+cp -L "$S/usr/bin/valgrind.bin" "$R/usr/bin/valgrind"
+cp -L "$S"/usr/libexec/valgrind/{callgrind-arm64-linux,vgpreload_core-arm64-linux.so,default.supp} "$R/usr/libexec/valgrind/"
+cp "$CG" "$R/lib/libcgctl.so"
+names=()
+for bench in "$@"; do
+    cp "$bench" "$R/bench/$(basename "$bench")"
+    names+=("$(basename "$bench")")
+done
+cat >"$R/init" <<INIT
+#!/bin/busybox sh
+/bin/busybox --install -s /bin
+mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev; mount -t tmpfs tmp /tmp
+export PATH=/usr/bin:/bin CGCTL_LIB=/lib/libcgctl.so
+for n in ${names[*]}; do for size in $SIZES; do for var in $VARIANTS; do
+    ir=\$(valgrind --tool=callgrind --collect-atstart=no --instr-atstart=no --callgrind-out-file=/dev/null \\
+        /bench/\$n --size \$size --variant \$var --frames 20 --stride 5 --warmup 2 --callgrind 2>&1 | tee /tmp/vg.log | sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
+    [ -n "\$ir" ] || tail -20 /tmp/vg.log
+    echo "CG \$n \$size \$var \${ir:-none}"
+done; done; done
+poweroff -f
+INIT
+chmod +x "$R/init"
+(cd "$R" && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -1) >"$W/initrd"
+timeout 3000 qemu-system-aarch64 -nodefaults -no-user-config -machine virt,accel=tcg -cpu cortex-a72 -m 2048 -smp 1 \
+    -kernel "$KERNEL" -initrd "$W/initrd" -append "console=ttyAMA0 panic=-1 loglevel=4" \
+    -display none -serial "file:$W/serial.log" -no-reboot
+grep -a '^CG ' "$W/serial.log" | tr -d '\r' | while read -r _ n size var ir; do
+    [ "$ir" != none ] || { echo "callgrind failed for $n $size $var (see $W/serial.log)" >&2; exit 1; }
+    echo "{\"renderer\": \"$n\", \"arch\": \"aarch64\", \"size\": \"$size\", \"variant\": \"$var\", \"frames\": 20, \"instr_total\": $ir, \"instr_per_frame\": $((ir / 20))}"
+done
