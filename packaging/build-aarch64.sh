@@ -75,8 +75,7 @@ host_tools() {
     [ ${#need[@]} -eq 0 ] && return
     [ "$(id -u)" = 0 ] || { echo "[aarch64] need root to apt-get install ${need[*]}" >&2; exit 1; }
     log "apt-get install ${need[*]}"
-    apt-get update -qq
-    apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+    bash "$ROOT/packaging/apt-install.sh" --update "${need[@]}"
 }
 
 # ------------------------------------------------------------------ chroot

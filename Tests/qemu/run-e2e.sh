@@ -99,9 +99,8 @@ install_tools() {
     if [ -n "${need[*]// /}" ]; then
         echo "[e2e] installing: ${need[*]}"
         [ "$(id -u)" = 0 ] || { echo "[e2e] FAIL: need root to apt-get install ${need[*]}"; exit 1; }
-        # Another apt (unattended upgrades, a second CI step) may hold the dpkg lock: wait for it.
-        apt-get -o DPkg::Lock::Timeout=600 update -qq
-        DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+        # Waits while another apt (unattended upgrades, a second CI step) holds a lock.
+        bash "$ROOT/packaging/apt-install.sh" --update "${need[@]}"
     fi
 }
 install_tools
@@ -114,7 +113,7 @@ prepare_kernel() {
     local pkg deb
     pkg=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-[0-9]/ {print $2; exit}') || true
     if [ -z "$pkg" ]; then
-        apt-get -o DPkg::Lock::Timeout=600 update -qq || true
+        bash "$ROOT/packaging/apt-install.sh" --update || true
         pkg=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-[0-9]/ {print $2; exit}') || true
     fi
     [ -n "$pkg" ] || pkg=$KERNEL_FALLBACK
@@ -123,7 +122,7 @@ prepare_kernel() {
     if [ ! -f "$KROOT/.done" ]; then
         log "downloading $pkg"
         mkdir -p "$CACHE/dl" && rm -rf "$KROOT"
-        (cd "$CACHE/dl" && { apt-get download -qq "$pkg" 2>/dev/null || { apt-get -o DPkg::Lock::Timeout=600 update -qq && apt-get download -qq "$pkg"; }; }) \
+        (cd "$CACHE/dl" && { apt-get download -qq "$pkg" 2>/dev/null || { bash "$ROOT/packaging/apt-install.sh" --update && apt-get download -qq "$pkg"; }; }) \
             || die "cannot download $pkg (apt-get download)"
         deb=$(ls -t "$CACHE/dl/${pkg}_"*.deb | head -1)
         dpkg -x "$deb" "$KROOT"

@@ -92,8 +92,7 @@ for pkg in debootstrap qemu-system-x86 e2fsprogs python3 dpkg-dev gcc libc6-dev;
 done
 if [ ${#need[@]} -gt 0 ]; then
     log "installing ${need[*]}"
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+    bash "$ROOT/packaging/apt-install.sh" --update "${need[@]}"
 fi
 phase_done tools $t
 
@@ -215,7 +214,7 @@ boot() { # NAME
     READER_PIDS+=($!)
     qemu-system-x86_64 -nodefaults -no-user-config -machine q35,accel=tcg -cpu max -smp 2 -m 1024 \
         -kernel "$WORK/vmlinuz" -initrd "$WORK/initrd.img" \
-        -append "root=/dev/vda rw console=ttyS0,115200 panic=-1 loglevel=4 vt.global_cursor_default=0" \
+        -append "root=/dev/vda rw console=ttyS0,115200 panic=-1 loglevel=4" \
         -drive "file=$WORK/disk.img,if=virtio,format=raw,cache=unsafe" \
         -virtfs "local,path=$SHARE,mount_tag=share,security_model=none" \
         -display none -vga none -device bochs-display,xres=800,yres=480 \
@@ -326,6 +325,11 @@ render() {
 
 # screen_is NAME EXPECTED [SECONDS]: the scanout equals EXPECTED (PNG or PPM); the
 # frame may still be on its way (or animating), so dumps are retried.
+guest_ok() {
+    guest "$@"
+    [ "$GUEST_RC" = 0 ] || fail_vm "guest command failed (rc=$GUEST_RC): $1 :: $(tail -5 "$GUEST_OUT")"
+}
+
 screen_is() {
     local name=$1 expected=$2 shot deadline=$((SECONDS + ${3:-20}))
     SCREEN_DIFF=""
@@ -356,7 +360,12 @@ stat -c "%a %U:%G" /run/paneld.sock
 [ "$(stat -c "%a %U:%G" /run/paneld.sock)" = "660 root:paneld" ]
 ! systemctl is-active paneld.service'
 
-# The display's console (tty1's login prompt, drawn by fbcon) before paneld ever drew.
+# The display's console (tty1's login prompt, drawn by fbcon) before paneld ever drew,
+# with a steady cursor: fbcon's blinking stopped and the cursor shown, the state
+# paneld leaves when it gives the console back (FBDevOutput writes DECTCEM "show").
+guest_ok 'echo 0 >/sys/class/graphics/fbcon/cursor_blink
+printf "\033[?25h" >/dev/tty1'
+sleep 0.5
 screendump "$VM/console-before.ppm"
 
 render v73 "$g=73"
@@ -500,10 +509,6 @@ echo "--- journalctl -u paneld (all priorities):"; journalctl --since "$since" -
 [ $started = 0 ] && journalctl --since "$since" -p err -u paneld --no-pager -o cat | grep -qF -f /mnt/share/expected-error' 90
 
 # For boot 2: both units enabled at boot, the display driver only on request.
-guest_ok() {
-    guest "$@"
-    [ "$GUEST_RC" = 0 ] || fail_vm "guest command failed (rc=$GUEST_RC): $1 :: $(tail -5 "$GUEST_OUT")"
-}
 guest_ok 'systemctl enable paneld.socket paneld.service
 echo "blacklist bochs" >/etc/modprobe.d/paneld-test-late-display.conf'
 shutdown_vm
