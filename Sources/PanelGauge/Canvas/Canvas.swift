@@ -20,10 +20,43 @@ extension CellRasterizer: ContourSink {}
 /// reuses it: after the first frames, drawing does not allocate. Not thread-safe;
 /// use one canvas per thread.
 public final class Canvas {
-    public private(set) var surface: Surface
+    /// Everything the canvas changes while drawing. It lives behind one pointer
+    /// rather than in stored properties: each access to a class's stored `var` is
+    /// checked for exclusivity at run time (`swift_beginAccess`, about 3 % of a
+    /// gauge frame's instructions at 320x240), while through a pointer it is a
+    /// plain load or store. Only this class reaches it, never re-entrantly.
+    private struct State: ~Copyable {
+        var surface: Surface
+        var clip: IntRect?
+        var raster = CellRasterizer()
+        var flattener = Flattener()
+        /// The rays of the last few conic gradients' start angles (a panel's gauges
+        /// share one or two).
+        var conicRays: [ConicRays] = []
+        var colors: UnsafeMutablePointer<UInt32>
+        /// A row's edge quads, for `InPlaceShaderSink`.
+        var quadStash: UnsafeMutablePointer<StashedQuad>
+        var coverageRow: UnsafeMutablePointer<UInt8>
+        var scratchWidth: Int
+        /// The dashes of the stroke being drawn (kept: no allocation per frame).
+        var dashSpans: [(Double, Double)] = []
+        var sectors: [AnnularSector] = []
+        var sectorDashes = 0
+        var shadesInPlace = true
+        var spansShadedInPlace = 0
+    }
+    private let state: UnsafeMutablePointer<State>
+
+    public private(set) var surface: Surface {
+        get { state.pointee.surface }
+        set { state.pointee.surface = newValue }
+    }
     /// Draw calls touch only pixels inside this rectangle (intersected with the
     /// surface bounds). `nil` means the whole surface.
-    public var clip: IntRect?
+    public var clip: IntRect? {
+        get { state.pointee.clip }
+        set { state.pointee.clip = newValue }
+    }
 
     /// Maximum distance between a curve and its polygon, in pixels.
     public var flatness: Double {
@@ -31,54 +64,80 @@ public final class Canvas {
         set { flattener.tolerance = min(1, max(1.0 / 1024, newValue)) }
     }
 
-    private var raster = CellRasterizer()
-    private var flattener = Flattener()
+    private var raster: CellRasterizer {
+        _read { yield state.pointee.raster }
+        _modify { yield &state.pointee.raster }
+    }
+    private var flattener: Flattener {
+        _read { yield state.pointee.flattener }
+        _modify { yield &state.pointee.flattener }
+    }
     private let table = GradientTable()
-    /// The rays of the last few conic gradients' start angles (a panel's gauges
-    /// share one or two).
-    private var conicRays: [ConicRays] = []
-    private var colors: UnsafeMutablePointer<UInt32>
-    /// A row's edge quads, for `InPlaceShaderSink`.
-    private var quadStash: UnsafeMutablePointer<StashedQuad>
-    private var coverageRow: UnsafeMutablePointer<UInt8>
-    private var scratchWidth: Int
-    /// The dashes of the stroke being drawn (kept: no allocation per frame).
-    private var dashSpans: [(Double, Double)] = []
-    private var sectors: [AnnularSector] = []
+    private var conicRays: [ConicRays] {
+        _read { yield state.pointee.conicRays }
+        _modify { yield &state.pointee.conicRays }
+    }
+    private var colors: UnsafeMutablePointer<UInt32> { state.pointee.colors }
+    private var quadStash: UnsafeMutablePointer<StashedQuad> { state.pointee.quadStash }
+    private var coverageRow: UnsafeMutablePointer<UInt8> { state.pointee.coverageRow }
+    private var dashSpans: [(Double, Double)] {
+        _read { yield state.pointee.dashSpans }
+        _modify { yield &state.pointee.dashSpans }
+    }
+    private var sectors: [AnnularSector] {
+        _read { yield state.pointee.sectors }
+        _modify { yield &state.pointee.sectors }
+    }
     /// How many dashes of the last translucent butt-dashed stroke were drawn
     /// as annular sectors rather than with cells (for tests).
-    private(set) var sectorDashes = 0
+    private(set) var sectorDashes: Int {
+        get { state.pointee.sectorDashes }
+        set { state.pointee.sectorDashes = newValue }
+    }
     /// Whether opaque gradients swept onto XRGB8888 are shaded in place
     /// (`InPlaceShaderSink`); tests compare both ways.
-    var shadesInPlace = true
+    var shadesInPlace: Bool {
+        get { state.pointee.shadesInPlace }
+        set { state.pointee.shadesInPlace = newValue }
+    }
     /// Spans shaded in place so far (for tests).
-    private(set) var spansShadedInPlace = 0
+    private(set) var spansShadedInPlace: Int {
+        get { state.pointee.spansShadedInPlace }
+        set { state.pointee.spansShadedInPlace = newValue }
+    }
 
     public init(surface: Surface) {
-        self.surface = surface
-        scratchWidth = max(1, surface.width)
-        colors = .allocate(capacity: scratchWidth + ConicShader.outputSlack)
-        quadStash = .allocate(capacity: Self.stashCapacity(scratchWidth))
-        coverageRow = .allocate(capacity: scratchWidth)
+        let width = max(1, surface.width)
+        state = .allocate(capacity: 1)
+        state.initialize(
+            to: State(
+                surface: surface,
+                colors: .allocate(capacity: width + ConicShader.outputSlack),
+                quadStash: .allocate(capacity: Self.stashCapacity(width)),
+                coverageRow: .allocate(capacity: width),
+                scratchWidth: width))
     }
 
     deinit {
-        colors.deallocate()
-        quadStash.deallocate()
-        coverageRow.deallocate()
+        state.pointee.colors.deallocate()
+        state.pointee.quadStash.deallocate()
+        state.pointee.coverageRow.deallocate()
+        state.deinitialize(count: 1)
+        state.deallocate()
     }
 
     /// Points the canvas at another surface, keeping its scratch memory.
     public func retarget(_ surface: Surface) {
         self.surface = surface
-        if surface.width > scratchWidth {
-            colors.deallocate()
-            quadStash.deallocate()
-            coverageRow.deallocate()
-            scratchWidth = surface.width
-            colors = .allocate(capacity: scratchWidth + ConicShader.outputSlack)
-            quadStash = .allocate(capacity: Self.stashCapacity(scratchWidth))
-            coverageRow = .allocate(capacity: scratchWidth)
+        if surface.width > state.pointee.scratchWidth {
+            state.pointee.colors.deallocate()
+            state.pointee.quadStash.deallocate()
+            state.pointee.coverageRow.deallocate()
+            let width = surface.width
+            state.pointee.scratchWidth = width
+            state.pointee.colors = .allocate(capacity: width + ConicShader.outputSlack)
+            state.pointee.quadStash = .allocate(capacity: Self.stashCapacity(width))
+            state.pointee.coverageRow = .allocate(capacity: width)
         }
     }
 

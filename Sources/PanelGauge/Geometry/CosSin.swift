@@ -17,13 +17,16 @@ extension FastMath {
         guard abs(x) < 1_048_576 else { return (cos(x), sin(x)) }
         // Round to nearest with the 1.5 * 2^52 trick (no SSE4.1 `roundsd` on
         // the baseline x86-64 target).
+        // The sum's low mantissa bits hold the rounded quotient (two's complement),
+        // which picks the quadrant without a checked Double-to-Int conversion.
         let magic = 6_755_399_441_055_744.0
-        let q = (x * (2 / Double.pi) + magic) - magic
+        let shifted = x * (2 / Double.pi) + magic
+        let q = shifted - magic
         let r = (x - q * pio2Hi) - q * pio2Lo
         let z = r * r
         let s = r + r * z * (s1 + z * (s2 + z * (s3 + z * (s4 + z * (s5 + z * s6)))))
         let c = (1 - 0.5 * z) + z * z * (c1 + z * (c2 + z * (c3 + z * (c4 + z * (c5 + z * c6)))))
-        switch Int(q) & 3 {
+        switch Int(truncatingIfNeeded: shifted.bitPattern) & 3 {
         case 0: return (c, s)
         case 1: return (-s, c)
         case 2: return (-c, -s)

@@ -85,6 +85,7 @@ struct AnnularSector {
     /// The sector between radii `inner` and `outer` about (cx, cy), clockwise
     /// from angle `start` to `end` (radians, `start < end <= start + maximumSweep`,
     /// |start| < 2^20).
+    @inline(__always)
     init(cx: Double, cy: Double, inner: Double, outer: Double, start: Double, end: Double) {
         self.cx = cx
         self.cy = cy
@@ -104,13 +105,13 @@ struct AnnularSector {
         let quarter = Double.pi / 2
         var k = Self.ceil(start / quarter)
         while Double(k) * quarter <= end {
-            switch ((k % 4) + 4) % 4 {
+            switch k & 3 {  // k mod 4, for negative k too
             case 0: hx = outer
             case 1: hy = outer
             case 2: lx = -outer
             default: ly = -outer
             }
-            k += 1
+            k &+= 1
         }
         minX = cx + lx
         maxX = cx + hx
@@ -167,6 +168,7 @@ struct AnnularSector {
     /// alpha scales the coverage before it is rounded to 8 bits (one rounding,
     /// not the two of coverage then alpha). `band`: this sector's radii and
     /// the sink's alpha.
+    @inline(__always)
     func render<B: PixelBlender>(clip: IntRect, band: Band, into sink: SolidSink<B>) {
         // (Limited to the clip in floating point first: floor and ceil take |x| < 2^30.)
         let rowLo = Self.floor(max(minY, Double(clip.minY))), rowHi = Self.ceil(min(maxY, Double(clip.maxY)))

@@ -93,9 +93,11 @@ struct DenseBand: ~Copyable {
         }
         if used != words {
             // The sentinels move to the word after the ones in use.
-            for r in 0..<Self.rows {
-                bits[r * wordStride + words] = 0
-                bits[r * wordStride + used] = 1
+            var at = bits
+            for _ in 0..<Self.rows {
+                at[words] = 0
+                at[used] = 1
+                at += wordStride
             }
             words = used
         }
@@ -112,36 +114,38 @@ struct DenseBand: ~Copyable {
     // Not inlined: inlined into the band loop it costs 3 % more (register pressure).
     @inline(never)
     mutating func walk(_ e: FixedEdge, sign: Int64, top: Int, bottom: Int) {
+        // Wrapping arithmetic: 24.8 coordinates within a clip of at most 2^15
+        // pixels, so products stay below 2^47.
         let x0 = Int(e.x0), y0 = Int(e.y0), x1 = Int(e.x1), y1 = Int(e.y1)
-        let dx = x1 - x0, dy = y1 - y0
+        let dx = x1 &- x0, dy = y1 &- y0
         var ya = y0, xa = x0
         if y0 < top {
             ya = top
-            xa = x0 + dx * (top - y0) / dy
+            xa = x0 &+ dx &* (top &- y0) / dy
         }
         var yb = y1, xb = x1
         if y1 > bottom {
             yb = bottom
-            xb = x0 + dx * (bottom - y0) / dy
+            xb = x0 &+ dx &* (bottom &- y0) / dy
         }
         let one = Fixed24_8.one
         let ey0 = ya >> 8, ey1 = yb >> 8
         let fy0 = ya & Fixed24_8.mask, fy1 = yb & Fixed24_8.mask
         if ey0 == ey1 {
-            segment(ey0 - topRow, xa, fy0, xb, fy1, sign)
+            segment(ey0 &- topRow, xa, fy0, xb, fy1, sign)
             return
         }
         var xPrev = xa, fyPrev = fy0
-        var ey = ey0, yr = (ey0 + 1) << 8
+        var ey = ey0, yr = (ey0 &+ 1) << 8
         while ey < ey1 {
-            let xr = x0 + dx * (yr - y0) / dy
-            segment(ey - topRow, xPrev, fyPrev, xr, one, sign)
+            let xr = x0 &+ dx &* (yr &- y0) / dy
+            segment(ey &- topRow, xPrev, fyPrev, xr, one, sign)
             xPrev = xr
             fyPrev = 0
-            ey += 1
-            yr += one
+            ey &+= 1
+            yr &+= one
         }
-        if fy1 != 0 { segment(ey1 - topRow, xPrev, 0, xb, fy1, sign) }
+        if fy1 != 0 { segment(ey1 &- topRow, xPrev, 0, xb, fy1, sign) }
     }
 
     /// Adds the part of a circle piece between `top` and `bottom` (24.8, the
@@ -312,33 +316,33 @@ struct DenseBand: ~Copyable {
         let ex1 = x1 >> 8, ex2 = x2 >> 8
         let fx1 = x1 & Fixed24_8.mask, fx2 = x2 & Fixed24_8.mask
         if ex1 == ex2 {
-            add(row, ex1, fy2 - fy1, (fy2 - fy1) * (fx1 + fx2), sign)
+            add(row, ex1, fy2 &- fy1, (fy2 &- fy1) &* (fx1 &+ fx2), sign)
             return
         }
-        let dx = x2 - x1, dy = fy2 - fy1
+        let dx = x2 &- x1, dy = fy2 &- fy1
         var fyPrev = fy1
         if dx > 0 {
-            var ex = ex1, xb = (ex1 + 1) << 8, fxStart = fx1
+            var ex = ex1, xb = (ex1 &+ 1) << 8, fxStart = fx1
             while ex < ex2 {
-                let fyb = fy1 + dy * (xb - x1) / dx
-                add(row, ex, fyb - fyPrev, (fyb - fyPrev) * (fxStart + one), sign)
+                let fyb = fy1 &+ dy &* (xb &- x1) / dx
+                add(row, ex, fyb &- fyPrev, (fyb &- fyPrev) &* (fxStart &+ one), sign)
                 fyPrev = fyb
                 fxStart = 0
-                ex += 1
-                xb += one
+                ex &+= 1
+                xb &+= one
             }
-            add(row, ex2, fy2 - fyPrev, (fy2 - fyPrev) * fx2, sign)
+            add(row, ex2, fy2 &- fyPrev, (fy2 &- fyPrev) &* fx2, sign)
         } else {
             var ex = ex1, xb = ex1 << 8, fxStart = fx1
             while ex > ex2 {
-                let fyb = fy1 + dy * (xb - x1) / dx
-                add(row, ex, fyb - fyPrev, (fyb - fyPrev) * fxStart, sign)
+                let fyb = fy1 &+ dy &* (xb &- x1) / dx
+                add(row, ex, fyb &- fyPrev, (fyb &- fyPrev) &* fxStart, sign)
                 fyPrev = fyb
                 fxStart = one
-                ex -= 1
-                xb -= one
+                ex &-= 1
+                xb &-= one
             }
-            add(row, ex2, fy2 - fyPrev, (fy2 - fyPrev) * (one + fx2), sign)
+            add(row, ex2, fy2 &- fyPrev, (fy2 &- fyPrev) &* (one &+ fx2), sign)
         }
     }
 
