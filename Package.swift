@@ -21,11 +21,13 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
 
-        // Pure-Swift rasterizer and gauges; never imports libdrm.
+        // Pure-Swift rasterizer and gauges; never imports libdrm. No unsafe flags, so
+        // other packages can depend on it by version (Tests/tools/depend-by-version.sh):
+        // the hot loops use wrapping arithmetic (&+, &-, &*) and keep mutable state
+        // behind pointers instead of relying on -Ounchecked.
         .target(
             name: "PanelGauge",
-            dependencies: ["CZlib", "CFreeType"],
-            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
+            dependencies: ["CZlib", "CFreeType"]
         ),
         // `paneld --version`: the version and revision above, as C string constants.
         .target(

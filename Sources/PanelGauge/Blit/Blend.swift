@@ -36,7 +36,7 @@ func fourBytes(_ c: UnsafePointer<UInt8>, _ i: Int) -> UInt32 {
 
 /// The bytes of the last `n` (1 ... 3) of four little-endian byte lanes.
 @inline(__always)
-func lastLanes(_ n: Int) -> UInt32 { UInt32.max << (32 - 8 * n) }
+func lastLanes(_ n: Int) -> UInt32 { UInt32.max << (32 &- 8 &* n) }
 
 /// Calls `step(i, lanes)` for the pixels `0 ..< count` (count >= 4) four at a
 /// time: i = 0, 4, 8, ... with `lanes` all ones, and if one to three pixels are
@@ -45,11 +45,11 @@ func lastLanes(_ n: Int) -> UInt32 { UInt32.max << (32 - 8 * n) }
 @inline(__always)
 func forEachQuad(_ count: Int, _ step: (_ i: Int, _ lanes: UInt32) -> Void) {
     var i = 0
-    while i + 4 <= count {
+    while i &+ 4 <= count {
         step(i, 0xFFFF_FFFF)
-        i += 4
+        i &+= 4
     }
-    if i < count { step(count - 4, lastLanes(count - i)) }
+    if i < count { step(count &- 4, lastLanes(count &- i)) }
 }
 
 /// Four 8-bit values, one per pixel, each repeated in both 16-bit halves of its

@@ -17,7 +17,7 @@ enum RGB565Blender: PixelBlender {
 
     @inline(__always)
     static func threshold(_ x: Int, _ y: Int) -> UInt32 {
-        withUnsafeBytes(of: bayer) { $0.load(fromByteOffset: ((y & 3) * 4 + (x & 3)) * 4, as: UInt32.self) }
+        withUnsafeBytes(of: bayer) { $0.load(fromByteOffset: ((y & 3) &* 4 &+ (x & 3)) &* 4, as: UInt32.self) }
     }
 
     @inline(__always)
@@ -49,12 +49,12 @@ enum RGB565Blender: PixelBlender {
     /// Pixels `i ..< i + 4` of `p`, one word per lane.
     @inline(__always)
     private static func load(_ p: UnsafePointer<UInt16>, _ i: Int) -> SIMD4<UInt32> {
-        SIMD4(UInt32(p[i]), UInt32(p[i + 1]), UInt32(p[i + 2]), UInt32(p[i + 3]))
+        SIMD4(UInt32(p[i]), UInt32(p[i &+ 1]), UInt32(p[i &+ 2]), UInt32(p[i &+ 3]))
     }
 
     @inline(__always)
     private static func store(_ v: SIMD4<UInt32>, _ p: UnsafeMutablePointer<UInt16>, _ i: Int) {
-        for k in 0..<4 { p[i + k] = UInt16(truncatingIfNeeded: v[k]) }
+        for k in 0..<4 { p[i &+ k] = UInt16(truncatingIfNeeded: v[k]) }
     }
 
     /// `widen` on four words.
@@ -89,7 +89,7 @@ enum RGB565Blender: PixelBlender {
     /// The rounding term of `narrow` in both halves of every lane (computed: a
     /// stored vector constant would be initialised lazily, checked on every use).
     @inline(__always)
-    private static var rounding: SIMD4<UInt32> { SIMD4(repeating: 127 * 0x1_0001) }
+    private static var rounding: SIMD4<UInt32> { SIMD4(repeating: 127 &* 0x1_0001) }
 
     @inline(__always)
     static func fill(row: UnsafeMutableRawPointer, x: Int, count: Int, color: UInt32) {
@@ -208,7 +208,7 @@ enum RGB565Blender: PixelBlender {
                 let a = div255((c >> 24) &* cov)
                 if a == 0 { continue }
                 let mixed = a == 255 ? c & 0xFF_FFFF : blendXRGB(widen(p[i]), c & 0xFF_FFFF, a)
-                p[i] = narrowDithered(mixed, threshold(x + i, y))
+                p[i] = narrowDithered(mixed, threshold(x &+ i, y))
             }
             return
         }
@@ -216,7 +216,7 @@ enum RGB565Blender: PixelBlender {
         @inline(__always)
         func thresholds(_ i: Int) -> SIMD4<UInt32> {
             let t = SIMD4(
-                threshold(x + i, y), threshold(x + i + 1, y), threshold(x + i + 2, y), threshold(x + i + 3, y))
+                threshold(x &+ i, y), threshold(x &+ i &+ 1, y), threshold(x &+ i &+ 2, y), threshold(x &+ i &+ 3, y))
             return t | t &<< 16
         }
         // Every full quad starts 4n pixels after x: the same thresholds as at x.

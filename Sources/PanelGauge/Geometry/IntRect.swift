@@ -29,9 +29,9 @@ public struct IntRect: Sendable, Hashable, CustomStringConvertible {
     @inlinable
     public var minY: Int { y }
     @inlinable
-    public var maxX: Int { x + width }
+    public var maxX: Int { x &+ width }
     @inlinable
-    public var maxY: Int { y + height }
+    public var maxY: Int { y &+ height }
     @inlinable
     public var isEmpty: Bool { width == 0 || height == 0 }
     @inlinable

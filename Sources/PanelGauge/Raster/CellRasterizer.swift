@@ -737,33 +737,33 @@ struct CellRasterizer: ~Copyable {
         let n = edgeCount
         if n == 0 { return }
         let bandRows = DenseBand.rows
-        let bandCount = (clipY1 - clipY0 + bandRows - 1) / bandRows
+        let bandCount = (clipY1 &- clipY0 &+ bandRows &- 1) / bandRows
         // Counting sort of edge indices by top band (`rowStarts` has room for
         // a counter per row, hence per band).
         let starts = rowStarts
-        starts.initialize(repeating: 0, count: bandCount + 2)
+        starts.initialize(repeating: 0, count: bandCount &+ 2)
         for i in 0..<n {
             let e = edges[i]
-            starts[max(0, Int(e.y0) >> 8 - clipY0) / bandRows + 2] &+= 1
+            starts[max(0, Int(e.y0) >> 8 &- clipY0) / bandRows &+ 2] &+= 1
         }
-        for b in 0..<bandCount { starts[b + 2] &+= starts[b + 1] }
+        for b in 0..<bandCount { starts[b &+ 2] &+= starts[b &+ 1] }
         for i in 0..<n {
             let e = edges[i]
-            let b = max(0, Int(e.y0) >> 8 - clipY0) / bandRows
-            let at = Int(starts[b + 1])
+            let b = max(0, Int(e.y0) >> 8 &- clipY0) / bandRows
+            let at = Int(starts[b &+ 1])
             edgeOrder[at] = Int32(truncatingIfNeeded: i)
-            starts[b + 1] = Int32(truncatingIfNeeded: at + 1)
+            starts[b &+ 1] = Int32(truncatingIfNeeded: at &+ 1)
         }
         // Now band b's new edges are edgeOrder[starts[b] ..< starts[b + 1]].
-        band.prepare(originX: clipX0, width: clipX1 - clipX0)
+        band.prepare(originX: clipX0, width: clipX1 &- clipX0)
         var active = 0
         for b in 0..<bandCount {
-            for k in Int(starts[b])..<Int(starts[b + 1]) {
+            for k in Int(starts[b])..<Int(starts[b &+ 1]) {
                 activeEdges[active] = edgeOrder[k]
-                active += 1
+                active &+= 1
             }
             if active == 0 { continue }
-            let topRow = clipY0 + b * bandRows, bottomRow = min(topRow + bandRows, clipY1)
+            let topRow = clipY0 &+ b &* bandRows, bottomRow = min(topRow &+ bandRows, clipY1)
             let top = topRow << 8, bottom = bottomRow << 8
             band.topRow = topRow
             var kept = 0
@@ -779,12 +779,12 @@ struct CellRasterizer: ~Copyable {
                 }
                 if Int(e.y1) > bottom {
                     activeEdges[kept] = Int32(truncatingIfNeeded: index)
-                    kept += 1
+                    kept &+= 1
                 }
             }
             active = kept
-            for r in 0..<(bottomRow - topRow) {
-                band.sweepRow(r, y: topRow + r, buffer: coverageRow, into: &sink)
+            for r in 0..<(bottomRow &- topRow) {
+                band.sweepRow(r, y: topRow &+ r, buffer: coverageRow, into: &sink)
             }
         }
     }

@@ -79,16 +79,16 @@ struct DenseBand: ~Copyable {
     mutating func prepare(originX: Int, width: Int) {
         self.originX = originX
         self.width = width
-        stride = width + 4
-        let used = (stride + 63) >> 6
+        stride = width &+ 4
+        let used = (stride &+ 63) >> 6
         if stride > capacityColumns {
             free(cells)
             bits.deallocate()
-            capacityColumns = max(stride, 2 * capacityColumns)
-            wordStride = ((capacityColumns + 63) >> 6) + 1
-            cells = Self.zeroed(capacityColumns * Self.rows)
-            bits = .allocate(capacity: wordStride * Self.rows)
-            bits.initialize(repeating: 0, count: wordStride * Self.rows)
+            capacityColumns = max(stride, 2 &* capacityColumns)
+            wordStride = ((capacityColumns &+ 63) >> 6) &+ 1
+            cells = Self.zeroed(capacityColumns &* Self.rows)
+            bits = .allocate(capacity: wordStride &* Self.rows)
+            bits.initialize(repeating: 0, count: wordStride &* Self.rows)
             words = 0
         }
         if used != words {
@@ -178,7 +178,7 @@ struct DenseBand: ~Copyable {
             yEnd = bottom
             xEnd = between(circle.x(atY: bottom), x0, x1)
         }
-        if min(x0, x1) >= originX << 8 && max(x0, x1) <= (originX + width) << 8 {
+        if min(x0, x1) >= originX << 8 && max(x0, x1) <= (originX &+ width) << 8 {
             if right {
                 walkArcInsideRight(x, y, xEnd, yEnd, circle, sign)
             } else {
@@ -230,12 +230,12 @@ struct DenseBand: ~Copyable {
         @inline(__always) func between(_ v: Int, _ a: Int, _ b: Int) -> Int {
             right ? min(max(v, a), b) : max(min(v, a), b)
         }
-        let row = (y >> 8) - topRow, originX = self.originX, width = self.width
+        let row = (y >> 8) &- topRow, originX = self.originX, width = self.width
         var cellRow = cells + row &* stride, bitRow = bits + row &* wordStride
         let stride = self.stride, wordStride = self.wordStride
         var x = x, y = y
         // The next row crossing, and the next column boundary.
-        var rowY = (y | mask) + 1, rowX: Int
+        var rowY = (y | mask) &+ 1, rowX: Int
         if rowY >= yEnd {
             rowY = yEnd
             rowX = xEnd
@@ -386,7 +386,7 @@ struct DenseBand: ~Copyable {
         let pixelRow: UnsafeMutableRawPointer? = S.takesPixels || S.shadesInPlace ? sink.rowAddress(y) : nil
         // (In locals: read through self, they were loaded again for every quad.)
         let originX = self.originX, width = self.width
-        let shift = Fixed24_8.fractionBits + 1
+        let shift = Fixed24_8.fractionBits &+ 1
         var acc = SIMD4<Int32>()  // winding so far, in 1/256 pixel heights (every lane)
         var next = 0  // first column not read yet
         var spanX = 0  // the pending span is columns spanX ..< next
@@ -492,7 +492,7 @@ extension DenseBand {
         var wind = cover &+ Self.lanesUp(cover, by: 1)
         wind = wind &+ Self.lanesUp(wind, by: 2) &+ acc
         acc = SIMD4(repeating: wind[3])
-        var a = (wind &<< Int32(Fixed24_8.fractionBits + 1)) &- area
+        var a = (wind &<< Int32(Fixed24_8.fractionBits &+ 1)) &- area
         a = (a ^ (a &>> 31)) &- (a &>> 31)
         // min(a, full), in plain SSE2: full + (a - full where that is negative).
         let excess = a &- Int32(AreaCoverage.full)
@@ -571,8 +571,8 @@ struct ArcPiece {
     static func bulgeThreshold(radius r: Double) -> BulgeThreshold {
         let from = Int(min(1e9, pow(1536 * r * 131_072 / 1020, 2.0 / 3)))
         var s = Int(Double(from).squareRoot())
-        while s * s < from { s += 1 }
-        while s > 0 && (s - 1) * (s - 1) >= from { s -= 1 }
+        while s &* s < from { s &+= 1 }
+        while s > 0 && (s &- 1) &* (s &- 1) >= from { s &-= 1 }
         return BulgeThreshold(from: from, reach: s)
     }
 

@@ -71,7 +71,7 @@ struct StadiumFill {
         let rowHi = A.ceil(min(yb + outer, Double(clip.maxY)))
         if rowLo >= rowHi { return }
         // The first and last columns of the clip.
-        let left = Double(clip.minX), right = Double(clip.maxX - 1)
+        let left = Double(clip.minX), right = Double(clip.maxX &- 1)
         // Pixel centres relative to the segment's middle, so that single
         // precision keeps up with long segments.
         let mx = (xa + xb) / 2, half = (xb - xa) / 2
@@ -110,7 +110,7 @@ struct StadiumFill {
             }
             // (Within lo ... hi + 1: the quads before the run stop at the
             // clip's last column too.)
-            runLo = min(max(runLo, lo), hi + 1)
+            runLo = min(max(runLo, lo), hi &+ 1)
             runHi = min(runHi, hi)
             let row = sink.rowAddress(y)
             let fvy = Float(vy)
@@ -120,17 +120,17 @@ struct StadiumFill {
             var x = lo
             while x < runLo {
                 edgeQuad(B.self, row: row, x: x, px: pxRow + Float(x - lo), vy2: vy2, avy: avy, clip: clip)
-                x += 4
+                x &+= 4
             }
             if x <= runHi {
                 if runAlpha > 0 {
-                    B.blend(row: row, x: x, count: runHi + 1 - x, color: sink.color, alpha: runAlpha, memo: &memo)
+                    B.blend(row: row, x: x, count: runHi &+ 1 &- x, color: sink.color, alpha: runAlpha, memo: &memo)
                 }
-                x = runHi + 1
+                x = runHi &+ 1
             }
             while x <= hi {
                 edgeQuad(B.self, row: row, x: x, px: pxRow + Float(x - lo), vy2: vy2, avy: avy, clip: clip)
-                x += 4
+                x &+= 4
             }
         }
 
@@ -147,13 +147,13 @@ struct StadiumFill {
             let rho = r2.squareRoot()
             // The edge's normal at the pixel: (vx, |vy|) / rho.
             let alphas = A.alphas(A.halfPlane(fr - rho, A.Line(vx, avy, length: rho)), alpha)
-            if x + 4 <= clip.maxX {
+            if x &+ 4 <= clip.maxX {
                 B.blendQuad(
                     row: row, x: x, source: sink.quadSource,
                     alphas: unsafeBitCast(alphas | alphas &<< 16, to: SIMD8<UInt16>.self))
             } else {
-                for i in 0..<(clip.maxX - x) where alphas[i] != 0 {
-                    B.blendPixel(row: row, x: x + i, color: sink.color, alpha: alphas[i])
+                for i in 0..<(clip.maxX &- x) where alphas[i] != 0 {
+                    B.blendPixel(row: row, x: x &+ i, color: sink.color, alpha: alphas[i])
                 }
             }
         }

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# A Swift package that depends on PanelGauge by version, as another program
+# would: this tree's committed HEAD is cloned into a scratch git repository and
+# tagged with packaging/VERSION; a small package requires
+# `.package(url: "file://...", from: VERSION)`, builds (release, as an
+# application would), draws the README's gauge and writes a PNG, which must
+# hold the gauge's colours over the background. SwiftPM refuses such a
+# dependency when a target it builds has unsafe flags, so this fails if
+# PanelGauge gains one.
+#
+# Usage: bash Tests/tools/depend-by-version.sh   (needs git and swift; no network)
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+VERSION=$(cat "$ROOT/packaging/VERSION")
+W=$(mktemp -d /tmp/depend-by-version.XXXXXX)
+trap 'rm -rf "$W"' EXIT
+t0=$SECONDS
+
+git clone -q --no-hardlinks "$ROOT" "$W/paneld"
+git -C "$W/paneld" -c user.name=test -c user.email=test@localhost tag -a "$VERSION" -m "$VERSION"
+
+mkdir -p "$W/app/Sources/app"
+cat >"$W/app/Package.swift" <<EOF
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "app",
+    dependencies: [.package(url: "file://$W/paneld", from: "$VERSION")],
+    targets: [
+        .executableTarget(name: "app", dependencies: [.product(name: "PanelGauge", package: "paneld")])
+    ]
+)
+EOF
+cat >"$W/app/Sources/app/main.swift" <<'EOF'
+import PanelGauge
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+let cpu = try Gauge(value: 73, in: 0...100) { "CPU" }
+    .valueFormat(.percent())
+    .gaugeStyle(.accessoryCircularCapacity)
+    .thresholds(try Thresholds(.green, (60, .orange), (85, .red)))
+let image = Image(width: 160, height: 120)
+let canvas = Canvas(surface: image.surface)
+canvas.clear(Color(red: 0, green: 0, blue: 0))
+cpu.draw(in: Rect(x: 0, y: 0, width: 160, height: 120), on: canvas)
+let png = try PNG.encode(image.surface)
+let file = fopen(CommandLine.arguments[1], "wb")!
+_ = png.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, file) }
+fclose(file)
+// The gauge at 73 % is orange (threshold 60): count the pixels of that hue.
+var orange = 0
+for y in 0..<120 {
+    let row = image.surface.row(y).assumingMemoryBound(to: UInt32.self)
+    for x in 0..<160 {
+        let p = row[x]
+        let r = (p >> 16) & 0xFF, g = (p >> 8) & 0xFF, b = p & 0xFF
+        if r > 200 && g > 100 && g < 200 && b < 80 { orange += 1 }
+    }
+}
+print("orange pixels: \(orange)")
+EOF
+
+cd "$W/app"
+if ! swift build -c release >"$W/build.log" 2>&1; then
+    tail -20 "$W/build.log"
+    echo "FAIL depend-by-version: a package requiring PanelGauge from $VERSION does not build"
+    exit 1
+fi
+grep -q "Computed file://$W/paneld at $VERSION\|Computed .*paneld at $VERSION" "$W/build.log" ||
+    grep -q "\"version\" : \"$VERSION\"" Package.resolved ||
+    { cat Package.resolved; echo "FAIL depend-by-version: not resolved at version $VERSION"; exit 1; }
+out=$(.build/release/app "$W/gauge.png")
+echo "$out"
+n=$(sed -n 's/orange pixels: //p' <<<"$out")
+head -c 8 "$W/gauge.png" | od -An -tx1 | grep -q "89 50 4e 47 0d 0a 1a 0a" || { echo "FAIL depend-by-version: no PNG written"; exit 1; }
+if [ "${n:-0}" -lt 200 ]; then
+    echo "FAIL depend-by-version: the gauge was not drawn ($n orange pixels)"
+    exit 1
+fi
+echo "PASS depend-by-version: resolved PanelGauge $VERSION by version, built release, drew the gauge ($n orange pixels) in $((SECONDS - t0)) s"
