@@ -205,6 +205,21 @@ import Testing
         #expect(sectored > 200)
     }
 
+    /// The sector's floor and ceil (no checked conversion inside) agree with
+    /// libm's at integers, halves, just off both, and near 2^30.
+    @Test func floorAndCeilMatchLibm() {
+        var xs: [Double] = []
+        for base in [0.0, 1, 2, 3, 7, 240, 1_073_741_822, 1_000_000.25] {
+            for d in [0.0, 0.5, 0.25, 0.75, 1e-9, -1e-9, 0.5.nextUp, 0.5.nextDown] {
+                xs += [base + d, -(base + d), (base + d).nextUp, (base + d).nextDown]
+            }
+        }
+        for x in xs {
+            #expect(AnnularSector.floor(x) == Int(Glibc.floor(x)), "floor(\(x))")
+            #expect(AnnularSector.ceil(x) == Int(Glibc.ceil(x)), "ceil(\(x))")
+        }
+    }
+
     /// A start angle many turns out draws the dashes of the angle reduced,
     /// and a huge one does not trap (floor and ceil inside take values
     /// under 2^30).

@@ -24,7 +24,7 @@ struct SolidSink<B: PixelBlender>: SpanSink {
 
     @inline(__always)
     mutating func blendSpan(y: Int, x: Int, count: Int, coverage: UnsafePointer<UInt8>) {
-        let row = base + y * stride
+        let row = base + y &* stride
         if alpha == 255 {
             B.blend(row: row, x: x, count: count, color: color, alphas: coverage)
         } else {
@@ -75,7 +75,7 @@ struct ShaderSink<B: PixelBlender, S: Shader>: SpanSink {
     mutating func blendSpan(y: Int, x: Int, count: Int, coverage: UnsafePointer<UInt8>) {
         shader.shade(y: y, x: x, count: count, into: colors)
         B.blend(
-            row: base + y * stride, y: y, x: x, count: count, colors: colors, coverage: coverage,
+            row: base + y &* stride, y: y, x: x, count: count, colors: colors, coverage: coverage,
             constantCoverage: 0, opaque: opaque)
     }
 
@@ -83,7 +83,7 @@ struct ShaderSink<B: PixelBlender, S: Shader>: SpanSink {
     mutating func blendRun(y: Int, x: Int, count: Int, coverage: UInt8) {
         shader.shade(y: y, x: x, count: count, into: colors)
         B.blend(
-            row: base + y * stride, y: y, x: x, count: count, colors: colors, coverage: nil,
+            row: base + y &* stride, y: y, x: x, count: count, colors: colors, coverage: nil,
             constantCoverage: UInt32(coverage), opaque: opaque)
     }
 }

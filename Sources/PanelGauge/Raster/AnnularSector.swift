@@ -120,13 +120,27 @@ struct AnnularSector {
     }
 
     /// floor(x) for |x| < 2^30, without a call (no SSE4.1 `roundsd` on the
-    /// baseline target).
+    /// baseline target) and without a checked conversion.
     @inline(__always)
-    static func floor(_ x: Double) -> Int { Int(x + 1_073_741_824) &- 1_073_741_824 }
+    static func floor(_ x: Double) -> Int {
+        let n = nearest(x)
+        return Double(n) > x ? n &- 1 : n
+    }
 
     /// ceil(x) for |x| < 2^30.
     @inline(__always)
-    static func ceil(_ x: Double) -> Int { 1_073_741_824 &- Int(1_073_741_824 - x) }
+    static func ceil(_ x: Double) -> Int {
+        let n = nearest(x)
+        return Double(n) < x ? n &+ 1 : n
+    }
+
+    /// x rounded to the nearest integer (ties to even), for |x| < 2^51: adding
+    /// 1.5 * 2^52 leaves the rounded value in the sum's low mantissa bits.
+    @inline(__always)
+    static func nearest(_ x: Double) -> Int {
+        let magic = 6_755_399_441_055_744.0
+        return Int(truncatingIfNeeded: (x + magic).bitPattern &- magic.bitPattern)
+    }
 
     /// The edge constants of one straight line whose unit normal has
     /// components `nx`, `ny` (see `halfPlane`).

@@ -380,7 +380,7 @@ struct DenseBand: ~Copyable {
     /// far. Sinks that take pixels get each quad as it comes (`blendQuad`).
     @inline(__always)
     mutating func sweepRow<S: SpanSink>(_ row: Int, y: Int, buffer: UnsafeMutablePointer<UInt8>, into sink: inout S) {
-        let cellRow = cells + row * stride, bitRow = bits + row * wordStride
+        let cellRow = cells + row &* stride, bitRow = bits + row &* wordStride
         let words = self.words
         // The surface row, for sinks that take quads (once, not per quad).
         let pixelRow: UnsafeMutableRawPointer? = S.takesPixels || S.shadesInPlace ? sink.rowAddress(y) : nil

@@ -32,7 +32,7 @@ public struct Surface {
 
     /// The first byte of row `y`.
     @inline(__always)
-    public func row(_ y: Int) -> UnsafeMutableRawPointer { base + y * stride }
+    public func row(_ y: Int) -> UnsafeMutableRawPointer { base + y &* stride }
 
     /// A view of `rect` (clipped to the bounds) whose own origin is the rectangle's
     /// top-left corner: drawing at (0, 0) in it lands at `rect.origin` here.
