@@ -784,7 +784,7 @@ struct CellRasterizer: ~Copyable {
             }
             active = kept
             for r in 0..<(bottomRow &- topRow) {
-                band.sweepRow(r, y: topRow &+ r, buffer: coverageRow, into: &sink)
+                S.sweepBandRow(&band, r, y: topRow &+ r, buffer: coverageRow, into: &sink)
             }
         }
     }

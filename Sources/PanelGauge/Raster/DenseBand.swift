@@ -370,26 +370,23 @@ struct DenseBand: ~Copyable {
     @inline(__always)
     static func coverage(_ area: Int) -> UInt8 { CellRasterizer.coverage(area, .nonZero) }
 
-    /// Delivers band row `row` (surface row `y`) to `sink`, left to right, and
-    /// clears its cells. `buffer` holds at least the clip's width of coverages,
-    /// plus four.
-    ///
-    /// Touched cells are read four at a time from the first one not read yet
-    /// (`quad`); quads that follow each other make one span of per-pixel
-    /// coverages, each gap between them one run of the winding accumulated so
-    /// far. Sinks that take pixels get each quad as it comes (`blendQuad`).
+    /// Walks band row `row` left to right and clears it: touched cells are read
+    /// four at a time from the first one not read yet (`quad`). Before a quad
+    /// that does not follow the previous one, `onGap(next, col, c)` gets the
+    /// columns `next ..< col` between them, all of coverage `c` (the winding
+    /// accumulated so far); then `onQuad(col, coverage)` gets the quad.
+    /// Returns the first column not read. The three row sweeps below share it;
+    /// what they do with gaps and quads is their sinks' kind.
     @inline(__always)
-    mutating func sweepRow<S: SpanSink>(_ row: Int, y: Int, buffer: UnsafeMutablePointer<UInt8>, into sink: inout S) {
+    private mutating func walkRow(
+        _ row: Int, onGap: (_ next: Int, _ col: Int, _ coverage: UInt8) -> Void,
+        onQuad: (_ col: Int, _ coverage: SIMD4<UInt32>) -> Void
+    ) -> Int {
         let cellRow = cells + row &* stride, bitRow = bits + row &* wordStride
         let words = self.words
-        // The surface row, for sinks that take quads (once, not per quad).
-        let pixelRow: UnsafeMutableRawPointer? = S.takesPixels || S.shadesInPlace ? sink.rowAddress(y) : nil
-        // (In locals: read through self, they were loaded again for every quad.)
-        let originX = self.originX, width = self.width
-        let shift = Fixed24_8.fractionBits &+ 1
+        let shift = Fixed24_8.fractionBits + 1
         var acc = SIMD4<Int32>()  // winding so far, in 1/256 pixel heights (every lane)
         var next = 0  // first column not read yet
-        var spanX = 0  // the pending span is columns spanX ..< next
         var wi = 0
         while true {
             // (A tight loop over empty words: as a `for` with `continue` it
@@ -409,57 +406,89 @@ struct DenseBand: ~Copyable {
                 let lead = w.trailingZeroBitCount
                 let col = wordStart &+ lead
                 if col > next {
-                    let c = acc[0] == 0 ? 0 : Self.coverage(Int(acc[0]) << shift)
-                    if S.shadesInPlace {
-                        // A wholly covered run is part of the span; any other
-                        // ends it.
-                        if c != 255 {
-                            if next > spanX { sink.shadeSpan(y: y, x: originX &+ spanX, count: next &- spanX) }
-                            if c != 0 { sink.blendRun(y: y, x: originX &+ next, count: col &- next, coverage: c) }
-                            spanX = col
-                        }
-                    } else if !S.takesPixels && c != 0 && col &- next <= Self.joinedRun {
-                        // A short run joins the pending span (acc is not 0 before
-                        // a quad, so there is one): one shader call for both.
-                        (buffer + (next &- spanX)).update(repeating: c, count: col &- next)
-                    } else {
-                        if !S.takesPixels && next > spanX {
-                            sink.blendSpan(y: y, x: originX &+ spanX, count: next &- spanX, coverage: buffer)
-                        }
-                        if c != 0 { sink.blendRun(y: y, x: originX &+ next, count: col &- next, coverage: c) }
-                        spanX = col
-                    }
+                    onGap(next, col, acc[0] == 0 ? 0 : Self.coverage(Int(acc[0]) << shift))
                 }
-                let c = quad(cellRow, col, &acc)
-                if S.takesPixels {
-                    if col &+ 4 <= width {
-                        sink.blendQuad(row: pixelRow.unsafelyUnwrapped, x: originX &+ col, coverage: c)
-                    } else {
-                        // The last pixels of the clip (the extra column and the
-                        // zero cells after it are not pixels).
-                        Self.blendPixels(&sink, y: y, x: originX &+ col, count: width &- col, coverage: c)
-                    }
-                } else if S.shadesInPlace {
-                    // (The extra column and the zero cells after it are not pixels.)
-                    sink.stashQuad(
-                        row: pixelRow.unsafelyUnwrapped, x: originX &+ col, count: min(4, width &- col), coverage: c)
-                } else {
-                    UnsafeMutableRawPointer(buffer + (col &- spanX)).storeBytes(
-                        of: SIMD4<UInt8>(truncatingIfNeeded: c), as: SIMD4<UInt8>.self)
-                }
+                onQuad(col, quad(cellRow, col, &acc))
                 next = col &+ 4
                 // The columns read so far off the word: the low lead + 4 bits (all
                 // of them from lead 60 on; two shifts, each under 64).
                 w &= (~0 &<< UInt64(lead)) &<< 4
             }
         }
+        return next
+    }
+
+    /// Delivers band row `row` (surface row `y`) to a sink of spans: quads that
+    /// follow each other make one span of per-pixel coverages in `buffer`
+    /// (at least the clip's width plus four), and so does a short gap between
+    /// them; a longer gap is one run.
+    @inline(__always)
+    mutating func sweepRowSpans<S: SpanSink>(
+        _ row: Int, y: Int, buffer: UnsafeMutablePointer<UInt8>, into sink: inout S
+    ) {
+        let originX = self.originX, width = self.width
+        var spanX = 0  // the pending span is columns spanX ..< next
+        let next = walkRow(row) { next, col, c in
+            if c != 0 && col &- next <= Self.joinedRun {
+                // A short run joins the pending span (acc is not 0 before a
+                // quad, so there is one): one shader call for both.
+                (buffer + (next &- spanX)).update(repeating: c, count: col &- next)
+            } else {
+                if next > spanX {
+                    sink.blendSpan(y: y, x: originX &+ spanX, count: next &- spanX, coverage: buffer)
+                }
+                if c != 0 { sink.blendRun(y: y, x: originX &+ next, count: col &- next, coverage: c) }
+                spanX = col
+            }
+        } onQuad: { col, c in
+            UnsafeMutableRawPointer(buffer + (col &- spanX)).storeBytes(
+                of: SIMD4<UInt8>(truncatingIfNeeded: c), as: SIMD4<UInt8>.self)
+        }
         // The span ends at the clip (the extra column is not a pixel).
         let end = min(next, width)
-        if S.shadesInPlace {
-            if end > spanX { sink.shadeSpan(y: y, x: originX &+ spanX, count: end &- spanX) }
-        } else if !S.takesPixels && end > spanX {
-            sink.blendSpan(y: y, x: originX &+ spanX, count: end &- spanX, coverage: buffer)
+        if end > spanX { sink.blendSpan(y: y, x: originX &+ spanX, count: end &- spanX, coverage: buffer) }
+    }
+
+    /// Delivers band row `row` (surface row `y`) to a sink that takes quads:
+    /// each quad blended as it is read, each gap one run.
+    @inline(__always)
+    mutating func sweepRowQuads<S: QuadSink>(_ row: Int, y: Int, into sink: inout S) {
+        let originX = self.originX, width = self.width
+        // The surface row, once, not per quad.
+        let pixelRow = sink.rowAddress(y)
+        _ = walkRow(row) { next, col, c in
+            if c != 0 { sink.blendRun(y: y, x: originX &+ next, count: col &- next, coverage: c) }
+        } onQuad: { col, c in
+            if col &+ 4 <= width {
+                sink.blendQuad(row: pixelRow, x: originX &+ col, coverage: c)
+            } else {
+                // The last pixels of the clip (the extra column and the zero
+                // cells after it are not pixels).
+                Self.blendPixels(&sink, y: y, x: originX &+ col, count: width &- col, coverage: c)
+            }
         }
+    }
+
+    /// Delivers band row `row` (surface row `y`) to a sink that shades in
+    /// place: each quad is stashed for the span it lies in; a wholly covered
+    /// gap is part of the span, any other ends it and is one run.
+    @inline(__always)
+    mutating func sweepRowInPlace<S: InPlaceShadingSink>(_ row: Int, y: Int, into sink: inout S) {
+        let originX = self.originX, width = self.width
+        let pixelRow = sink.rowAddress(y)
+        var spanX = 0  // the pending span is columns spanX ..< next
+        let next = walkRow(row) { next, col, c in
+            if c != 255 {
+                if next > spanX { sink.shadeSpan(y: y, x: originX &+ spanX, count: next &- spanX) }
+                if c != 0 { sink.blendRun(y: y, x: originX &+ next, count: col &- next, coverage: c) }
+                spanX = col
+            }
+        } onQuad: { col, c in
+            // (The extra column and the zero cells after it are not pixels.)
+            sink.stashQuad(row: pixelRow, x: originX &+ col, count: min(4, width &- col), coverage: c)
+        }
+        let end = min(next, width)
+        if end > spanX { sink.shadeSpan(y: y, x: originX &+ spanX, count: end &- spanX) }
     }
 }
 
@@ -467,7 +496,7 @@ extension DenseBand {
     /// The first `count` (under 4) pixels of a quad at the clip's right edge.
     /// (Out of line: inlined into the row sweep, it cost the quads around it.)
     @inline(never)
-    static func blendPixels<S: SpanSink>(_ sink: inout S, y: Int, x: Int, count: Int, coverage c: SIMD4<UInt32>) {
+    static func blendPixels<S: QuadSink>(_ sink: inout S, y: Int, x: Int, count: Int, coverage c: SIMD4<UInt32>) {
         for i in 0..<count where c[i] != 0 {
             sink.blendPixel(y: y, x: x &+ i, coverage: UInt8(truncatingIfNeeded: c[i]))
         }

@@ -2,7 +2,7 @@
 /// rasterizer's coverage and the blenders.
 
 /// A solid colour: `alpha` (0...255) times coverage.
-struct SolidSink<B: PixelBlender>: SpanSink {
+struct SolidSink<B: PixelBlender>: QuadSink {
     let base: UnsafeMutableRawPointer
     let stride: Int
     let color: UInt32
@@ -42,8 +42,6 @@ struct SolidSink<B: PixelBlender>: SpanSink {
     mutating func blendRun(y: Int, x: Int, count: Int, coverage: UInt8) {
         B.blend(row: rowAddress(y), x: x, count: count, color: color, alpha: alpha(times: coverage), memo: &runMemo)
     }
-
-    static var takesPixels: Bool { true }
 
     @inline(__always)
     mutating func blendPixel(y: Int, x: Int, coverage: UInt8) {
@@ -103,7 +101,7 @@ struct StashedQuad {
 /// them to the colours shaded over them. A covered pixel is written once, not
 /// shaded into `colors` and copied. The other sweeps' spans and the runs of
 /// partial coverage go through `colors`, as a `ShaderSink` takes them.
-struct InPlaceShaderSink<S: Shader>: SpanSink {
+struct InPlaceShaderSink<S: Shader>: InPlaceShadingSink {
     /// The colour buffer's way, and the shader both ways use.
     var buffered: ShaderSink<XRGB8888Blender, S>
     /// The surface's width.
@@ -132,8 +130,6 @@ struct InPlaceShaderSink<S: Shader>: SpanSink {
     mutating func blendRun(y: Int, x: Int, count: Int, coverage: UInt8) {
         buffered.blendRun(y: y, x: x, count: count, coverage: coverage)
     }
-
-    static var shadesInPlace: Bool { true }
 
     @inline(__always)
     mutating func stashQuad(row: UnsafeMutableRawPointer, x: Int, count: Int, coverage: SIMD4<UInt32>) {
