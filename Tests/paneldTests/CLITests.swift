@@ -129,19 +129,12 @@ func runCommand(_ argv: [String], stdin: String = "", path: String? = nil, in di
 
     @Test func statsdOverUDPSetsAndAdjusts() throws {
         let dir = TempDirectory()
-        // Find a free port: bind port 0, read it back, release it.
-        let probe = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        let port = freeUDPPort()
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(probe, $0, len); return getsockname(probe, $0, &len)
-            }
-        }
-        let port = UInt16(bigEndian: addr.sin_port)
-        close(probe)
+        addr.sin_port = port.bigEndian
+        let len = socklen_t(MemoryLayout<sockaddr_in>.size)
         try dir.write(
             "l.json", "{\"statsd\": \"127.0.0.1:\(port)\", \"gauges\": [{\"name\": \"cpu\"}, {\"name\": \"mem\"}]}")
         let d = try DaemonProcess(dir, args: ["--config", dir.file("l.json"), "--output", "png:" + dir.file("f.png")])

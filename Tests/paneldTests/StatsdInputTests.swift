@@ -8,23 +8,6 @@ import Testing
 /// metric types ignored, dropped lines logged within a budget, and the real
 /// client libraries from PyPI (statsd, datadog).
 @Suite(.serialized) struct StatsdInputTests {
-    /// A free UDP port on 127.0.0.1 (bound to port 0, read back, released).
-    static func freePort() -> UInt16 {
-        let probe = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
-        defer { close(probe) }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(probe, $0, len)
-                return getsockname(probe, $0, &len)
-            }
-        }
-        return UInt16(bigEndian: addr.sin_port)
-    }
-
     /// Sends one datagram to a Unix datagram socket.
     static func sendDatagram(_ text: String, to path: String) throws {
         let s = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
@@ -128,7 +111,7 @@ import Testing
     /// .ci/run installs both; without them this test is skipped.
     @Test(.enabled(if: pythonHas(["statsd", "datadog"]))) func pythonClientLibraries() throws {
         let dir = TempDirectory()
-        let port = Self.freePort()
+        let port = freeUDPPort()
         let path = dir.file("dsd.sock")
         try dir.write(
             "l.json",

@@ -235,6 +235,7 @@ public final class Canvas {
     /// Strokes a circular arc.
     ///
     /// - Parameters:
+    ///   - center: the circle's centre.
     ///   - radius: the stroke's centre line.
     ///   - startAngle: where the arc starts (degrees, 0 = 3 o'clock, clockwise).
     ///   - sweep: how far it runs; positive is clockwise on screen. 360 or more
@@ -242,6 +243,7 @@ public final class Canvas {
     ///   - width: stroke width, centred on the radius.
     ///   - cap: ends of the arc, and of every dash.
     ///   - dash: optional dash pattern, lengths along the centre line, starting at `startAngle`.
+    ///   - paint: the stroke's colour or gradient.
     public func strokeArc(
         center: Point, radius: Double, startAngle: Angle, sweep: Angle, width: Double,
         cap: LineCap = .butt, dash: DashPattern? = nil, paint: Paint
