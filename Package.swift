@@ -20,6 +20,7 @@ let package = Package(
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
 
         // Pure-Swift rasterizer and gauges; never imports libdrm. No unsafe flags, so
         // other packages can depend on it by version (Tests/tools/depend-by-version.sh):
@@ -39,7 +40,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "paneld",
-            dependencies: ["PanelGauge", "CDRM", "PaneldBuildInfo"],
+            dependencies: ["PanelGauge", "CDRM", "CMosquitto", "PaneldBuildInfo"],
             exclude: ["Link"],
             // Release links for a small resident set (docs/performance.md, "Idle and memory";
             // install builds add --static-swift-stdlib): lld with packed relative

@@ -146,6 +146,12 @@ struct Run: PaneldCommand {
         if let a = layout.statsd.flatMap(StatsdAddress.init) { inputs.append(try StatsdInput(udp: a)) }
         if let p = layout.statsdSocket { inputs.append(try StatsdInput(unixPath: p)) }
         for input in inputs { Log.info("listening for \(input.label)") }
+        if let m = layout.mqtt {
+            let input = try MQTTInput(
+                settings: m, subscriptions: layout.mqttSubscriptions, password: try m.passwordFile.map(Run.password))
+            inputs.append(input)
+            Log.info("\(input.label): \(layout.mqttSubscriptions.count) gauge(s) set by MQTT topics")
+        }
 
         let listener: FileDescriptor
         var ownedSocketPath: String? = nil
@@ -201,6 +207,20 @@ struct Run: PaneldCommand {
             notifier: Notifier(), store: store, settings: settings, lateDisplay: lateDisplay)
         try daemon.run()
         Log.info("stopped")
+    }
+
+    /// The first line of an MQTT password file: a regular file of at most 4 KiB,
+    /// opened read-only (a FIFO or a device is refused, as for the layout).
+    static func password(file path: String) throws -> String {
+        let bytes: [UInt8]
+        do { bytes = try LayoutReader.readBounded(path, limit: 4096) } catch {
+            throw DaemonError("MQTT password file \(path): \(error)")
+        }
+        let line = bytes.prefix { $0 != 0x0A && $0 != 0x0D }
+        guard !line.isEmpty, let text = String(validating: line, as: UTF8.self), !line.contains(0) else {
+            throw DaemonError("MQTT password file \(path): the first line must hold the password (UTF-8)")
+        }
+        return text
     }
 
     /// `$STATE_DIRECTORY` may list several directories separated by ':'; the first is ours.

@@ -28,6 +28,8 @@ struct Layout: Sendable {
     var statsdSocket: String?
     /// Milliseconds a gauge takes to glide to a new value; 0 = it jumps.
     var animation: Int = 0
+    /// The MQTT broker the gauges' topics are subscribed at; nil = off.
+    var mqtt: MQTTSettings?
 
     /// The layout used when no file is given: one ring gauge named `value`,
     /// range 0...100, filling the screen; a bare `73` sets it.
@@ -48,6 +50,11 @@ struct Layout: Sendable {
 }
 
 extension Layout {
+    /// Each gauge with an MQTT topic, in layout order.
+    var mqttSubscriptions: [(gauge: String, subscription: MQTTSubscription)] {
+        gauges.compactMap { g in g.mqtt.map { (g.name, $0) } }
+    }
+
     /// Each gauge's other name (``LayoutGauge/metric``), for ``GaugeStore``.
     var aliases: [String: String] {
         Dictionary(uniqueKeysWithValues: gauges.compactMap { g in g.metric.map { ($0, g.name) } })
@@ -89,6 +96,8 @@ struct LayoutGauge: Sendable {
     /// Another name that sets this gauge (a statsd metric with a client's prefix,
     /// e.g. `host1.cpu`); nil = none.
     var metric: String? = nil
+    /// The MQTT topic that sets this gauge and how its payload is read; nil = none.
+    var mqtt: MQTTSubscription? = nil
 
     /// The gauge showing `value` (clamped by the style; a non-finite value shows the lower bound).
     func gauge(showing value: Double) -> Gauge {

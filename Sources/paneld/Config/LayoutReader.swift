@@ -35,6 +35,9 @@ struct LayoutError: Error, CustomStringConvertible {
 ///       "background": "#101010", "foreground": "#FFFFFF", "font": "/usr/share/fonts/.../DejaVuSans.ttf",
 ///       "default": "cpu", "statsd": "127.0.0.1:8125", "statsdSocket": "/run/paneld/statsd.sock",
 ///       "animation": 250,
+///       "mqtt": { "broker": "mqtt://HOST[:PORT]" | "mqtts://HOST[:PORT]", "clientId": "panel-1",
+///                 "username": "panel", "passwordFile": "/etc/paneld/mqtt-password" (its first line),
+///                 "ca": "/etc/paneld/ca.pem", "certificate": "...", "key": "...", "keepalive": 60 },
 ///       "gauges": [
 ///         { "name": "cpu", "style": "accessoryCircular", "rect": [x, y, width, height],
 ///           "range": [0, 100], "label": "CPU", "units": "%", "format": {"kind": "number", "decimals": 1},
@@ -42,7 +45,9 @@ struct LayoutError: Error, CustomStringConvertible {
 ///           "thresholds": [ { "above": 80, "color": "#FF3B30" } ],
 ///           "minimumLabel": "0", "maximumLabel": "100", "labelSize": 12, "segments": 10 (stepped only),
 ///           "metric": "host1.cpu" (another name that sets it: a statsd client's prefixed metric),
-///           "interpolation": "oklab" (default) or "srgb" (how a gradient mixes its colours) }
+///           "interpolation": "oklab" (default) or "srgb" (how a gradient mixes its colours),
+///           "mqtt": "TOPIC" (a plain-number payload) or { "topic": "zigbee2mqtt/kitchen",
+///                   "field": "temperature" or "state.cpu.load" (JSON), "scale": 1, "offset": 0, "qos": 0 | 1 } }
 ///
 /// Styles are PanelGauge's: linearCapacity, accessoryLinear, accessoryLinearCapacity,
 /// accessoryCircular, accessoryCircularCapacity, ring, stepped (default ring);
@@ -197,7 +202,7 @@ private struct Checker {
     mutating func layout(_ root: JSONValue) -> Layout? {
         let keys = [
             "display", "connector", "mode", "format", "rotation", "background", "foreground", "font", "default",
-            "statsd", "statsdSocket", "animation", "gauges",
+            "statsd", "statsdSocket", "animation", "gauges", "mqtt",
         ]
         guard let m = members(root, "", known: keys) else { return nil }
         var layout = Layout(gauges: [])
@@ -264,6 +269,12 @@ private struct Checker {
             }
         }
 
+        if let v = m["mqtt"] {
+            let (settings, found) = MQTTSettings.read(v, path: "mqtt", fileReadable: fileReadable)
+            layout.mqtt = settings
+            issues += found
+        }
+
         guard let g = m["gauges"] else {
             fail(root, "gauges", "missing (a layout needs at least one gauge)")
             return nil
@@ -295,6 +306,11 @@ private struct Checker {
         for (a, (k, item)) in metrics.sorted(by: { $0.value.0 < $1.value.0 }) where seen[a] != nil {
             fail(item, "gauges[\(k)].metric", "'\(a)' is the name of gauges[\(seen[a]!)]")
         }
+        if let first = layout.gauges.first(where: { $0.mqtt != nil }), m["mqtt"] == nil {
+            fail(root, "mqtt", "missing: gauge '\(first.name)' has an MQTT topic but no broker is given")
+        } else if layout.mqtt != nil, layout.gauges.allSatisfy({ $0.mqtt == nil }), issues.isEmpty {
+            fail(m["mqtt"], "mqtt", "no gauge has an \"mqtt\" topic")
+        }
         if let d = string(m["default"], "default") {
             if seen[d] == nil { fail(m["default"], "default", "no gauge is named '\(d)'") }
             layout.defaultGauge = d
@@ -311,7 +327,7 @@ private struct Checker {
     {
         let keys = [
             "name", "style", "rect", "range", "label", "units", "tint", "gradient", "thresholds", "format", "segments",
-            "minimumLabel", "maximumLabel", "labelSize", "metric", "interpolation",
+            "minimumLabel", "maximumLabel", "labelSize", "metric", "interpolation", "mqtt",
         ]
         guard let m = members(v, path, known: keys) else { return nil }
         let before = issues.count
@@ -334,6 +350,12 @@ private struct Checker {
             } else {
                 fail(m["metric"], path + ".metric", "'\(a)' is not a metric name (the rules of a gauge name)")
             }
+        }
+        var mqtt: MQTTSubscription? = nil
+        if let v = m["mqtt"] {
+            let found: [LayoutIssue]
+            (mqtt, found) = MQTTSubscription.read(v, path: path + ".mqtt")
+            issues += found
         }
         var style = GaugeStyleName.ring
         if let s = string(m["style"], path + ".style") {
@@ -449,7 +471,7 @@ private struct Checker {
             if let labelSize { g.environment.labelSize = labelSize }
             // Below the first threshold the gauge keeps its own colour (the tint at the start of the range).
             if !steps.isEmpty { g.thresholds = try Thresholds(base: g.resolvedTint.color(at: 0), steps: steps) }
-            return LayoutGauge(name: name, rect: rect, range: range, gauge: g, metric: metric)
+            return LayoutGauge(name: name, rect: rect, range: range, gauge: g, metric: metric, mqtt: mqtt)
         } catch {
             fail(v, path, "\(error)")
             return nil

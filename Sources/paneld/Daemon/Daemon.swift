@@ -2,15 +2,16 @@ import Glibc
 import PanelGauge
 
 /// The running daemon: one poll loop over the control socket, its clients, the
-/// display's events, the optional statsd socket and the signal pipe.
+/// display's events, the value inputs (statsd, MQTT) and the signal pipe.
 ///
 /// It owns none of the resources it is given; ``Run`` opens them in order and
 /// releases them in reverse after ``run()`` returns (the display through its
 /// ``OutputSlot``, which holds whichever output is current). With no input and no
 /// pending frame, animation or save, `poll` sleeps until the nearest client
 /// deadline, or with no timeout when there is none. The only periodic wake-ups:
-/// the watchdog ping when systemd asks for one, and a full frame once a second
-/// while the display has lost its picture (DRM master taken).
+/// the watchdog ping when systemd asks for one, a full frame once a second
+/// while the display has lost its picture (DRM master taken), and an input's
+/// own deadlines (``ValueInput/nextDeadline``: an MQTT keepalive or reconnection).
 ///
 /// Clients are bounded in time as in memory: a line must be finished within
 /// `lineTimeout` of its first byte, a client that sends nothing for `idleTimeout`
@@ -159,8 +160,16 @@ final class Daemon {
             watcherIndex = entries.count
             entries.append((w.fd, .input))
         }
-        let inputsStart = entries.count
-        for input in inputs { entries.append((input.fd, .input)) }
+        // Each input's entry, when it has one to poll now.
+        var inputIndices: [Int?] = []
+        for input in inputs {
+            if let (fd, events) = input.interest {
+                inputIndices.append(entries.count)
+                entries.append((fd, events))
+            } else {
+                inputIndices.append(nil)
+            }
+        }
         let fixed = entries.count
         let order = Array(clients.values)
         for c in order {
@@ -196,8 +205,12 @@ final class Daemon {
         if let k = watcherIndex, !ready[k].isEmpty, let late = lateDisplay, late.watcher.drain() {
             late.scheduleAttempt(now: monotonicMilliseconds())
         }
-        for (input, ev) in zip(inputs, ready[inputsStart...]) where !ev.isEmpty {
-            input.receive { store.apply($0) }
+        for (input, k) in zip(inputs, inputIndices) {
+            if let k, !ready[k].isEmpty { input.receive(ready[k]) { store.apply($0) } }
+        }
+        let inputTime = monotonicMilliseconds()
+        for input in inputs {
+            if let due = input.nextDeadline, inputTime >= due { input.tick(now: inputTime) { store.apply($0) } }
         }
         for (c, ev) in zip(order, ready[fixed...]) where !ev.isEmpty {
             service(c, ev)
@@ -235,7 +248,7 @@ final class Daemon {
     }
 
     /// How long poll may sleep: forever unless a frame, a save, a watchdog ping, a
-    /// display attempt or a client's deadline is due.
+    /// display attempt, an input's deadline or a client's deadline is due.
     private func timeout(now: Int64) -> Int32 {
         var deadlines: [Int64] = []
         if frameWanted, !output.isBusy { deadlines.append(lastFrameAt + frameInterval) }
@@ -244,6 +257,7 @@ final class Daemon {
         if let w = nextWatchdogAt { deadlines.append(w) }
         if let a = acceptPausedUntil { deadlines.append(a) }
         if let a = lateDisplay?.attemptAt { deadlines.append(a) }
+        deadlines += inputs.compactMap(\.nextDeadline)
         if let c = clients.values.lazy.map({ self.deadline(of: $0) }).min() { deadlines.append(c) }
         guard let first = deadlines.min() else { return -1 }
         return Int32(clamping: max(0, first - now))
@@ -311,6 +325,9 @@ final class Daemon {
         if a.pixelFormat != b.pixelFormat { return "format" }
         if a.rotation != b.rotation { return "rotation" }
         if a.statsd != b.statsd || a.statsdSocket != b.statsdSocket { return "statsd" }
+        if a.mqtt != b.mqtt || !a.mqttSubscriptions.elementsEqual(b.mqttSubscriptions, by: { $0 == $1 }) {
+            return "mqtt"
+        }
         return nil
     }
 

@@ -59,7 +59,9 @@ final class StatsdInput: ValueInput {
         ownedPath = path
     }
 
-    func receive(_ apply: (Command) -> Result<String, LineError>) {
+    var interest: (fd: FileDescriptor, events: PollEvents)? { (fd, .input) }
+
+    func receive(_ events: PollEvents, _ apply: (Command) -> Result<String, LineError>) {
         let now = monotonicMilliseconds()
         for _ in 0..<64 {
             let n = buffer.withUnsafeMutableBytes { recv(fd.rawValue, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }

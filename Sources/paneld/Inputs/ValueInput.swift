@@ -1,17 +1,29 @@
 /// A source of values besides the control socket (statsd over UDP or a Unix
-/// datagram socket; later a broker): one descriptor the loop polls, and a
-/// `receive` that applies what arrived. The daemon keeps them in a list and
-/// iterates it, so a new kind of input is a new conformer and one line in ``Run``.
+/// datagram socket, an MQTT broker): at most one descriptor the loop polls, a
+/// `receive` that applies what arrived, and an optional deadline at which the
+/// loop calls `tick` (a keepalive, a reconnection). The daemon keeps them in a
+/// list and iterates it, so a new kind of input is a new conformer and one line
+/// in ``Run``. An input without a deadline adds no wake-ups to an idle daemon.
 protocol ValueInput: AnyObject {
     /// What the logs call it, e.g. `statsd udp 127.0.0.1:8125`.
     var label: String { get }
-    /// Polled for reading.
-    var fd: FileDescriptor { get }
-    /// Reads what is pending (a bounded amount per call, so one busy input cannot
-    /// starve the loop) and hands each command to `apply`, which changes the store
-    /// or says why not.
-    func receive(_ apply: (Command) -> Result<String, LineError>)
+    /// The descriptor to poll now and the events wanted; nil = nothing to poll at
+    /// the moment (an input between two connections). Asked before every poll.
+    var interest: (fd: FileDescriptor, events: PollEvents)? { get }
+    /// When `tick` is next due (monotonic milliseconds); nil = never. Asked before every poll.
+    var nextDeadline: Int64? { get }
+    /// Handles what poll reported for ``interest`` (a bounded amount of work per
+    /// call, so one busy input cannot starve the loop) and hands each command to
+    /// `apply`, which changes the store or says why not.
+    func receive(_ events: PollEvents, _ apply: (Command) -> Result<String, LineError>)
+    /// Runs what was due at ``nextDeadline``; the loop calls it once `now` has reached it.
+    func tick(now: Int64, _ apply: (Command) -> Result<String, LineError>)
     func close()
+}
+
+extension ValueInput {
+    var nextDeadline: Int64? { nil }
+    func tick(now: Int64, _ apply: (Command) -> Result<String, LineError>) {}
 }
 
 /// At most `burst` log lines per `window` milliseconds, then one line saying how
