@@ -85,4 +85,108 @@ import Testing
         d.signal(SIGTERM)
         #expect(d.wait(timeout: 5_000) == 0)
     }
+
+    /// Lines of the daemon's log that contain `text`.
+    static func count(_ d: DaemonProcess, _ text: String) -> Int {
+        d.log().split(separator: "\n").filter { $0.contains(text) }.count
+    }
+
+    /// With the broker down, paneld starts and serves its socket and display;
+    /// it retries with backoff, saying so once, and takes the retained value
+    /// once the broker is up.
+    @Test func brokerDownAtStartIsRetriedWithBackoff() throws {
+        let dir = TempDirectory()
+        let broker = try Broker(dir, start: false)
+        try Self.writeLayout(
+            dir, broker: "mqtt://127.0.0.1:\(broker.port)", gauges: #"{"name": "cpu", "mqtt": "host/cpu"}"#)
+        let d = try Self.start(dir)
+        let c = try TestClient(d.socketPath)
+        #expect(try c.ask("get cpu") == "cpu 0")
+        try c.send("cpu 7\n")
+        #expect(try c.ask("get cpu") == "cpu 7")
+        #expect(try Self.frameShows(dir, ["cpu=7"]), "the display is served while the broker is down")
+        usleep(2_000_000)  // attempts at about 0, 0.5, 1.5 s
+        #expect(Self.count(d, "cannot connect: Connection refused; retrying with backoff") == 1, "\(d.log())")
+        try broker.start()
+        try broker.publish("host/cpu", "55", ["-r"])
+        #expect(try Self.waitFor(c, "cpu", "55", timeout: 8_000) == "cpu 55", "\(d.log())")
+        #expect(Self.count(d, "connected; subscribed to 1 topic(s)") == 1)
+    }
+
+    /// A broker restart mid-run: one line for the loss, reconnection, and the
+    /// topics subscribed again (the restarted broker has forgotten them).
+    @Test func brokerRestartIsFollowedByAResubscription() throws {
+        let dir = TempDirectory()
+        let broker = try Broker(dir)
+        try Self.writeLayout(
+            dir, broker: "mqtt://127.0.0.1:\(broker.port)", gauges: #"{"name": "cpu", "mqtt": "host/cpu"}"#)
+        let d = try Self.start(dir)
+        let c = try TestClient(d.socketPath)
+        #expect(Self.waitForLog(d, "connected; subscribed"))
+        try broker.publish("host/cpu", "10")
+        #expect(try Self.waitFor(c, "cpu", "10") == "cpu 10")
+        broker.stop()
+        #expect(Self.waitForLog(d, "connection lost"), "\(d.log())")
+        try c.send("cpu 11\n")
+        #expect(try c.ask("get cpu") == "cpu 11", "the socket is served while the broker is away")
+        try broker.start()
+        let deadline = monotonicMilliseconds() + 10_000
+        while Self.count(d, "connected; subscribed to 1 topic(s)") < 2, monotonicMilliseconds() < deadline {
+            usleep(20_000)
+        }
+        #expect(Self.count(d, "connected; subscribed to 1 topic(s)") == 2, "\(d.log())")
+        try broker.publish("host/cpu", "20")
+        #expect(try Self.waitFor(c, "cpu", "20") == "cpu 20", "\(d.log())")
+        #expect(Self.count(d, "connection lost") == 1)
+    }
+
+    /// A "broker" that accepts the connection and never answers stalls nothing:
+    /// the socket answers at once, frames are shown.
+    @Test func aSilentBrokerNeverStallsTheSocket() throws {
+        let dir = TempDirectory()
+        let port = freeTCPPort()
+        let s = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(s) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        addr.sin_port = port.bigEndian
+        _ = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(s, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        #expect(listen(s, 4) == 0)
+        try Self.writeLayout(dir, broker: "mqtt://127.0.0.1:\(port)", gauges: #"{"name": "cpu", "mqtt": "host/cpu"}"#)
+        let d = try Self.start(dir)
+        let c = try TestClient(d.socketPath)
+        for v in 0..<20 {
+            let t = monotonicMilliseconds()
+            #expect(try c.ask("get cpu", timeout: 1_000) == "cpu \(v == 0 ? 0 : v - 1)")
+            #expect(monotonicMilliseconds() - t < 500)
+            try c.send("cpu \(v)\n")
+            usleep(20_000)
+        }
+        #expect(try Self.frameShows(dir, ["cpu=19"]))
+    }
+
+    /// Idle with MQTT configured, paneld wakes only for the keepalive: it pings
+    /// the broker (a keepalive of 5 s is checked every 1.25 s), and sleeps otherwise.
+    @Test func idleWakeUpsAreOnlyTheKeepalive() throws {
+        let dir = TempDirectory()
+        let broker = try Broker(dir)
+        try Self.writeLayout(
+            dir, broker: "mqtt://127.0.0.1:\(broker.port)", settings: #""clientId": "paneld-idle", "keepalive": 5"#,
+            gauges: #"{"name": "cpu", "mqtt": "host/cpu"}"#)
+        let d = try Self.start(dir)
+        #expect(Self.waitForLog(d, "connected; subscribed"))
+        usleep(300_000)
+        let before = try #require(d.status("voluntary_ctxt_switches"))
+        usleep(6_500_000)
+        let after = try #require(d.status("voluntary_ctxt_switches"))
+        print("MQTT idle: \(after - before) wake-ups in 6.5 s with a keepalive of 5 s")
+        #expect(after - before <= 16, "wake-ups in 6.5 s: \(after - before)")
+        #expect(broker.log().contains("Received PINGREQ from paneld-idle"), "\(broker.log())")
+        #expect(Self.count(d, "connection lost") == 0)
+    }
 }
