@@ -189,4 +189,212 @@ import Testing
         #expect(broker.log().contains("Received PINGREQ from paneld-idle"), "\(broker.log())")
         #expect(Self.count(d, "connection lost") == 0)
     }
+
+    /// JSON fields (nested, several gauges on one topic), scale and offset, QoS 1,
+    /// and retained messages as the first values.
+    @Test func jsonFieldsScaleOffsetQoSAndRetainedValues() throws {
+        let dir = TempDirectory()
+        let broker = try Broker(dir)
+        try broker.publish(
+            "zigbee2mqtt/kitchen", #"{"temperature": 21.5, "humidity": 455, "battery": 90}"#, ["-r", "-q", "1"])
+        try Self.writeLayout(
+            dir, broker: "mqtt://127.0.0.1:\(broker.port)",
+            gauges: """
+                {"name": "temp", "range": [0, 50], "mqtt": {"topic": "zigbee2mqtt/kitchen", "field": "temperature", "qos": 1}},
+                {"name": "hum", "mqtt": {"topic": "zigbee2mqtt/kitchen", "field": "humidity", "scale": 0.1}},
+                {"name": "fahrenheit", "range": [0, 120], "mqtt": {"topic": "zigbee2mqtt/kitchen", "field": "temperature", "scale": 1.8, "offset": 32}},
+                {"name": "load", "mqtt": {"topic": "host/state", "field": "state.cpu.load", "scale": 100}},
+                {"name": "disk", "mqtt": {"topic": "host/state", "field": "disks.1.used"}}
+                """)
+        let d = try Self.start(dir)
+        let c = try TestClient(d.socketPath)
+        #expect(try Self.waitFor(c, "temp", "21.5") == "temp 21.5", "the retained message: \(d.log())")
+        #expect(try c.ask("get hum") == "hum 45.5")
+        #expect(try c.ask("get fahrenheit") == "fahrenheit 70.7")
+        try broker.publish(
+            "host/state", #"{"state": {"cpu": {"load": 0.42}}, "disks": [{"used": 10}, {"used": "63.5"}]}"#,
+            ["-q", "1"])
+        #expect(try Self.waitFor(c, "load", "42") == "load 42")
+        #expect(try c.ask("get disk") == "disk 63.5", "a number in a string, in an array")
+        #expect(
+            try Self.frameShows(dir, ["temp=21.5", "hum=45.5", "fahrenheit=70.7", "load=42", "disk=63.5"]))
+        #expect(broker.log().contains("zigbee2mqtt/kitchen (QoS 1)"), "subscribed at QoS 1: \(broker.log())")
+    }
+
+    /// A payload that gives no value changes nothing, is counted, and is logged
+    /// at debug within a budget: not a number, not JSON, no such field, a field that is not a
+    /// number, too large, nested too deep.
+    @Test func badPayloadsChangeNothing() throws {
+        let dir = TempDirectory()
+        let broker = try Broker(dir)
+        try Self.writeLayout(
+            dir, broker: "mqtt://127.0.0.1:\(broker.port)",
+            gauges: """
+                {"name": "cpu", "mqtt": "host/cpu"},
+                {"name": "temp", "mqtt": {"topic": "sensor", "field": "t"}}
+                """)
+        let d = try Self.start(dir)
+        let c = try TestClient(d.socketPath)
+        #expect(Self.waitForLog(d, "connected; subscribed"))
+        try broker.publish("host/cpu", "12")
+        try broker.publish("sensor", #"{"t": 3}"#)
+        #expect(try Self.waitFor(c, "temp", "3") == "temp 3")
+        let bad: [(String, String)] = [
+            ("sensor", #"{"t": 1, "pad": ""# + String(repeating: "x", count: 70_000) + #""}"#),
+            ("sensor", String(repeating: "[", count: 5000)),
+            ("host/cpu", "abc"), ("host/cpu", "0x10"), ("host/cpu", "nan"), ("host/cpu", "1e999"), ("host/cpu", ""),
+            ("sensor", "{"), ("sensor", #"{"u": 1}"#), ("sensor", #"{"t": "warm"}"#), ("sensor", #"{"t": [1]}"#),
+        ]
+        for (topic, payload) in bad { try broker.publish(topic, payload) }
+        try broker.publish("host/cpu", "13")
+        #expect(try Self.waitFor(c, "cpu", "13") == "cpu 13")
+        #expect(try c.ask("get temp") == "temp 3")
+        // Logged within a budget of 10 lines per 10 s; each counted.
+        #expect(Self.count(d, "ignored a message on") == 10, "\(d.log())")
+        #expect(d.log().contains("(10 so far)"), "\(d.log())")
+        #expect(d.log().contains("payload of 70"), "\(d.log())")
+        #expect(d.log().contains("nested deeper than"), "\(d.log())")
+    }
+
+    /// A flood of messages is coalesced into frames as socket updates are, and
+    /// the socket is answered throughout.
+    @Test func aFloodIsCoalescedIntoFrames() throws {
+        let dir = TempDirectory()
+        let broker = try Broker(dir)
+        try Self.writeLayout(
+            dir, broker: "mqtt://127.0.0.1:\(broker.port)", gauges: #"{"name": "cpu", "mqtt": "host/cpu"}"#)
+        let d = try Self.start(dir)
+        let c = try TestClient(d.socketPath)
+        #expect(Self.waitForLog(d, "connected; subscribed"))
+        let n = 20_000
+        let lines = (1...n).map { "\($0 % 100)" }.joined(separator: "\n") + "\n77\n"
+        let start = monotonicMilliseconds()
+        try dir.write("flood.txt", lines)
+        let pub = try runCommand(
+            [
+                "/bin/sh", "-c",
+                "/usr/bin/mosquitto_pub -h 127.0.0.1 -p \(broker.port) -t host/cpu -l < \(dir.file("flood.txt"))",
+            ],
+            in: TempDirectory())
+        #expect(pub.status == 0, "\(pub.err)")
+        #expect(try Self.waitFor(c, "cpu", "77", timeout: 20_000) == "cpu 77")
+        let elapsed = monotonicMilliseconds() - start
+        usleep(200_000)
+        let frames = Self.count(d, "frame: ")
+        print("MQTT flood: \(n + 1) messages in \(elapsed) ms gave \(frames) frames")
+        #expect(Int64(frames) <= 3 + (elapsed + 200) / 50, "frames: \(frames)")
+        #expect(try Self.frameShows(dir, ["cpu=77"]))
+    }
+
+    /// paho-mqtt (PyPI), the client Home Assistant and many scripts use, at QoS 0
+    /// and 1, plain and JSON. .ci/run installs it; without it this test is skipped.
+    @Test(.enabled(if: pythonHas(["paho.mqtt.client"]))) func pahoClient() throws {
+        let dir = TempDirectory()
+        let broker = try Broker(dir)
+        try Self.writeLayout(
+            dir, broker: "mqtt://127.0.0.1:\(broker.port)",
+            gauges: """
+                {"name": "power", "range": [0, 3000], "mqtt": {"topic": "tele/plug/SENSOR", "field": "ENERGY.Power", "qos": 1}},
+                {"name": "level", "mqtt": "home/tank/level"}
+                """)
+        let d = try Self.start(dir)
+        let c = try TestClient(d.socketPath)
+        #expect(Self.waitForLog(d, "connected; subscribed to 2 topic(s)"))
+        try dir.write(
+            "client.py",
+            """
+            import json
+            import paho.mqtt.client as mqtt
+            c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="paho-test")
+            c.connect("127.0.0.1", \(broker.port))
+            c.loop_start()
+            c.publish("tele/plug/SENSOR", json.dumps({"ENERGY": {"Power": 1234.5, "Voltage": 230}}), qos=1).wait_for_publish(5)
+            c.publish("home/tank/level", "64", qos=0).wait_for_publish(5)
+            c.disconnect()
+            c.loop_stop()
+            """)
+        let r = try runCommand(["/usr/bin/env", "python3", dir.file("client.py")], in: dir)
+        #expect(r.status == 0, "\(r.err)")
+        #expect(try Self.waitFor(c, "power", "1234.5") == "power 1234.5", "\(d.log())")
+        #expect(try Self.waitFor(c, "level", "64") == "level 64")
+        #expect(try Self.frameShows(dir, ["power=1234.5", "level=64"]))
+    }
+}
+
+/// The MQTT parts of the layout and the payload reader, without a broker.
+@Suite struct MQTTLayoutTests {
+    func issues(_ json: String, readable: Bool = true) -> [String] {
+        do {
+            _ = try LayoutReader.parse(Array(json.utf8), fileReadable: { _ in readable })
+            return []
+        } catch {
+            return error.issues.map(\.description)
+        }
+    }
+
+    @Test func brokerAddresses() {
+        #expect(MQTTSettings.parseBroker("mqtt://127.0.0.1")! == (false, "127.0.0.1", 1883))
+        #expect(MQTTSettings.parseBroker("mqtts://broker.lan")! == (true, "broker.lan", 8883))
+        #expect(MQTTSettings.parseBroker("mqtt://[::1]:1884")! == (false, "::1", 1884))
+        for bad in [
+            "127.0.0.1:1883", "mqtt://", "mqtt://h:0", "mqtt://h:70000", "mqtt://u@h", "mqtt://h/x", "http://h",
+        ] {
+            #expect(MQTTSettings.parseBroker(bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test func layoutMistakesAreReportedWithLines() {
+        let ok = #"{"mqtt": {"broker": "mqtt://h"}, "gauges": [{"name": "a", "mqtt": "t"}]}"#
+        #expect(issues(ok).isEmpty)
+        #expect(
+            issues(#"{"mqtt": {"broker": "mqtt://h", "pasword": "x"}, "gauges": [{"name": "a", "mqtt": "t"}]}"#) == [
+                #"line 1: mqtt.pasword: unknown key (expected one of: broker, clientId, username, passwordFile, ca, certificate, key, keepalive)"#
+            ])
+        #expect(issues(#"{"gauges": [{"name": "a", "mqtt": "t"}]}"#).first?.contains("no broker is given") == true)
+        #expect(
+            issues(#"{"mqtt": {"broker": "mqtt://h"}, "gauges": [{"name": "a"}]}"#).first?.contains("no gauge has")
+                == true)
+        #expect(issues(#"{"mqtt": {"broker": "mqtt://h"}, "gauges": [{"name": "a", "mqtt": "t/#"}]}"#).count == 1)
+        #expect(
+            issues(#"{"mqtt": {"broker": "mqtt://h"}, "gauges": [{"name": "a", "mqtt": {"topic": "t", "qos": 2}}]}"#)
+                .count == 1)
+        #expect(
+            issues(
+                #"{"mqtt": {"broker": "mqtt://h"}, "gauges": [{"name": "a", "mqtt": {"topic": "t", "field": "a..b"}}]}"#
+            ).count == 1)
+        #expect(
+            issues(#"{"mqtt": {"broker": "mqtt://h", "keepalive": 1}, "gauges": [{"name": "a", "mqtt": "t"}]}"#).count
+                == 1)
+        let tls = #"{"mqtt": {"broker": "mqtt://h", "ca": "/ca.pem"}, "gauges": [{"name": "a", "mqtt": "t"}]}"#
+        #expect(issues(tls).first?.contains("TLS files need an mqtts:// broker") == true)
+        let pw =
+            #"{"mqtt": {"broker": "mqtt://h", "username": "u", "passwordFile": "/pw"}, "gauges": [{"name": "a", "mqtt": "t"}]}"#
+        #expect(issues(pw).isEmpty)
+        #expect(issues(pw, readable: false).first?.contains("cannot read /pw") == true)
+        let half = #"{"mqtt": {"broker": "mqtts://h", "certificate": "/c"}, "gauges": [{"name": "a", "mqtt": "t"}]}"#
+        #expect(issues(half).first?.contains("give both") == true)
+    }
+
+    @Test func payloads() {
+        func value(_ text: String, _ s: MQTTSubscription) -> Result<Double, MQTTPayloadError> {
+            Array(text.utf8).withUnsafeBytes { MQTTPayload.value($0, s) }
+        }
+        let plain = MQTTSubscription(topic: "t")
+        #expect(value(" 21.5\r\n", plain) == .success(21.5))
+        #expect(value("-3e2", plain) == .success(-300))
+        for bad in ["", "ON", "0x10", "nan", "inf", "1e999", "1 2", "--1"] {
+            #expect(value(bad, plain) == .failure(.notANumber), "\(bad)")
+        }
+        var f = MQTTSubscription(topic: "t", field: ["a", "b"], scale: 2, offset: 1)
+        #expect(value(#"{"a": {"b": 4}}"#, f) == .success(9))
+        #expect(value(#"{"a": {"b": "4"}}"#, f) == .success(9))
+        #expect(value(#"{"a": {"c": 4}}"#, f) == .failure(.noField("a.b")))
+        #expect(value(#"{"a": {"b": true}}"#, f) == .failure(.fieldNotANumber("a.b")))
+        f.scale = 1e308
+        #expect(value(#"{"a": {"b": 10}}"#, f) == .failure(.notFinite))
+        let big = [UInt8](repeating: 0x20, count: MQTTPayload.maxSize + 1)
+        #expect(big.withUnsafeBytes { MQTTPayload.value($0, plain) } == .failure(.tooLarge(MQTTPayload.maxSize + 1)))
+        let deep = value(String(repeating: "[", count: 60_000), f)
+        if case .failure(.notJSON) = deep {} else { Issue.record("deep nesting is an error, not a crash: \(deep)") }
+    }
 }

@@ -235,7 +235,7 @@ final class MQTTInput: ValueInput {
         if budget.allow(
             now: monotonicMilliseconds(), flushed: { Log.debug("\(label): \($0) more dropped message(s) not shown") })
         {
-            Log.debug("\(label): ignored a message on \(what)")
+            Log.debug("\(label): ignored a message on \(what) (\(rejected) so far)")
         }
     }
 
