@@ -3,3 +3,5 @@
  * is a macro, re-exported as a constant. */
 #include <mosquitto.h>
 static const int CMOSQ_PROTOCOL_V311 = MQTT_PROTOCOL_V311;
+/* The log level of libmosquitto's error messages (OpenSSL's reasons among them). */
+static const int CMOSQ_LOG_ERR = MOSQ_LOG_ERR;

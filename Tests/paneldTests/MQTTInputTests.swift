@@ -21,13 +21,15 @@ import Testing
             """)
     }
 
-    static func start(_ dir: TempDirectory, _ extra: [String] = []) throws -> DaemonProcess {
+    static func start(_ dir: TempDirectory, _ extra: [String] = [], environment: [String: String] = [:]) throws
+        -> DaemonProcess
+    {
         try DaemonProcess(
             dir,
             args: [
                 "--config", dir.file("l.json"), "--output", "png:" + dir.file("f.png"), "--png-interval", "0.05",
                 "--size", "64x64", "--verbose",
-            ] + extra)
+            ] + extra, environment: environment)
     }
 
     /// Asks `get NAME` until the answer is `want` or `timeout` ms pass; the last answer.
@@ -318,6 +320,114 @@ import Testing
         #expect(try Self.waitFor(c, "power", "1234.5") == "power 1234.5", "\(d.log())")
         #expect(try Self.waitFor(c, "level", "64") == "level 64")
         #expect(try Self.frameShows(dir, ["power=1234.5", "level=64"]))
+    }
+
+    /// Runs `script` with /bin/sh in `dir`; its stderr on failure.
+    static func sh(_ script: String, in dir: TempDirectory) throws {
+        let r = try runCommand(["/bin/sh", "-ec", "cd \(dir.path)\n" + script], in: TempDirectory())
+        guard r.status == 0 else { throw TestFailure("sh: \(script): \(r.err)") }
+    }
+
+    /// A password file made by mosquitto_passwd: the broker signs paneld in with
+    /// the layout's username and the password file's first line; a wrong password
+    /// is one error at priority err (3), then retries with backoff, the socket served.
+    @Test func passwordFileAndARefusal() throws {
+        let dir = TempDirectory()
+        try Self.sh("mosquitto_passwd -b -c passwd panel 's3cret pass'", in: dir)
+        let broker = try Broker(dir, extra: ["password_file \(dir.file("passwd"))"])
+        try dir.write("good", "s3cret pass\n")
+        try dir.write("bad", "wrong\n")
+        let gauges = #"{"name": "cpu", "mqtt": "host/cpu"}"#
+        try Self.writeLayout(
+            dir, broker: "mqtt://127.0.0.1:\(broker.port)",
+            settings: #""username": "panel", "passwordFile": "\#(dir.file("good"))""#, gauges: gauges)
+        let d = try Self.start(dir)
+        let c = try TestClient(d.socketPath)
+        #expect(Self.waitForLog(d, "connected; subscribed"), "\(d.log())")
+        try broker.publish("host/cpu", "31", ["-u", "panel", "-P", "s3cret pass"])
+        #expect(try Self.waitFor(c, "cpu", "31") == "cpu 31")
+
+        let other = TempDirectory()
+        try Self.writeLayout(
+            other, broker: "mqtt://127.0.0.1:\(broker.port)",
+            settings: #""username": "panel", "passwordFile": "\#(dir.file("bad"))""#, gauges: gauges)
+        let refused = try Self.start(other, environment: ["JOURNAL_STREAM": "STDERR"])
+        let rc = try TestClient(refused.socketPath)
+        usleep(2_500_000)  // attempts at about 0, 0.5, 1.5 s
+        let errors = refused.log().split(separator: "\n").filter { $0.contains("the broker refused the connection") }
+        #expect(errors.count == 1, "\(refused.log())")
+        #expect(errors.first?.hasPrefix("<3>") == true, "priority err: \(refused.log())")
+        #expect(errors.first?.contains("not authorised") == true, "\(refused.log())")
+        #expect(broker.log().split(separator: "\n").filter { $0.contains("not authorised") }.count >= 2, "retried")
+        #expect(try rc.ask("get cpu") == "cpu 0")
+    }
+
+    /// A password file that is a FIFO (or missing) is refused when the layout is
+    /// read: paneld never opens it, and says which file.
+    @Test func aPasswordFileThatIsNotARegularFileIsRefused() throws {
+        let dir = TempDirectory()
+        #expect(mkfifo(dir.file("fifo"), 0o600) == 0)
+        try Self.writeLayout(
+            dir, broker: "mqtt://127.0.0.1:1", settings: #""username": "u", "passwordFile": "\#(dir.file("fifo"))""#,
+            gauges: #"{"name": "cpu", "mqtt": "t"}"#)
+        let r = try runPaneld(
+            ["run", "--config", dir.file("l.json"), "--output", "png:" + dir.file("f.png"), "--socket", dir.file("s")],
+            in: dir)
+        #expect(r.status != 0)
+        #expect(r.err.contains("mqtt.passwordFile: cannot read \(dir.file("fifo"))"), "\(r.err)")
+    }
+
+    /// TLS with a CA made here by openssl: the broker's certificate (for
+    /// 127.0.0.1) is checked against the layout's CA, and a broker that asks for
+    /// a client certificate gets the layout's. A CA that did not sign the broker's
+    /// certificate is a failure to connect, said once.
+    @Test func tlsWithATestCA() throws {
+        let dir = TempDirectory()
+        try Self.sh(
+            """
+            openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=paneld-test-ca -keyout ca.key -out ca.pem 2>/dev/null
+            openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=other-ca -keyout other.key -out other.pem 2>/dev/null
+            printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\n' > san.ext
+            openssl req -newkey rsa:2048 -nodes -subj /CN=127.0.0.1 -keyout server.key -out server.csr 2>/dev/null
+            openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 -extfile san.ext -out server.pem 2>/dev/null
+            openssl req -newkey rsa:2048 -nodes -subj /CN=paneld -keyout client.key -out client.csr 2>/dev/null
+            openssl x509 -req -in client.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 -out client.pem 2>/dev/null
+            """, in: dir)
+        let broker = try Broker(
+            dir,
+            extra: [
+                "cafile \(dir.file("ca.pem"))", "certfile \(dir.file("server.pem"))",
+                "keyfile \(dir.file("server.key"))",
+                "require_certificate true",
+            ])
+        try Self.writeLayout(
+            dir, broker: "mqtts://127.0.0.1:\(broker.port)",
+            settings: """
+                "ca": "\(dir.file("ca.pem"))", "certificate": "\(dir.file("client.pem"))", "key": "\(dir.file("client.key"))"
+                """,
+            gauges: #"{"name": "cpu", "mqtt": "host/cpu"}"#)
+        let d = try Self.start(dir)
+        let c = try TestClient(d.socketPath)
+        #expect(Self.waitForLog(d, "mqtt mqtts://127.0.0.1:\(broker.port): connected; subscribed"), "\(d.log())")
+        try broker.publish(
+            "host/cpu", "88",
+            ["--cafile", dir.file("ca.pem"), "--cert", dir.file("client.pem"), "--key", dir.file("client.key")])
+        #expect(try Self.waitFor(c, "cpu", "88") == "cpu 88", "\(d.log())")
+        #expect(try Self.frameShows(dir, ["cpu=88"]))
+
+        let other = TempDirectory()
+        try Self.writeLayout(
+            other, broker: "mqtts://127.0.0.1:\(broker.port)",
+            settings: """
+                "ca": "\(dir.file("other.pem"))", "certificate": "\(dir.file("client.pem"))", "key": "\(dir.file("client.key"))"
+                """,
+            gauges: #"{"name": "cpu", "mqtt": "host/cpu"}"#)
+        let untrusted = try Self.start(other)
+        usleep(2_500_000)
+        #expect(Self.count(untrusted, "cannot connect") == 1, "\(untrusted.log())")
+        #expect(untrusted.log().contains("certificate verify failed"), "OpenSSL's reason: \(untrusted.log())")
+        #expect(!untrusted.log().contains("connected; subscribed"))
+        #expect(try TestClient(untrusted.socketPath).ask("get cpu") == "cpu 0")
     }
 }
 

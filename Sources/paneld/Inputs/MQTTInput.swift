@@ -44,6 +44,8 @@ final class MQTTInput: ValueInput {
     /// What the log last said about the connection, so each change is said once.
     private var reported: String?
     private var refusal: String?
+    /// libmosquitto's last error message (a TLS failure's reason, from OpenSSL), added to the next failure's line.
+    private var libraryError: String?
     private(set) var rejected = 0
     private(set) var received = 0
     private var budget = LogBudget()
@@ -96,6 +98,10 @@ final class MQTTInput: ValueInput {
         mosquitto_connect_callback_set(h) { _, context, rc in
             guard let context else { return }
             Unmanaged<MQTTInput>.fromOpaque(context).takeUnretainedValue().connected(rc)
+        }
+        mosquitto_log_callback_set(h) { _, context, level, text in
+            guard let context, let text, level == CMOSQ_LOG_ERR else { return }
+            Unmanaged<MQTTInput>.fromOpaque(context).takeUnretainedValue().libraryError = String(cString: text)
         }
         mosquitto_message_callback_set(h) { _, context, message in
             guard let context, let message else { return }
@@ -250,8 +256,10 @@ final class MQTTInput: ValueInput {
     private func lost(_ rc: Int32) {
         let now = monotonicMilliseconds()
         if refusal != nil { return schedule(now: now) }
-        let why = rc == MOSQ_ERR_SUCCESS.rawValue ? "connection closed" : MQTTInput.describe(rc)
+        var why = rc == MOSQ_ERR_SUCCESS.rawValue ? "connection closed" : MQTTInput.describe(rc)
+        if why.hasSuffix(".") { why.removeLast() }
         if state == .connected {
+            libraryError = nil
             reported = "lost"
             Log.warning("\(label): connection lost (\(why)); reconnecting")
             backoff = MQTTInput.minBackoff
@@ -261,7 +269,12 @@ final class MQTTInput: ValueInput {
         }
     }
 
-    private func failed(_ why: String, now: Int64) {
+    private func failed(_ reason: String, now: Int64) {
+        var why = reason.hasSuffix(".") ? String(reason.dropLast()) : reason
+        if let detail = libraryError {
+            why += " (\(LineError.escaped(String(decoding: detail.utf8.prefix(200), as: UTF8.self))))"
+        }
+        libraryError = nil
         if refusal == nil, reported != "failed: " + why {
             reported = "failed: " + why
             Log.warning(
