@@ -115,12 +115,12 @@ make_chroot() {
 BOOKWORM_PACKAGES=(libc6 libc6-dev linux-libc-dev libcrypt1 libcrypt-dev libgcc-s1 libgcc-12-dev
     libstdc++6 libstdc++-12-dev libdrm2 libdrm-dev libdrm-common libpciaccess0 libpciaccess-dev
     libfreetype6 libfreetype-dev zlib1g zlib1g-dev libpng16-16 libpng-dev libbrotli1 libbrotli-dev
-    libbz2-1.0 libbz2-dev libatomic1)
+    libbz2-1.0 libbz2-dev libatomic1 libmosquitto1 libmosquitto-dev libssl3)
 # The test bundle's userland (dynamic Swift runtime built against glibc 2.41) and valgrind.
 TRIXIE_PACKAGES=(libc6 libc6-dev linux-libc-dev libcrypt1 libcrypt-dev libgcc-s1 libgcc-14-dev
     libstdc++6 libstdc++-14-dev libdrm2 libdrm-dev libdrm-common libpciaccess0 libpciaccess-dev
     libfreetype6 libfreetype-dev zlib1g zlib1g-dev libpng16-16t64 libpng-dev libbrotli1 libbrotli-dev
-    libbz2-1.0 libbz2-dev libatomic1 valgrind)
+    libbz2-1.0 libbz2-dev libatomic1 libmosquitto1 libmosquitto-dev libssl3t64 valgrind)
 
 # fix_links DIR: bookworm's lib/ merged into usr/lib/ (trixie is merged already), lib -> usr/lib,
 # and absolute symlinks made relative (they would point into the host otherwise).
@@ -210,14 +210,14 @@ build_release() {
 }
 
 # check_binary FILE: at most GLIBC_2.36; NEEDED only libc, libm, libdrm, freetype (and its
-# libraries), zlib, libgcc_s.
+# libraries), zlib, libgcc_s, libmosquitto.
 check_binary() {
     local f=$1 max needed bad
     max=$(aarch64-linux-gnu-objdump -T "$f" | grep -o 'GLIBC_[0-9.]*' | sort -t. -k2,2n -u | tail -1)
     needed=$(aarch64-linux-gnu-readelf -d "$f" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')
     log "$(basename "$f"): $(stat -c %s "$f") bytes, needs $max; NEEDED: $needed"
     case $max in GLIBC_2.3[7-9] | GLIBC_2.[4-9]*) echo "[aarch64] FAIL: $f needs $max (bookworm has 2.36)" >&2; exit 1 ;; esac
-    bad=$(printf '%s\n' $needed | grep -Ev '^(libc|libm|libdrm|libfreetype|libz|libgcc_s|libpng16|libbrotli(dec|common)|libbz2)\.so\.[0-9]+$|^ld-linux-aarch64\.so\.1$' || true)
+    bad=$(printf '%s\n' $needed | grep -Ev '^(libc|libm|libdrm|libfreetype|libz|libgcc_s|libpng16|libbrotli(dec|common)|libbz2|libmosquitto)\.so\.[0-9]+$|^ld-linux-aarch64\.so\.1$' || true)
     [ -z "$bad" ] || { echo "[aarch64] FAIL: $f needs unexpected libraries: $bad" >&2; exit 1; }
 }
 

@@ -134,7 +134,8 @@ EOF
         # The candidates: the runtime packages whose libraries a paneld build may load.
         # dpkg-shlibdeps below fails if the binary needs a library none of them ships.
         (cd "$dir/debs" && apt-get -qq "${aptopts[@]}" download \
-            libc6:"$ARCH" libgcc-s1:"$ARCH" libdrm2:"$ARCH" libfreetype6:"$ARCH" zlib1g:"$ARCH" >&2)
+            libc6:"$ARCH" libgcc-s1:"$ARCH" libdrm2:"$ARCH" libfreetype6:"$ARCH" zlib1g:"$ARCH" \
+            libmosquitto1:"$ARCH" >&2)
         : >"$dir/admin/status"
         # A multiarch database (info/PKG:ARCH.*) that knows ARCH as a foreign architecture.
         echo 1 >"$dir/admin/info/format"
