@@ -143,7 +143,9 @@ import Testing
     }
 
     /// A "broker" that accepts the connection and never answers stalls nothing:
-    /// the socket answers at once, frames are shown.
+    /// the socket answers at once, frames are shown; after the keepalive (5 s)
+    /// paneld gives up on the connection, says so once and tries again later,
+    /// without keeping the old connection's descriptor.
     @Test func aSilentBrokerNeverStallsTheSocket() throws {
         let dir = TempDirectory()
         let port = freeTCPPort()
@@ -159,7 +161,9 @@ import Testing
             }
         }
         #expect(listen(s, 4) == 0)
-        try Self.writeLayout(dir, broker: "mqtt://127.0.0.1:\(port)", gauges: #"{"name": "cpu", "mqtt": "host/cpu"}"#)
+        try Self.writeLayout(
+            dir, broker: "mqtt://127.0.0.1:\(port)", settings: #""keepalive": 5"#,
+            gauges: #"{"name": "cpu", "mqtt": "host/cpu"}"#)
         let d = try Self.start(dir)
         let c = try TestClient(d.socketPath)
         for v in 0..<20 {
@@ -170,6 +174,20 @@ import Testing
             usleep(20_000)
         }
         #expect(try Self.frameShows(dir, ["cpu=19"]))
+        let descriptors = Self.openDescriptors(d.pid)
+        #expect(Self.waitForLog(d, "cannot connect: no answer within 5 s", timeout: 7_000), "\(d.log())")
+        usleep(1_500_000)  // the next attempt, about 0.5 s later, has connected again
+        #expect(Self.count(d, "cannot connect") == 1, "\(d.log())")
+        #expect(Self.openDescriptors(d.pid) == descriptors, "\(d.log())")
+    }
+
+    /// How many descriptors process `pid` has open.
+    static func openDescriptors(_ pid: pid_t) -> Int {
+        guard let dir = opendir("/proc/\(pid)/fd") else { return -1 }
+        defer { closedir(dir) }
+        var n = 0
+        while readdir(dir) != nil { n += 1 }
+        return n - 2
     }
 
     /// Idle with MQTT configured, paneld wakes only for the keepalive: it pings
@@ -483,6 +501,21 @@ import Testing
         #expect(issues(pw, readable: false).first?.contains("cannot read /pw") == true)
         let half = #"{"mqtt": {"broker": "mqtts://h", "certificate": "/c"}, "gauges": [{"name": "a", "mqtt": "t"}]}"#
         #expect(issues(half).first?.contains("give both") == true)
+    }
+
+    /// A reload that changes the broker or a gauge's topic needs a restart (the
+    /// input is made once, at start); one that changes neither does not.
+    @Test func mqttChangesNeedARestart() throws {
+        func layout(_ broker: String, _ topic: String, label: String = "A") throws -> Layout {
+            try LayoutReader.parse(
+                Array(
+                    #"{"mqtt": {"broker": "\#(broker)"}, "gauges": [{"name": "a", "label": "\#(label)", "mqtt": "\#(topic)"}]}"#
+                        .utf8))
+        }
+        let a = try layout("mqtt://h", "t")
+        #expect(Daemon.restartOnlyChange(from: a, to: try layout("mqtt://h", "t", label: "B")) == nil)
+        #expect(Daemon.restartOnlyChange(from: a, to: try layout("mqtt://h:1884", "t")) == "mqtt")
+        #expect(Daemon.restartOnlyChange(from: a, to: try layout("mqtt://h", "u")) == "mqtt")
     }
 
     @Test func payloads() {

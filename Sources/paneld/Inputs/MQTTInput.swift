@@ -18,7 +18,7 @@ import Glibc
 /// is at once; after a failure the wait doubles from ``minBackoff`` to
 /// ``maxBackoff``, with up to a quarter more at random, so a fleet does not return
 /// to a restarted broker at the same moment), connecting (a TCP connection, TLS
-/// handshake and CONNACK within ``connectTimeout``), connected. A broker that
+/// handshake and CONNACK within ``connectTimeout``: the keepalive, at most 10 s), connected. A broker that
 /// refuses the credentials is one error at priority err, then the same backoff.
 /// The broker's host name is resolved when connecting, in the loop: give an
 /// address, or a name the local resolver answers at once.
@@ -52,7 +52,8 @@ final class MQTTInput: ValueInput {
 
     static let minBackoff: Int64 = 500
     static let maxBackoff: Int64 = 30_000
-    static let connectTimeout: Int64 = 10_000
+    /// The longest wait for a connection to be accepted, whatever the keepalive.
+    static let maxConnectTimeout: Int64 = 10_000
     /// Packets read per poll turn at most, so a flood cannot hold the loop.
     static let packetsPerTurn = 256
 
@@ -131,7 +132,7 @@ final class MQTTInput: ValueInput {
     var nextDeadline: Int64? {
         switch state {
         case .waiting(let until): until
-        case .connecting(let since): since + MQTTInput.connectTimeout
+        case .connecting(let since): since + connectTimeout
         case .connected: miscDue
         }
     }
@@ -162,8 +163,8 @@ final class MQTTInput: ValueInput {
         switch state {
         case .waiting(let until) where now >= until:
             attempt(now: now)
-        case .connecting(let since) where now >= since + MQTTInput.connectTimeout:
-            failed("no answer within \(MQTTInput.connectTimeout / 1000) s", now: now)
+        case .connecting(let since) where now >= since + connectTimeout:
+            failed("no answer within \(connectTimeout / 1000) s", now: now)
         case .connected:
             guard let due = miscDue, now >= due else { return }
             miscDue = now + keepaliveCheckInterval
@@ -172,6 +173,9 @@ final class MQTTInput: ValueInput {
         default: break
         }
     }
+
+    /// How long a connection may take from the TCP connect to the broker's CONNACK.
+    private var connectTimeout: Int64 { min(Int64(settings.keepalive) * 1000, MQTTInput.maxConnectTimeout) }
 
     /// `mosquitto_loop_misc` sends a ping once `keepalive` seconds pass without
     /// anything sent, and drops a connection whose ping went unanswered as long:
