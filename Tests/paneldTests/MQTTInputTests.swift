@@ -142,6 +142,27 @@ import Testing
         #expect(Self.count(d, "connection lost") == 1)
     }
 
+    /// Two panels given the same client id take the connection from each other
+    /// (the broker drops the older one): each waits a growing backoff before it
+    /// returns, instead of reconnecting in a loop.
+    @Test func aConnectionLostSoonAfterItWasMadeBacksOff() throws {
+        let dir = TempDirectory()
+        let broker = try Broker(dir)
+        try Self.writeLayout(
+            dir, broker: "mqtt://127.0.0.1:\(broker.port)", settings: #""clientId": "same-id""#,
+            gauges: #"{"name": "cpu", "mqtt": "host/cpu"}"#)
+        let a = try Self.start(dir)
+        #expect(Self.waitForLog(a, "connected; subscribed"))
+        let other = TempDirectory()
+        try other.write("l.json", String(decoding: try FileIO.read(dir.file("l.json")), as: UTF8.self))
+        let b = try Self.start(other)
+        usleep(4_000_000)
+        let connects = Self.count(a, "connected; subscribed") + Self.count(b, "connected; subscribed")
+        print("MQTT duplicate client id: \(connects) connections in 4 s by two panels")
+        #expect(connects >= 3 && connects <= 12, "\(a.log())\n\(b.log())")
+        #expect(try TestClient(a.socketPath).ask("get cpu") == "cpu 0")
+    }
+
     /// A "broker" that accepts the connection and never answers stalls nothing:
     /// the socket answers at once, frames are shown; after the keepalive (5 s)
     /// paneld gives up on the connection, says so once and tries again later,

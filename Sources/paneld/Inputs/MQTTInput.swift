@@ -37,6 +37,8 @@ final class MQTTInput: ValueInput {
     private(set) var state: State
     private var backoff = MQTTInput.minBackoff
     private var hasConnectedBefore = false
+    /// When the current connection was accepted.
+    private var connectedAt: Int64 = 0
     /// When the next `mosquitto_loop_misc` is due while connected (keepalive pings and their timeout).
     private var miscDue: Int64?
     /// Values received since the store last saw them, one per gauge (a flood keeps the latest).
@@ -51,6 +53,10 @@ final class MQTTInput: ValueInput {
     private var budget = LogBudget()
 
     static let minBackoff: Int64 = 500
+    /// A connection lost after lasting this long is retried at once and the backoff
+    /// starts over; one lost sooner (a broker that accepts and then drops paneld,
+    /// another client taking over the same client id) waits the growing backoff.
+    static let stableConnection: Int64 = 10_000
     static let maxBackoff: Int64 = 30_000
     /// The longest wait for a connection to be accepted, whatever the keepalive.
     static let maxConnectTimeout: Int64 = 10_000
@@ -209,10 +215,10 @@ final class MQTTInput: ValueInput {
             return
         }
         state = .connected
-        backoff = MQTTInput.minBackoff
         hasConnectedBefore = true
         refusal = nil
-        miscDue = monotonicMilliseconds() + keepaliveCheckInterval
+        connectedAt = monotonicMilliseconds()
+        miscDue = connectedAt + keepaliveCheckInterval
         var failures: [String] = []
         for (topic, list) in routes.sorted(by: { $0.key < $1.key }) {
             let qos = Int32(list.map(\.subscription.qos).max() ?? 0)
@@ -266,8 +272,12 @@ final class MQTTInput: ValueInput {
             libraryError = nil
             reported = "lost"
             Log.warning("\(label): connection lost (\(why)); reconnecting")
-            backoff = MQTTInput.minBackoff
-            schedule(now: now, after: 0)
+            if now - connectedAt >= MQTTInput.stableConnection {
+                backoff = MQTTInput.minBackoff
+                schedule(now: now, after: 0)
+            } else {
+                schedule(now: now)
+            }
         } else {
             failed(why, now: now)
         }
