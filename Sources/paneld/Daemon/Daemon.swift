@@ -90,9 +90,7 @@ final class Daemon {
         self.layout = layout
         self.slot = slot
         self.lateDisplay = lateDisplay
-        self.renderer = PanelRenderer(
-            layout: layout, width: slot.current.width, height: slot.current.height,
-            cachesStaticLayers: settings.cachesStaticLayers)
+        self.renderer = Daemon.makeRenderer(layout, for: slot.current, settings: settings)
         self.listener = listener
         self.signals = signals
         self.inputs = inputs
@@ -289,13 +287,19 @@ final class Daemon {
         store = new.store(values: store.values)
         animator = Animator(duration: Int64(new.animation), values: store.values)
         layout = new
-        renderer = PanelRenderer(
-            layout: new, width: output.width, height: output.height, cachesStaticLayers: settings.cachesStaticLayers)
+        renderer = Daemon.makeRenderer(new, for: output, settings: settings)
         pendingNames = []
         fullRedraw = true
         if settings.statePath != nil, saveDue == nil { saveDue = monotonicMilliseconds() }
         Log.notice("reload: layout \(path) reloaded, \(new.gauges.count) gauge(s)")
         return .success("layout \(path) reloaded, \(new.gauges.count) gauge(s)")
+    }
+
+    /// The renderer for `layout` on `output` (a new one whenever either changes:
+    /// its cached pictures are for one layout at one size and format).
+    private static func makeRenderer(_ layout: Layout, for output: FrameOutput, settings: Settings) -> PanelRenderer {
+        PanelRenderer(
+            layout: layout, width: output.width, height: output.height, cachesStaticLayers: settings.cachesStaticLayers)
     }
 
     struct ReloadError: Error, CustomStringConvertible {
@@ -341,8 +345,7 @@ final class Daemon {
         late.watcher.close()
         lateDisplay = nil
         slot.replace(with: new)
-        renderer = PanelRenderer(
-            layout: layout, width: new.width, height: new.height, cachesStaticLayers: settings.cachesStaticLayers)
+        renderer = Daemon.makeRenderer(layout, for: new, settings: settings)
         shownValues = [:]
         fullRedraw = true
         settings.minFrameInterval = 0
