@@ -27,6 +27,11 @@ public protocol GaugeStyle: Sendable {
     /// `configuration` drawn into `rect`. Only asked of styles that separate
     /// their layers; ``GaugeLayering/unseparated`` by default.
     func layering(configuration: Configuration, in rect: Rect, context: DrawContext) -> GaugeLayering
+    /// The labels of `configuration` this style draws (those it is given and
+    /// has a place for). ``GaugeLabelKinds/all`` unless a style says
+    /// otherwise; a gauge shows a label its style leaves out as its title
+    /// (see ``TitlePlacement``).
+    func shownLabels(configuration: Configuration) -> GaugeLabelKinds
 }
 
 extension GaugeStyle {
@@ -34,6 +39,29 @@ extension GaugeStyle {
     public var separatesLayers: Bool { false }
     public func layering(configuration: Configuration, in rect: Rect, context: DrawContext) -> GaugeLayering {
         .unseparated
+    }
+    public func shownLabels(configuration: Configuration) -> GaugeLabelKinds { .all }
+}
+
+/// A gauge's labels by kind: what a style shows, or what a gauge was given.
+public struct GaugeLabelKinds: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    public static let label = Self(rawValue: 1)
+    /// The current value (a current-value label or the formatted value).
+    public static let currentValue = Self(rawValue: 2)
+    public static let minimumValue = Self(rawValue: 4)
+    public static let maximumValue = Self(rawValue: 8)
+    public static let all: Self = [.label, .currentValue, .minimumValue, .maximumValue]
+
+    /// The kinds `configuration` has a label of.
+    public init(of configuration: GaugeStyleConfiguration) {
+        self = []
+        if configuration.label != nil { insert(.label) }
+        if configuration.currentValueLabel != nil { insert(.currentValue) }
+        if configuration.minimumValueLabel != nil { insert(.minimumValue) }
+        if configuration.maximumValueLabel != nil { insert(.maximumValue) }
     }
 }
 
@@ -90,8 +118,12 @@ public struct GaugeEnvironment: Sendable, Hashable {
     /// The font for every label.
     public var font: FontDescriptor = .default
     /// Pixel size of the secondary labels (label, min/max); the current value
-    /// of circular styles is sized from the ring instead.
+    /// of circular styles is sized from the ring instead. Not used when
+    /// ``typeScale`` is set.
     public var labelSize: Double = 12
+    /// Text sizes from the gauge's cell (see ``TypeScale``); nil keeps
+    /// ``labelSize`` and the sizes each style derives from its geometry.
+    public var typeScale: TypeScale?
     /// Whether a gauge with ``Thresholds`` shows its zones along the track.
     public var showsThresholdZones = false
     /// Opacity of the zone colours on the track.
