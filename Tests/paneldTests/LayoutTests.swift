@@ -274,3 +274,89 @@ private func layout(_ json: String) throws -> Layout { try LayoutReader.parse(Ar
         }
     }
 }
+
+/// Labels on every style, the title key, the type scale and the warnings
+/// for keys that change nothing on the panel.
+@Suite struct LayoutLabelTests {
+    /// One gauge of each style, each with a label.
+    static let everyStyle = """
+        {"gauges": [
+          {"name": "a", "style": "linearCapacity", "label": "A"},
+          {"name": "b", "style": "accessoryLinear", "label": "B"},
+          {"name": "c", "style": "accessoryLinearCapacity", "label": "C"},
+          {"name": "d", "style": "accessoryCircular", "label": "D", "minimumLabel": "0", "maximumLabel": "100"},
+          {"name": "e", "style": "accessoryCircularCapacity", "label": "E"},
+          {"name": "f", "style": "ring", "label": "F"},
+          {"name": "g", "style": "stepped", "label": "G"}]}
+        """
+
+    @Test func everyStyleShowsItsLabelWithoutWarnings() throws {
+        let l = try layout(Self.everyStyle)
+        #expect(l.warnings == [])
+        for g in l.gauges {
+            #expect(g.gauge.shownLabels.contains(.label), "\(g.name)")
+            #expect(g.gauge.title == .automatic)
+            #expect(g.gauge.environment.typeScale != nil)
+        }
+    }
+
+    @Test func titlePlacements() throws {
+        let l = try layout(
+            """
+            {"gauges": [{"name": "a", "label": "A", "title": "bottom"}, {"name": "b", "label": "B", "title": "top"},
+              {"name": "c", "label": "C", "title": "auto"}, {"name": "d", "style": "bar", "label": "D", "title": "none"}]}
+            """)
+        #expect(l.gauges.map(\.gauge.title) == [.bottom, .top, .automatic, .none])
+        #expect(l.warnings == [])
+        #expect(
+            issues(#"{"gauges": [{"name": "a", "label": "A", "title": "left"}]}"#)
+                == [
+                    LayoutIssue(
+                        line: 1, path: "gauges[0].title", message: "'left' is not 'auto', 'top', 'bottom' or 'none'")
+                ])
+    }
+
+    /// A key the gauge cannot show is a warning, with its line.
+    @Test func keysThatShowNothingAreWarnings() throws {
+        let l = try layout(
+            """
+            {"gauges": [
+              {"name": "a", "style": "ring", "label": "A", "title": "none",
+               "minimumLabel": "0", "maximumLabel": "100"},
+              {"name": "b", "style": "accessoryLinear", "minimumLabel": "lo",
+               "format": "number", "title": "top"},
+              {"name": "c", "style": "stepped", "format": "percent", "units": "rpm",
+               "tint": "#FF0000", "interpolation": "srgb"},
+              {"name": "d", "style": "arc", "gradient": ["#00FF00", "#FF0000"],
+               "thresholds": [{"above": 50, "color": "#FF0000"}]}]}
+            """)
+        #expect(
+            l.warnings.map(\.description) == [
+                "line 2: gauges[0].label: not shown: the 'ring' style has no place for a label and \"title\" is \"none\"",
+                "line 3: gauges[0].minimumLabel: not shown: the 'ring' style shows no end labels",
+                "line 3: gauges[0].maximumLabel: not shown: the 'ring' style shows no end labels",
+                "line 5: gauges[1].format: not shown: the 'accessoryLinear' style shows no current value with end labels",
+                "line 5: gauges[1].title: has no effect: the gauge has no \"label\"",
+                "line 7: gauges[2].interpolation: has no effect: the tint is one colour, not a gradient",
+                "line 6: gauges[2].units: not shown: a percent format shows '%'",
+                "line 8: gauges[3].gradient: with thresholds, only its first colour shows (below the first threshold)",
+            ])
+    }
+
+    /// Without `labelSize` text follows the type scale; with it, the sizes are fixed.
+    @Test func labelSizeFixesTheSizes() throws {
+        let l = try layout(#"{"gauges": [{"name": "a"}, {"name": "b", "labelSize": 16}]}"#)
+        #expect(l.gauges[0].gauge.environment.typeScale == TypeScale())
+        #expect(l.gauges[1].gauge.environment.typeScale == nil && l.gauges[1].gauge.environment.labelSize == 16)
+    }
+
+    /// The package's layout reads without warnings.
+    @Test func thePackagedLayoutHasNoWarnings() throws {
+        // This file is ROOT/Tests/paneldTests/LayoutTests.swift.
+        let root = String(#filePath).split(separator: "/", omittingEmptySubsequences: false).dropLast(3)
+            .joined(separator: "/")
+        let l = try LayoutReader.read(file: root + "/packaging/layout.json")
+        #expect(l.warnings == [])
+        #expect(l.gauges.allSatisfy { $0.gauge.shownLabels.contains(.label) })
+    }
+}
