@@ -360,3 +360,46 @@ private func layout(_ json: String) throws -> Layout { try LayoutReader.parse(Ar
         #expect(l.gauges.allSatisfy { $0.gauge.shownLabels.contains(.label) })
     }
 }
+
+@Suite struct ValueSizeMatchingTests {
+    static let json = """
+        {"mode": "800x480", "gauges": [
+          {"name": "cpu", "style": "arc", "rect": [0, 0, 220, 220], "range": [0, 100], "format": "percent"},
+          {"name": "temp", "style": "arc", "rect": [240, 0, 220, 220], "range": [20, 90], "units": "°C"},
+          {"name": "small", "style": "arc", "rect": [480, 0, 100, 100], "range": [0, 5000], "units": "rpm"},
+          {"name": "ring", "style": "ring", "rect": [0, 240, 220, 220], "range": [0, 1000], "units": "W"},
+          {"name": "fixed", "style": "arc", "rect": [240, 240, 220, 220], "range": [0, 9], "labelSize": 12}]}
+        """
+
+    /// Gauges of one style and size are sized by the widest values of them all;
+    /// others keep their own.
+    @Test func gaugesOfOneStyleAndSizeShareTheirWidestValues() throws {
+        let l = try layout(Self.json)
+        let texts = Dictionary(uniqueKeysWithValues: l.gauges.map { ($0.name, $0.gauge.configuration.sizingText) })
+        #expect(Set(texts["cpu"]!) == Set(texts["temp"]!))
+        #expect(texts["cpu"]!.contains("100 %") && texts["cpu"]!.contains("90 °C"))
+        #expect(!texts["small"]!.contains("100 %") && !texts["ring"]!.contains("100 %"))
+        #expect(l.gauges.first { $0.name == "fixed" }!.gauge.environment.valueSizingText == [])
+    }
+
+    /// So both show their values at one size: their first digit's ink is as tall.
+    @Test func equalCellsShowEqualValueSizes() throws {
+        let l = try layout(Self.json)
+        func digitsHeight(_ name: String, _ value: Double) throws -> Int {
+            let g = try #require(l.gauges.first { $0.name == name })
+            let img = Image(width: 220, height: 220)
+            let c = Canvas(surface: img.surface)
+            c.clear(.black)
+            g.gauge(showing: value).draw(in: Rect(x: 0, y: 0, width: 220, height: 220), on: c)
+            // The first glyph ("4") of the centre: the rows with ink in the
+            // first columns with ink, between the ring's sides.
+            func inked(_ x: Int, _ y: Int) -> Bool { img.surface.pixel(x: x, y: y).red > 128 }
+            let x0 = try #require((70..<150).first { x in (80..<140).contains { inked(x, $0) } })
+            let x1 = try #require((x0..<150).first { x in !(80..<140).contains { inked(x, $0) } })
+            let rows = (80..<140).filter { y in (x0..<x1).contains { inked($0, y) } }
+            return (rows.max() ?? 0) - (rows.min() ?? 0)
+        }
+        let cpu = try digitsHeight("cpu", 44), temp = try digitsHeight("temp", 44)
+        #expect(cpu > 10 && cpu == temp, "\(cpu) \(temp)")
+    }
+}

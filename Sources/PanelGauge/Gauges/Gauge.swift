@@ -164,7 +164,7 @@ public struct Gauge: Sendable {
         return GaugeStyleConfiguration(
             value: normalizedValue, label: label, currentValueLabel: current,
             minimumValueLabel: minimumValueLabel, maximumValueLabel: maximumValueLabel,
-            sizingText: valueFormat.map { $0.widestCandidates(in: range) } ?? [],
+            sizingText: (valueFormat.map { $0.widestCandidates(in: range) } ?? []) + environment.valueSizingText,
             tint: thresholds?.color(for: clampedValue).map(Tint.color) ?? resolvedTint,
             zoneTrack: environment.showsThresholdZones
                 ? thresholds?.zoneTint(

@@ -124,6 +124,10 @@ public struct GaugeEnvironment: Sendable, Hashable {
     /// Text sizes from the gauge's cell (see ``TypeScale``); nil keeps
     /// ``labelSize`` and the sizes each style derives from its geometry.
     public var typeScale: TypeScale?
+    /// More texts the current value is sized by, besides the gauge's own
+    /// widest values: those of gauges it should match (a panel gives gauges
+    /// of one style and size the same value size).
+    public var valueSizingText: [String] = []
     /// Whether a gauge with ``Thresholds`` shows its zones along the track.
     public var showsThresholdZones = false
     /// Opacity of the zone colours on the track.

@@ -62,7 +62,8 @@ struct LayoutError: Error, CustomStringConvertible {
 /// end labels and the largest current value are steps of one ladder relative to
 /// the rectangle, so gauges of the same size show the same sizes; a current
 /// value is set at the largest step at which the widest value of the range
-/// fits. `labelSize` fixes the label and end-label size in pixels instead (the
+/// fits, and gauges of one style and size take the widest values of them all,
+/// so they show one value size (see `matchValueSizes`). `labelSize` fixes the label and end-label size in pixels instead (the
 /// current value is then sized from the gauge's geometry). Text wider than its
 /// place ends in an ellipsis.
 ///
@@ -76,6 +77,32 @@ enum LayoutReader {
     /// speedometer arc, `bar` the horizontal capacity bar.
     static let styleAliases: [String: GaugeStyleName] = ["arc": .accessoryCircular, "bar": .linearCapacity]
     static let maxFileSize = 1 << 20
+
+    /// Gives gauges of one style and rectangle size one value size: each is
+    /// sized by the widest values of them all (their ranges may differ, as
+    /// 0...100 % and 20...90 °C do). Gauges on the type scale only; a
+    /// `labelSize` gauge keeps its own.
+    static func matchValueSizes(_ gauges: inout [LayoutGauge]) {
+        func texts(_ g: Gauge) -> [String] {
+            let own = g.configuration.sizingText
+            // A ring without a format shows its percentage, sized by its default text.
+            return own.isEmpty && g.style is RingGaugeStyle && g.valueFormat == nil
+                ? [RingGaugeStyle.defaultSizingText] : own
+        }
+        var groups: [String: [Int]] = [:]
+        for (i, g) in gauges.enumerated() where g.gauge.environment.typeScale != nil {
+            let size = g.rect.map { "\($0.width)x\($0.height)" } ?? "screen"
+            groups["\(type(of: g.gauge.style)) \(size)", default: []].append(i)
+        }
+        for members in groups.values where members.count > 1 {
+            var all: [String] = []
+            for i in members { for t in texts(gauges[i].gauge) where !all.contains(t) { all.append(t) } }
+            for i in members {
+                let own = texts(gauges[i].gauge)
+                gauges[i].gauge.environment.valueSizingText = all.filter { !own.contains($0) }
+            }
+        }
+    }
 
     static func read(file path: String) throws -> Layout {
         let bytes: [UInt8]
@@ -320,6 +347,7 @@ private struct Checker {
             }
             layout.gauges.append(spec)
         }
+        LayoutReader.matchValueSizes(&layout.gauges)
         // A metric must not shadow a gauge's own name (that gauge would be unreachable by it).
         for (a, (k, item)) in metrics.sorted(by: { $0.value.0 < $1.value.0 }) where seen[a] != nil {
             fail(item, "gauges[\(k)].metric", "'\(a)' is the name of gauges[\(seen[a]!)]")

@@ -17,6 +17,8 @@
 public struct RingGaugeStyle: GaugeStyle {
     /// Diameter over centre width.
     public static let scale = 1.777
+    /// The widest text of the default centre, which sizes it.
+    public static let defaultSizingText = "100 %"
     /// Text size of the ideal (unconstrained) ring: SwiftUI's body text.
     public static let idealFontSize = 17.0
     /// Text size of the centre; nil picks the largest size whose ring fits the
@@ -47,7 +49,7 @@ public struct RingGaugeStyle: GaugeStyle {
         var c = c
         if c.currentValueLabel == nil {
             c.currentValueLabel = .text(ValueFormat.percent().string(for: c.value, in: 0...1))
-            c.sizingText = ["100 %"]
+            c.sizingText.append(Self.defaultSizingText)
         }
         let label = c.currentValueLabel!
         // An unbounded proposal (asking for the ideal size) takes the article's
