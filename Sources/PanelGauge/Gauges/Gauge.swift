@@ -295,7 +295,8 @@ extension Gauge {
     public func sizeThatFits(_ proposal: Size, fonts: FontCache = .shared) -> Size {
         let context = context(fonts: fonts, cell: Rect(x: 0, y: 0, width: proposal.width, height: proposal.height))
         let c = configuration
-        guard titleOnTop(c) != nil, let label = c.label else {
+        let cell = Rect(x: 0, y: 0, width: proposal.width, height: proposal.height)
+        guard titleOnTop(c, in: cell.isDrawable ? cell : nil, context: context) != nil, let label = c.label else {
             return style.makeBody(configuration: c).sizeThatFits(proposal, context: context)
         }
         var body = c

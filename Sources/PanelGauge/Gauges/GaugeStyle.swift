@@ -32,6 +32,10 @@ public protocol GaugeStyle: Sendable {
     /// otherwise; a gauge shows a label its style leaves out as its title
     /// (see ``TitlePlacement``).
     func shownLabels(configuration: Configuration) -> GaugeLabelKinds
+    /// Whether the label fits the place the style has for it in `rect`; a
+    /// gauge with an automatic title shows a label that does not fit as its
+    /// title instead. True unless a style says otherwise.
+    func labelFits(configuration: Configuration, in rect: Rect, context: DrawContext) -> Bool
 }
 
 extension GaugeStyle {
@@ -41,6 +45,7 @@ extension GaugeStyle {
         .unseparated
     }
     public func shownLabels(configuration: Configuration) -> GaugeLabelKinds { .all }
+    public func labelFits(configuration: Configuration, in rect: Rect, context: DrawContext) -> Bool { true }
 }
 
 /// A gauge's labels by kind: what a style shows, or what a gauge was given.

@@ -11,7 +11,8 @@ public enum TitlePlacement: Sendable, Hashable {
     /// (SwiftUI's behaviour, and the default).
     case none
     /// Above the gauge when its style has no place for the label (for the
-    /// given labels), else where the style puts it.
+    /// given labels) or the label does not fit there, else where the style
+    /// puts it.
     case automatic
     /// Always a title above the gauge (the style is not given the label).
     case top
@@ -37,14 +38,19 @@ struct TitledLayout {
 }
 
 extension Gauge {
-    /// Whether the label is shown as a title, and on which edge (true: top).
-    func titleOnTop(_ c: GaugeStyleConfiguration) -> Bool? {
+    /// Whether the label is shown as a title, and on which edge (true: top),
+    /// when the gauge is drawn into `rect` (nil: wherever, assuming the label
+    /// fits the style's place for it).
+    func titleOnTop(_ c: GaugeStyleConfiguration, in rect: Rect? = nil, context: DrawContext? = nil) -> Bool? {
         guard c.label != nil else { return nil }
         switch title {
         case .none: return nil
         case .top: return true
         case .bottom: return false
-        case .automatic: return style.shownLabels(configuration: c).contains(.label) ? nil : true
+        case .automatic:
+            guard style.shownLabels(configuration: c).contains(.label) else { return true }
+            if let rect, let context, !style.labelFits(configuration: c, in: rect, context: context) { return true }
+            return nil
         }
     }
 
@@ -59,7 +65,7 @@ extension Gauge {
     /// `rect` split between the title (if shown) and the style's drawing.
     func titled(in rect: Rect, context: DrawContext) -> TitledLayout {
         var c = configuration
-        guard let top = titleOnTop(c), let label = c.label else {
+        guard let top = titleOnTop(c, in: rect, context: context), let label = c.label else {
             return TitledLayout(configuration: c, body: rect, title: nil)
         }
         c.label = nil

@@ -43,6 +43,26 @@ import Testing
         #expect(open.shownLabels.contains(.label))
     }
 
+    /// accessoryCircular keeps a label that fits its opening there; an
+    /// automatic title takes one that does not (rather than shorten it).
+    @Test func aLabelTooWideForTheOpeningBecomesTheTitle() throws {
+        func gauge(_ label: GaugeLabel) throws -> Gauge {
+            try Gauge(value: 0.5) { label }.gaugeStyle(.accessoryCircular).typeScale(TypeScale()).title(.automatic)
+        }
+        let bg = RGB(Panel.background)
+        let top = IntRect(x: 0, y: 0, width: 100, height: 12)
+        let short = render(try gauge("Hum"), width: 100, height: 113)
+        let long = render(try gauge("Humidity of the cellar"), width: 100, height: 113)
+        // The ring starts at the top of its square; a title pushes it down.
+        #expect(short.inkBounds(in: top, background: bg) != nil)
+        let ring = try #require(short.inkBounds(in: short.surface.bounds, background: bg))
+        let titled = try #require(long.inkBounds(in: IntRect(x: 0, y: 12, width: 100, height: 101), background: bg))
+        #expect(titled.minY > ring.minY + 8)
+        // In the narrower opening the title does not fit either: it ends in an ellipsis, inside the cell.
+        let titleInk = try #require(long.inkBounds(in: top, background: bg))
+        #expect(titleInk.minX >= 0 && titleInk.maxX <= 100)
+    }
+
     /// A title takes the top of the cell at the title size: gauges of
     /// different styles in cells of one size draw it with the same pixels.
     @Test func titlesOfEqualCellsAreEqual() throws {

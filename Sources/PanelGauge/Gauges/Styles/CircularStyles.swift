@@ -87,7 +87,7 @@ func adding(_ part: [Rect]?, to bounds: [Rect]?) -> [Rect]? {
 /// labels are `0.1 D` (at least 9 px where the square has room below the
 /// ends): minimum and maximum centred under the two round ends
 /// (their ink centred half a label below the caps' lowest point), the label
-/// centred `0.8 r` below the centre. The ring shows a gradient tint in full along the arc
+/// centred `0.8 r` below the centre, as wide as the opening less a stroke. The ring shows a gradient tint in full along the arc
 /// (solid tints draw it in the track colour) and the dot takes the tint's colour
 /// at its position, as in SwiftUI.
 public struct AccessoryCircularGaugeStyle: GaugeStyle {
@@ -130,7 +130,19 @@ public struct AccessoryCircularGaugeStyle: GaugeStyle {
         guard let label = c.label else { return [] }
         let y = l.center.y + l.radius * 0.8
         let size = context.textSizes?.title ?? small
-        return [(label, Rect(x: l.center.x - l.radius, y: y - size / 2, width: 2 * l.radius, height: size), size)]
+        // As wide as the opening between the round ends, less half a stroke
+        // of air at each (a longer label ends in an ellipsis there instead of
+        // running into them).
+        let gap = max(0, 2 * (l.center.x - end.x) - 2 * l.lineWidth)
+        return [(label, Rect(x: l.center.x - gap / 2, y: y - size / 2, width: gap, height: size), size)]
+    }
+
+    /// Whether the label (shown without end labels) is as narrow as the opening.
+    public func labelFits(configuration c: Configuration, in rect: Rect, context: DrawContext) -> Bool {
+        guard c.minimumValueLabel == nil, c.maximumValueLabel == nil, let label = c.label,
+            let (_, box, size) = openingLabels(Self.layout(in: rect), c, context).first
+        else { return true }
+        return label.size(pixelSize: size, context: context).width <= box.width
     }
 
     /// The current value, and the end labels or else the label.
