@@ -28,6 +28,10 @@ struct Layout: Sendable {
     var statsdSocket: String?
     /// Milliseconds a gauge takes to glide to a new value; 0 = it jumps.
     var animation: Int = 0
+    /// Keys the reader accepted that change nothing on the panel (a label
+    /// the gauge's style has no place for, units a percent format drops...):
+    /// paneld logs them when it reads the layout, at start and on reload.
+    var warnings: [LayoutIssue] = []
 
     /// The layout used when no file is given: one ring gauge named `value`,
     /// range 0...100, filling the screen; a bare `73` sets it.
@@ -48,6 +52,11 @@ struct Layout: Sendable {
 }
 
 extension Layout {
+    /// Logs each of ``warnings`` with the file's name.
+    func logWarnings(file: String) {
+        for w in warnings { Log.warning("\(file): \(w)") }
+    }
+
     /// Each gauge's other name (``LayoutGauge/metric``), for ``GaugeStore``.
     var aliases: [String: String] {
         Dictionary(uniqueKeysWithValues: gauges.compactMap { g in g.metric.map { ($0, g.name) } })

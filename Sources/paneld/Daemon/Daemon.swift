@@ -280,6 +280,7 @@ final class Daemon {
             Log.error("reload: layout not reloaded (\(error)); the old one stays")
             return .failure(ReloadError("layout not reloaded, the old one stays: \(error)"))
         }
+        new.logWarnings(file: path)
         if let change = Daemon.restartOnlyChange(from: layout, to: new) {
             Log.error("reload: layout not reloaded: \(change) changed, which needs a restart")
             return .failure(ReloadError("layout not reloaded: \(change) changed, which needs a restart"))
