@@ -13,8 +13,11 @@
 ///    (random shapes, paints, formats and clips), `StadiumFillTests` and
 ///    `AnnularSectorTests.randomRingsAndClips`.
 /// 2. **A gradient pixel depends only on its position,** not on the spans a
-///    draw cuts its row into (a clipped repaint cuts them elsewhere). Enforced
-///    by `ShaderTests.aPixelsColourDoesNotDependOnTheSpansAroundIt`.
+///    draw cuts its row into (a clipped repaint cuts them elsewhere, and
+///    in-place shading cuts them elsewhere than the colour buffer). Enforced
+///    by `ShaderTests.aPixelsColourDoesNotDependOnTheSpansAroundIt` (conic),
+///    `ShaderTests.aLinearPixelsColourDoesNotDependOnTheSpansAroundIt` and
+///    `InPlaceShadingTests.matchesTheColourBufferPixelForPixel`.
 /// 3. **An arc's pixels away from its ends do not depend on its sweep,** when
 ///    its outline is simple and its inner circle is walked as a circle
 ///    (``walksArcsAsCircles(radius:)``): the value arc at any value is, away
