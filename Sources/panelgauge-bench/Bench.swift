@@ -13,6 +13,8 @@ struct Bench {
         var png: String? = nil
         var pngValue = 0.73
         var variant = "simple"
+        /// `a`: shared/bench/SCENE.md (gauge-panel); `b`: SCENE-B.md (dial-panel, simple only).
+        var scene = "a"
         /// The renderer name in the JSON line: two builds of this program (for
         /// the baseline x86-64 and for Haswell) join one peer run apart.
         var name = "panelgauge"
@@ -55,6 +57,9 @@ struct Bench {
                     fail("variant must be simple or gradient")
                 }
                 o.gradient = o.variant == "gradient"
+            case "--scene":
+                o.scene = next()
+                guard o.scene == "a" || o.scene == "b" else { fail("--scene must be a or b, got '\(o.scene)'") }
             case "--png": o.png = next()
             case "--v":
                 let s = next()
@@ -69,6 +74,7 @@ struct Bench {
             }
             i += 1
         }
+        if o.scene == "b" && o.gradient { fail("scene b has only the simple variant") }
         return o
     }
 
@@ -98,22 +104,29 @@ struct Bench {
         let o = parse(CommandLine.arguments)
         let image = Image(width: o.width, height: o.height, format: .xrgb8888)
         let canvas = Canvas(surface: image.surface)
-        let scene = GaugePanelScene(width: o.width, height: o.height, gradient: o.gradient)
+        let draw: (Double) -> Void
+        if o.scene == "b" {
+            let scene = DialPanelScene(width: o.width, height: o.height)
+            draw = { scene.draw(canvas, v: $0) }
+        } else {
+            let scene = GaugePanelScene(width: o.width, height: o.height, gradient: o.gradient)
+            draw = { scene.draw(canvas, v: $0) }
+        }
 
         if let png = o.png {
-            scene.draw(canvas, v: o.pngValue)
+            draw(o.pngValue)
             do { try PNG.write(image.surface, to: png) } catch { fail("\(error)") }
             return
         }
 
         let cg = o.callgrind ? callgrindControls() : nil
         cg?.start()
-        for i in 0..<o.warmup { scene.draw(canvas, v: GaugePanelScene.value(frame: i * o.stride)) }
+        for i in 0..<o.warmup { draw(GaugePanelScene.value(frame: i * o.stride)) }
         cg?.toggle()
         var times = [UInt64](repeating: 0, count: o.frames)
         for i in 0..<o.frames {
             let t0 = nowNs()
-            scene.draw(canvas, v: GaugePanelScene.value(frame: i * o.stride))
+            draw(GaugePanelScene.value(frame: i * o.stride))
             times[i] = nowNs() - t0
         }
         cg?.toggle()

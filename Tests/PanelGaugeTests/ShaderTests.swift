@@ -213,6 +213,33 @@ extension ShaderTests {
 }
 
 extension ShaderTests {
+    /// The same for linear gradients at any angle and length: each entry
+    /// index (the table holds its index) is the one the pixel's own position
+    /// gives, however the row is cut into spans.
+    @Test func aLinearPixelsColourDoesNotDependOnTheSpansAroundIt() {
+        let table = IndexTable()
+        var rng = BlendTests.Random(state: 29)
+        for trial in 0..<1_500 {
+            let start = Point(x: Double(rng.below(4000)) / 8 - 50, y: Double(rng.below(3200)) / 8 - 50)
+            let end = Point(x: Double(rng.below(4000)) / 8 - 50, y: Double(rng.below(3200)) / 8 - 50)
+            let shader = LinearShader(table: table.entries, start: start, end: end, origin: (0, 0))
+            for y in stride(from: rng.below(4), to: 400, by: 7) {
+                var expected = [UInt32](repeating: 0, count: 500)
+                expected.withUnsafeMutableBufferPointer { shader.shade(y: y, x: 0, count: 500, into: $0.baseAddress!) }
+                var got = [UInt32](repeating: 0, count: 500)
+                var x = 0
+                while x < 500 {
+                    let count = min(500 - x, 1 + rng.below(rng.below(2) == 0 ? 5 : 70))
+                    got.withUnsafeMutableBufferPointer {
+                        shader.shade(y: y, x: x, count: count, into: $0.baseAddress! + x)
+                    }
+                    x += count
+                }
+                #expect(got == expected, "trial \(trial) row \(y)")
+            }
+        }
+    }
+
     /// `shadeExactly` (straight into a surface's row) writes what `shade`
     /// writes, and nothing past its count; runs of every length end there,
     /// with the table's runs of equal entries (which the shader steps over)

@@ -264,7 +264,7 @@ import Testing
         hup(waitingFor: "reloaded, 2 gauge(s)")
         #expect(try c.list() == ["cpu": "40", "temp": "20"])
         try dir.write("l.json", "{\"mode\": \"64x32\",\n \"gauges\": [{\"name\": \"cpu\", \"style\": \"dial\"}]}")
-        hup(waitingFor: "layout not reloaded; the old one stays")
+        hup(waitingFor: "layout not reloaded, the old one stays")
         #expect(d.log().contains("l.json: line 2: gauges[0].style: unknown style 'dial'"))
         #expect(try c.list() == ["cpu": "40", "temp": "20"])
         try dir.write("l.json", ##"{"mode": "32x32", "gauges": [{"name": "cpu"}]}"##)

@@ -274,3 +274,132 @@ private func layout(_ json: String) throws -> Layout { try LayoutReader.parse(Ar
         }
     }
 }
+
+/// Labels on every style, the title key, the type scale and the warnings
+/// for keys that change nothing on the panel.
+@Suite struct LayoutLabelTests {
+    /// One gauge of each style, each with a label.
+    static let everyStyle = """
+        {"gauges": [
+          {"name": "a", "style": "linearCapacity", "label": "A"},
+          {"name": "b", "style": "accessoryLinear", "label": "B"},
+          {"name": "c", "style": "accessoryLinearCapacity", "label": "C"},
+          {"name": "d", "style": "accessoryCircular", "label": "D", "minimumLabel": "0", "maximumLabel": "100"},
+          {"name": "e", "style": "accessoryCircularCapacity", "label": "E"},
+          {"name": "f", "style": "ring", "label": "F"},
+          {"name": "g", "style": "stepped", "label": "G"}]}
+        """
+
+    @Test func everyStyleShowsItsLabelWithoutWarnings() throws {
+        let l = try layout(Self.everyStyle)
+        #expect(l.warnings == [])
+        for g in l.gauges {
+            #expect(g.gauge.shownLabels.contains(.label), "\(g.name)")
+            #expect(g.gauge.title == .automatic)
+            #expect(g.gauge.environment.typeScale != nil)
+        }
+    }
+
+    @Test func titlePlacements() throws {
+        let l = try layout(
+            """
+            {"gauges": [{"name": "a", "label": "A", "title": "bottom"}, {"name": "b", "label": "B", "title": "top"},
+              {"name": "c", "label": "C", "title": "auto"}, {"name": "d", "style": "bar", "label": "D", "title": "none"}]}
+            """)
+        #expect(l.gauges.map(\.gauge.title) == [.bottom, .top, .automatic, .none])
+        #expect(l.warnings == [])
+        #expect(
+            issues(#"{"gauges": [{"name": "a", "label": "A", "title": "left"}]}"#)
+                == [
+                    LayoutIssue(
+                        line: 1, path: "gauges[0].title", message: "'left' is not 'auto', 'top', 'bottom' or 'none'")
+                ])
+    }
+
+    /// A key the gauge cannot show is a warning, with its line.
+    @Test func keysThatShowNothingAreWarnings() throws {
+        let l = try layout(
+            """
+            {"gauges": [
+              {"name": "a", "style": "ring", "label": "A", "title": "none",
+               "minimumLabel": "0", "maximumLabel": "100"},
+              {"name": "b", "style": "accessoryLinear", "minimumLabel": "lo",
+               "format": "number", "title": "top"},
+              {"name": "c", "style": "stepped", "format": "percent", "units": "rpm",
+               "tint": "#FF0000", "interpolation": "srgb"},
+              {"name": "d", "style": "arc", "gradient": ["#00FF00", "#FF0000"],
+               "thresholds": [{"above": 50, "color": "#FF0000"}]}]}
+            """)
+        #expect(
+            l.warnings.map(\.description) == [
+                "line 2: gauges[0].label: not shown: the 'ring' style has no place for a label and \"title\" is \"none\"",
+                "line 3: gauges[0].minimumLabel: not shown: the 'ring' style shows no end labels",
+                "line 3: gauges[0].maximumLabel: not shown: the 'ring' style shows no end labels",
+                "line 5: gauges[1].format: not shown: the 'accessoryLinear' style shows no current value with end labels",
+                "line 5: gauges[1].title: has no effect: the gauge has no \"label\"",
+                "line 7: gauges[2].interpolation: has no effect: the tint is one colour, not a gradient",
+                "line 6: gauges[2].units: not shown: a percent format shows '%'",
+                "line 8: gauges[3].gradient: with thresholds, only its first colour shows (below the first threshold)",
+            ])
+    }
+
+    /// Without `labelSize` text follows the type scale; with it, the sizes are fixed.
+    @Test func labelSizeFixesTheSizes() throws {
+        let l = try layout(#"{"gauges": [{"name": "a"}, {"name": "b", "labelSize": 16}]}"#)
+        #expect(l.gauges[0].gauge.environment.typeScale == TypeScale())
+        #expect(l.gauges[1].gauge.environment.typeScale == nil && l.gauges[1].gauge.environment.labelSize == 16)
+    }
+
+    /// The package's layout reads without warnings.
+    @Test func thePackagedLayoutHasNoWarnings() throws {
+        // This file is ROOT/Tests/paneldTests/LayoutTests.swift.
+        let root = String(#filePath).split(separator: "/", omittingEmptySubsequences: false).dropLast(3)
+            .joined(separator: "/")
+        let l = try LayoutReader.read(file: root + "/packaging/layout.json")
+        #expect(l.warnings == [])
+        #expect(l.gauges.allSatisfy { $0.gauge.shownLabels.contains(.label) })
+    }
+}
+
+@Suite struct ValueSizeMatchingTests {
+    static let json = """
+        {"mode": "800x480", "gauges": [
+          {"name": "cpu", "style": "arc", "rect": [0, 0, 220, 220], "range": [0, 100], "format": "percent"},
+          {"name": "temp", "style": "arc", "rect": [240, 0, 220, 220], "range": [20, 90], "units": "°C"},
+          {"name": "small", "style": "arc", "rect": [480, 0, 100, 100], "range": [0, 5000], "units": "rpm"},
+          {"name": "ring", "style": "ring", "rect": [0, 240, 220, 220], "range": [0, 1000], "units": "W"},
+          {"name": "fixed", "style": "arc", "rect": [240, 240, 220, 220], "range": [0, 9], "labelSize": 12}]}
+        """
+
+    /// Gauges of one style and size are sized by the widest values of them all;
+    /// others keep their own.
+    @Test func gaugesOfOneStyleAndSizeShareTheirWidestValues() throws {
+        let l = try layout(Self.json)
+        let texts = Dictionary(uniqueKeysWithValues: l.gauges.map { ($0.name, $0.gauge.configuration.sizingText) })
+        #expect(Set(texts["cpu"]!) == Set(texts["temp"]!))
+        #expect(texts["cpu"]!.contains("100 %") && texts["cpu"]!.contains("90 °C"))
+        #expect(!texts["small"]!.contains("100 %") && !texts["ring"]!.contains("100 %"))
+        #expect(l.gauges.first { $0.name == "fixed" }!.gauge.environment.valueSizingText == [])
+    }
+
+    /// So both show their values at one size: their first digit's ink is as tall.
+    @Test func equalCellsShowEqualValueSizes() throws {
+        let l = try layout(Self.json)
+        func digitsHeight(_ name: String, _ value: Double) throws -> Int {
+            let g = try #require(l.gauges.first { $0.name == name })
+            let img = Image(width: 220, height: 220)
+            let c = Canvas(surface: img.surface)
+            c.clear(.black)
+            g.gauge(showing: value).draw(in: Rect(x: 0, y: 0, width: 220, height: 220), on: c)
+            // The first glyph ("4") of the centre: the rows with ink in the
+            // first columns with ink, between the ring's sides.
+            func inked(_ x: Int, _ y: Int) -> Bool { img.surface.pixel(x: x, y: y).red > 128 }
+            let x0 = try #require((70..<150).first { x in (80..<140).contains { inked(x, $0) } })
+            let x1 = try #require((x0..<150).first { x in !(80..<140).contains { inked(x, $0) } })
+            let rows = (80..<140).filter { y in (x0..<x1).contains { inked($0, y) } }
+            return (rows.max() ?? 0) - (rows.min() ?? 0)
+        }
+        let cpu = try digitsHeight("cpu", 44), temp = try digitsHeight("temp", 44)
+        #expect(cpu > 10 && cpu == temp, "\(cpu) \(temp)")
+    }
+}

@@ -42,7 +42,7 @@ import Testing
 
     /// A gradient that repeats a colour holds it over a long stretch of the
     /// ring (here 288 degrees of green from the bottom, past the right-hand
-    /// side): such a layout hung the renderer until session 15.
+    /// side): the renderer must draw it in bounded time (such a layout once hung it).
     @Test func aGradientWithALongFlatStretchDraws() throws {
         let layout = try LayoutReader.parse(
             Array(

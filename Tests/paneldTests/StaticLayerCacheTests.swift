@@ -170,6 +170,29 @@ import Testing
         0.74, 0.76, 0.0005, 0.9995, 1.2, 0.37, -0.1, 0.3333, 0.6667, 0.667, 0.05, 0.95,
     ]
 
+    /// Titles are static: with a label on every value arc, updates still equal
+    /// full redraws and damage never reaches a title's line.
+    @Test(arguments: [PixelFormat.xrgb8888, .rgb565])
+    func titledGaugesKeepDamageOnlyUpdates(format: PixelFormat) throws {
+        let json = Self.arcLayoutJSON.replacing("\"range\":", with: "\"label\": \"Title\", \"range\":")
+        let layout = try LayoutReader.parse(Array(json.utf8))
+        #expect(layout.gauges.allSatisfy { $0.gauge.title == .automatic && $0.gauge.label != nil })
+        let fractions = Self.arcFractions
+        let r = PanelRenderer(layout: layout, width: Self.width, height: Self.height)
+        for g in layout.gauges {
+            let frame = try #require(g.rect)
+            let damage = r.damage(for: [g.name], from: [g.name: g.range.lower], to: [g.name: g.range.upper])
+            // Each cell is at least 100 px, so its title line is at least 9 px.
+            let titleLine = IntRect(x: frame.minX, y: frame.minY, width: frame.width, height: 9)
+            #expect(!damage.isEmpty && damage.allSatisfy { !$0.intersects(titleLine) }, "\(g.name)")
+        }
+        try expectUpdatesEqualFullRedraws(layout, format: format, rotation: .none, steps: 20) { step, values in
+            let g = layout.gauges[step % layout.gauges.count]
+            values[g.name] = g.range.lower + fractions[step % fractions.count] * (g.range.upper - g.range.lower)
+            return [g.name]
+        }
+    }
+
     @Test(arguments: [PixelFormat.xrgb8888, .rgb565], [PanelRotation.none, .clockwise90])
     func valueArcUpdatesEqualAFullRedraw(format: PixelFormat, rotation: PanelRotation) throws {
         let layout = try LayoutReader.parse(Array(Self.arcLayoutJSON.utf8))
@@ -227,8 +250,10 @@ import Testing
                     damage == [
                         IntRect(x: 260, y: 180, width: 60, height: 60), IntRect(x: 270, y: 210, width: 50, height: 30),
                     ])
-            // The value at the leading edge moves the bar: a new static layer.
-            case "linear": #expect(damage == [frame])
+            // The value at the leading edge has a slot as wide as the widest
+            // value of the range, so the bar stays put: the marker and the value.
+            case "linear":
+                #expect(damage.count == 1 && frame.contains(damage[0]) && damage[0].area < frame.area / 2)
             // Value arcs: the arc between the values, in bands hugging the
             // ring, and the current value's boxes (a ring's: its glyphs).
             case "capacity", "capacityZones", "ring", "ringNumber", "ringZones", "stepped":

@@ -4,14 +4,27 @@ public struct DrawContext: Sendable {
     public var environment: GaugeEnvironment
     /// The parts to draw; styles that separate their layers skip the others.
     public var layers: GaugeLayers
+    /// The text sizes of the gauge's cell, when its environment has a
+    /// ``GaugeEnvironment/typeScale``; nil: labels take the environment's
+    /// ``GaugeEnvironment/labelSize`` and a centred value is sized from its ring.
+    public var textSizes: TextSizes?
 
     public init(
-        fonts: FontCache = .shared, environment: GaugeEnvironment = GaugeEnvironment(), layers: GaugeLayers = .all
+        fonts: FontCache = .shared, environment: GaugeEnvironment = GaugeEnvironment(), layers: GaugeLayers = .all,
+        textSizes: TextSizes? = nil
     ) {
         self.fonts = fonts
         self.environment = environment
         self.layers = layers
+        self.textSizes = textSizes
     }
+
+    /// Size of the label (as a title or in a style's label row) and of a
+    /// linear gauge's current value.
+    public var titleSize: Double { textSizes?.title ?? environment.labelSize }
+
+    /// Size of the minimum and maximum labels.
+    public var endLabelSize: Double { textSizes?.endLabel ?? environment.labelSize }
 
     /// A copy drawing `layers`.
     func with(layers: GaugeLayers) -> DrawContext {

@@ -39,6 +39,9 @@ public struct Gauge: Sendable {
     public var valueFormat: ValueFormat?
     /// Colours, font and sizes shared with the labels.
     public var environment = GaugeEnvironment()
+    /// Whether the label is shown as a title above or below the style's
+    /// drawing (see ``TitlePlacement``); none by default, as in SwiftUI.
+    public var title: TitlePlacement = .none
 
     /// A gauge with only a label (what it measures); `range` defaults to `0...1`.
     public init(
@@ -161,7 +164,7 @@ public struct Gauge: Sendable {
         return GaugeStyleConfiguration(
             value: normalizedValue, label: label, currentValueLabel: current,
             minimumValueLabel: minimumValueLabel, maximumValueLabel: maximumValueLabel,
-            sizingText: valueFormat.map { $0.widestCandidates(in: range) } ?? [],
+            sizingText: (valueFormat.map { $0.widestCandidates(in: range) } ?? []) + environment.valueSizingText,
             tint: thresholds?.color(for: clampedValue).map(Tint.color) ?? resolvedTint,
             zoneTrack: environment.showsThresholdZones
                 ? thresholds?.zoneTint(
@@ -212,6 +215,20 @@ public struct Gauge: Sendable {
         return copy
     }
 
+    /// Shows the label as a title (see ``TitlePlacement``).
+    public func title(_ placement: TitlePlacement) -> Gauge {
+        var copy = self
+        copy.title = placement
+        return copy
+    }
+
+    /// Text sizes from the cell the gauge is drawn into (see ``TypeScale``).
+    public func typeScale(_ scale: TypeScale?) -> Gauge {
+        var copy = self
+        copy.environment.typeScale = scale
+        return copy
+    }
+
     /// Changes the shared environment (colours, font, label size).
     public func environment(_ change: (inout GaugeEnvironment) -> Void) -> Gauge {
         var copy = self
@@ -247,17 +264,25 @@ extension Gauge {
         guard rect.isDrawable else { return }
         let separates = style.separatesLayers
         if !separates && !layers.contains(.dynamic) { return }
-        let context = DrawContext(fonts: fonts, environment: environment, layers: separates ? layers : .all)
+        let context = context(fonts: fonts, cell: rect, layers: separates ? layers : .all)
+        let parts = titled(in: rect, context: context)
         canvas.withClip(IntRect(covering: rect)) {
-            style.makeBody(configuration: configuration).draw(in: rect, on: canvas, context: context)
+            if let title = parts.title, context.layers.contains(.static) {
+                title.label.draw(
+                    in: title.rect, on: canvas, context: context, pixelSize: context.titleSize,
+                    color: environment.foreground)
+            }
+            style.makeBody(configuration: parts.configuration).draw(in: parts.body, on: canvas, context: context)
         }
     }
 
     /// How the gauge's drawing into `rect` splits into layers (see ``GaugeLayering``).
+    /// A title is part of the static layer.
     public func layering(in rect: Rect, fonts: FontCache = .shared) -> GaugeLayering {
         guard rect.isDrawable, style.separatesLayers else { return .unseparated }
-        let context = DrawContext(fonts: fonts, environment: environment)
-        return style.layering(configuration: configuration, in: rect, context: context)
+        let context = context(fonts: fonts, cell: rect)
+        let parts = titled(in: rect, context: context)
+        return style.layering(configuration: parts.configuration, in: parts.body, context: context)
     }
 
     /// Opens the gauge's font, so a missing or broken font file is reported
@@ -268,7 +293,18 @@ extension Gauge {
 
     /// The size the gauge's style would like when offered `proposal`.
     public func sizeThatFits(_ proposal: Size, fonts: FontCache = .shared) -> Size {
-        let context = DrawContext(fonts: fonts, environment: environment)
-        return style.makeBody(configuration: configuration).sizeThatFits(proposal, context: context)
+        let context = context(fonts: fonts, cell: Rect(x: 0, y: 0, width: proposal.width, height: proposal.height))
+        let c = configuration
+        let cell = Rect(x: 0, y: 0, width: proposal.width, height: proposal.height)
+        guard titleOnTop(c, in: cell.isDrawable ? cell : nil, context: context) != nil, let label = c.label else {
+            return style.makeBody(configuration: c).sizeThatFits(proposal, context: context)
+        }
+        var body = c
+        body.label = nil
+        let (line, gap) = TitledLayout.strip(for: label, size: context.titleSize, context: context)
+        let s = style.makeBody(configuration: body).sizeThatFits(
+            Size(width: proposal.width, height: max(0, proposal.height - line - gap)), context: context)
+        let w = label.size(pixelSize: context.titleSize, context: context).width
+        return Size(width: max(s.width, w), height: s.height + line + gap)
     }
 }

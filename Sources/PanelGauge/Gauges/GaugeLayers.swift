@@ -124,13 +124,13 @@ public struct GaugeLayering {
 
         /// Whether the arc's pixels away from its ends are those of the whole
         /// circle: no arc, a full turn, or a simple outline whose inner circle
-        /// the rasterizer walks as a circle (radius 4 or more). Round ends that
+        /// the rasterizer walks as a circle (`RasterPromises`, promise 3). Round ends that
         /// meet across the gap make the outline overlap itself, and it is then
         /// scan-converted as a polygon that depends on the sweep.
         public var followsTheCircle: Bool {
             let sweep = layout.angle(for: value).radians - layout.startAngle.radians
             if sweep == 0 || abs(sweep) >= 2 * Double.pi { return true }
-            return layout.radius - layout.lineWidth / 2 >= 4
+            return RasterPromises.walksArcsAsCircles(radius: layout.radius - layout.lineWidth / 2)
                 && Flattener.arcStrokeIsSimple(radius: layout.radius, sweep: sweep, width: layout.lineWidth, cap: cap)
         }
     }

@@ -27,6 +27,15 @@ public protocol GaugeStyle: Sendable {
     /// `configuration` drawn into `rect`. Only asked of styles that separate
     /// their layers; ``GaugeLayering/unseparated`` by default.
     func layering(configuration: Configuration, in rect: Rect, context: DrawContext) -> GaugeLayering
+    /// The labels of `configuration` this style draws (those it is given and
+    /// has a place for). ``GaugeLabelKinds/all`` unless a style says
+    /// otherwise; a gauge shows a label its style leaves out as its title
+    /// (see ``TitlePlacement``).
+    func shownLabels(configuration: Configuration) -> GaugeLabelKinds
+    /// Whether the label fits the place the style has for it in `rect`; a
+    /// gauge with an automatic title shows a label that does not fit as its
+    /// title instead. True unless a style says otherwise.
+    func labelFits(configuration: Configuration, in rect: Rect, context: DrawContext) -> Bool
 }
 
 extension GaugeStyle {
@@ -34,6 +43,30 @@ extension GaugeStyle {
     public var separatesLayers: Bool { false }
     public func layering(configuration: Configuration, in rect: Rect, context: DrawContext) -> GaugeLayering {
         .unseparated
+    }
+    public func shownLabels(configuration: Configuration) -> GaugeLabelKinds { .all }
+    public func labelFits(configuration: Configuration, in rect: Rect, context: DrawContext) -> Bool { true }
+}
+
+/// A gauge's labels by kind: what a style shows, or what a gauge was given.
+public struct GaugeLabelKinds: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    public static let label = Self(rawValue: 1)
+    /// The current value (a current-value label or the formatted value).
+    public static let currentValue = Self(rawValue: 2)
+    public static let minimumValue = Self(rawValue: 4)
+    public static let maximumValue = Self(rawValue: 8)
+    public static let all: Self = [.label, .currentValue, .minimumValue, .maximumValue]
+
+    /// The kinds `configuration` has a label of.
+    public init(of configuration: GaugeStyleConfiguration) {
+        self = []
+        if configuration.label != nil { insert(.label) }
+        if configuration.currentValueLabel != nil { insert(.currentValue) }
+        if configuration.minimumValueLabel != nil { insert(.minimumValue) }
+        if configuration.maximumValueLabel != nil { insert(.maximumValue) }
     }
 }
 
@@ -90,8 +123,16 @@ public struct GaugeEnvironment: Sendable, Hashable {
     /// The font for every label.
     public var font: FontDescriptor = .default
     /// Pixel size of the secondary labels (label, min/max); the current value
-    /// of circular styles is sized from the ring instead.
+    /// of circular styles is sized from the ring instead. Not used when
+    /// ``typeScale`` is set.
     public var labelSize: Double = 12
+    /// Text sizes from the gauge's cell (see ``TypeScale``); nil keeps
+    /// ``labelSize`` and the sizes each style derives from its geometry.
+    public var typeScale: TypeScale?
+    /// More texts the current value is sized by, besides the gauge's own
+    /// widest values: those of gauges it should match (a panel gives gauges
+    /// of one style and size the same value size).
+    public var valueSizingText: [String] = []
     /// Whether a gauge with ``Thresholds`` shows its zones along the track.
     public var showsThresholdZones = false
     /// Opacity of the zone colours on the track.

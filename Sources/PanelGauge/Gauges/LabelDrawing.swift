@@ -1,6 +1,7 @@
 extension GaugeLabel {
     /// Draws the label in `rect`: text at `pixelSize` in `color`, aligned
-    /// horizontally and centred vertically on its ink; an icon at its natural
+    /// horizontally and centred vertically on its ink, ending in an ellipsis
+    /// when it is wider than `rect` (see ``Font/truncated(_:toWidth:)``); an icon at its natural
     /// size in `color`; a custom drawing at the size it asks for, aligned the
     /// same way.
     public func draw(
@@ -10,7 +11,11 @@ extension GaugeLabel {
         guard rect.isDrawable else { return }
         switch self {
         case .text(let s):
-            Text(s, size: pixelSize, color: color, alignment: alignment).draw(in: rect, on: canvas, context: context)
+            guard let font = context.font(size: pixelSize) else { return }
+            let line = font.truncated(s, toWidth: rect.width)
+            font.draw(
+                line, at: Text.origin(of: line, font: font, in: rect, alignment: alignment), on: canvas,
+                paint: .solid(color))
         case .icon(let icon):
             let r = Self.aligned(Size(width: Double(icon.width), height: Double(icon.height)), in: rect, alignment)
             icon.coverage.withUnsafeBufferPointer { buf in
@@ -33,8 +38,10 @@ extension GaugeLabel {
     ) -> [Rect]? {
         guard rect.isDrawable else { return [] }
         switch self {
-        case .text(let s):
-            guard let font = context.font(size: pixelSize), let ink = font.inkBounds(of: s) else { return [] }
+        case .text(let text):
+            guard let font = context.font(size: pixelSize) else { return [] }
+            let s = font.truncated(text, toWidth: rect.width)
+            guard let ink = font.inkBounds(of: s) else { return [] }
             // Font.draw rounds the pen origin to whole pixels.
             let o = Text.origin(of: s, font: font, in: rect, alignment: alignment)
             let x0 = o.x.rounded(), y0 = o.y.rounded()
@@ -55,7 +62,10 @@ extension GaugeLabel {
     public func drawnText(
         in rect: Rect, context: DrawContext, pixelSize: Double, color: Color, alignment: HorizontalAlignment = .center
     ) -> DrawnText? {
-        guard case .text(let s) = self, rect.isDrawable, let font = context.font(size: pixelSize) else { return nil }
+        guard case .text(let text) = self, rect.isDrawable, let font = context.font(size: pixelSize) else {
+            return nil
+        }
+        let s = font.truncated(text, toWidth: rect.width)
         return DrawnText(
             string: s, font: font, origin: Text.origin(of: s, font: font, in: rect, alignment: alignment), color: color)
     }

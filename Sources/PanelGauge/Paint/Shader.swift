@@ -145,14 +145,17 @@ struct LinearShader: Shader {
         shade(y: y, x: x, count: count, into: out)
     }
 
+    /// Each pixel's t is computed from its own column (`a * column + b`, with
+    /// `b` the row's), not stepped from the span's start: a pixel's colour
+    /// depends on its position alone, whatever spans its row is cut into
+    /// (`RasterPromises`, promise 2).
     func shade(y: Int, x: Int, count: Int, into out: UnsafeMutablePointer<UInt32>) {
         let scale = Double(GradientTable.size - 1)
-        var t = ((Double(x) + 0.5 - ox) * dx + (Double(y) + 0.5 - oy) * dy) * scale
-        let step = dx * scale
+        let a = dx * scale, b = ((0.5 - ox) * dx + (Double(y) + 0.5 - oy) * dy) * scale
         for i in 0..<count {
+            let t = a * Double(x &+ i) + b
             let idx = Int(min(scale, max(0, t)) + 0.5)
             out[i] = table[idx]
-            t += step
         }
     }
 }

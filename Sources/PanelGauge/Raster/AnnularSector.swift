@@ -49,11 +49,11 @@ struct AnnularSector {
     /// The largest dash drawn this way (its length along the centre line
     /// times its width, in square pixels). Measured with the rows of
     /// `renderRows`: paneld's default ring (30 x 16.9 px dashes, 506 px^2)
-    /// would take its full frame from 1.393 M instructions to 1.294 M as
-    /// sectors, but its damage-only update (208.7 K either way, mostly the
-    /// value arc and the cached layer's copies) would then be 16.1 % of it,
-    /// over issue 6's 15 %: the limit stays under those dashes until that
-    /// update is cheaper.
+    /// would take its full frame about 7 % fewer instructions as sectors, but
+    /// its damage-only update (mostly the value arc and the cached layer's
+    /// copies, the same either way) would then be over 15 % of it, the share
+    /// the project holds updates to: the limit stays under those dashes until
+    /// that update is cheaper.
     static let maximumArea = 384.0
     /// From this width on (outer minus inner radius), a sector is drawn row
     /// by row within `RowQuads`' bounds: quads outside them are not looked

@@ -405,11 +405,12 @@ struct CellRasterizer: ~Copyable {
     /// Anywhere else the caller flattens it.
     mutating func arc(cx: Double, cy: Double, radius r: Double, start: Double, sweep: Double, moveFirst: Bool) -> Bool {
         let turn: Double = 2 * Double.pi
-        // From a radius of 4 the segment-area series used by `walkArc` is within
-        // 0.2 of an 8-bit level; smaller circles are left to the chords.
+        // Small circles are left to the chords (`RasterPromises.smallestWalkedRadius`).
         // (Quarter turns are counted from the start angle: from a million
         // radians on, the chords take it, as they take any angle.)
-        guard banded, let tag = groupTag, r >= 4, sweep != 0, abs(sweep) <= turn, abs(start) < 1e6 else {
+        guard banded, let tag = groupTag, RasterPromises.walksArcsAsCircles(radius: r), sweep != 0, abs(sweep) <= turn,
+            abs(start) < 1e6
+        else {
             return false
         }
         guard cx - r >= nearX0, cx + r <= nearX1, cy - r >= nearY0, cy + r <= nearY1 else { return false }

@@ -21,13 +21,12 @@ struct DenseBand: ~Copyable {
     /// Rows per band: 48 rows of an 800-pixel clip take 300 KB of cells (of
     /// address space: `zeroed`'s pages take memory where edges touch them).
     /// Every piece of a shape starts a walk in each band it crosses. On the
-    /// gauge-panel scene (simple, M instructions a frame at 320x240 / 800x480
-    /// / 1920x1080, session 11): 32 rows 0.457 / 0.880 / 2.207, 40 rows
-    /// 0.456 / 0.879 / 2.203, 48 rows 0.456 / 0.877 / 2.199, 56 rows 0.457 /
-    /// 0.882 / 2.197, 64 rows 0.457 / 0.879 / 2.200, 96 rows 0.880 at 800x480
-    /// and 2.197 at 1920x1080; 16 rows cost 1.3 % more than 32 (session 5).
-    /// Where the bands' edges fall on the shapes matters as much as their
-    /// height.
+    /// gauge-panel scene (simple, measured with the library built
+    /// `-Ounchecked`, M instructions a frame at 320x240 / 800x480 /
+    /// 1920x1080): 32 rows 0.457 / 0.880 / 2.207, 40 rows 0.456 / 0.879 /
+    /// 2.203, 48 rows 0.456 / 0.877 / 2.199, 56 rows 0.457 / 0.882 / 2.197,
+    /// 64 rows 0.457 / 0.879 / 2.200; 16 rows cost 1.3 % more than 32. Where
+    /// the bands' edges fall on the shapes matters as much as their height.
     static let rows = 48
     /// For sinks that shade spans, runs up to this long join the span before
     /// them: one shader call instead of two (a covered quad of opaque colours

@@ -1,7 +1,7 @@
 import Glibc
 import PanelGauge
 
-/// `paneld benchmark` (hidden): issue 6's daemon-side goals, measured on the
+/// `paneld benchmark` (hidden): the daemon-side figures of docs/performance.md, measured on the
 /// daemon's own code (``Daemon``, ``PanelRenderer``, a ``FrameOutput``).
 ///
 /// - `--damage --phase full|update`: redraws a layout the way the daemon does, with

@@ -63,6 +63,7 @@ struct Render: PaneldCommand {
 
     func run() throws {
         let layout = try config.map { try LayoutReader.read(file: $0) } ?? Layout.fallback
+        if let config { layout.logWarnings(file: config) }
         if let problem = Render.fontProblem(layout) { Log.warning(problem) }
         var store = layout.store()
         for v in values {

@@ -114,6 +114,7 @@ struct Run: PaneldCommand {
         Log.info(
             config.map { "layout \($0): \(layout.gauges.count) gauge(s)" }
                 ?? "no layout given: one ring gauge 'value', 0...100")
+        if let config { layout.logWarnings(file: config) }
         if let problem = Render.fontProblem(layout) { Log.warning(problem) }
 
         var statePath = state ?? Systemd.env("STATE_DIRECTORY").map { Run.firstPath($0) + "/values" }

@@ -30,6 +30,10 @@ struct Layout: Sendable {
     var animation: Int = 0
     /// The MQTT broker the gauges' topics are subscribed at; nil = off.
     var mqtt: MQTTSettings?
+    /// Keys the reader accepted that change nothing on the panel (a label
+    /// the gauge's style has no place for, units a percent format drops...):
+    /// paneld logs them when it reads the layout, at start and on reload.
+    var warnings: [LayoutIssue] = []
 
     /// The layout used when no file is given: one ring gauge named `value`,
     /// range 0...100, filling the screen; a bare `73` sets it.
@@ -53,6 +57,11 @@ extension Layout {
     /// Each gauge with an MQTT topic, in layout order.
     var mqttSubscriptions: [(gauge: String, subscription: MQTTSubscription)] {
         gauges.compactMap { g in g.mqtt.map { (g.name, $0) } }
+    }
+
+    /// Logs each of ``warnings`` with the file's name.
+    func logWarnings(file: String) {
+        for w in warnings { Log.warning("\(file): \(w)") }
     }
 
     /// Each gauge's other name (``LayoutGauge/metric``), for ``GaugeStore``.

@@ -44,6 +44,7 @@ struct LayoutError: Error, CustomStringConvertible {
 ///           "tint": "#0A84FF"  or  "gradient": ["#34C759", "#FF3B30"],
 ///           "thresholds": [ { "above": 80, "color": "#FF3B30" } ],
 ///           "minimumLabel": "0", "maximumLabel": "100", "labelSize": 12, "segments": 10 (stepped only),
+///           "title": "auto" | "top" | "bottom" | "none",
 ///           "metric": "host1.cpu" (another name that sets it: a statsd client's prefixed metric),
 ///           "interpolation": "oklab" (default) or "srgb" (how a gradient mixes its colours),
 ///           "mqtt": "TOPIC" (a plain-number payload) or { "topic": "zigbee2mqtt/kitchen",
@@ -54,12 +55,59 @@ struct LayoutError: Error, CustomStringConvertible {
 /// `arc` and `bar` are accepted as aliases of accessoryCircular and linearCapacity.
 ///       ]
 ///     }
+///
+/// Every style shows a gauge's `label`: where the style has a place for it
+/// (linearCapacity and accessoryLinearCapacity above the bar, accessoryCircular
+/// in its opening when it has no end labels) it goes there, otherwise it is the
+/// gauge's title, a line centred across the top of its rectangle with the gauge
+/// under it (`"title": "auto"`, the default). `"top"` or `"bottom"` always
+/// shows it as a title on that side; `"none"` shows no title.
+///
+/// Text sizes follow each gauge's rectangle (PanelGauge's `TypeScale`): title,
+/// end labels and the largest current value are steps of one ladder relative to
+/// the rectangle, so gauges of the same size show the same sizes; a current
+/// value is set at the largest step at which the widest value of the range
+/// fits, and gauges of one style and size take the widest values of them all,
+/// so they show one value size (see `matchValueSizes`). `labelSize` fixes the label and end-label size in pixels instead (the
+/// current value is then sized from the gauge's geometry). Text wider than its
+/// place ends in an ellipsis.
+///
+/// A key that changes nothing on the panel (an end label or a label the style
+/// cannot show, units a percent format drops, `interpolation` of a single
+/// colour, a gradient under thresholds, `title` without `label`) is a warning
+/// with its line (``Layout/warnings``), logged when paneld reads the layout.
 enum LayoutReader {
     static let maxGauges = 256
     /// Short names kept from the first layout format: `arc` is the open
     /// speedometer arc, `bar` the horizontal capacity bar.
     static let styleAliases: [String: GaugeStyleName] = ["arc": .accessoryCircular, "bar": .linearCapacity]
     static let maxFileSize = 1 << 20
+
+    /// Gives gauges of one style and rectangle size one value size: each is
+    /// sized by the widest values of them all (their ranges may differ, as
+    /// 0...100 % and 20...90 °C do). Gauges on the type scale only; a
+    /// `labelSize` gauge keeps its own.
+    static func matchValueSizes(_ gauges: inout [LayoutGauge]) {
+        func texts(_ g: Gauge) -> [String] {
+            let own = g.configuration.sizingText
+            // A ring without a format shows its percentage, sized by its default text.
+            return own.isEmpty && g.style is RingGaugeStyle && g.valueFormat == nil
+                ? [RingGaugeStyle.defaultSizingText] : own
+        }
+        var groups: [String: [Int]] = [:]
+        for (i, g) in gauges.enumerated() where g.gauge.environment.typeScale != nil {
+            let size = g.rect.map { "\($0.width)x\($0.height)" } ?? "screen"
+            groups["\(type(of: g.gauge.style)) \(size)", default: []].append(i)
+        }
+        for members in groups.values where members.count > 1 {
+            var all: [String] = []
+            for i in members { for t in texts(gauges[i].gauge) where !all.contains(t) { all.append(t) } }
+            for i in members {
+                let own = texts(gauges[i].gauge)
+                gauges[i].gauge.environment.valueSizingText = all.filter { !own.contains($0) }
+            }
+        }
+    }
 
     static func read(file path: String) throws -> Layout {
         let bytes: [UInt8]
@@ -125,8 +173,10 @@ enum LayoutReader {
                 ])
         }
         var c = Checker(fileReadable: fileReadable)
-        let layout = c.layout(root)
-        if let layout, c.issues.isEmpty { return layout }
+        if var layout = c.layout(root), c.issues.isEmpty {
+            layout.warnings = c.warnings
+            return layout
+        }
         throw LayoutError(file: file, issues: c.issues)
     }
 }
@@ -134,11 +184,17 @@ enum LayoutReader {
 /// Walks the JSON tree, collecting issues with their key paths.
 private struct Checker {
     var issues: [LayoutIssue] = []
+    /// Keys accepted that change nothing (see ``Layout/warnings``).
+    var warnings: [LayoutIssue] = []
     /// Whether a file can be read (the one question the checker asks of the system).
     let fileReadable: (String) -> Bool
 
     mutating func fail(_ v: JSONValue?, _ path: String, _ message: String) {
         issues.append(LayoutIssue(line: v?.line, path: path, message: message))
+    }
+
+    mutating func warn(_ v: JSONValue?, _ path: String, _ message: String) {
+        warnings.append(LayoutIssue(line: v?.line, path: path, message: message))
     }
 
     /// The object's members, after reporting any key not in `known`.
@@ -302,6 +358,7 @@ private struct Checker {
             }
             layout.gauges.append(spec)
         }
+        LayoutReader.matchValueSizes(&layout.gauges)
         // A metric must not shadow a gauge's own name (that gauge would be unreachable by it).
         for (a, (k, item)) in metrics.sorted(by: { $0.value.0 < $1.value.0 }) where seen[a] != nil {
             fail(item, "gauges[\(k)].metric", "'\(a)' is the name of gauges[\(seen[a]!)]")
@@ -327,7 +384,7 @@ private struct Checker {
     {
         let keys = [
             "name", "style", "rect", "range", "label", "units", "tint", "gradient", "thresholds", "format", "segments",
-            "minimumLabel", "maximumLabel", "labelSize", "metric", "interpolation", "mqtt",
+            "minimumLabel", "maximumLabel", "labelSize", "metric", "interpolation", "title", "mqtt",
         ]
         guard let m = members(v, path, known: keys) else { return nil }
         let before = issues.count
@@ -397,6 +454,16 @@ private struct Checker {
             }
         }
         let label = string(m["label"], path + ".label")
+        var title = TitlePlacement.automatic
+        if let t = string(m["title"], path + ".title") {
+            switch t {
+            case "auto": title = .automatic
+            case "top": title = .top
+            case "bottom": title = .bottom
+            case "none": title = .none
+            default: fail(m["title"], path + ".title", "'\(t)' is not 'auto', 'top', 'bottom' or 'none'")
+            }
+        }
         let units = string(m["units"], path + ".units")
         let minimumLabel = string(m["minimumLabel"], path + ".minimumLabel")
         let maximumLabel = string(m["maximumLabel"], path + ".maximumLabel")
@@ -468,13 +535,55 @@ private struct Checker {
             g.tint = (tint ?? g.style.defaultTint).interpolated(in: interpolation)
             g.valueFormat = format
             g.environment = environment
-            if let labelSize { g.environment.labelSize = labelSize }
+            g.title = title
+            // Text sizes follow the gauge's rectangle, unless the layout fixes them.
+            if let labelSize { g.environment.labelSize = labelSize } else { g.environment.typeScale = TypeScale() }
             // Below the first threshold the gauge keeps its own colour (the tint at the start of the range).
             if !steps.isEmpty { g.thresholds = try Thresholds(base: g.resolvedTint.color(at: 0), steps: steps) }
+            warnUnshown(g, m, path, style: style, hasFormat: format != nil)
+            if !g.resolvedTint.isGradient, m["interpolation"] != nil {
+                warn(
+                    m["interpolation"], path + ".interpolation", "has no effect: the tint is one colour, not a gradient"
+                )
+            }
+            if !steps.isEmpty, let key = m["gradient"] ?? m["tint"], tint?.isGradient == true {
+                warn(
+                    key, path + (m["gradient"] != nil ? ".gradient" : ".tint"),
+                    "with thresholds, only its first colour shows (below the first threshold)")
+            }
+            if format?.kind == .percent, m["units"] != nil {
+                warn(m["units"], path + ".units", "not shown: a percent format shows '%'")
+            }
             return LayoutGauge(name: name, rect: rect, range: range, gauge: g, metric: metric, mqtt: mqtt)
         } catch {
             fail(v, path, "\(error)")
             return nil
+        }
+    }
+
+    /// Warns about each label key whose text the gauge does not show.
+    mutating func warnUnshown(
+        _ g: Gauge, _ m: [String: JSONValue], _ path: String, style: GaugeStyleName, hasFormat: Bool
+    ) {
+        let shown = g.shownLabels
+        let given: [(key: String, kind: GaugeLabelKinds)] = [
+            ("label", .label), ("minimumLabel", .minimumValue), ("maximumLabel", .maximumValue),
+        ]
+        for (key, kind) in given where m[key] != nil && !shown.contains(kind) {
+            let why =
+                kind == .label
+                ? "the '\(style.rawValue)' style has no place for a label and \"title\" is \"none\""
+                : "the '\(style.rawValue)' style shows no end labels"
+            warn(m[key], path + "." + key, "not shown: \(why)")
+        }
+        if hasFormat, !shown.contains(.currentValue) {
+            let key = m["format"] != nil ? "format" : "units"
+            warn(
+                m[key], path + "." + key,
+                "not shown: the '\(style.rawValue)' style shows no current value with end labels")
+        }
+        if m["title"] != nil, m["label"] == nil {
+            warn(m["title"], path + ".title", "has no effect: the gauge has no \"label\"")
         }
     }
 

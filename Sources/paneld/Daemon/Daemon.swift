@@ -91,9 +91,7 @@ final class Daemon {
         self.layout = layout
         self.slot = slot
         self.lateDisplay = lateDisplay
-        self.renderer = PanelRenderer(
-            layout: layout, width: slot.current.width, height: slot.current.height,
-            cachesStaticLayers: settings.cachesStaticLayers)
+        self.renderer = Daemon.makeRenderer(layout, for: slot.current, settings: settings)
         self.listener = listener
         self.signals = signals
         self.inputs = inputs
@@ -279,37 +277,47 @@ final class Daemon {
     /// name keep their value. Returns what happened, for the socket's reply.
     @discardableResult
     private func reloadLayout() -> Result<String, ReloadError> {
+        /// A refused reload: logged (at err, or notice when there is nothing to
+        /// reload) and answered with the same reason.
+        func refuse(_ reason: String, error: Bool = true) -> Result<String, ReloadError> {
+            if error { Log.error("reload: \(reason)") } else { Log.notice("reload: \(reason)") }
+            return .failure(ReloadError(reason))
+        }
         guard let path = settings.layoutPath else {
-            Log.notice("reload: no layout file to reload (started without --config)")
-            return .failure(ReloadError("no layout file to reload (paneld was started without --config)"))
+            return refuse("no layout file to reload (paneld was started without --config)", error: false)
         }
         let new: Layout
         do {
             new = try LayoutReader.read(file: path)
         } catch let error as LayoutError {
+            // Every issue in the journal; the first in the answer.
             for issue in error.issues { Log.error("\(error.file): \(issue)") }
-            Log.error("reload: layout not reloaded; the old one stays")
             let first = error.issues.first.map { "\($0)" } ?? "invalid"
             let more = error.issues.count > 1 ? " (and \(error.issues.count - 1) more in the journal)" : ""
-            return .failure(ReloadError("layout not reloaded, the old one stays: \(error.file): \(first)\(more)"))
+            return refuse("layout not reloaded, the old one stays: \(error.file): \(first)\(more)")
         } catch {
-            Log.error("reload: layout not reloaded (\(error)); the old one stays")
-            return .failure(ReloadError("layout not reloaded, the old one stays: \(error)"))
+            return refuse("layout not reloaded, the old one stays: \(error)")
         }
+        new.logWarnings(file: path)
         if let change = Daemon.restartOnlyChange(from: layout, to: new) {
-            Log.error("reload: layout not reloaded: \(change) changed, which needs a restart")
-            return .failure(ReloadError("layout not reloaded: \(change) changed, which needs a restart"))
+            return refuse("layout not reloaded: \(change) changed, which needs a restart")
         }
         store = new.store(values: store.values)
         animator = Animator(duration: Int64(new.animation), values: store.values)
         layout = new
-        renderer = PanelRenderer(
-            layout: new, width: output.width, height: output.height, cachesStaticLayers: settings.cachesStaticLayers)
+        renderer = Daemon.makeRenderer(new, for: output, settings: settings)
         pendingNames = []
         fullRedraw = true
         if settings.statePath != nil, saveDue == nil { saveDue = monotonicMilliseconds() }
         Log.notice("reload: layout \(path) reloaded, \(new.gauges.count) gauge(s)")
         return .success("layout \(path) reloaded, \(new.gauges.count) gauge(s)")
+    }
+
+    /// The renderer for `layout` on `output` (a new one whenever either changes:
+    /// its cached pictures are for one layout at one size and format).
+    private static func makeRenderer(_ layout: Layout, for output: FrameOutput, settings: Settings) -> PanelRenderer {
+        PanelRenderer(
+            layout: layout, width: output.width, height: output.height, cachesStaticLayers: settings.cachesStaticLayers)
     }
 
     struct ReloadError: Error, CustomStringConvertible {
@@ -358,8 +366,7 @@ final class Daemon {
         late.watcher.close()
         lateDisplay = nil
         slot.replace(with: new)
-        renderer = PanelRenderer(
-            layout: layout, width: new.width, height: new.height, cachesStaticLayers: settings.cachesStaticLayers)
+        renderer = Daemon.makeRenderer(layout, for: new, settings: settings)
         shownValues = [:]
         fullRedraw = true
         settings.minFrameInterval = 0

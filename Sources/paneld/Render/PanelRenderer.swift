@@ -4,9 +4,13 @@ import PanelGauge
 /// Draws a ``Layout`` with given values into a surface: the background, then
 /// each gauge in its PanelGauge style in its rectangle.
 ///
-/// A repaint must give exactly the pixels of a full redraw. PanelGauge's
-/// rasterizer gives a shape drawn through a clip the pixels it has unclipped
-/// inside the clip, so a gauge with a cached static layer is repainted per
+/// A repaint must give exactly the pixels of a full redraw. It relies on the
+/// promises PanelGauge's rasterizer states in one place (`RasterPromises`, each
+/// with the test that enforces it): a gauge's dynamic layer (arcs without
+/// dashes, discs, capsules, rounded rectangles, glyph bitmaps) drawn through a
+/// clip has the pixels it has unclipped inside the clip; a gradient pixel
+/// depends only on its position; an arc away from its ends does not depend on
+/// its sweep. So a gauge with a cached static layer is repainted per
 /// rectangle: the picture put back there, then the dynamic layer drawn clipped
 /// to it. A value arc's rectangles are copied instead, row by row, from the
 /// static picture and from a picture of the whole arc (see `copySectors`),

@@ -63,6 +63,12 @@ public struct CircularGaugeLayout: Sendable, Hashable {
     }
 }
 
+/// A circular gauge's size when offered `proposal`: the largest square in it.
+@Sendable func squareSize(_ proposal: Size, _ context: DrawContext) -> Size {
+    let side = min(proposal.width, proposal.height)
+    return Size(width: side, height: side)
+}
+
 /// Adds `part` to the boxes of a dynamic layer; nil (anywhere) absorbs everything.
 func adding(_ part: [Rect]?, to bounds: [Rect]?) -> [Rect]? {
     guard let bounds, let part else { return nil }
@@ -81,7 +87,7 @@ func adding(_ part: [Rect]?, to bounds: [Rect]?) -> [Rect]? {
 /// labels are `0.1 D` (at least 9 px where the square has room below the
 /// ends): minimum and maximum centred under the two round ends
 /// (their ink centred half a label below the caps' lowest point), the label
-/// centred `0.8 r` below the centre. The ring shows a gradient tint in full along the arc
+/// centred `0.8 r` below the centre, as wide as the opening less a stroke. The ring shows a gradient tint in full along the arc
 /// (solid tints draw it in the track colour) and the dot takes the tint's colour
 /// at its position, as in SwiftUI.
 public struct AccessoryCircularGaugeStyle: GaugeStyle {
@@ -105,13 +111,15 @@ public struct AccessoryCircularGaugeStyle: GaugeStyle {
 
     /// The labels in the opening, where they go, and their text size: the
     /// minimum and maximum centred under the two round ends, or else the label.
-    private func openingLabels(_ l: CircularGaugeLayout, _ c: Configuration) -> [(GaugeLabel, Rect, Double)] {
+    private func openingLabels(_ l: CircularGaugeLayout, _ c: Configuration, _ context: DrawContext) -> [(
+        GaugeLabel, Rect, Double
+    )] {
         let d: Double = 2 * (l.radius + Self.markerRadii(lineWidth: l.lineWidth).halo)
         let end = l.point(for: 0)
         // 0.1 D, but at least 9 px where there is room below the ends, so small
         // gauges keep readable labels.
         let room = l.center.y + d / 2 - (end.y + l.lineWidth / 2)
-        let small = max(0.1 * d, min(9, room))
+        let small = context.textSizes?.endLabel ?? max(0.1 * d, min(9, room))
         if c.minimumValueLabel != nil || c.maximumValueLabel != nil {
             let y = end.y + l.lineWidth / 2 + small / 2
             return [(c.minimumValueLabel, end.x), (c.maximumValueLabel, 2 * l.center.x - end.x)].compactMap {
@@ -121,7 +129,27 @@ public struct AccessoryCircularGaugeStyle: GaugeStyle {
         }
         guard let label = c.label else { return [] }
         let y = l.center.y + l.radius * 0.8
-        return [(label, Rect(x: l.center.x - l.radius, y: y - small / 2, width: 2 * l.radius, height: small), small)]
+        let size = context.textSizes?.title ?? small
+        // As wide as the opening between the round ends, less half a stroke
+        // of air at each (a longer label ends in an ellipsis there instead of
+        // running into them).
+        let gap = max(0, 2 * (l.center.x - end.x) - 2 * l.lineWidth)
+        return [(label, Rect(x: l.center.x - gap / 2, y: y - size / 2, width: gap, height: size), size)]
+    }
+
+    /// Whether the label (shown without end labels) is as narrow as the opening.
+    public func labelFits(configuration c: Configuration, in rect: Rect, context: DrawContext) -> Bool {
+        guard c.minimumValueLabel == nil, c.maximumValueLabel == nil, let label = c.label,
+            let (_, box, size) = openingLabels(Self.layout(in: rect), c, context).first
+        else { return true }
+        return label.size(pixelSize: size, context: context).width <= box.width
+    }
+
+    /// The current value, and the end labels or else the label.
+    public func shownLabels(configuration c: Configuration) -> GaugeLabelKinds {
+        let given = GaugeLabelKinds(of: c)
+        let ends = given.intersection([.minimumValue, .maximumValue])
+        return ends.isEmpty ? [.currentValue, .label] : ends.union(.currentValue)
     }
 
     /// The track is static; the marker, the current value and the labels in the
@@ -139,14 +167,14 @@ public struct AccessoryCircularGaugeStyle: GaugeStyle {
                 l.centreBounds(current, c, preferred: 0.3 * d, fitting: 1.3 * l.innerRadius, context: context),
                 to: bounds)
         }
-        for (label, box, size) in openingLabels(l, c) {
+        for (label, box, size) in openingLabels(l, c, context) {
             bounds = adding(label.drawnBounds(in: box, context: context, pixelSize: size), to: bounds)
         }
         return GaugeLayering(staticKey: AnyHashable(along(c)), dynamicBounds: bounds)
     }
 
     public func makeBody(configuration c: Configuration) -> some Drawable {
-        Draw { rect, canvas, context in
+        Draw(size: squareSize) { rect, canvas, context in
             let l = Self.layout(in: rect)
             guard l.radius > 0 else { return }
             if context.layers.contains(.static) {
@@ -166,7 +194,7 @@ public struct AccessoryCircularGaugeStyle: GaugeStyle {
                 let d: Double = 2 * (l.radius + radii.halo)
                 l.drawCentre(current, c, preferred: 0.3 * d, fitting: 1.3 * l.innerRadius, on: canvas, context: context)
             }
-            for (label, box, size) in openingLabels(l, c) {
+            for (label, box, size) in openingLabels(l, c, context) {
                 label.draw(in: box, on: canvas, context: context, pixelSize: size, color: c.environment.foreground)
             }
         }
@@ -184,6 +212,11 @@ public struct AccessoryCircularCapacityGaugeStyle: GaugeStyle {
     public init() {}
 
     public static let trackOpacity = 0.3
+
+    /// The current value only, when given.
+    public func shownLabels(configuration c: Configuration) -> GaugeLabelKinds {
+        GaugeLabelKinds(of: c).intersection(.currentValue)
+    }
 
     public static func layout(in rect: Rect) -> CircularGaugeLayout {
         .inscribed(in: rect, lineWidthFraction: 0.1, startAngle: 270)
@@ -224,7 +257,7 @@ public struct AccessoryCircularCapacityGaugeStyle: GaugeStyle {
     }
 
     public func makeBody(configuration c: Configuration) -> some Drawable {
-        Draw { rect, canvas, context in
+        Draw(size: squareSize) { rect, canvas, context in
             let l = Self.layout(in: rect)
             guard l.radius > 0 else { return }
             let sweep = Self.paintSweep(l)
@@ -249,9 +282,21 @@ public struct AccessoryCircularCapacityGaugeStyle: GaugeStyle {
 /// The pixel size for a centre value: `preferred`, or smaller so that the
 /// widest of the sizing texts (or the current text) is at most `width` wide.
 /// Sizing by the widest text keeps the size from changing with the value.
+/// With the context's text sizes, `preferred` is at most their value size and
+/// the result is a step of ``TypeScale/steps``.
 func centreTextSize(_ c: GaugeStyleConfiguration, preferred: Double, fitting width: Double, _ context: DrawContext)
     -> Double
 {
+    guard let sizes = context.textSizes else {
+        return fittedCentreTextSize(c, preferred: preferred, fitting: width, context)
+    }
+    let size = fittedCentreTextSize(c, preferred: min(preferred, sizes.value), fitting: width, context)
+    return TypeScale.step(atMost: size)
+}
+
+private func fittedCentreTextSize(
+    _ c: GaugeStyleConfiguration, preferred: Double, fitting width: Double, _ context: DrawContext
+) -> Double {
     var texts = c.sizingText
     if let t = c.currentValueLabel?.text { texts.append(t) }
     guard preferred >= 1, width > 0, !texts.isEmpty else { return max(1, preferred) }

@@ -5,6 +5,8 @@
 /// shown), a gap, the bar row, a gap, the current-value line (if shown below).
 /// Minimum and maximum labels sit at the two ends of the bar row, the bar spans
 /// the space between them (less `endInset` on each side, room for a marker).
+/// The label and the current value are set at ``DrawContext/titleSize``, the
+/// minimum and maximum at ``DrawContext/endLabelSize``.
 public struct LinearGaugeLayout: Sendable, Hashable {
     public var labelRect: Rect?
     public var currentValueRect: Rect?
@@ -12,6 +14,8 @@ public struct LinearGaugeLayout: Sendable, Hashable {
     public var maximumRect: Rect?
     /// The track: a horizontal capsule of the bar's thickness.
     public var bar: Rect
+    /// Height of the rows together (what the layout needs of its rectangle).
+    public var height: Double = 0
 
     /// The fill of a capacity bar for normalized value `v`: the leading part of
     /// the bar, `v` of its width (nil for nothing to draw).
@@ -37,11 +41,13 @@ public struct LinearGaugeLayout: Sendable, Hashable {
         rect: Rect, configuration c: GaugeStyleConfiguration, context: DrawContext, thickness t: Double,
         rowHeight: Double, endInset: Double, labelAlignment: HorizontalAlignment?, current: CurrentPlacement
     ) -> LinearGaugeLayout {
-        let s = c.environment.labelSize
+        let s = context.titleSize, e = context.endLabelSize
         let font = context.font(size: s)
         let lineH = font.map { $0.ascender + $0.descender } ?? s
         let gap = (s * 0.3).rounded()
-        func width(_ l: GaugeLabel?) -> Double { l.map { $0.size(pixelSize: s, context: context).width } ?? 0 }
+        func width(_ l: GaugeLabel?, _ size: Double) -> Double {
+            l.map { $0.size(pixelSize: size, context: context).width } ?? 0
+        }
 
         let showLabel = labelAlignment != nil && c.label != nil
         var showCurrentBelow = false, currentAtLeading = false
@@ -57,18 +63,20 @@ public struct LinearGaugeLayout: Sendable, Hashable {
         let y0 = rect.midY - (topH + rowH + bottomH) / 2
         let row = Rect(x: rect.minX, y: y0 + topH, width: rect.width, height: rowH)
 
-        var layout = LinearGaugeLayout(bar: row)
+        var layout = LinearGaugeLayout(bar: row, height: topH + rowH + bottomH)
         if showLabel { layout.labelRect = Rect(x: rect.minX, y: y0, width: rect.width, height: lineH) }
         if showCurrentBelow {
             layout.currentValueRect = Rect(x: rect.minX, y: row.maxY + gap, width: rect.width, height: lineH)
         }
         var lead = 0.0, trail = 0.0
         if currentAtLeading {
-            lead = width(c.currentValueLabel)
+            // As wide as the widest value the gauge can show, so the bar
+            // keeps its length as the value changes.
+            lead = max(width(c.currentValueLabel, s), widestAdvance(of: c.sizingText, size: s, context))
             layout.currentValueRect = Rect(x: rect.minX, y: row.minY, width: lead, height: rowH)
         } else if c.minimumValueLabel != nil || c.maximumValueLabel != nil {
-            lead = width(c.minimumValueLabel)
-            trail = width(c.maximumValueLabel)
+            lead = width(c.minimumValueLabel, e)
+            trail = width(c.maximumValueLabel, e)
             layout.minimumRect = Rect(x: rect.minX, y: row.minY, width: lead, height: rowH)
             layout.maximumRect = Rect(x: rect.maxX - trail, y: row.minY, width: trail, height: rowH)
         }
@@ -110,16 +118,16 @@ public struct LinearGaugeLayout: Sendable, Hashable {
         _ c: GaugeStyleConfiguration, on canvas: Canvas, context: DrawContext,
         labelAlignment: HorizontalAlignment, currentAlignment: HorizontalAlignment
     ) {
-        let s = c.environment.labelSize, fg = c.environment.foreground
+        let s = context.titleSize, e = context.endLabelSize, fg = c.environment.foreground
         if context.layers.contains(.static) {
             if let r = labelRect, let l = c.label {
                 l.draw(in: r, on: canvas, context: context, pixelSize: s, color: fg, alignment: labelAlignment)
             }
             if let r = minimumRect, let l = c.minimumValueLabel {
-                l.draw(in: r, on: canvas, context: context, pixelSize: s, color: fg, alignment: .leading)
+                l.draw(in: r, on: canvas, context: context, pixelSize: e, color: fg, alignment: .leading)
             }
             if let r = maximumRect, let l = c.maximumValueLabel {
-                l.draw(in: r, on: canvas, context: context, pixelSize: s, color: fg, alignment: .trailing)
+                l.draw(in: r, on: canvas, context: context, pixelSize: e, color: fg, alignment: .trailing)
             }
         }
         if context.layers.contains(.dynamic), let r = currentValueRect, let l = c.currentValueLabel {
@@ -130,7 +138,7 @@ public struct LinearGaugeLayout: Sendable, Hashable {
     /// Where ``drawLabels(_:on:context:labelAlignment:currentAlignment:)`` paints the current value.
     func currentBounds(_ c: GaugeStyleConfiguration, context: DrawContext, alignment: HorizontalAlignment) -> [Rect]? {
         guard let r = currentValueRect, let l = c.currentValueLabel else { return [] }
-        return l.drawnBounds(in: r, context: context, pixelSize: c.environment.labelSize, alignment: alignment)
+        return l.drawnBounds(in: r, context: context, pixelSize: context.titleSize, alignment: alignment)
     }
 }
 
@@ -144,7 +152,7 @@ public struct LinearCapacityGaugeStyle: GaugeStyle {
     public init() {}
 
     public func layout(_ c: GaugeStyleConfiguration, in rect: Rect, context: DrawContext) -> LinearGaugeLayout {
-        let t = c.environment.labelSize * 0.5
+        let t = context.titleSize * 0.5
         return .make(
             rect: rect, configuration: c, context: context, thickness: t, rowHeight: t, endInset: 0,
             labelAlignment: .center, current: .below(.center))
@@ -157,7 +165,10 @@ public struct LinearCapacityGaugeStyle: GaugeStyle {
     }
 
     public func makeBody(configuration c: Configuration) -> some Drawable {
-        Draw { rect, canvas, context in
+        Draw(size: { proposal, context in
+            stackSize(proposal, layout(c, in: Rect(x: 0, y: 0, width: proposal.width, height: 0), context: context))
+        }) {
+            rect, canvas, context in
             let l = layout(c, in: rect, context: context)
             let paint = c.tint.linearPaint(
                 from: Point(x: l.bar.minX, y: l.bar.midY), to: Point(x: l.bar.maxX, y: l.bar.midY))
@@ -168,7 +179,8 @@ public struct LinearCapacityGaugeStyle: GaugeStyle {
 
 /// SwiftUI's `.accessoryLinear`: a thin bar with a marker dot at the value. The
 /// dot has the tint's colour at its position and a ring of clear padding (painted
-/// in the environment's background colour). The label is not shown; the current
+/// in the environment's background colour). The label is not shown (a gauge
+/// can show it as its title, see ``TitlePlacement``); the current
 /// value sits at the leading end unless minimum and maximum labels are given,
 /// which then sit at the two ends.
 ///
@@ -183,7 +195,7 @@ public struct AccessoryLinearGaugeStyle: GaugeStyle {
     public static func markerRadii(thickness t: Double) -> (dot: Double, halo: Double) { (t * 0.9, t * 1.3) }
 
     public func layout(_ c: GaugeStyleConfiguration, in rect: Rect, context: DrawContext) -> LinearGaugeLayout {
-        let t = c.environment.labelSize * 0.35
+        let t = context.titleSize * 0.35
         let halo = Self.markerRadii(thickness: t).halo
         return .make(
             rect: rect, configuration: c, context: context, thickness: t, rowHeight: 2 * halo,
@@ -194,6 +206,12 @@ public struct AccessoryLinearGaugeStyle: GaugeStyle {
 
     /// The bar's paint, when it is not the plain track colour.
     private func along(_ c: Configuration) -> Tint? { c.zoneTrack ?? (c.tint.isGradient ? c.tint : nil) }
+
+    /// The end labels, or else the current value; never the label.
+    public func shownLabels(configuration c: Configuration) -> GaugeLabelKinds {
+        let ends = GaugeLabelKinds(of: c).intersection([.minimumValue, .maximumValue])
+        return ends.isEmpty ? .currentValue : ends
+    }
 
     public func layering(configuration c: Configuration, in rect: Rect, context: DrawContext) -> GaugeLayering {
         let l = layout(c, in: rect, context: context)
@@ -206,7 +224,10 @@ public struct AccessoryLinearGaugeStyle: GaugeStyle {
     }
 
     public func makeBody(configuration c: Configuration) -> some Drawable {
-        Draw { rect, canvas, context in
+        Draw(size: { proposal, context in
+            stackSize(proposal, layout(c, in: Rect(x: 0, y: 0, width: proposal.width, height: 0), context: context))
+        }) {
+            rect, canvas, context in
             let l = layout(c, in: rect, context: context)
             if context.layers.contains(.static) {
                 let track =
@@ -237,7 +258,7 @@ public struct AccessoryLinearCapacityGaugeStyle: GaugeStyle {
     public init() {}
 
     public func layout(_ c: GaugeStyleConfiguration, in rect: Rect, context: DrawContext) -> LinearGaugeLayout {
-        let t = c.environment.labelSize * 0.35
+        let t = context.titleSize * 0.35
         return .make(
             rect: rect, configuration: c, context: context, thickness: t, rowHeight: t, endInset: 0,
             labelAlignment: .leading, current: .below(.leading))
@@ -250,11 +271,20 @@ public struct AccessoryLinearCapacityGaugeStyle: GaugeStyle {
     }
 
     public func makeBody(configuration c: Configuration) -> some Drawable {
-        Draw { rect, canvas, context in
+        Draw(size: { proposal, context in
+            stackSize(proposal, layout(c, in: Rect(x: 0, y: 0, width: proposal.width, height: 0), context: context))
+        }) {
+            rect, canvas, context in
             let l = layout(c, in: rect, context: context)
             l.drawCapacity(c, fill: .solid(c.tint.color(at: c.value)), labels: .leading, on: canvas, context: context)
         }
     }
+}
+
+/// A linear gauge's size when offered `proposal`: the width offered (the bar
+/// stretches), the height of its rows.
+private func stackSize(_ proposal: Size, _ l: LinearGaugeLayout) -> Size {
+    Size(width: proposal.width.isFinite ? proposal.width : l.bar.width, height: l.height)
 }
 
 extension GaugeStyle where Self == LinearCapacityGaugeStyle {

@@ -17,6 +17,8 @@
 public struct RingGaugeStyle: GaugeStyle {
     /// Diameter over centre width.
     public static let scale = 1.777
+    /// The widest text of the default centre, which sizes it.
+    public static let defaultSizingText = "100 %"
     /// Text size of the ideal (unconstrained) ring: SwiftUI's body text.
     public static let idealFontSize = 17.0
     /// Text size of the centre; nil picks the largest size whose ring fits the
@@ -47,7 +49,7 @@ public struct RingGaugeStyle: GaugeStyle {
         var c = c
         if c.currentValueLabel == nil {
             c.currentValueLabel = .text(ValueFormat.percent().string(for: c.value, in: 0...1))
-            c.sizingText = ["100 %"]
+            c.sizingText.append(Self.defaultSizingText)
         }
         let label = c.currentValueLabel!
         // An unbounded proposal (asking for the ideal size) takes the article's
@@ -57,7 +59,7 @@ public struct RingGaugeStyle: GaugeStyle {
             side.isFinite
             ? centreTextSize(c, preferred: fontSize ?? side, fitting: side / Self.scale, context)
             : (fontSize ?? Self.idealFontSize)
-        let width: Double
+        var width: Double
         if let text = label.text {
             width = widestAdvance(of: [text] + c.sizingText, size: size, context)
         } else {
@@ -65,6 +67,9 @@ public struct RingGaugeStyle: GaugeStyle {
                 label.size(pixelSize: size, context: context).width,
                 widestAdvance(of: c.sizingText, size: size, context))
         }
+        // On a type scale the text is a step that may fall short of the
+        // ring's room: the ring still fills the rectangle.
+        if context.textSizes != nil, fontSize == nil, side.isFinite { width = max(width, side / Self.scale) }
         return (label, size, width)
     }
 
@@ -100,6 +105,9 @@ public struct RingGaugeStyle: GaugeStyle {
     }
 
     public var separatesLayers: Bool { true }
+
+    /// The current value (or the percentage) in the centre; no label, no end labels.
+    public func shownLabels(configuration c: Configuration) -> GaugeLabelKinds { .currentValue }
 
     public func layering(configuration c: Configuration, in rect: Rect, context: DrawContext) -> GaugeLayering {
         let centre = centre(c, in: rect, context: context)
@@ -182,6 +190,11 @@ public struct SteppedGaugeStyle: GaugeStyle {
 
     public var separatesLayers: Bool { true }
 
+    /// The current value in the centre, when given; no label, no end labels.
+    public func shownLabels(configuration c: Configuration) -> GaugeLabelKinds {
+        GaugeLabelKinds(of: c).intersection(.currentValue)
+    }
+
     public func layering(configuration c: Configuration, in rect: Rect, context: DrawContext) -> GaugeLayering {
         let l = layout(in: rect)
         guard l.radius > 0 else { return GaugeLayering(staticKey: AnyHashable(0), dynamicBounds: []) }
@@ -208,7 +221,7 @@ public struct SteppedGaugeStyle: GaugeStyle {
     }
 
     public func makeBody(configuration c: Configuration) -> some Drawable {
-        Draw { rect, canvas, context in
+        Draw(size: squareSize) { rect, canvas, context in
             let l = layout(in: rect)
             guard l.radius > 0 else { return }
             let dash = segmentDash(l)

@@ -1,0 +1,136 @@
+extension Path {
+    /// Whether every contour is a convex polygon (straight lines only, at least
+    /// three corners, turning once) and no two contours overlap: then the
+    /// shape's winding number is 0 or +-1 everywhere, and ``Canvas`` fills it on
+    /// the banded path, as it fills discs and arcs. Tick marks, needles and bars
+    /// are such shapes. Contours whose boxes meet are tested pairwise (separating
+    /// axes), so the answer is exact for up to `pairLimit` contours; beyond
+    /// that it is false.
+    var isDisjointConvexPolygons: Bool {
+        // Every contour's corners in one array: contour k is
+        // points[starts[k] ..< (starts[k + 1] or the end)].
+        var points: [Point] = []
+        points.reserveCapacity(elements.count)
+        var starts: [Int] = []
+        var start = -1
+        func finish() -> Bool {
+            guard start >= 0 else { return true }
+            defer { start = -1 }
+            if points.count - start > 1 && points[start] == points[points.count - 1] { points.removeLast() }
+            guard starts.count < Self.pairLimit, Self.isConvex(points[start...]) else { return false }
+            starts.append(start)
+            return true
+        }
+        for e in elements {
+            switch e {
+            case .move(let p):
+                guard finish(), p.x.isFinite, p.y.isFinite else { return false }
+                start = points.count
+                points.append(p)
+            case .line(let p):
+                guard start >= 0, p.x.isFinite, p.y.isFinite else { return false }
+                if p != points[points.count - 1] { points.append(p) }
+            case .close:
+                guard finish() else { return false }
+            case .quad, .cubic, .arc: return false
+            }
+        }
+        guard finish(), !starts.isEmpty else { return false }
+        func contour(_ k: Int) -> ArraySlice<Point> {
+            points[starts[k]..<(k + 1 < starts.count ? starts[k + 1] : points.count)]
+        }
+        var boxes: [(minX: Double, minY: Double, maxX: Double, maxY: Double)] = []
+        boxes.reserveCapacity(starts.count)
+        for k in starts.indices { boxes.append(Self.box(contour(k))) }
+        // Pairs whose boxes meet, found along x (boxes sorted by their left side).
+        let order = starts.indices.sorted { boxes[$0].minX < boxes[$1].minX }
+        for (m, i) in order.enumerated() {
+            let a = boxes[i]
+            for j in order[(m + 1)...] {
+                let b = boxes[j]
+                if b.minX > a.maxX { break }
+                if a.maxY < b.minY || b.maxY < a.minY { continue }
+                if !Self.separated(contour(i), contour(j)) { return false }
+            }
+        }
+        return true
+    }
+
+    /// The most contours `isDisjointConvexPolygons` compares pairwise.
+    static let pairLimit = 256
+
+    /// A polygon whose turns all go one way and add up to one full turn
+    /// (collinear corners allowed), with a non-zero area. Turning one way, the
+    /// edges' direction goes round monotonically: once round, each of its two
+    /// components changes sign twice (a pentagram's, four times).
+    static func isConvex(_ p: ArraySlice<Point>) -> Bool {
+        let n = p.count, o = p.startIndex
+        guard n >= 3 else { return false }
+        var sign = 0.0, area = 0.0
+        var xChanges = 0, yChanges = 0
+        var lastDX = 0.0, lastDY = 0.0
+        // The last non-zero components, to count changes across the wrap too.
+        for i in 0..<n {
+            let a = p[o + i], b = p[o + (i + 1) % n]
+            if b.x != a.x { lastDX = b.x - a.x }
+            if b.y != a.y { lastDY = b.y - a.y }
+        }
+        for i in 0..<n {
+            let a = p[o + i], b = p[o + (i + 1) % n], c = p[o + (i + 2) % n]
+            let ux = b.x - a.x, uy = b.y - a.y, vx = c.x - b.x, vy = c.y - b.y
+            let cross = ux * vy - uy * vx
+            if cross != 0 {
+                if sign == 0 { sign = cross > 0 ? 1 : -1 } else if (cross > 0 ? 1 : -1) != sign { return false }
+            }
+            if ux != 0 {
+                if (ux > 0) != (lastDX > 0) { xChanges += 1 }
+                lastDX = ux
+            }
+            if uy != 0 {
+                if (uy > 0) != (lastDY > 0) { yChanges += 1 }
+                lastDY = uy
+            }
+            area += a.x * b.y - b.x * a.y
+        }
+        return sign != 0 && xChanges <= 2 && yChanges <= 2 && abs(area) > 1e-12
+    }
+
+    private static func box(_ p: ArraySlice<Point>) -> (minX: Double, minY: Double, maxX: Double, maxY: Double) {
+        let f = p[p.startIndex]
+        var b = (minX: f.x, minY: f.y, maxX: f.x, maxY: f.y)
+        for q in p {
+            b.minX = min(b.minX, q.x)
+            b.minY = min(b.minY, q.y)
+            b.maxX = max(b.maxX, q.x)
+            b.maxY = max(b.maxY, q.y)
+        }
+        return b
+    }
+
+    /// Whether a line along one of the two convex polygons' edges has them on
+    /// opposite sides, not touching (the separating axis test).
+    static func separated(_ a: ArraySlice<Point>, _ b: ArraySlice<Point>) -> Bool {
+        separatedAlongEdges(of: a, from: b) || separatedAlongEdges(of: b, from: a)
+    }
+
+    private static func separatedAlongEdges(of p: ArraySlice<Point>, from q: ArraySlice<Point>) -> Bool {
+        let n = p.count, o = p.startIndex
+        for i in 0..<n {
+            let e0 = p[o + i], e1 = p[o + (i + 1) % n]
+            let nx = e1.y - e0.y, ny = e0.x - e1.x
+            var pl = Double.infinity, ph = -Double.infinity, ql = Double.infinity, qh = -Double.infinity
+            for v in p {
+                let d = v.x * nx + v.y * ny
+                pl = min(pl, d)
+                ph = max(ph, d)
+            }
+            for v in q {
+                let d = v.x * nx + v.y * ny
+                ql = min(ql, d)
+                qh = max(qh, d)
+            }
+            if ph < ql || qh < pl { return true }
+        }
+        return false
+    }
+}
