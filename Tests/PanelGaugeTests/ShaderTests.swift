@@ -191,21 +191,10 @@ extension ShaderTests {
             Self.withConic(table, center: center, start: start) { whole in
                 var pieces = whole
                 for y in stride(from: rng.below(4), to: 400, by: 3) {
-                    // (Shaders may write `outputSlack` colours past a span.)
-                    var expected = [UInt32](repeating: 0, count: 500 + ConicShader.outputSlack)
-                    expected.withUnsafeMutableBufferPointer {
-                        whole.shade(y: y, x: 0, count: 500, into: $0.baseAddress!)
-                    }
-                    var got = [UInt32](repeating: 0, count: 500 + ConicShader.outputSlack)
-                    var x = 0
-                    while x < 500 {
-                        let count = min(500 - x, 1 + rng.below(rng.below(2) == 0 ? 5 : 70))
-                        got.withUnsafeMutableBufferPointer {
-                            pieces.shade(y: y, x: x, count: count, into: $0.baseAddress! + x)
-                        }
-                        x += count
-                    }
-                    #expect(got[..<500] == expected[..<500], "trial \(trial) row \(y)")
+                    let row = Self.shadedWholeAndInPieces(
+                        &rng, whole: { whole.shade(y: y, x: $0, count: $1, into: $2) },
+                        pieces: { pieces.shade(y: y, x: $0, count: $1, into: $2) })
+                    #expect(row.pieces == row.whole, "trial \(trial) row \(y)")
                 }
             }
         }
@@ -213,6 +202,26 @@ extension ShaderTests {
 }
 
 extension ShaderTests {
+    /// A row's first 500 colours shaded in one span (`whole`), and again in
+    /// random spans of 1 to 70 pixels (`pieces`); each call gets the span's
+    /// first column, its length and where its colours go (with room for
+    /// `ConicShader.outputSlack` more past the span).
+    static func shadedWholeAndInPieces(
+        _ rng: inout BlendTests.Random, whole: (Int, Int, UnsafeMutablePointer<UInt32>) -> Void,
+        pieces: (Int, Int, UnsafeMutablePointer<UInt32>) -> Void
+    ) -> (whole: ArraySlice<UInt32>, pieces: ArraySlice<UInt32>) {
+        var expected = [UInt32](repeating: 0, count: 500 + ConicShader.outputSlack)
+        expected.withUnsafeMutableBufferPointer { whole(0, 500, $0.baseAddress!) }
+        var got = [UInt32](repeating: 0, count: 500 + ConicShader.outputSlack)
+        var x = 0
+        while x < 500 {
+            let count = min(500 - x, 1 + rng.below(rng.below(2) == 0 ? 5 : 70))
+            got.withUnsafeMutableBufferPointer { pieces(x, count, $0.baseAddress! + x) }
+            x += count
+        }
+        return (expected[..<500], got[..<500])
+    }
+
     /// The same for linear gradients at any angle and length: each entry
     /// index (the table holds its index) is the one the pixel's own position
     /// gives, however the row is cut into spans.
@@ -224,18 +233,9 @@ extension ShaderTests {
             let end = Point(x: Double(rng.below(4000)) / 8 - 50, y: Double(rng.below(3200)) / 8 - 50)
             let shader = LinearShader(table: table.entries, start: start, end: end, origin: (0, 0))
             for y in stride(from: rng.below(4), to: 400, by: 7) {
-                var expected = [UInt32](repeating: 0, count: 500)
-                expected.withUnsafeMutableBufferPointer { shader.shade(y: y, x: 0, count: 500, into: $0.baseAddress!) }
-                var got = [UInt32](repeating: 0, count: 500)
-                var x = 0
-                while x < 500 {
-                    let count = min(500 - x, 1 + rng.below(rng.below(2) == 0 ? 5 : 70))
-                    got.withUnsafeMutableBufferPointer {
-                        shader.shade(y: y, x: x, count: count, into: $0.baseAddress! + x)
-                    }
-                    x += count
-                }
-                #expect(got == expected, "trial \(trial) row \(y)")
+                let shade = { shader.shade(y: y, x: $0, count: $1, into: $2) }
+                let row = Self.shadedWholeAndInPieces(&rng, whole: shade, pieces: shade)
+                #expect(row.pieces == row.whole, "trial \(trial) row \(y)")
             }
         }
     }

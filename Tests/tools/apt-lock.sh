@@ -61,33 +61,29 @@ timed() { # COMMAND...: sets RC and T (milliseconds)
     T=$(((${EPOCHREALTIME/./} - t0) / 1000))
 }
 
-# dpkg-wait
-hold 10 "$S/dpkg/lock-frontend"
-timed apt-get install -y -qq apt-lock-probe
-plain_rc=$RC
-release
-hold 3 "$S/dpkg/lock-frontend"
-timed bash "$ROOT/packaging/apt-install.sh" apt-lock-probe
-release
-if [ "$plain_rc" = 100 ] && [ "$RC" = 0 ] && [ "$T" -ge 2500 ]; then
-    pass dpkg-wait "plain apt-get exit $plain_rc; the wrapper waited ${T} ms, exit 0"
-else
-    fail dpkg-wait "plain apt-get exit $plain_rc; the wrapper exit $RC after ${T} ms: $(tail -3 "$S/out")"
-fi
-
-# lists-wait
-hold 10 "$S/lists/lock"
-timed apt-get update -qq
-plain_rc=$RC
-release
-hold 3 "$S/lists/lock"
-timed bash "$ROOT/packaging/apt-install.sh" --update
-release
-if [ "$plain_rc" = 100 ] && [ "$RC" = 0 ] && [ "$T" -ge 2500 ]; then
-    pass lists-wait "plain apt-get update exit $plain_rc; the wrapper waited ${T} ms, exit 0"
-else
-    fail lists-wait "plain apt-get update exit $plain_rc; the wrapper exit $RC after ${T} ms: $(tail -3 "$S/out")"
-fi
+# wait_case NAME LOCK PLAIN-ARGS -- WRAPPER-ARGS: under LOCK held by another
+# process, `apt-get PLAIN-ARGS` must exit 100 at once, and the wrapper with
+# WRAPPER-ARGS must wait for the lock's 3 s and then succeed.
+wait_case() {
+    local name=$1 lock=$2 plain=() plain_rc
+    shift 2
+    while [ "$1" != -- ]; do plain+=("$1"); shift; done
+    shift
+    hold 10 "$lock"
+    timed apt-get "${plain[@]}"
+    plain_rc=$RC
+    release
+    hold 3 "$lock"
+    timed bash "$ROOT/packaging/apt-install.sh" "$@"
+    release
+    if [ "$plain_rc" = 100 ] && [ "$RC" = 0 ] && [ "$T" -ge 2500 ]; then
+        pass "$name" "plain apt-get ${plain[0]} exit $plain_rc; the wrapper waited ${T} ms, exit 0"
+    else
+        fail "$name" "plain apt-get ${plain[0]} exit $plain_rc; the wrapper exit $RC after ${T} ms: $(tail -3 "$S/out")"
+    fi
+}
+wait_case dpkg-wait "$S/dpkg/lock-frontend" install -y -qq apt-lock-probe -- apt-lock-probe
+wait_case lists-wait "$S/lists/lock" update -qq -- --update
 
 # bounded
 hold 8 "$S/lists/lock"

@@ -3,8 +3,8 @@
 # would: this tree's committed HEAD is cloned into a scratch git repository and
 # tagged with packaging/VERSION; a small package requires
 # `.package(url: "file://...", from: VERSION)`, builds (release, as an
-# application would), draws the README's gauge and writes a PNG, which must
-# hold the gauge's colours over the background. SwiftPM refuses such a
+# application would), runs the code of the DocC article "A first gauge" and
+# writes its PNG, which must hold the gauge's colours over the background. SwiftPM refuses such a
 # dependency when a target it builds has unsafe flags, so this fails if
 # PanelGauge gains one.
 #
@@ -32,22 +32,16 @@ let package = Package(
     ]
 )
 EOF
-cat >"$W/app/Sources/app/main.swift" <<'EOF'
-import PanelGauge
-
-#if canImport(Glibc)
-    import Glibc
-#endif
-
-let cpu = try Gauge(value: 73, in: 0...100) { "CPU" }
-    .valueFormat(.percent())
-    .gaugeStyle(.accessoryCircularCapacity)
-    .thresholds(try Thresholds(.green, (60, .orange), (85, .red)))
-let image = Image(width: 160, height: 120)
-let canvas = Canvas(surface: image.surface)
-canvas.clear(Color(red: 0, green: 0, blue: 0))
-cpu.draw(in: Rect(x: 0, y: 0, width: 160, height: 120), on: canvas)
-let png = try PNG.encode(image.surface)
+# The code of the DocC article "A first gauge" (its first block, which
+# DocArticleTests also runs), then the PNG written and its colours counted.
+{
+    printf '#if canImport(Glibc)\n    import Glibc\n#endif\n'
+    awk '/^```swift$/ {inside = 1; n++; next} /^```$/ {inside = 0; next} inside && n == 1' \
+        "$ROOT/Sources/PanelGauge/PanelGauge.docc/Articles/FirstGauge.md"
+} >"$W/app/Sources/app/main.swift"
+grep -q "PNG.encode(image.surface)" "$W/app/Sources/app/main.swift" ||
+    { echo "FAIL depend-by-version: no code block in the FirstGauge article"; exit 1; }
+cat >>"$W/app/Sources/app/main.swift" <<'EOF'
 let file = fopen(CommandLine.arguments[1], "wb")!
 _ = png.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, file) }
 fclose(file)

@@ -108,20 +108,16 @@ public final class Canvas {
 
     public init(surface: Surface) {
         let width = max(1, surface.width)
+        let scratch = Self.allocateScratch(width)
         state = .allocate(capacity: 1)
         state.initialize(
             to: State(
-                surface: surface,
-                colors: .allocate(capacity: width + ConicShader.outputSlack),
-                quadStash: .allocate(capacity: Self.stashCapacity(width)),
-                coverageRow: .allocate(capacity: width),
-                scratchWidth: width))
+                surface: surface, colors: scratch.colors, quadStash: scratch.quadStash,
+                coverageRow: scratch.coverageRow, scratchWidth: width))
     }
 
     deinit {
-        state.pointee.colors.deallocate()
-        state.pointee.quadStash.deallocate()
-        state.pointee.coverageRow.deallocate()
+        freeScratch()
         state.deinitialize(count: 1)
         state.deallocate()
     }
@@ -130,15 +126,30 @@ public final class Canvas {
     public func retarget(_ surface: Surface) {
         self.surface = surface
         if surface.width > state.pointee.scratchWidth {
-            state.pointee.colors.deallocate()
-            state.pointee.quadStash.deallocate()
-            state.pointee.coverageRow.deallocate()
-            let width = surface.width
-            state.pointee.scratchWidth = width
-            state.pointee.colors = .allocate(capacity: width + ConicShader.outputSlack)
-            state.pointee.quadStash = .allocate(capacity: Self.stashCapacity(width))
-            state.pointee.coverageRow = .allocate(capacity: width)
+            freeScratch()
+            let scratch = Self.allocateScratch(surface.width)
+            state.pointee.scratchWidth = surface.width
+            state.pointee.colors = scratch.colors
+            state.pointee.quadStash = scratch.quadStash
+            state.pointee.coverageRow = scratch.coverageRow
         }
+    }
+
+    /// The scratch rows for a surface `width` pixels wide.
+    private static func allocateScratch(_ width: Int) -> (
+        colors: UnsafeMutablePointer<UInt32>, quadStash: UnsafeMutablePointer<StashedQuad>,
+        coverageRow: UnsafeMutablePointer<UInt8>
+    ) {
+        (
+            .allocate(capacity: width + ConicShader.outputSlack), .allocate(capacity: stashCapacity(width)),
+            .allocate(capacity: width)
+        )
+    }
+
+    private func freeScratch() {
+        state.pointee.colors.deallocate()
+        state.pointee.quadStash.deallocate()
+        state.pointee.coverageRow.deallocate()
     }
 
     /// The most quads a row of `width` pixels holds (they do not overlap).
