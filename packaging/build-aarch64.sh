@@ -120,7 +120,7 @@ BOOKWORM_PACKAGES=(libc6 libc6-dev linux-libc-dev libcrypt1 libcrypt-dev libgcc-
 TRIXIE_PACKAGES=(libc6 libc6-dev linux-libc-dev libcrypt1 libcrypt-dev libgcc-s1 libgcc-14-dev
     libstdc++6 libstdc++-14-dev libdrm2 libdrm-dev libdrm-common libpciaccess0 libpciaccess-dev
     libfreetype6 libfreetype-dev zlib1g zlib1g-dev libpng16-16t64 libpng-dev libbrotli1 libbrotli-dev
-    libbz2-1.0 libbz2-dev libatomic1 libmosquitto1 libmosquitto-dev libssl3t64 valgrind)
+    libbz2-1.0 libbz2-dev libatomic1 libmosquitto1 libmosquitto-dev libssl3t64 libzstd1 valgrind)
 
 # fix_links DIR: bookworm's lib/ merged into usr/lib/ (trixie is merged already), lib -> usr/lib,
 # and absolute symlinks made relative (they would point into the host otherwise).
