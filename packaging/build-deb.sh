@@ -92,6 +92,9 @@ install -m 0644 "$ROOT/systemd/paneld.service" "$ROOT/systemd/paneld.socket" "$P
 install -m 0644 "$ROOT/systemd/paneld.sysusers" "$PKG/usr/lib/sysusers.d/paneld.conf"
 install -m 0644 "$HERE/layout.json" "$PKG/etc/paneld/layout.json"
 install -m 0644 "$HERE/debian/copyright" "$PKG/usr/share/doc/paneld/copyright"
+# The network drop-in (statsd over UDP, MQTT) and what the unit's hardening costs with it.
+install -D -m 0644 "$ROOT/systemd/network.conf" "$PKG/usr/share/doc/paneld/examples/network.conf"
+install -m 0644 "$ROOT/systemd/SECURITY.md" "$PKG/usr/share/doc/paneld/SECURITY.md"
 install -m 0644 "$HERE/debian/lintian-overrides" "$PKG/usr/share/lintian/overrides/paneld"
 gzip -9n <"$HERE/debian/paneld.1" >"$PKG/usr/share/man/man1/paneld.1.gz"
 chmod 0644 "$PKG/usr/share/man/man1/paneld.1.gz"
@@ -115,8 +118,13 @@ cp "$HERE/debian/control" "$SRC/debian/control"
 # ---------------------------------------------------------------- Depends
 # A dpkg database holding SUITE's arm64 library packages (status, file lists,
 # shlibs and symbols files), and their files unpacked beside it.
+# The candidates: the runtime packages whose libraries a paneld build may load;
+# dpkg-shlibdeps below fails if the binary needs a library none of them ships.
+CANDIDATES=(libc6 libgcc-s1 libdrm2 libfreetype6 zlib1g libmosquitto1)
 foreign_admindir() {
-    local dir=$HERE/.cache/$ARCH-$SUITE apt=$HERE/.cache/apt-$SUITE deb pkg
+    local key dir apt=$HERE/.cache/apt-$SUITE deb pkg
+    key=$(printf '%s ' "${CANDIDATES[@]}" | sha256sum | cut -c1-8)
+    dir=$HERE/.cache/$ARCH-$SUITE-$key # a new list of candidates starts a new database
     if [ ! -f "$dir/.done" ]; then
         rm -rf "$dir" && mkdir -p "$dir/admin/info" "$dir/root" "$dir/debs" "$apt/sources" "$apt/lists/partial" "$apt/cache/archives/partial"
         cat >"$apt/sources/debian.sources" <<EOF
@@ -131,11 +139,7 @@ EOF
             -o Dir::State::Lists="$apt/lists" -o Dir::Cache="$apt/cache" -o APT::Architectures::="$ARCH"
             -o APT::Sandbox::User=root)
         apt-get -qq "${aptopts[@]}" update >&2
-        # The candidates: the runtime packages whose libraries a paneld build may load.
-        # dpkg-shlibdeps below fails if the binary needs a library none of them ships.
-        (cd "$dir/debs" && apt-get -qq "${aptopts[@]}" download \
-            libc6:"$ARCH" libgcc-s1:"$ARCH" libdrm2:"$ARCH" libfreetype6:"$ARCH" zlib1g:"$ARCH" \
-            libmosquitto1:"$ARCH" >&2)
+        (cd "$dir/debs" && apt-get -qq "${aptopts[@]}" download "${CANDIDATES[@]/%/:$ARCH}" >&2)
         : >"$dir/admin/status"
         # A multiarch database (info/PKG:ARCH.*) that knows ARCH as a foreign architecture.
         echo 1 >"$dir/admin/info/format"

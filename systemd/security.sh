@@ -7,6 +7,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 sed "s|^\(Exec[A-Za-z]*\)=/usr/bin/paneld|\1=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")|" "$here/paneld.service" > "$tmp/paneld.service"
 cp "$here/paneld.socket" "$tmp/"
+systemd-analyze security --offline=yes --no-pager "$tmp/paneld.service" >"$tmp/plain.txt" 2>&1 || true
+mkdir "$tmp/network"
+{ cat "$tmp/paneld.service"; grep -v '^\(#\|$\)' "$here/network.conf"; } >"$tmp/network/paneld.service"
+cp "$here/paneld.socket" "$tmp/network/"
+systemd-analyze security --offline=yes --no-pager "$tmp/network/paneld.service" 2>&1 | sed "s|$tmp/network/||" >"$tmp/network.txt" || true
+sed -i "s|$tmp/||" "$tmp/plain.txt"
 {
   echo "# paneld.service: systemd-analyze security"
   echo
@@ -17,7 +23,7 @@ cp "$here/paneld.socket" "$tmp/"
   echo
   echo "- PrivateDevices, DeviceAllow: paneld draws on DRM cards (char-drm) or, on fbdev panels, legacy framebuffers (char-fb); DevicePolicy=closed allows nothing else (char-rtc:r is systemd's own addition for ProtectClock)."
   echo "- SupplementaryGroups: video, for /dev/dri/card* and /dev/fb*; tty, for a write-only open of /dev/tty0."
-  echo "- PrivateNetwork, RestrictAddressFamilies=~AF_UNIX: the control socket and sd_notify are Unix sockets; no Internet families unless statsd is enabled in a drop-in."
+  echo "- PrivateNetwork, RestrictAddressFamilies=~AF_UNIX: the control socket and sd_notify are Unix sockets; no Internet families unless a network input (statsd over UDP, MQTT) is enabled with the drop-in network.conf (below)."
   echo "- PrivateUsers: would map the video group away and lose /dev/dri."
   echo "- RootDirectory: paneld runs from the host's root, read-only (ProtectSystem=strict)."
   echo "- AmbientCapabilities, CapabilityBoundingSet: CAP_SYS_TTY_CONFIG, and nothing else. The kernel allows"
@@ -33,6 +39,18 @@ cp "$here/paneld.socket" "$tmp/"
   echo
   echo '```'
   systemd-analyze security --offline=yes --no-pager "$tmp/paneld.service" 2>&1 | sed "s|$tmp/||"
+  echo '```'
+  echo
+  echo "## With the network drop-in (network.conf)"
+  echo
+  echo "statsd over UDP and MQTT need Internet sockets: \`network.conf\` (installed as"
+  echo "\`/usr/share/doc/paneld/examples/network.conf\`; copy it to"
+  echo "\`/etc/systemd/system/paneld.service.d/\`) adds AF_INET and AF_INET6 and allows only the"
+  echo "loopback, link-local and private networks (IPAddressDeny=any, then IPAddressAllow=). The"
+  echo "lines of the analysis that change, the unit with the drop-in's settings appended:"
+  echo
+  echo '```'
+  diff "$tmp/plain.txt" "$tmp/network.txt" | sed -n 's/^> //p'
   echo '```'
 } > "$here/SECURITY.md"
 grep "Overall exposure" "$here/SECURITY.md"

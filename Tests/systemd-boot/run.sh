@@ -27,6 +27,11 @@
 #                             seconds after paneld started: paneld ends on the display
 #           upgrade-conffile  apt installs the next version over an edited
 #                             /etc/paneld/layout.json: the edit is kept
+#           network-refused   under the unit as shipped, MQTT (to the guest's mosquitto)
+#                             retries and statsd over UDP stops the start, each with a
+#                             journal line naming the package's network drop-in
+#           network-mqtt      with network.conf installed: the retained MQTT value shows
+#           network-statsd    with network.conf: a statsd gauge over UDP shows
 #           remove            apt remove: units stopped, conffile and state kept
 #           purge             apt purge: /etc/paneld and /var/lib/paneld gone
 #           old-libc          against a dpkg status whose libc6 and libdrm2 are
@@ -150,7 +155,7 @@ chroot_mount --bind "$CACHE/apt-archives" "$R/var/cache/apt/archives"
 cp /etc/resolv.conf "$R/etc/resolv.conf"
 cp "$PANELD_DEB" "$PANELD_DEB_NEXT" "$R/root/"
 log "apt-get install ./$(basename "$PANELD_DEB") (in the chroot)"
-chroot "$R" sh -c "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends ./root/$(basename "$PANELD_DEB")" \
+chroot "$R" sh -c "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends ./root/$(basename "$PANELD_DEB") mosquitto mosquitto-clients" \
     >"$WORK/apt-install.log" 2>&1 || { tail -30 "$WORK/apt-install.log"; die "apt-get install of the package failed"; }
 grep -E '^(Setting up|The following NEW)' "$WORK/apt-install.log" | sed 's/^/    /' | head -20
 # The guest has no network: the package lists only slow apt down there (the
@@ -570,6 +575,69 @@ else
     echo "$SCREEN_DIFF"
     fail upgrade-conffile "after the upgrade the screen does not show the edited layout"
 fi
+
+# Network inputs under the unit: as shipped, Internet sockets are refused and the
+# journal names the drop-in; with the package's network.conf installed, MQTT from
+# the guest's mosquitto and statsd over UDP reach the screen.
+python3 - "$LAYOUT" "$WORK/network.json" "$g" <<'PY'
+import json, sys
+layout = json.load(open(sys.argv[1]))
+layout["statsd"] = "127.0.0.1:8125"
+layout["mqtt"] = {"broker": "mqtt://127.0.0.1:1883", "clientId": "paneld-boot-test"}
+for gauge in layout["gauges"]:
+    if gauge["name"] == sys.argv[3]:
+        gauge["mqtt"] = "panel/" + sys.argv[3]
+json.dump(layout, open(sys.argv[2], "w"), indent=1)
+del layout["statsd"]
+json.dump(layout, open(sys.argv[2].replace(".json", "-mqtt.json"), "w"), indent=1)
+PY
+cp "$WORK/network.json" "$WORK/network-mqtt.json" "$SHARE/"
+"$PANELD" render --config "$WORK/network.json" --set "$g=58" --output "$WORK/net58.png"
+"$PANELD" render --config "$WORK/network.json" --set "$g=47" --output "$WORK/net47.png"
+guest "since=\$(date '+%Y-%m-%d %H:%M:%S'); sleep 1
+systemctl is-active mosquitto
+cp /etc/paneld/layout.json /root/layout.before-network
+cp /mnt/share/network-mqtt.json /etc/paneld/layout.json
+mosquitto_pub -h 127.0.0.1 -t panel/$g -m 58 -r
+systemctl restart paneld.service; sleep 3
+echo '--- MQTT without the drop-in:'; journalctl --since \"\$since\" -u paneld --no-pager -o cat | tail -4
+systemctl is-active paneld.service
+journalctl --since \"\$since\" -u paneld --no-pager -o cat | grep -F 'Address family not supported' | grep -qF /usr/share/doc/paneld/examples/network.conf
+since=\$(date '+%Y-%m-%d %H:%M:%S'); sleep 1
+cp /mnt/share/network.json /etc/paneld/layout.json
+systemctl restart paneld.service; sleep 2
+echo '--- statsd over UDP without the drop-in:'; journalctl --since \"\$since\" -p err -u paneld --no-pager -o cat | tail -4
+! systemctl is-active --quiet paneld.service
+journalctl --since \"\$since\" -p err -u paneld --no-pager -o cat | grep -F 'Address family not supported' | grep -qF /usr/share/doc/paneld/examples/network.conf" 60
+if [ "$GUEST_RC" = 0 ]; then
+    pass network-refused "as shipped, MQTT keeps retrying and statsd over UDP stops the start, each naming the drop-in in the journal"
+else
+    fail network-refused "under the unit as shipped, MQTT or statsd over UDP did not fail, or the journal does not name the drop-in"
+fi
+guest "install -D -m 0644 /usr/share/doc/paneld/examples/network.conf /etc/systemd/system/paneld.service.d/network.conf
+systemctl daemon-reload; systemctl reset-failed paneld.service
+systemctl restart paneld.socket paneld.service
+systemctl is-active paneld.service" 60
+if [ "$GUEST_RC" != 0 ]; then
+    fail network-mqtt "paneld did not start with the network drop-in"
+elif screen_is network-mqtt "$WORK/net58.png" 30; then
+    pass network-mqtt "with network.conf, the retained MQTT value from the guest's mosquitto is on the screen"
+else
+    echo "$SCREEN_DIFF"
+    guest 'journalctl -b -u paneld --no-pager -o cat | tail -8'
+    fail network-mqtt "with network.conf the screen does not show the MQTT value $g=58"
+fi
+guest "bash -c 'echo \"$g:47|g\" >/dev/udp/127.0.0.1/8125'"
+if screen_is network-statsd "$WORK/net47.png" 20; then
+    pass network-statsd "with network.conf, a statsd gauge over UDP is on the screen"
+else
+    echo "$SCREEN_DIFF"
+    fail network-statsd "with network.conf the screen does not show the statsd value $g=47"
+fi
+guest_ok "systemctl stop paneld.service
+rm /etc/systemd/system/paneld.service.d/network.conf; systemctl daemon-reload
+cp /root/layout.before-network /etc/paneld/layout.json
+mosquitto_pub -h 127.0.0.1 -t panel/$g -r -n"
 
 check remove "apt-get remove left paneld running or removed its configuration or state" '
 DEBIAN_FRONTEND=noninteractive apt-get remove -y paneld

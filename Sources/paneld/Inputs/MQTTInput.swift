@@ -122,9 +122,14 @@ final class MQTTInput: ValueInput {
         }
     }
 
-    /// libmosquitto's text for `rc`, with errno's for a system error.
+    /// libmosquitto's text for `rc`, with errno's for a system error (and what the
+    /// unit's sandbox has to do with it, when it has).
     static func describe(_ rc: Int32) -> String {
-        if rc == MOSQ_ERR_ERRNO.rawValue { return String(cString: strerror(errno)) }
+        if rc == MOSQ_ERR_ERRNO.rawValue {
+            let code = errno
+            let text = String(cString: strerror(code))
+            return NetworkSandbox.hint(forErrno: code).map { "\(text) (\($0))" } ?? text
+        }
         return String(cString: mosquitto_strerror(rc))
     }
 

@@ -26,9 +26,15 @@ final class StatsdInput: ValueInput {
 
     /// Binds UDP `address`.
     init(udp address: StatsdAddress) throws {
-        let s = try retryingOnInterrupt("socket") {
-            socket(
-                AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        let s: Int32
+        do {
+            s = try retryingOnInterrupt("socket") {
+                socket(
+                    AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue),
+                    0)
+            }
+        } catch {
+            throw DaemonError("statsd udp: \(NetworkSandbox.explain(error))")
         }
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
@@ -44,7 +50,7 @@ final class StatsdInput: ValueInput {
         guard r == 0 else {
             let e = Errno.current("bind statsd \(text)")
             Glibc.close(s)
-            throw e
+            throw DaemonError(NetworkSandbox.explain(e))
         }
         fd = FileDescriptor(rawValue: s)
         label = "statsd udp \(text)"
