@@ -12,6 +12,7 @@ let package = Package(
     name: "paneld",
     products: [
         .library(name: "PanelGauge", targets: ["PanelGauge"]),
+        .library(name: "PanelDisplay", targets: ["PanelDisplay"]),
         .executable(name: "paneld", targets: ["paneld"]),
         .executable(name: "panelgauge-bench", targets: ["panelgauge-bench"]),
     ],
@@ -30,6 +31,12 @@ let package = Package(
             name: "PanelGauge",
             dependencies: ["CZlib", "CFreeType"]
         ),
+        // A Surface on a panel: DRM/KMS dumb buffers with page flips, legacy fbdev, or
+        // PNG files; damage and rotation. No unsafe flags, like PanelGauge.
+        .target(
+            name: "PanelDisplay",
+            dependencies: ["PanelGauge", "CDRM"]
+        ),
         // `paneld --version`: the version and revision above, as C string constants.
         .target(
             name: "PaneldBuildInfo",
@@ -40,7 +47,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "paneld",
-            dependencies: ["PanelGauge", "CDRM", "CMosquitto", "PaneldBuildInfo"],
+            dependencies: ["PanelGauge", "PanelDisplay", "CDRM", "CMosquitto", "PaneldBuildInfo"],
             exclude: ["Link"],
             // Release links for a small resident set (docs/performance.md, "Idle and memory";
             // install builds add --static-swift-stdlib): lld with packed relative
@@ -58,10 +65,13 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "panelgauge-bench", dependencies: ["PanelGauge"]),
+        // The display library's example (its DocC article shows this file; the x86_64
+        // e2e runs it on bochs and compares the scanout with its own --png frame).
+        .executableTarget(name: "gauge-on-screen", dependencies: ["PanelGauge", "PanelDisplay"]),
         .testTarget(
             name: "PanelGaugeTests", dependencies: ["PanelGauge"],
             exclude: ["References"]
         ),
-        .testTarget(name: "paneldTests", dependencies: ["paneld"]),
+        .testTarget(name: "paneldTests", dependencies: ["paneld", "PanelDisplay"]),
     ]
 )

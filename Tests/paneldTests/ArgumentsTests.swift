@@ -2,6 +2,7 @@ import Glibc
 import PanelGauge
 import Testing
 
+@testable import PanelDisplay
 @testable import paneld
 
 /// paneld's own command-line parser (`Arguments`, `CommandLineTool`): what

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import PanelDisplay
 @testable import paneld
 
 /// `paneld benchmark` runs end to end and prints one JSON object. No timing is

@@ -2,6 +2,7 @@ import Glibc
 import PanelGauge
 import Testing
 
+@testable import PanelDisplay
 @testable import paneld
 
 /// Runs the built paneld with `args` to completion; returns (exit status, stdout, stderr).

@@ -1,6 +1,7 @@
 import CDRM
 import Testing
 
+@testable import PanelDisplay
 @testable import paneld
 
 /// The Swift-side copies of kernel constants must equal libdrm's headers.

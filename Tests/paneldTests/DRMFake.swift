@@ -1,5 +1,6 @@
 import PanelGauge
 
+@testable import PanelDisplay
 @testable import paneld
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import PanelDisplay
 @testable import paneld
 
 #if canImport(Glibc)

@@ -2,6 +2,7 @@ import Glibc
 import PanelGauge
 import Testing
 
+@testable import PanelDisplay
 @testable import paneld
 
 /// End-to-end: the built `paneld` binary, PNG output, a socket in a temp directory.

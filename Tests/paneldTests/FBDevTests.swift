@@ -1,6 +1,7 @@
 import PanelGauge
 import Testing
 
+@testable import PanelDisplay
 @testable import paneld
 
 #if canImport(Glibc)

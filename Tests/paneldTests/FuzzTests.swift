@@ -1,5 +1,6 @@
 import Testing
 
+@testable import PanelDisplay
 @testable import paneld
 
 /// A small deterministic generator (SplitMix64), so a failing case can be replayed by seed.

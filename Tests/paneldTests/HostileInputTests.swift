@@ -2,6 +2,7 @@ import Glibc
 import PanelGauge
 import Testing
 
+@testable import PanelDisplay
 @testable import paneld
 
 /// Clients that trickle, idle or never read, and a full client table: paneld stays

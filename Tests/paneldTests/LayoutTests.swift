@@ -1,6 +1,7 @@
 import PanelGauge
 import Testing
 
+@testable import PanelDisplay
 @testable import paneld
 
 private func issues(_ json: String) -> [LayoutIssue] {

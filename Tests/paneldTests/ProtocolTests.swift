@@ -1,5 +1,6 @@
 import Testing
 
+@testable import PanelDisplay
 @testable import paneld
 
 private func parse(_ s: String) -> Result<Command, LineError> { LineParser.parse(Array(s.utf8)) }

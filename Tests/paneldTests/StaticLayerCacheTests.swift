@@ -2,6 +2,7 @@ import Glibc
 import PanelGauge
 import Testing
 
+@testable import PanelDisplay
 @testable import paneld
 
 /// paneld's cached, damage-only updates against a full redraw from scratch:

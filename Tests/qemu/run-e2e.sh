@@ -263,6 +263,11 @@ build_paneld() {
     else
         PANELD=${PANELD:-$HOST_PANELD}
         HOST_PANELD=$PANELD
+        # The display library's example program (x86_64 only: the aarch64 build makes paneld).
+        log "building gauge-on-screen (release, static Swift stdlib)"
+        (cd "$ROOT" && swift build -c release --static-swift-stdlib --product gauge-on-screen >"$WORK/build-example.log" 2>&1) \
+            || { tail -30 "$WORK/build-example.log"; die "swift build of gauge-on-screen failed"; }
+        EXAMPLE=$(cd "$ROOT" && swift build -c release --static-swift-stdlib --show-bin-path)/gauge-on-screen
     fi
 }
 
@@ -308,6 +313,8 @@ prepare_initrd() {
         # Debug info is most of the binary's size; the guest does not need it.
         strip --strip-debug "$dir/usr/local/bin/paneld" 2>/dev/null || true
         copy_with_libs "$(command -v socat)" "$dir" /usr/bin/socat
+        copy_with_libs "$EXAMPLE" "$dir" /usr/local/bin/gauge-on-screen
+        strip --strip-debug "$dir/usr/local/bin/gauge-on-screen" 2>/dev/null || true
     fi
     cp "$HERE"/layouts/*.json "$HERE/smaps-summary.awk" "$dir/e2e/"
     # The labels' font (PanelGauge's default, DejaVu Sans), at the same path as
@@ -525,6 +532,15 @@ case_bochs800() {
     expect_screen master-returns "$WORK/b800-second.png"
     guest_ok "p=\$(cat /tmp/second.pid); kill -TERM \$p; wait \$p; rc=\$?; echo second-exit=\$rc; [ \$rc = 0 ]" 20
     expect_screen second-sigterm-console "$console"
+    if [ "$ARCH" = x86_64 ]; then
+        # The display library without paneld: its example shows the frame it also
+        # writes as a PNG, and gives the console back on SIGTERM.
+        "$EXAMPLE" 64 --png "$WORK/example64.png" || die "gauge-on-screen --png failed"
+        guest_ok "gauge-on-screen 64 </dev/null >/tmp/example.log 2>&1 & echo \$! >/tmp/example.pid"
+        expect_screen example "$WORK/example64.png"
+        guest_ok "p=\$(cat /tmp/example.pid); kill -TERM \$p; wait \$p; rc=\$?; cat /tmp/example.log; echo example-exit=\$rc; [ \$rc = 0 ]" 20
+        expect_screen example-console "$console"
+    fi
     shutdown_vm
 }
 

@@ -1,3 +1,5 @@
+import PanelDisplay
+
 /// `paneld drm-info`: list DRM devices, connectors, modes and capabilities.
 ///
 /// For bringing up a new panel: shows which card paneld would pick and why the

@@ -1,3 +1,4 @@
+import PanelDisplay
 import PanelGauge
 
 /// `paneld render`: draw a layout with given values to a PNG, no display needed.

@@ -1,3 +1,4 @@
+import PanelDisplay
 import Glibc
 
 /// `paneld send`: a small client for the control socket (no socat needed).

@@ -1,3 +1,4 @@
+import PanelDisplay
 import PanelGauge
 
 /// A panel layout: which gauges are drawn where, and on which display.

@@ -1,3 +1,4 @@
+import PanelDisplay
 import Glibc
 
 /// One connection on the control socket: its line framer (bounded input) and

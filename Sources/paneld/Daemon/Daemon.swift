@@ -1,3 +1,4 @@
+import PanelDisplay
 import Glibc
 import PanelGauge
 

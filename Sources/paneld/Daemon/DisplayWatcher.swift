@@ -1,3 +1,4 @@
+import PanelDisplay
 import Glibc
 
 /// Tells the daemon when a DRM card node may have appeared, so that a paneld that

@@ -1,3 +1,4 @@
+import PanelDisplay
 import Glibc
 
 /// The parts of the systemd service protocol paneld speaks, without libsystemd:

@@ -1,3 +1,4 @@
+import PanelDisplay
 import CMosquitto
 import Glibc
 

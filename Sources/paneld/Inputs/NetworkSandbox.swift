@@ -1,3 +1,4 @@
+import PanelDisplay
 import Glibc
 
 /// What a network input's failure means under the packaged unit, whose sandbox

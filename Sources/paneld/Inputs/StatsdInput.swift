@@ -1,3 +1,4 @@
+import PanelDisplay
 import Glibc
 
 /// statsd and DogStatsD datagrams, over UDP or a Unix datagram socket: each

@@ -1,3 +1,4 @@
+import PanelDisplay
 import Glibc
 
 /// The write end the signal handler uses; set once before handlers are installed.

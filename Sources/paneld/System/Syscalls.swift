@@ -1,3 +1,4 @@
+import PanelDisplay
 import Glibc
 
 /// An error number from a failed system call, with the call's name for context.

@@ -1,3 +1,4 @@
+import PanelDisplay
 import Glibc
 
 /// Unix-domain sockets: the control socket (stream) and its clients, and the

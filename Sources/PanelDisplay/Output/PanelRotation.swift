@@ -8,30 +8,35 @@ import PanelGauge
 /// panel size for 0 and 180 degrees and swapped for 90 and 270. Rotation is done
 /// in software because many display controllers (the Pi's among them) cannot
 /// rotate a plane by 90 degrees.
-enum PanelRotation: Int, CaseIterable, Sendable, CustomStringConvertible {
+public enum PanelRotation: Int, CaseIterable, Sendable, CustomStringConvertible {
+    /// Upright.
     case none = 0
+    /// A quarter turn clockwise.
     case clockwise90 = 90
+    /// A half turn.
     case upsideDown = 180
+    /// Three quarter turns clockwise (a quarter turn counter-clockwise).
     case clockwise270 = 270
 
     /// Parses `0`, `90`, `180` or `270`.
-    init?(degrees text: String) {
+    public init?(degrees text: String) {
         guard let d = Int(text), let r = PanelRotation(rawValue: d) else { return nil }
         self = r
     }
 
-    var description: String { "\(rawValue)" }
+    /// The angle in degrees.
+    public var description: String { "\(rawValue)" }
 
-    var swapsAxes: Bool { self == .clockwise90 || self == .clockwise270 }
+    package var swapsAxes: Bool { self == .clockwise90 || self == .clockwise270 }
 
     /// The logical size for a panel of `width` x `height` pixels.
-    func logicalSize(panelWidth width: Int, panelHeight height: Int) -> (width: Int, height: Int) {
+    package func logicalSize(panelWidth width: Int, panelHeight height: Int) -> (width: Int, height: Int) {
         swapsAxes ? (height, width) : (width, height)
     }
 
     /// The panel rectangle covering logical `rect` in a logical area of
     /// `logicalWidth` x `logicalHeight`.
-    func panelRect(_ rect: IntRect, logicalWidth w: Int, logicalHeight h: Int) -> IntRect {
+    package func panelRect(_ rect: IntRect, logicalWidth w: Int, logicalHeight h: Int) -> IntRect {
         switch self {
         case .none: rect
         case .clockwise90: IntRect(x: h - rect.maxY, y: rect.minX, width: rect.height, height: rect.width)
@@ -43,7 +48,7 @@ enum PanelRotation: Int, CaseIterable, Sendable, CustomStringConvertible {
     /// Copies logical `rect` of `source` (logical size) into `destination` (panel
     /// size), turned by this rotation. Both surfaces must have the same format;
     /// rows are addressed by each surface's own stride.
-    func copy(_ rect: IntRect, from source: Surface, to destination: Surface) {
+    package func copy(_ rect: IntRect, from source: Surface, to destination: Surface) {
         precondition(source.format == destination.format, "rotation copies pixels; formats must match")
         let (pw, ph) = logicalSize(panelWidth: source.width, panelHeight: source.height)
         precondition(destination.width == pw && destination.height == ph, "panel surface has the wrong size")

@@ -8,28 +8,29 @@
 ///
 /// Every error paneld's display side reports goes through this type so the
 /// message always names the operation and the kernel's reason.
-struct DRMError: Error, Equatable, CustomStringConvertible {
+public struct DRMError: Error, Equatable, CustomStringConvertible {
     /// The call that failed, with its subject, e.g. `drmModeSetCrtc(crtc 38)`.
-    var operation: String
+    public var operation: String
     /// The errno the call left, or 0 when the failure was not a syscall error.
-    var errno: Int32
+    public var errno: Int32
     /// Extra explanation (what the user can do about it).
-    var hint: String?
+    public var hint: String?
 
-    init(_ operation: String, errno: Int32, hint: String? = nil) {
+    package init(_ operation: String, errno: Int32, hint: String? = nil) {
         self.operation = operation
         self.errno = errno
         self.hint = hint
     }
 
     /// A logical failure (no syscall involved): nothing suitable was found.
-    static func notFound(_ message: String) -> DRMError { DRMError(message, errno: 0) }
+    package static func notFound(_ message: String) -> DRMError { DRMError(message, errno: 0) }
 
     /// True for the errors a DRM client gets when it is not (or no longer) master:
     /// a VT switch or another compositor took the display.
-    var isPermissionLoss: Bool { errno == EACCES || errno == EPERM }
+    package var isPermissionLoss: Bool { errno == EACCES || errno == EPERM }
 
-    var description: String {
+    /// The operation, the kernel's reason and errno's name, and the hint.
+    public var description: String {
         var text = operation
         if errno != 0 {
             text += " failed: \(String(cString: strerror(errno))) (\(DRMError.errnoName(errno)))"
@@ -39,7 +40,7 @@ struct DRMError: Error, Equatable, CustomStringConvertible {
     }
 
     /// The symbolic name of the errnos DRM code meets, for messages and logs.
-    static func errnoName(_ code: Int32) -> String {
+    package static func errnoName(_ code: Int32) -> String {
         switch code {
         case EACCES: "EACCES"
         case EPERM: "EPERM"

@@ -3,59 +3,59 @@ import PanelGauge
 /// Swift values for the legacy framebuffer's screen info (`linux/fb.h`).
 
 /// One colour channel inside a pixel word (`struct fb_bitfield`).
-struct FBBitfield: Equatable, Sendable, CustomStringConvertible {
-    var offset: UInt32
-    var length: UInt32
+package struct FBBitfield: Equatable, Sendable, CustomStringConvertible {
+    package var offset: UInt32
+    package var length: UInt32
 
-    var description: String { "\(length)@\(offset)" }
+    package var description: String { "\(length)@\(offset)" }
 }
 
 /// The variable screen info (`struct fb_var_screeninfo`) fields paneld reads and sets.
-struct FBVarInfo: Equatable, Sendable {
-    var xres: UInt32
-    var yres: UInt32
-    var xresVirtual: UInt32
-    var yresVirtual: UInt32
-    var xoffset: UInt32 = 0
-    var yoffset: UInt32 = 0
-    var bitsPerPixel: UInt32
-    var red: FBBitfield
-    var green: FBBitfield
-    var blue: FBBitfield
-    var transp: FBBitfield = FBBitfield(offset: 0, length: 0)
+package struct FBVarInfo: Equatable, Sendable {
+    package var xres: UInt32
+    package var yres: UInt32
+    package var xresVirtual: UInt32
+    package var yresVirtual: UInt32
+    package var xoffset: UInt32 = 0
+    package var yoffset: UInt32 = 0
+    package var bitsPerPixel: UInt32
+    package var red: FBBitfield
+    package var green: FBBitfield
+    package var blue: FBBitfield
+    package var transp: FBBitfield = FBBitfield(offset: 0, length: 0)
 }
 
 /// The fixed screen info (`struct fb_fix_screeninfo`) fields paneld needs.
-struct FBFixInfo: Equatable, Sendable {
-    var id: String
+package struct FBFixInfo: Equatable, Sendable {
+    package var id: String
     /// Bytes of framebuffer memory (`smem_len`).
-    var memoryLength: UInt32
+    package var memoryLength: UInt32
     /// `FB_TYPE_*`; paneld needs packed pixels (0).
-    var type: UInt32
+    package var type: UInt32
     /// `FB_VISUAL_*`; paneld needs true colour (2) or direct colour (4).
-    var visual: UInt32
+    package var visual: UInt32
     /// Pan granularity in lines; 0 means the driver cannot pan vertically.
-    var ypanstep: UInt16
+    package var ypanstep: UInt16
     /// Bytes per line (the stride; may exceed xres * bytes per pixel).
-    var lineLength: UInt32
+    package var lineLength: UInt32
 
-    static let typePackedPixels: UInt32 = 0
-    static let visualTrueColor: UInt32 = 2
-    static let visualDirectColor: UInt32 = 4
+    package static let typePackedPixels: UInt32 = 0
+    package static let visualTrueColor: UInt32 = 2
+    package static let visualDirectColor: UInt32 = 4
 }
 
 /// The console's display mode (`KD_TEXT` / `KD_GRAPHICS` in linux/kd.h).
-enum ConsoleMode: UInt32, Sendable {
+package enum ConsoleMode: UInt32, Sendable {
     case text = 0
     case graphics = 1
 }
 
 /// The pure decisions of the fbdev output.
-enum FBLayout {
+package enum FBLayout {
     /// The pixel format a framebuffer's bit layout is, or an error naming what it is.
     /// Accepted: 16 bpp R5 G6 B5 (`rgb565`) and 32 bpp with 8-bit red at 16, green
     /// at 8, blue at 0 (`xrgb8888`; an alpha channel at 24, ARGB, is ignored).
-    static func pixelFormat(of v: FBVarInfo, fix: FBFixInfo) throws -> PixelFormat {
+    package static func pixelFormat(of v: FBVarInfo, fix: FBFixInfo) throws -> PixelFormat {
         guard fix.type == FBFixInfo.typePackedPixels else {
             throw DRMError.notFound(
                 "framebuffer \(fix.id) is not packed pixels (type \(fix.type)); paneld cannot draw on it")
@@ -87,7 +87,7 @@ enum FBLayout {
     /// Two pages when the virtual height holds two screens, the driver can pan, and
     /// the memory covers both; else one (drawn in place). Never two on DRM's fbdev
     /// emulation (see ``pansReliably(_:)``).
-    static func pageCount(_ v: FBVarInfo, _ fix: FBFixInfo) -> Int {
+    package static func pageCount(_ v: FBVarInfo, _ fix: FBFixInfo) -> Int {
         guard pansReliably(fix) else { return 1 }
         let twoPages = UInt64(fix.lineLength) * UInt64(v.yres) * 2
         return v.yresVirtual >= 2 * v.yres && fix.ypanstep > 0 && UInt64(fix.memoryLength) >= twoPages ? 2 : 1
@@ -100,14 +100,14 @@ extension FBLayout {
     /// bochs-drm ignores the pan offset and keeps showing the first page, and
     /// virtio-gpu pans to a second page that was never flushed (black). A real
     /// fbdev driver that offers a virtual height of two screens is trusted.
-    static func pansReliably(_ fix: FBFixInfo) -> Bool { !fix.id.hasSuffix("drmfb") }
+    package static func pansReliably(_ fix: FBFixInfo) -> Bool { !fix.id.hasSuffix("drmfb") }
 
     /// The byte range to write back for a damaged panel rectangle on a page at
     /// `pageOffset`: from its first pixel to its last, rows at `stride`. A range
     /// that covers exactly one whole line is widened by one pixel (onto the next
     /// line, or the previous at the end of memory): Linux 6.1's DRM fbdev emulation
     /// computes an empty damage clip for it and never shows the write.
-    static func flushRange(
+    package static func flushRange(
         _ rect: IntRect, pageOffset: Int, stride: Int, bytesPerPixel: Int, memoryLength: Int
     ) -> Range<Int> {
         var start = pageOffset + rect.minY * stride + rect.minX * bytesPerPixel

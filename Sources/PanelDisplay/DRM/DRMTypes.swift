@@ -7,118 +7,118 @@ import PanelGauge
 
 /// One display mode (`struct drm_mode_modeinfo`): timings in pixels and lines,
 /// `clock` in kHz, `vrefresh` in Hz.
-struct ModeInfo: Equatable, Sendable, CustomStringConvertible {
-    var clock: UInt32 = 0
-    var hdisplay: UInt16
-    var hsyncStart: UInt16 = 0
-    var hsyncEnd: UInt16 = 0
-    var htotal: UInt16 = 0
-    var hskew: UInt16 = 0
-    var vdisplay: UInt16
-    var vsyncStart: UInt16 = 0
-    var vsyncEnd: UInt16 = 0
-    var vtotal: UInt16 = 0
-    var vscan: UInt16 = 0
-    var vrefresh: UInt32
-    var flags: UInt32 = 0
+package struct ModeInfo: Equatable, Sendable, CustomStringConvertible {
+    package var clock: UInt32 = 0
+    package var hdisplay: UInt16
+    package var hsyncStart: UInt16 = 0
+    package var hsyncEnd: UInt16 = 0
+    package var htotal: UInt16 = 0
+    package var hskew: UInt16 = 0
+    package var vdisplay: UInt16
+    package var vsyncStart: UInt16 = 0
+    package var vsyncEnd: UInt16 = 0
+    package var vtotal: UInt16 = 0
+    package var vscan: UInt16 = 0
+    package var vrefresh: UInt32
+    package var flags: UInt32 = 0
     /// `DRM_MODE_TYPE_*` bits; ``isPreferred`` reads the one that matters here.
-    var type: UInt32 = 0
-    var name: String = ""
+    package var type: UInt32 = 0
+    package var name: String = ""
 
     /// `DRM_MODE_TYPE_PREFERRED` (1 << 3): the mode the sink says it wants.
-    static let typePreferred: UInt32 = 1 << 3
+    package static let typePreferred: UInt32 = 1 << 3
     /// `DRM_MODE_TYPE_DRIVER` (1 << 6).
-    static let typeDriver: UInt32 = 1 << 6
+    package static let typeDriver: UInt32 = 1 << 6
 
-    var isPreferred: Bool { type & ModeInfo.typePreferred != 0 }
-    var width: Int { Int(hdisplay) }
-    var height: Int { Int(vdisplay) }
+    package var isPreferred: Bool { type & ModeInfo.typePreferred != 0 }
+    package var width: Int { Int(hdisplay) }
+    package var height: Int { Int(vdisplay) }
 
     /// `800x480@60`, plus ` preferred` when flagged.
-    var description: String {
+    package var description: String {
         "\(hdisplay)x\(vdisplay)@\(vrefresh)" + (isPreferred ? " preferred" : "")
     }
 }
 
 /// `DRM_MODE_CONNECTED` and friends.
-enum ConnectionStatus: UInt32, Sendable {
+package enum ConnectionStatus: UInt32, Sendable {
     case connected = 1
     case disconnected = 2
     case unknown = 3
 
-    init(raw: UInt32) { self = ConnectionStatus(rawValue: raw) ?? .unknown }
+    package init(raw: UInt32) { self = ConnectionStatus(rawValue: raw) ?? .unknown }
 }
 
 /// A connector (`drmModeConnector`): the port a panel is attached to.
-struct ConnectorInfo: Equatable, Sendable {
-    var id: UInt32
+package struct ConnectorInfo: Equatable, Sendable {
+    package var id: UInt32
     /// `DRM_MODE_CONNECTOR_*`; see ``ConnectorType``.
-    var type: UInt32
+    package var type: UInt32
     /// The 1-based index among connectors of the same type (the `1` in `HDMI-A-1`).
-    var typeIndex: UInt32
-    var status: ConnectionStatus
-    var widthMM: UInt32 = 0
-    var heightMM: UInt32 = 0
-    var modes: [ModeInfo]
+    package var typeIndex: UInt32
+    package var status: ConnectionStatus
+    package var widthMM: UInt32 = 0
+    package var heightMM: UInt32 = 0
+    package var modes: [ModeInfo]
     /// The encoder currently driving this connector, 0 if none.
-    var encoderID: UInt32 = 0
-    var encoderIDs: [UInt32] = []
+    package var encoderID: UInt32 = 0
+    package var encoderIDs: [UInt32] = []
 
     /// The kernel's name for it, e.g. `HDMI-A-1`, `DSI-1`, `Virtual-1`.
-    var name: String { "\(ConnectorType.name(of: type))-\(typeIndex)" }
+    package var name: String { "\(ConnectorType.name(of: type))-\(typeIndex)" }
 }
 
 /// An encoder (`drmModeEncoder`): which CRTCs can feed it.
-struct EncoderInfo: Equatable, Sendable {
-    var id: UInt32
+package struct EncoderInfo: Equatable, Sendable {
+    package var id: UInt32
     /// The CRTC currently attached, 0 if none.
-    var crtcID: UInt32
+    package var crtcID: UInt32
     /// Bit `i` set means the CRTC at index `i` of ``CardResources/crtcIDs`` can drive it.
-    var possibleCrtcs: UInt32
+    package var possibleCrtcs: UInt32
 }
 
 /// A CRTC's current state (`drmModeCrtc`), saved at start and restored at exit.
-struct CrtcState: Equatable, Sendable {
-    var id: UInt32
+package struct CrtcState: Equatable, Sendable {
+    package var id: UInt32
     /// The framebuffer being scanned out, 0 if none.
-    var bufferID: UInt32
-    var x: UInt32
-    var y: UInt32
+    package var bufferID: UInt32
+    package var x: UInt32
+    package var y: UInt32
     /// The mode set on it, nil when the CRTC is off.
-    var mode: ModeInfo?
+    package var mode: ModeInfo?
 }
 
 /// The KMS objects of one card (`drmModeRes`).
-struct CardResources: Equatable, Sendable {
-    var crtcIDs: [UInt32]
-    var connectorIDs: [UInt32]
-    var encoderIDs: [UInt32]
-    var framebufferIDs: [UInt32] = []
-    var minWidth: UInt32 = 0
-    var maxWidth: UInt32 = 0
-    var minHeight: UInt32 = 0
-    var maxHeight: UInt32 = 0
+package struct CardResources: Equatable, Sendable {
+    package var crtcIDs: [UInt32]
+    package var connectorIDs: [UInt32]
+    package var encoderIDs: [UInt32]
+    package var framebufferIDs: [UInt32] = []
+    package var minWidth: UInt32 = 0
+    package var maxWidth: UInt32 = 0
+    package var minHeight: UInt32 = 0
+    package var maxHeight: UInt32 = 0
 }
 
 /// What `DRM_IOCTL_VERSION` says about the driver.
-struct DriverVersion: Equatable, Sendable {
-    var name: String
-    var description: String
-    var date: String = ""
-    var major: Int32 = 0
-    var minor: Int32 = 0
-    var patch: Int32 = 0
+package struct DriverVersion: Equatable, Sendable {
+    package var name: String
+    package var description: String
+    package var date: String = ""
+    package var major: Int32 = 0
+    package var minor: Int32 = 0
+    package var patch: Int32 = 0
 }
 
 /// A dumb buffer the kernel created: its handle, row pitch and total size in bytes.
-struct DumbBufferInfo: Equatable, Sendable {
-    var handle: UInt32
-    var pitch: UInt32
-    var size: UInt64
+package struct DumbBufferInfo: Equatable, Sendable {
+    package var handle: UInt32
+    package var pitch: UInt32
+    package var size: UInt64
 }
 
 /// An event read from the DRM file descriptor.
-enum DRMEvent: Equatable, Sendable {
+package enum DRMEvent: Equatable, Sendable {
     /// `DRM_EVENT_FLIP_COMPLETE` for the CRTC, with the user data passed to the flip.
     case flipComplete(crtcID: UInt32, userData: UInt64)
     /// `DRM_EVENT_VBLANK` or any event paneld does not ask for.
@@ -126,7 +126,7 @@ enum DRMEvent: Equatable, Sendable {
 }
 
 /// The DRM capabilities (`DRM_CAP_*`) paneld reads, with their kernel values.
-enum DRMCapability: UInt64, CaseIterable, Sendable {
+package enum DRMCapability: UInt64, CaseIterable, Sendable {
     case dumbBuffer = 0x1
     case vblankHighCrtc = 0x2
     case dumbPreferredDepth = 0x3
@@ -143,7 +143,7 @@ enum DRMCapability: UInt64, CaseIterable, Sendable {
     case syncobjTimeline = 0x14
 
     /// The macro name, as drm_info prints it.
-    var name: String {
+    package var name: String {
         switch self {
         case .dumbBuffer: "DRM_CAP_DUMB_BUFFER"
         case .vblankHighCrtc: "DRM_CAP_VBLANK_HIGH_CRTC"
@@ -164,53 +164,53 @@ enum DRMCapability: UInt64, CaseIterable, Sendable {
 }
 
 /// The client capabilities (`DRM_CLIENT_CAP_*`) paneld sets.
-enum DRMClientCapability: UInt64, Sendable {
+package enum DRMClientCapability: UInt64, Sendable {
     /// Lists primary and cursor planes too, so their formats can be checked.
     case universalPlanes = 2
 }
 
 /// Names of `DRM_MODE_CONNECTOR_*`, as the kernel spells them in sysfs
 /// (`drm_connector_enum_list` in drivers/gpu/drm/drm_connector.c).
-enum ConnectorType {
-    static let names: [UInt32: String] = [
+package enum ConnectorType {
+    package static let names: [UInt32: String] = [
         0: "Unknown", 1: "VGA", 2: "DVI-I", 3: "DVI-D", 4: "DVI-A", 5: "Composite",
         6: "SVIDEO", 7: "LVDS", 8: "Component", 9: "DIN", 10: "DP", 11: "HDMI-A",
         12: "HDMI-B", 13: "TV", 14: "eDP", 15: "Virtual", 16: "DSI", 17: "DPI",
         18: "Writeback", 19: "SPI", 20: "USB",
     ]
 
-    static func name(of type: UInt32) -> String { names[type] ?? "Unknown\(type)" }
+    package static func name(of type: UInt32) -> String { names[type] ?? "Unknown\(type)" }
 }
 
 /// A plane (`drmModePlane`): a layer a CRTC blends, and the formats it scans out.
-struct PlaneInfo: Equatable, Sendable {
+package struct PlaneInfo: Equatable, Sendable {
     /// The `type` property of a plane (`DRM_PLANE_TYPE_*`).
-    enum Kind: UInt64, Sendable {
+    package enum Kind: UInt64, Sendable {
         case overlay = 0
         case primary = 1
         case cursor = 2
     }
 
-    var id: UInt32
+    package var id: UInt32
     /// nil when the driver did not say (no `type` property).
-    var kind: Kind?
-    var crtcID: UInt32 = 0
-    var framebufferID: UInt32 = 0
+    package var kind: Kind?
+    package var crtcID: UInt32 = 0
+    package var framebufferID: UInt32 = 0
     /// Bit `i` set means the CRTC at index `i` of ``CardResources/crtcIDs`` can use it.
-    var possibleCrtcs: UInt32
+    package var possibleCrtcs: UInt32
     /// DRM fourcc codes.
-    var formats: [UInt32]
+    package var formats: [UInt32]
 }
 
 /// A DRM fourcc pixel format code for the formats paneld scans out.
-enum DRMFourCC {
+package enum DRMFourCC {
     /// `fourcc_code('X', 'R', '2', '4')`.
-    static let xrgb8888: UInt32 = fourcc("XR24")
+    package static let xrgb8888: UInt32 = fourcc("XR24")
     /// `fourcc_code('R', 'G', '1', '6')`.
-    static let rgb565: UInt32 = fourcc("RG16")
+    package static let rgb565: UInt32 = fourcc("RG16")
 
     /// The four characters of a code, e.g. `XR24`; unprintable bytes as `?`.
-    static func name(_ code: UInt32) -> String {
+    package static func name(_ code: UInt32) -> String {
         String(
             (0..<4).map { i -> Character in
                 let b = UInt8(truncatingIfNeeded: code >> (8 * UInt32(i)))
@@ -218,14 +218,14 @@ enum DRMFourCC {
             })
     }
 
-    static func code(of format: PixelFormat) -> UInt32 {
+    package static func code(of format: PixelFormat) -> UInt32 {
         switch format {
         case .xrgb8888: xrgb8888
         case .rgb565: rgb565
         }
     }
 
-    static func fourcc(_ s: StaticString) -> UInt32 {
+    package static func fourcc(_ s: StaticString) -> UInt32 {
         precondition(s.utf8CodeUnitCount == 4)
         let p = s.utf8Start
         return UInt32(p[0]) | UInt32(p[1]) << 8 | UInt32(p[2]) << 16 | UInt32(p[3]) << 24

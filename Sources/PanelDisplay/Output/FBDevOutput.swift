@@ -5,18 +5,26 @@ import PanelGauge
 #endif
 
 /// What the user chose for the fbdev output.
-struct FBDevOutputOptions: Equatable, Sendable {
+public struct FBDevOutputOptions: Equatable, Sendable {
     /// A node such as `/dev/fb1`; nil picks the first `/dev/fb*`.
-    var devicePath: String? = nil
+    public var devicePath: String? = nil
     /// nil takes the framebuffer's own format; else paneld asks the driver for it.
-    var format: PixelFormat? = nil
-    var rotation: PanelRotation = .none
+    public var format: PixelFormat? = nil
+    /// How the logical picture is turned on the panel.
+    public var rotation: PanelRotation = .none
+
+    /// Options; every one defaults to the automatic choice.
+    public init(devicePath: String? = nil, format: PixelFormat? = nil, rotation: PanelRotation = .none) {
+        self.devicePath = devicePath
+        self.format = format
+        self.rotation = rotation
+    }
 }
 
 /// A legacy framebuffer (`/dev/fb*`): for panels without KMS (fbtft SPI displays,
 /// vendor kernels, DRM drivers that only offer their fbdev emulation).
 ///
-/// Life: ``init(options:syscalls:)`` reads the screen info, asks for a virtual
+/// Life: ``init(options:)`` reads the screen info, asks for a virtual
 /// height of two screens (double buffering by panning) and keeps one page if the
 /// driver refuses, maps the memory, unblanks, and puts the console into graphics
 /// mode with the cursor hidden so fbcon stops drawing over the gauges. With two
@@ -25,17 +33,19 @@ struct FBDevOutputOptions: Equatable, Sendable {
 /// blank where the driver supports `FBIO_WAITFORVSYNC` (at most one refresh: the
 /// socket loop is never held for long). With one page, damage is drawn in place.
 /// Either way the drawn rectangles are then written back with `pwrite` (see
-/// ``writeBack(_:page:)``: DRM's fbdev emulation shows nothing else).
+/// `writeBack(_:page:)`: DRM's fbdev emulation shows nothing else).
 /// ``close()`` restores the pan offset, the screen info, the console mode and the cursor.
-final class FBDevOutput: FrameOutput {
-    let path: String
-    let width: Int
-    let height: Int
-    let format: PixelFormat
-    let rotation: PanelRotation
+public final class FBDevOutput: FrameOutput {
+    /// The device node in use, such as `/dev/fb0`.
+    public let path: String
+    public let width: Int
+    public let height: Int
+    public let format: PixelFormat
+    /// How the logical picture is turned on the panel.
+    public let rotation: PanelRotation
     /// 2 when double-buffered by panning, else 1.
-    let pages: Int
-    let fix: FBFixInfo
+    package let pages: Int
+    package let fix: FBFixInfo
 
     private let sys: FBSyscalls
     private let fd: Int32
@@ -54,10 +64,17 @@ final class FBDevOutput: FrameOutput {
     private var closed = false
 
     /// Escape sequences for the console cursor (VT100 DECTCEM), as `setterm -cursor` writes them.
-    static let hideCursor = "\u{1B}[?25l"
-    static let showCursor = "\u{1B}[?25h"
+    package static let hideCursor = "\u{1B}[?25l"
+    package static let showCursor = "\u{1B}[?25h"
 
-    init(options: FBDevOutputOptions, syscalls sys: FBSyscalls = LiveFBSyscalls()) throws {
+    /// Opens the framebuffer and blanks the console (see above); throws a
+    /// ``DRMError`` naming the call that failed and why.
+    public convenience init(options: FBDevOutputOptions) throws {
+        try self.init(options: options, syscalls: LiveFBSyscalls())
+    }
+
+    /// Opens the framebuffer through `sys` (a fake in tests).
+    package init(options: FBDevOutputOptions, syscalls sys: FBSyscalls) throws {
         self.sys = sys
         guard let path = options.devicePath ?? sys.listFramebuffers().first else {
             throw DRMError.notFound("no framebuffer device: /dev/fb* does not exist")
@@ -138,19 +155,19 @@ final class FBDevOutput: FrameOutput {
         }
     }
 
-    var pollDescriptor: Int32? { nil }
-    var isBusy: Bool { false }
-    var needsFullRedraw: Bool { !drewFirstFrame }
-    var bounds: IntRect { IntRect(x: 0, y: 0, width: width, height: height) }
+    public var pollDescriptor: Int32? { nil }
+    public var isBusy: Bool { false }
+    public var needsFullRedraw: Bool { !drewFirstFrame }
+    package var bounds: IntRect { IntRect(x: 0, y: 0, width: width, height: height) }
 
     /// Page `i` of the framebuffer as a surface (rows at the line length).
-    func page(_ i: Int) -> Surface {
+    package func page(_ i: Int) -> Surface {
         Surface(
             base: mapping + i * Int(fix.lineLength) * panelHeight, width: panelWidth, height: panelHeight,
             stride: Int(fix.lineLength), format: format)
     }
 
-    func present(damage: [IntRect], draw: (Surface, [IntRect]) throws -> Void) throws {
+    public func present(damage: [IntRect], draw: (Surface, [IntRect]) throws -> Void) throws {
         guard !closed else { throw DRMError("present after close", errno: EBADF) }
         let full = !drewFirstFrame
         let damaged = full ? [bounds] : Damage.repaint(damage, in: bounds)
@@ -197,12 +214,12 @@ final class FBDevOutput: FrameOutput {
         }
     }
 
-    func handleEvents() throws {}
+    public func handleEvents() throws {}
 
     /// Pans back, restores the screen info, unmaps, then gives the console back its
     /// mode and cursor. The console goes last although it was taken last: switching
     /// to text mode makes fbcon redraw, and it must redraw the restored geometry.
-    func close() {
+    public func close() {
         guard !closed else { return }
         closed = true
         if pages == 2 {

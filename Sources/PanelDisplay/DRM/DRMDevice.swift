@@ -1,13 +1,13 @@
 /// An open DRM card: the descriptor's single owner, and the probing around it.
-final class DRMDevice {
-    let path: String
-    let fd: Int32
-    let driver: DriverVersion
+package final class DRMDevice {
+    package let path: String
+    package let fd: Int32
+    package let driver: DriverVersion
     private let sys: DRMSyscalls
     private var closed = false
 
     /// Opens `path`. The descriptor is closed by ``close()`` or on deinit.
-    init(sys: DRMSyscalls, path: String) throws {
+    package init(sys: DRMSyscalls, path: String) throws {
         let fd = try sys.open(path)
         do {
             driver = try sys.version(fd)
@@ -21,7 +21,7 @@ final class DRMDevice {
     }
 
     /// What this card can do, for ``chooseDevice(_:)`` and `drm-info`.
-    func probe() -> DeviceProbe {
+    package func probe() -> DeviceProbe {
         let dumb = (try? sys.capability(fd, .dumbBuffer)) ?? 0
         let kms: Bool
         if let r = try? sys.resources(fd) {
@@ -33,7 +33,7 @@ final class DRMDevice {
     }
 
     /// Probes every `/dev/dri/card*` in order (opening and closing each).
-    static func probeAll(sys: DRMSyscalls) -> [DeviceProbe] {
+    package static func probeAll(sys: DRMSyscalls) -> [DeviceProbe] {
         sys.listCards().map { path in
             do {
                 let device = try DRMDevice(sys: sys, path: path)
@@ -46,7 +46,7 @@ final class DRMDevice {
     }
 
     /// Opens the user's card (which must be usable) or the first usable one.
-    static func openDisplay(sys: DRMSyscalls, path: String?) throws -> DRMDevice {
+    package static func openDisplay(sys: DRMSyscalls, path: String?) throws -> DRMDevice {
         let chosen = try path ?? chooseDevice(probeAll(sys: sys)).path
         let device = try DRMDevice(sys: sys, path: chosen)
         if path != nil, let why = device.probe().rejection {
@@ -56,7 +56,7 @@ final class DRMDevice {
         return device
     }
 
-    func close() {
+    package func close() {
         guard !closed else { return }
         closed = true
         sys.close(fd)

@@ -13,10 +13,10 @@ import PanelGauge
 /// the Swift values of `DRMTypes.swift` and turns a failure into a ``DRMError``
 /// with the errno. libdrm's own `drmIoctl` already retries EINTR and EAGAIN;
 /// the plain syscalls here retry EINTR through ``retryingEINTR(_:)``.
-final class LiveDRMSyscalls: DRMSyscalls {
-    init() {}
+package final class LiveDRMSyscalls: DRMSyscalls {
+    package init() {}
 
-    func listCards() -> [String] {
+    package func listCards() -> [String] {
         guard let dir = opendir("/dev/dri") else { return [] }
         defer { closedir(dir) }
         var numbers: [Int] = []
@@ -29,7 +29,7 @@ final class LiveDRMSyscalls: DRMSyscalls {
         return numbers.sorted().map { "/dev/dri/card\($0)" }
     }
 
-    func open(_ path: String) throws -> Int32 {
+    package func open(_ path: String) throws -> Int32 {
         // Non-blocking, so reading events after a spurious wakeup (POLLERR, POLLHUP) returns
         // EAGAIN instead of stalling the daemon's loop; ioctls ignore the flag.
         let fd = try retryingEINTR { Glibc.open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK) }
@@ -42,9 +42,9 @@ final class LiveDRMSyscalls: DRMSyscalls {
         return fd
     }
 
-    func close(_ fd: Int32) { _ = Glibc.close(fd) }
+    package func close(_ fd: Int32) { _ = Glibc.close(fd) }
 
-    func version(_ fd: Int32) throws -> DriverVersion {
+    package func version(_ fd: Int32) throws -> DriverVersion {
         guard let v = drmGetVersion(fd) else { throw DRMError("drmGetVersion", errno: errno) }
         defer { drmFreeVersion(v) }
         func text(_ p: UnsafeMutablePointer<CChar>?, _ n: Int32) -> String {
@@ -57,13 +57,13 @@ final class LiveDRMSyscalls: DRMSyscalls {
             minor: v.pointee.version_minor, patch: v.pointee.version_patchlevel)
     }
 
-    func capability(_ fd: Int32, _ cap: DRMCapability) throws -> UInt64 {
+    package func capability(_ fd: Int32, _ cap: DRMCapability) throws -> UInt64 {
         var value: UInt64 = 0
         if drmGetCap(fd, cap.rawValue, &value) != 0 { throw DRMError("drmGetCap(\(cap.name))", errno: errno) }
         return value
     }
 
-    func resources(_ fd: Int32) throws -> CardResources {
+    package func resources(_ fd: Int32) throws -> CardResources {
         guard let r = drmModeGetResources(fd) else {
             throw DRMError("drmModeGetResources", errno: errno, hint: "the device has no KMS (render-only?)")
         }
@@ -75,7 +75,7 @@ final class LiveDRMSyscalls: DRMSyscalls {
             minWidth: p.min_width, maxWidth: p.max_width, minHeight: p.min_height, maxHeight: p.max_height)
     }
 
-    func connector(_ fd: Int32, id: UInt32) throws -> ConnectorInfo {
+    package func connector(_ fd: Int32, id: UInt32) throws -> ConnectorInfo {
         guard let c = drmModeGetConnector(fd, id) else { throw DRMError("drmModeGetConnector(\(id))", errno: errno) }
         defer { drmModeFreeConnector(c) }
         let p = c.pointee
@@ -86,13 +86,13 @@ final class LiveDRMSyscalls: DRMSyscalls {
             modes: modes, encoderID: p.encoder_id, encoderIDs: array(p.encoders, p.count_encoders))
     }
 
-    func encoder(_ fd: Int32, id: UInt32) throws -> EncoderInfo {
+    package func encoder(_ fd: Int32, id: UInt32) throws -> EncoderInfo {
         guard let e = drmModeGetEncoder(fd, id) else { throw DRMError("drmModeGetEncoder(\(id))", errno: errno) }
         defer { drmModeFreeEncoder(e) }
         return EncoderInfo(id: e.pointee.encoder_id, crtcID: e.pointee.crtc_id, possibleCrtcs: e.pointee.possible_crtcs)
     }
 
-    func crtc(_ fd: Int32, id: UInt32) throws -> CrtcState {
+    package func crtc(_ fd: Int32, id: UInt32) throws -> CrtcState {
         guard let c = drmModeGetCrtc(fd, id) else { throw DRMError("drmModeGetCrtc(\(id))", errno: errno) }
         defer { drmModeFreeCrtc(c) }
         let p = c.pointee
@@ -101,17 +101,17 @@ final class LiveDRMSyscalls: DRMSyscalls {
             mode: p.mode_valid != 0 ? LiveDRMSyscalls.mode(p.mode) : nil)
     }
 
-    func setClientCapability(_ fd: Int32, _ cap: DRMClientCapability, _ value: UInt64) throws {
+    package func setClientCapability(_ fd: Int32, _ cap: DRMClientCapability, _ value: UInt64) throws {
         if drmSetClientCap(fd, cap.rawValue, value) != 0 { throw DRMError("drmSetClientCap(\(cap))", errno: errno) }
     }
 
-    func planeIDs(_ fd: Int32) throws -> [UInt32] {
+    package func planeIDs(_ fd: Int32) throws -> [UInt32] {
         guard let r = drmModeGetPlaneResources(fd) else { throw DRMError("drmModeGetPlaneResources", errno: errno) }
         defer { drmModeFreePlaneResources(r) }
         return array(r.pointee.planes, Int32(r.pointee.count_planes))
     }
 
-    func plane(_ fd: Int32, id: UInt32) throws -> PlaneInfo {
+    package func plane(_ fd: Int32, id: UInt32) throws -> PlaneInfo {
         guard let p = drmModeGetPlane(fd, id) else { throw DRMError("drmModeGetPlane(\(id))", errno: errno) }
         defer { drmModeFreePlane(p) }
         var kind: PlaneInfo.Kind? = nil
@@ -131,14 +131,14 @@ final class LiveDRMSyscalls: DRMSyscalls {
             possibleCrtcs: p.pointee.possible_crtcs, formats: array(p.pointee.formats, Int32(p.pointee.count_formats)))
     }
 
-    func createDumb(_ fd: Int32, width: UInt32, height: UInt32, bitsPerPixel: UInt32) throws -> DumbBufferInfo {
+    package func createDumb(_ fd: Int32, width: UInt32, height: UInt32, bitsPerPixel: UInt32) throws -> DumbBufferInfo {
         var handle: UInt32 = 0, pitch: UInt32 = 0, size: UInt64 = 0
         let rc = drmModeCreateDumbBuffer(fd, width, height, bitsPerPixel, 0, &handle, &pitch, &size)
         if rc != 0 { throw DRMError("create dumb buffer \(width)x\(height) \(bitsPerPixel) bpp", errno: -rc) }
         return DumbBufferInfo(handle: handle, pitch: pitch, size: size)
     }
 
-    func addFramebuffer(
+    package func addFramebuffer(
         _ fd: Int32, width: UInt32, height: UInt32, fourcc: UInt32, handle: UInt32, pitch: UInt32
     ) throws -> UInt32 {
         var id: UInt32 = 0
@@ -159,41 +159,41 @@ final class LiveDRMSyscalls: DRMSyscalls {
         return id
     }
 
-    func mapDumbOffset(_ fd: Int32, handle: UInt32) throws -> UInt64 {
+    package func mapDumbOffset(_ fd: Int32, handle: UInt32) throws -> UInt64 {
         var offset: UInt64 = 0
         let rc = drmModeMapDumbBuffer(fd, handle, &offset)
         if rc != 0 { throw DRMError("map dumb buffer \(handle)", errno: -rc) }
         return offset
     }
 
-    func mmap(_ fd: Int32, size: Int, offset: UInt64) throws -> UnsafeMutableRawPointer {
+    package func mmap(_ fd: Int32, size: Int, offset: UInt64) throws -> UnsafeMutableRawPointer {
         let p = Glibc.mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(bitPattern: UInt(offset)))
         guard let p, p != MAP_FAILED else { throw DRMError("mmap(\(size) bytes)", errno: errno) }
         return p
     }
 
-    func munmap(_ address: UnsafeMutableRawPointer, size: Int) throws {
+    package func munmap(_ address: UnsafeMutableRawPointer, size: Int) throws {
         if Glibc.munmap(address, size) != 0 { throw DRMError("munmap", errno: errno) }
     }
 
-    func removeFramebuffer(_ fd: Int32, id: UInt32) throws {
+    package func removeFramebuffer(_ fd: Int32, id: UInt32) throws {
         if drmModeRmFB(fd, id) != 0 { throw DRMError("drmModeRmFB(\(id))", errno: errno) }
     }
 
-    func destroyDumb(_ fd: Int32, handle: UInt32) throws {
+    package func destroyDumb(_ fd: Int32, handle: UInt32) throws {
         let rc = drmModeDestroyDumbBuffer(fd, handle)
         if rc != 0 { throw DRMError("destroy dumb buffer \(handle)", errno: -rc) }
     }
 
-    func acquireMaster(_ fd: Int32) throws {
+    package func acquireMaster(_ fd: Int32) throws {
         if drmSetMaster(fd) != 0 { throw DRMError("drmSetMaster", errno: errno) }
     }
 
-    func dropMaster(_ fd: Int32) throws {
+    package func dropMaster(_ fd: Int32) throws {
         if drmDropMaster(fd) != 0 { throw DRMError("drmDropMaster", errno: errno) }
     }
 
-    func setCrtc(
+    package func setCrtc(
         _ fd: Int32, crtcID: UInt32, framebufferID: UInt32, x: UInt32, y: UInt32,
         connectorIDs: [UInt32], mode: ModeInfo?
     ) throws {
@@ -208,14 +208,14 @@ final class LiveDRMSyscalls: DRMSyscalls {
         if rc != 0 { throw DRMError("drmModeSetCrtc(crtc \(crtcID), fb \(framebufferID))", errno: errno) }
     }
 
-    func pageFlip(_ fd: Int32, crtcID: UInt32, framebufferID: UInt32, userData: UInt64) throws {
+    package func pageFlip(_ fd: Int32, crtcID: UInt32, framebufferID: UInt32, userData: UInt64) throws {
         let rc = drmModePageFlip(
             fd, crtcID, framebufferID, UInt32(DRM_MODE_PAGE_FLIP_EVENT),
             UnsafeMutableRawPointer(bitPattern: UInt(userData)))
         if rc != 0 { throw DRMError("drmModePageFlip(crtc \(crtcID), fb \(framebufferID))", errno: errno) }
     }
 
-    func dirtyFramebuffer(_ fd: Int32, id: UInt32, clips: [IntRect]) throws {
+    package func dirtyFramebuffer(_ fd: Int32, id: UInt32, clips: [IntRect]) throws {
         var rects = clips.map {
             drmModeClip(
                 x1: UInt16(clamping: $0.minX), y1: UInt16(clamping: $0.minY), x2: UInt16(clamping: $0.maxX),
@@ -226,7 +226,7 @@ final class LiveDRMSyscalls: DRMSyscalls {
         if rc != 0 { throw DRMError("drmModeDirtyFB(fb \(id))", errno: rc < 0 ? -rc : errno) }
     }
 
-    func readEvents(_ fd: Int32) throws -> [DRMEvent] {
+    package func readEvents(_ fd: Int32) throws -> [DRMEvent] {
         var buffer = [UInt8](repeating: 0, count: 1024)
         let n = try buffer.withUnsafeMutableBytes { raw in
             try retryingEINTR { Glibc.read(fd, raw.baseAddress, raw.count) }
@@ -236,7 +236,7 @@ final class LiveDRMSyscalls: DRMSyscalls {
         return DRMEventParser.parse(Array(buffer[0..<n]))
     }
 
-    func waitReadable(_ fd: Int32, timeoutMilliseconds: Int32) throws -> Bool {
+    package func waitReadable(_ fd: Int32, timeoutMilliseconds: Int32) throws -> Bool {
         var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         let n = try retryingEINTR { poll(&p, 1, timeoutMilliseconds) }
         if n < 0 { throw DRMError("poll(DRM fd)", errno: errno) }
@@ -250,7 +250,7 @@ final class LiveDRMSyscalls: DRMSyscalls {
         return Array(UnsafeBufferPointer(start: p, count: Int(n)))
     }
 
-    static func mode(_ m: drmModeModeInfo) -> ModeInfo {
+    package static func mode(_ m: drmModeModeInfo) -> ModeInfo {
         let name = withUnsafeBytes(of: m.name) { raw in
             String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
         }
@@ -260,7 +260,7 @@ final class LiveDRMSyscalls: DRMSyscalls {
             vscan: m.vscan, vrefresh: m.vrefresh, flags: m.flags, type: m.type, name: name)
     }
 
-    static func raw(_ m: ModeInfo) -> drmModeModeInfo {
+    package static func raw(_ m: ModeInfo) -> drmModeModeInfo {
         var r = drmModeModeInfo()
         r.clock = m.clock
         r.hdisplay = m.hdisplay
@@ -284,7 +284,7 @@ final class LiveDRMSyscalls: DRMSyscalls {
 }
 
 /// Runs a syscall again while it fails with EINTR (the swift-system pattern).
-func retryingEINTR<T: FixedWidthInteger>(_ body: () -> T) throws -> T {
+package func retryingEINTR<T: FixedWidthInteger>(_ body: () -> T) throws -> T {
     while true {
         let r = body()
         if r == -1 && errno == EINTR { continue }
@@ -297,10 +297,10 @@ func retryingEINTR<T: FixedWidthInteger>(_ body: () -> T) throws -> T {
 /// Layout (`struct drm_event` / `drm_event_vblank` in drm.h, little-endian):
 /// `type: u32, length: u32`, then for vblank and flip events `user_data: u64,
 /// tv_sec: u32, tv_usec: u32, sequence: u32, crtc_id: u32` (32 bytes in all).
-enum DRMEventParser {
-    static let flipComplete: UInt32 = 0x02
+package enum DRMEventParser {
+    package static let flipComplete: UInt32 = 0x02
 
-    static func parse(_ bytes: [UInt8]) -> [DRMEvent] {
+    package static func parse(_ bytes: [UInt8]) -> [DRMEvent] {
         func u32(_ at: Int) -> UInt32 {
             UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24
         }

@@ -3,29 +3,29 @@
 /// Gathering goes through ``DRMSyscalls`` (so tests run it on a fake); formatting
 /// is a pure function of the gathered values. A card or object that cannot be
 /// read is reported with the error instead of ending the listing.
-struct DRMReport: Equatable {
+package struct DRMReport: Equatable {
     /// One capability and its value; nil when the driver refused to say.
-    struct CapabilityValue: Equatable {
-        var capability: DRMCapability
-        var value: UInt64?
+    package struct CapabilityValue: Equatable {
+        package var capability: DRMCapability
+        package var value: UInt64?
     }
 
-    struct Card: Equatable {
-        var path: String
-        var driver: DriverVersion?
-        var capabilities: [CapabilityValue]
-        var resources: CardResources?
-        var connectors: [ConnectorInfo]
-        var encoders: [EncoderInfo]
-        var crtcs: [CrtcState]
-        var planes: [PlaneInfo] = []
-        var errors: [String]
-        var probe: DeviceProbe
+    package struct Card: Equatable {
+        package var path: String
+        package var driver: DriverVersion?
+        package var capabilities: [CapabilityValue]
+        package var resources: CardResources?
+        package var connectors: [ConnectorInfo]
+        package var encoders: [EncoderInfo]
+        package var crtcs: [CrtcState]
+        package var planes: [PlaneInfo] = []
+        package var errors: [String]
+        package var probe: DeviceProbe
     }
 
-    var cards: [Card]
+    package var cards: [Card]
 
-    static func gather(sys: DRMSyscalls, paths: [String]? = nil) -> DRMReport {
+    package static func gather(sys: DRMSyscalls, paths: [String]? = nil) -> DRMReport {
         DRMReport(cards: (paths ?? sys.listCards()).map { gatherCard(sys: sys, path: $0) })
     }
 
@@ -71,7 +71,7 @@ struct DRMReport: Equatable {
     }
 
     /// The listing as text, one card after another.
-    func formatted() -> String {
+    package func formatted() -> String {
         if cards.isEmpty { return "No DRM devices: /dev/dri/card* does not exist (is the display driver loaded?)\n" }
         var out = ""
         for card in cards {

@@ -7,7 +7,7 @@ import PanelGauge
 /// tested as a call trace with a fake (see `Tests/paneldTests/DRMFake.swift`).
 /// `LiveDRMSyscalls` is the real implementation and the only file that imports
 /// libdrm. Methods throw ``DRMError`` carrying the errno.
-protocol DRMSyscalls: AnyObject {
+package protocol DRMSyscalls: AnyObject {
     /// The DRM primary nodes, `/dev/dri/card*`, sorted by their number.
     func listCards() -> [String]
     /// Opens a device read-write, close-on-exec.

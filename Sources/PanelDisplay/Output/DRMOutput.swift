@@ -5,20 +5,34 @@ import PanelGauge
 #endif
 
 /// What the user chose for the DRM output; every field may be left to discovery.
-struct DRMOutputOptions: Equatable, Sendable {
+public struct DRMOutputOptions: Equatable, Sendable {
     /// A card such as `/dev/dri/card1`; nil picks the first card with KMS and dumb buffers.
-    var devicePath: String? = nil
+    public var devicePath: String? = nil
     /// A connector name such as `HDMI-A-1`; nil picks the first connected one.
-    var connector: String? = nil
+    public var connector: String? = nil
     /// nil picks the preferred mode, else the largest.
-    var mode: ModeRequest? = nil
-    var format: PixelFormat = .xrgb8888
-    var rotation: PanelRotation = .none
+    public var mode: ModeRequest? = nil
+    /// The scanout format: XRGB8888, or RGB565 where the driver offers it.
+    public var format: PixelFormat = .xrgb8888
+    /// How the logical picture is turned on the panel.
+    public var rotation: PanelRotation = .none
+
+    /// Options; every one defaults to the automatic choice.
+    public init(
+        devicePath: String? = nil, connector: String? = nil, mode: ModeRequest? = nil,
+        format: PixelFormat = .xrgb8888, rotation: PanelRotation = .none
+    ) {
+        self.devicePath = devicePath
+        self.connector = connector
+        self.mode = mode
+        self.format = format
+        self.rotation = rotation
+    }
 }
 
 /// A DRM/KMS display: two dumb buffers flipped by the kernel, drawn by damage.
 ///
-/// Life: discovery and modeset state are read at ``init(options:syscalls:)``; the
+/// Life: discovery and modeset state are read at ``init(options:)``; the
 /// first ``present(damage:draw:)`` shows its frame with SetCrtc, later ones with a
 /// page flip whose completion arrives on ``pollDescriptor`` (the daemon calls
 /// ``handleEvents()``; nothing here blocks but ``close()``). Each frame repaints its
@@ -27,20 +41,21 @@ struct DRMOutputOptions: Equatable, Sendable {
 /// With a rotation, the daemon draws into a logical shadow surface and the
 /// damaged rectangles are copied turned into the scanout buffer.
 /// Losing DRM master (EACCES/EPERM on SetCrtc, page flip or DirtyFB) is not an
-/// error: frames keep being drawn, and the next ``present`` redraws everything and
+/// error: frames keep being drawn, and the next ``present(damage:draw:)`` redraws everything and
 /// sets the CRTC again, which succeeds once master is back.
 /// Giving the display up on purpose (the console switched to another virtual
 /// terminal, ``releaseDisplay()``) drops master and holds frames back until
 /// ``acquireDisplay()``, which takes master again and redraws everything.
-final class DRMOutput: FrameOutput {
-    let width: Int
-    let height: Int
-    let format: PixelFormat
-    let rotation: PanelRotation
-    let connector: ConnectorInfo
-    let mode: ModeInfo
-    let crtcID: UInt32
-    let device: DRMDevice
+public final class DRMOutput: FrameOutput {
+    public let width: Int
+    public let height: Int
+    public let format: PixelFormat
+    /// How the logical picture is turned on the panel.
+    public let rotation: PanelRotation
+    package let connector: ConnectorInfo
+    package let mode: ModeInfo
+    package let crtcID: UInt32
+    package let device: DRMDevice
 
     private let sys: DRMSyscalls
     private var buffers: [DumbFramebuffer]
@@ -60,8 +75,15 @@ final class DRMOutput: FrameOutput {
     private var frameNumber: UInt64 = 0
     private var closed = false
 
-    /// Opens the device and prepares both buffers; the screen changes only at the first `present`.
-    init(options: DRMOutputOptions, syscalls sys: DRMSyscalls = LiveDRMSyscalls()) throws {
+    /// Opens the device and prepares both buffers; the screen changes only at the
+    /// first ``present(damage:draw:)``. Throws a ``DRMError`` naming the call that
+    /// failed and why (no card with KMS, no connected connector, no such mode, ...).
+    public convenience init(options: DRMOutputOptions) throws {
+        try self.init(options: options, syscalls: LiveDRMSyscalls())
+    }
+
+    /// Opens the display through `sys` (a fake in tests).
+    package init(options: DRMOutputOptions, syscalls sys: DRMSyscalls) throws {
         self.sys = sys
         let device = try DRMDevice.openDisplay(sys: sys, path: options.devicePath)
         self.device = device
@@ -103,16 +125,16 @@ final class DRMOutput: FrameOutput {
         shadow = rotation == .none ? nil : Image(width: width, height: height, format: format)
     }
 
-    var pollDescriptor: Int32? { closed ? nil : device.fd }
+    public var pollDescriptor: Int32? { closed ? nil : device.fd }
     /// A pending flip, or the display given up to another terminal: no `present` now.
-    var isBusy: Bool { flipPending || released }
-    var needsFullRedraw: Bool { !crtcIsSet }
+    public var isBusy: Bool { flipPending || released }
+    public var needsFullRedraw: Bool { !crtcIsSet }
     /// True between a refused SetCrtc/flip (another process is master) and the next successful SetCrtc.
-    var hasLostMaster: Bool { masterLost }
+    package var hasLostMaster: Bool { masterLost }
 
-    var bounds: IntRect { IntRect(x: 0, y: 0, width: width, height: height) }
+    package var bounds: IntRect { IntRect(x: 0, y: 0, width: width, height: height) }
 
-    func present(damage: [IntRect], draw: (Surface, [IntRect]) throws -> Void) throws {
+    public func present(damage: [IntRect], draw: (Surface, [IntRect]) throws -> Void) throws {
         guard !closed else { throw DRMError("present after close", errno: EBADF) }
         guard !flipPending else {
             throw DRMError("present while a page flip is pending", errno: EBUSY, hint: "wait for isBusy to clear")
@@ -173,7 +195,7 @@ final class DRMOutput: FrameOutput {
                 crtcIsSet = true
                 if masterLost {
                     masterLost = false
-                    Log.notice("DRM master is back; screen redrawn")
+                    DisplayLog.notice("DRM master is back; screen redrawn")
                 }
             }
             backIndex ^= 1
@@ -194,7 +216,7 @@ final class DRMOutput: FrameOutput {
 
     /// Gives the display up (the console is switching away): waits for a pending
     /// flip, drops master, and shows nothing until ``acquireDisplay()``.
-    func releaseDisplay() {
+    public func releaseDisplay() {
         guard !closed, !released else { return }
         waitForPendingFlip()
         do { try sys.dropMaster(device.fd) } catch { DRMLog.warning("\(error)") }
@@ -204,7 +226,7 @@ final class DRMOutput: FrameOutput {
 
     /// Takes the display back (the console switched back): master, then the next
     /// `present` redraws everything and sets the CRTC.
-    func acquireDisplay() {
+    public func acquireDisplay() {
         guard !closed, released else { return }
         released = false
         do { try sys.acquireMaster(device.fd) } catch { DRMLog.warning("\(error)") }
@@ -224,7 +246,7 @@ final class DRMOutput: FrameOutput {
         }
     }
 
-    func handleEvents() throws {
+    public func handleEvents() throws {
         for event in try sys.readEvents(device.fd) {
             if case .flipComplete = event { flipPending = false }
         }
@@ -232,7 +254,7 @@ final class DRMOutput: FrameOutput {
 
     /// Waits for a pending flip (at most a second), restores the CRTC as it was,
     /// then releases the buffers in reverse order and closes the device.
-    func close() {
+    public func close() {
         guard !closed else { return }
         waitForPendingFlip()
         closed = true

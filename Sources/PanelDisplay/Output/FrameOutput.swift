@@ -1,5 +1,11 @@
 import PanelGauge
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// Where the daemon's frames go: a DRM/KMS display, an fbdev device, or a PNG file.
 ///
 /// The contract, shared by every backend:
@@ -10,15 +16,16 @@ import PanelGauge
 ///   double-buffered backend adds what changed since its back buffer was last
 ///   shown); `draw` must repaint at
 ///   least those rectangles and may change nothing else (it may rewrite other
-///   pixels, but only with the values they already have, as ``PanelRenderer``
+///   pixels, but only with the values they already have, as paneld's renderer
 ///   does when it redraws a gauge whole). Then the backend shows it.
 /// - While `isBusy` (a page flip is pending) the daemon must not call `present`;
 ///   it polls `pollDescriptor` and calls `handleEvents()` when it is readable.
 /// - `close()` releases everything in reverse order of acquisition (waiting for a
 ///   pending flip first) and is safe to call twice.
-protocol FrameOutput: AnyObject {
-    /// Logical size (after rotation) that layouts are drawn at.
+public protocol FrameOutput: AnyObject {
+    /// Logical width (after rotation) that frames are drawn at.
     var width: Int { get }
+    /// Logical height (after rotation) that frames are drawn at.
     var height: Int { get }
     /// The format of the surface passed to `draw`.
     var format: PixelFormat { get }
@@ -28,25 +35,43 @@ protocol FrameOutput: AnyObject {
     var isBusy: Bool { get }
     /// True when the next `present` must redraw everything (first frame, DRM master regained).
     var needsFullRedraw: Bool { get }
+    /// Draws a frame through `draw` (the surface and the rectangles it must repaint)
+    /// and shows it; `damage` is what changed since the previous frame.
     func present(damage: [IntRect], draw: (Surface, [IntRect]) throws -> Void) throws
     /// Reads and handles pending events on `pollDescriptor` (page-flip completions).
     func handleEvents() throws
+    /// Releases the display (waiting for a pending flip first); safe to call twice.
     func close()
+}
+
+extension FrameOutput {
+    /// Waits until the last presented frame is on screen (its page flip done), at
+    /// most `timeout` milliseconds; for programs without a poll loop of their own.
+    public func waitUntilShown(timeout: Int32 = 1000) throws {
+        var left = timeout
+        while isBusy, left > 0, let fd = pollDescriptor {
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let r = poll(&p, 1, min(left, 100))
+            if r < 0 && errno != EINTR { throw DRMError("poll", errno: errno) }
+            if r > 0 { try handleEvents() }
+            left -= 100
+        }
+    }
 }
 
 /// Holds the daemon's current output and owns its release: ``Run`` closes the slot
 /// after the loop; the daemon replaces a fallback output with a display that
 /// appeared later (the old one is closed first, so a framebuffer hands the
 /// console back before the display is taken).
-final class OutputSlot {
-    private(set) var current: FrameOutput
+package final class OutputSlot {
+    package private(set) var current: FrameOutput
 
-    init(_ output: FrameOutput) { current = output }
+    package init(_ output: FrameOutput) { current = output }
 
-    func replace(with output: FrameOutput) {
+    package func replace(with output: FrameOutput) {
         current.close()
         current = output
     }
 
-    func close() { current.close() }
+    package func close() { current.close() }
 }

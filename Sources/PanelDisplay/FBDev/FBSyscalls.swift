@@ -2,7 +2,7 @@
 /// mmap and console write goes through it, so setup, page flips and teardown are
 /// tested as call traces with a fake (`Tests/paneldTests/FBDevFake.swift`).
 /// Methods throw ``DRMError`` (the display side's one error type) with the errno.
-protocol FBSyscalls: AnyObject {
+package protocol FBSyscalls: AnyObject {
     /// The framebuffer nodes, `/dev/fb*`, sorted by number.
     func listFramebuffers() -> [String]
     func open(_ path: String) throws -> Int32

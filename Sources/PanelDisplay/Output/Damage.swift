@@ -1,16 +1,16 @@
 import PanelGauge
 
 /// Damage bookkeeping: which rectangles a frame must repaint.
-enum Damage {
+package enum Damage {
     /// More clip rectangles than this are merged into their bounding box: drivers
     /// walk the list per plane update, and one large copy beats many tiny ones.
-    static let maxRects = 8
+    package static let maxRects = 8
 
     /// `rects` clipped to `bounds`, without empty rectangles or ones contained in
     /// another, overlapping ones merged; collapsed into one bounding box when more
     /// than ``maxRects`` remain. The result covers every pixel of the input inside
     /// `bounds` and its rectangles do not overlap.
-    static func normalize(_ rects: [IntRect], in bounds: IntRect) -> [IntRect] {
+    package static func normalize(_ rects: [IntRect], in bounds: IntRect) -> [IntRect] {
         var work = rects.map { $0.intersection(bounds) }.filter { !$0.isEmpty }
         // Merge overlapping rectangles until none overlap. Overlap is rare in
         // practice (gauges do not overlap), so the quadratic loop stays small.
@@ -33,7 +33,7 @@ enum Damage {
     }
 
     /// More rectangles than this and ``repaint(_:in:)`` merges them.
-    static let maxRepaintRects = 128
+    package static let maxRepaintRects = 128
 
     /// What a frame repaints: `rects` clipped to `bounds`, without empty ones
     /// and ones that another holds (the first of equal ones stays); they may
@@ -42,7 +42,7 @@ enum Damage {
     /// bands of a ring that share a row make the box of both), and the
     /// renderer repaints an overlap twice with the same pixels; the driver's
     /// clip list is `normalize`d separately.
-    static func repaint(_ rects: [IntRect], in bounds: IntRect) -> [IntRect] {
+    package static func repaint(_ rects: [IntRect], in bounds: IntRect) -> [IntRect] {
         var kept: [IntRect] = []
         kept.reserveCapacity(rects.count)
         for r in rects {

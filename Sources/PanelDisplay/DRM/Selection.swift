@@ -7,20 +7,20 @@ import PanelGauge
 /// that feeds them lives in `DRMDevice.swift`.
 
 /// What probing one `/dev/dri/card*` found.
-struct DeviceProbe: Equatable, Sendable {
-    var path: String
-    var driver: String
+package struct DeviceProbe: Equatable, Sendable {
+    package var path: String
+    package var driver: String
     /// The card has CRTCs and connectors (`drmModeGetResources` worked and is non-empty).
-    var hasKMS: Bool
+    package var hasKMS: Bool
     /// `DRM_CAP_DUMB_BUFFER` is 1.
-    var hasDumbBuffers: Bool
+    package var hasDumbBuffers: Bool
     /// Why probing failed (open or ioctl error), if it did.
-    var failure: String? = nil
+    package var failure: String? = nil
 
-    var isUsable: Bool { failure == nil && hasKMS && hasDumbBuffers }
+    package var isUsable: Bool { failure == nil && hasKMS && hasDumbBuffers }
 
     /// Why this card cannot drive a display, or nil when it can.
-    var rejection: String? {
+    package var rejection: String? {
         if let failure { return failure }
         if !hasKMS { return "\(driver) has no KMS outputs (render-only device)" }
         if !hasDumbBuffers { return "\(driver) has no dumb buffers" }
@@ -30,7 +30,7 @@ struct DeviceProbe: Equatable, Sendable {
 
 /// The first usable card in probe order. On a Raspberry Pi 4/5, card0 can be the
 /// render-only v3d and the display controller (vc4) another card: it is skipped.
-func chooseDevice(_ probes: [DeviceProbe]) throws -> DeviceProbe {
+package func chooseDevice(_ probes: [DeviceProbe]) throws -> DeviceProbe {
     if let found = probes.first(where: \.isUsable) { return found }
     if probes.isEmpty {
         throw DRMError.notFound("no DRM device: /dev/dri/card* does not exist (is the display driver loaded?)")
@@ -41,7 +41,7 @@ func chooseDevice(_ probes: [DeviceProbe]) throws -> DeviceProbe {
 
 /// The connector named `name` (e.g. `HDMI-A-1`, case-insensitive), which must be
 /// connected; or, without a name, the first connected one that has modes.
-func chooseConnector(_ connectors: [ConnectorInfo], named name: String?) throws -> ConnectorInfo {
+package func chooseConnector(_ connectors: [ConnectorInfo], named name: String?) throws -> ConnectorInfo {
     let summary = connectors.map { "\($0.name) (\($0.status))" }.joined(separator: ", ")
     if let name {
         guard let c = connectors.first(where: { $0.name.lowercased() == name.lowercased() }) else {
@@ -57,12 +57,16 @@ func chooseConnector(_ connectors: [ConnectorInfo], named name: String?) throws 
 
 /// A mode the user asked for (in the layout or on the command line):
 /// `WIDTHxHEIGHT` with an optional `@HZ`.
-struct ModeRequest: Equatable, Sendable, CustomStringConvertible {
-    var width: Int
-    var height: Int
-    var refresh: Int?
+public struct ModeRequest: Equatable, Sendable, CustomStringConvertible {
+    /// Horizontal pixels.
+    public var width: Int
+    /// Vertical pixels.
+    public var height: Int
+    /// Refresh rate in Hz; nil takes the best the connector offers at that size.
+    public var refresh: Int?
 
-    init(width: Int, height: Int, refresh: Int? = nil) {
+    /// A mode of `width` x `height`, optionally at `refresh` Hz.
+    public init(width: Int, height: Int, refresh: Int? = nil) {
         self.width = width
         self.height = height
         self.refresh = refresh
@@ -71,15 +75,15 @@ struct ModeRequest: Equatable, Sendable, CustomStringConvertible {
     /// The largest side a display can have here: 8192 (DRM drivers' framebuffer
     /// limits are 8192 or less on the hardware paneld runs on, 16384 on a few
     /// desktop GPUs; beyond 8K UHD nothing is a panel).
-    static let maxSide = 8192
+    package static let maxSide = 8192
     /// The most pixels a display can have: 8K UHD, 7680x4320 (a 127 MiB XRGB8888 frame).
-    static let maxPixels = 7680 * 4320
+    package static let maxPixels = 7680 * 4320
     /// The caps, in words, for error messages.
-    static let limits = "at most \(maxSide) pixels a side and \(maxPixels) pixels in all (7680x4320)"
+    package static let limits = "at most \(maxSide) pixels a side and \(maxPixels) pixels in all (7680x4320)"
 
     /// Parses `800x480` or `800x480@60` within the caps above, refresh 1...1000;
     /// nil for anything else.
-    init?(parsing text: String) {
+    public init?(parsing text: String) {
         let parts = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
         let size = parts[0].split(separator: "x", omittingEmptySubsequences: false)
         guard size.count == 2, let w = Int(size[0]), let h = Int(size[1]), (1...ModeRequest.maxSide).contains(w),
@@ -93,13 +97,14 @@ struct ModeRequest: Equatable, Sendable, CustomStringConvertible {
         self.init(width: w, height: h, refresh: hz)
     }
 
-    var description: String { "\(width)x\(height)" + (refresh.map { "@\($0)" } ?? "") }
+    /// `800x480` or `800x480@60`.
+    public var description: String { "\(width)x\(height)" + (refresh.map { "@\($0)" } ?? "") }
 }
 
 /// The user's mode if given (the first listed match, which drivers sort best
 /// first), else the connector's preferred mode, else the largest (ties: the
 /// higher refresh rate).
-func chooseMode(_ modes: [ModeInfo], requested: ModeRequest?) throws -> ModeInfo {
+package func chooseMode(_ modes: [ModeInfo], requested: ModeRequest?) throws -> ModeInfo {
     guard !modes.isEmpty else { throw DRMError.notFound("the connector offers no modes") }
     if let r = requested {
         if let m = modes.first(where: {
@@ -118,7 +123,7 @@ func chooseMode(_ modes: [ModeInfo], requested: ModeRequest?) throws -> ModeInfo
 
 /// The CRTC to drive a connector: the one its current encoder already uses, else
 /// the first CRTC (by index in `crtcIDs`) that one of its encoders can use.
-func chooseCrtc(connector: ConnectorInfo, encoders: [EncoderInfo], crtcIDs: [UInt32]) throws -> UInt32 {
+package func chooseCrtc(connector: ConnectorInfo, encoders: [EncoderInfo], crtcIDs: [UInt32]) throws -> UInt32 {
     if let current = encoders.first(where: { $0.id == connector.encoderID }), current.crtcID != 0,
         crtcIDs.contains(current.crtcID)
     {
@@ -138,7 +143,7 @@ func chooseCrtc(connector: ConnectorInfo, encoders: [EncoderInfo], crtcIDs: [UIn
 /// and virtio-gpu, for example, take only 32-bit formats, so RGB565 must fail here
 /// with the list of what would work, not later with a bare EINVAL from AddFB2.
 /// An empty plane list (the driver told nothing) passes.
-func checkScanoutFormat(_ format: PixelFormat, planes: [PlaneInfo], crtcIndex: Int) throws {
+package func checkScanoutFormat(_ format: PixelFormat, planes: [PlaneInfo], crtcIndex: Int) throws {
     let usable = planes.filter { crtcIndex < 32 && $0.possibleCrtcs & (1 << UInt32(crtcIndex)) != 0 }
     let primaries = usable.filter { $0.kind == .primary }
     let candidates = primaries.isEmpty ? usable : primaries

@@ -8,11 +8,11 @@ import PanelGauge
 ///
 /// Acquired in the order create -> add framebuffer -> map, and released in the
 /// reverse order (remove framebuffer... see ``release()``), on failure as on exit.
-final class DumbFramebuffer {
-    let framebufferID: UInt32
-    let info: DumbBufferInfo
+package final class DumbFramebuffer {
+    package let framebufferID: UInt32
+    package let info: DumbBufferInfo
     /// The mapped pixels at the buffer's pitch (which may exceed width * bytes per pixel).
-    let surface: Surface
+    package let surface: Surface
     private let fd: Int32
     private let sys: DRMSyscalls
     private let mapping: UnsafeMutableRawPointer
@@ -20,7 +20,7 @@ final class DumbFramebuffer {
 
     /// Creates, registers and maps a `width` x `height` buffer of `format`. On
     /// failure, whatever was already acquired is released before the error is thrown.
-    init(sys: DRMSyscalls, fd: Int32, width: Int, height: Int, format: PixelFormat) throws {
+    package init(sys: DRMSyscalls, fd: Int32, width: Int, height: Int, format: PixelFormat) throws {
         let bpp = UInt32(format.bytesPerPixel * 8)
         let fourcc = DRMFourCC.code(of: format)
         let dumb = try sys.createDumb(fd, width: UInt32(width), height: UInt32(height), bitsPerPixel: bpp)
@@ -52,7 +52,7 @@ final class DumbFramebuffer {
 
     /// Removes the framebuffer, unmaps and destroys the dumb buffer; safe to call
     /// twice. Errors are reported on stderr: at teardown there is nothing else to do.
-    func release() {
+    package func release() {
         guard !released else { return }
         released = true
         do { try sys.removeFramebuffer(fd, id: framebufferID) } catch { DRMLog.warning("\(error)") }
@@ -63,8 +63,8 @@ final class DumbFramebuffer {
     deinit { release() }
 }
 
-/// Messages from the display side, through the daemon's log with a `drm: ` prefix
-/// (the e2e tests look for failed DRM calls by it).
-enum DRMLog {
-    static func warning(_ message: String) { Log.warning("drm: \(message)") }
+/// Failed DRM calls that were worked around, through ``DisplayLog`` with a `drm: `
+/// prefix (the e2e tests look for them by it).
+package enum DRMLog {
+    package static func warning(_ message: String) { DisplayLog.warning("drm: \(message)") }
 }

@@ -21,11 +21,11 @@ import CDRM
 /// capability); without either, or when another program already controls the
 /// terminal's switching (a second paneld on the same terminal, a display
 /// server), ``take()`` returns nil and says why, and paneld runs as before.
-final class VirtualTerminal {
-    static let releaseSignal = SIGUSR1
-    static let acquireSignal = SIGUSR2
+package final class VirtualTerminal {
+    package static let releaseSignal = SIGUSR1
+    package static let acquireSignal = SIGUSR2
 
-    let number: Int32
+    package let number: Int32
     private var fd: Int32
     private var saved: vt_mode
 
@@ -37,62 +37,62 @@ final class VirtualTerminal {
 
     /// Takes switching control of the foreground terminal; nil (with the reason
     /// logged at info) when it cannot.
-    static func take() -> VirtualTerminal? {
+    package static func take() -> VirtualTerminal? {
         do {
             return try open()
         } catch {
-            Log.info("virtual terminal switches are not coordinated: \(error)")
+            DisplayLog.info("virtual terminal switches are not coordinated: \(error)")
             return nil
         }
     }
 
     private static func open() throws -> VirtualTerminal {
         let fd = Glibc.open("/dev/tty0", O_WRONLY | O_NOCTTY | O_CLOEXEC)
-        guard fd >= 0 else { throw Errno.current("open(/dev/tty0)") }
+        guard fd >= 0 else { throw DRMError("open(/dev/tty0)", errno: errno) }
         var state = vt_stat()
         guard ioctl(fd, UInt(VT_GETSTATE), &state) == 0 else {
-            let err = Errno.current("VT_GETSTATE")
+            let err = DRMError("VT_GETSTATE", errno: errno)
             Glibc.close(fd)
             throw err
         }
         let number = Int32(state.v_active)
         var saved = vt_mode()
         guard ioctl(fd, UInt(VT_GETMODE), &saved) == 0 else {
-            let err = Errno.current("VT_GETMODE")
+            let err = DRMError("VT_GETMODE", errno: errno)
             Glibc.close(fd)
             throw err
         }
         guard saved.mode != CChar(VT_PROCESS) else {
             Glibc.close(fd)
-            throw DaemonError("another program controls switching on tty\(number)")
+            throw DRMError.notFound("another program controls switching on tty\(number)")
         }
         var mode = vt_mode()
         mode.mode = CChar(VT_PROCESS)
         mode.relsig = Int16(releaseSignal)
         mode.acqsig = Int16(acquireSignal)
         guard ioctl(fd, UInt(VT_SETMODE), &mode) == 0 else {
-            let err = Errno.current("VT_SETMODE on tty\(number)")
+            let err = DRMError("VT_SETMODE on tty\(number)", errno: errno)
             Glibc.close(fd)
             throw err
         }
-        Log.info("tty\(number): paneld gives the display up while another terminal is shown")
+        DisplayLog.info("tty\(number): paneld gives the display up while another terminal is shown")
         return VirtualTerminal(number: number, fd: fd, saved: saved)
     }
 
     /// Lets the pending switch away go ahead (after master was dropped).
-    func allowRelease() {
-        if ioctl(fd, UInt(VT_RELDISP), CInt(1)) != 0 { Log.warning("VT_RELDISP: \(Errno.current("VT_RELDISP"))") }
+    package func allowRelease() {
+        if ioctl(fd, UInt(VT_RELDISP), CInt(1)) != 0 { DisplayLog.warning("\(DRMError("VT_RELDISP", errno: errno))") }
     }
 
     /// Acknowledges the switch back to this terminal.
-    func acknowledgeAcquire() {
+    package func acknowledgeAcquire() {
         if ioctl(fd, UInt(VT_RELDISP), CInt(VT_ACKACQ)) != 0 {
-            Log.warning("VT_RELDISP(VT_ACKACQ): \(Errno.current("VT_RELDISP"))")
+            DisplayLog.warning("\(DRMError("VT_RELDISP(VT_ACKACQ)", errno: errno))")
         }
     }
 
     /// Hands switching back to the kernel as it was.
-    func close() {
+    package func close() {
         guard fd >= 0 else { return }
         if saved.mode == CChar(VT_PROCESS) { saved.mode = CChar(VT_AUTO) }
         _ = ioctl(fd, UInt(VT_SETMODE), &saved)

@@ -5,10 +5,10 @@ import CDRM
 #endif
 
 /// The real ``FBSyscalls``: `open`, `ioctl` on /dev/fb* and /dev/tty0, `mmap`.
-final class LiveFBSyscalls: FBSyscalls {
-    init() {}
+package final class LiveFBSyscalls: FBSyscalls {
+    package init() {}
 
-    func listFramebuffers() -> [String] {
+    package func listFramebuffers() -> [String] {
         guard let dir = opendir("/dev") else { return [] }
         defer { closedir(dir) }
         var numbers: [Int] = []
@@ -21,13 +21,13 @@ final class LiveFBSyscalls: FBSyscalls {
         return numbers.sorted().map { "/dev/fb\($0)" }
     }
 
-    func open(_ path: String) throws -> Int32 {
+    package func open(_ path: String) throws -> Int32 {
         let fd = try retryingEINTR { Glibc.open(path, O_RDWR | O_CLOEXEC) }
         if fd < 0 { throw DRMError("open(\(path))", errno: errno) }
         return fd
     }
 
-    func close(_ fd: Int32) { _ = Glibc.close(fd) }
+    package func close(_ fd: Int32) { _ = Glibc.close(fd) }
 
     private func rawVar(_ fd: Int32) throws -> fb_var_screeninfo {
         var v = fb_var_screeninfo()
@@ -43,9 +43,9 @@ final class LiveFBSyscalls: FBSyscalls {
             transp: f(v.transp))
     }
 
-    func variableInfo(_ fd: Int32) throws -> FBVarInfo { LiveFBSyscalls.info(try rawVar(fd)) }
+    package func variableInfo(_ fd: Int32) throws -> FBVarInfo { LiveFBSyscalls.info(try rawVar(fd)) }
 
-    func setVariableInfo(_ fd: Int32, _ info: FBVarInfo) throws -> FBVarInfo {
+    package func setVariableInfo(_ fd: Int32, _ info: FBVarInfo) throws -> FBVarInfo {
         // Start from the driver's current values so the fields paneld does not model
         // (timings, margins) are passed back unchanged.
         var v = try rawVar(fd)
@@ -61,7 +61,7 @@ final class LiveFBSyscalls: FBSyscalls {
         return LiveFBSyscalls.info(v)
     }
 
-    func fixedInfo(_ fd: Int32) throws -> FBFixInfo {
+    package func fixedInfo(_ fd: Int32) throws -> FBFixInfo {
         var f = fb_fix_screeninfo()
         if ioctl(fd, UInt(FBIOGET_FSCREENINFO), &f) != 0 { throw DRMError("FBIOGET_FSCREENINFO", errno: errno) }
         let id = withUnsafeBytes(of: f.id) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
@@ -70,23 +70,23 @@ final class LiveFBSyscalls: FBSyscalls {
             lineLength: f.line_length)
     }
 
-    func pan(_ fd: Int32, xoffset: UInt32, yoffset: UInt32) throws {
+    package func pan(_ fd: Int32, xoffset: UInt32, yoffset: UInt32) throws {
         var v = try rawVar(fd)
         v.xoffset = xoffset
         v.yoffset = yoffset
         if ioctl(fd, UInt(FBIOPAN_DISPLAY), &v) != 0 { throw DRMError("FBIOPAN_DISPLAY(y \(yoffset))", errno: errno) }
     }
 
-    func waitForVsync(_ fd: Int32) throws {
+    package func waitForVsync(_ fd: Int32) throws {
         var crtc: UInt32 = 0
         if ioctl(fd, CFB_FBIO_WAITFORVSYNC, &crtc) != 0 { throw DRMError("FBIO_WAITFORVSYNC", errno: errno) }
     }
 
-    func unblank(_ fd: Int32) throws {
+    package func unblank(_ fd: Int32) throws {
         if ioctl(fd, UInt(FBIOBLANK), CInt(0)) != 0 { throw DRMError("FBIOBLANK(unblank)", errno: errno) }
     }
 
-    func pwrite(_ fd: Int32, _ bytes: UnsafeRawPointer, count: Int, offset: Int) throws {
+    package func pwrite(_ fd: Int32, _ bytes: UnsafeRawPointer, count: Int, offset: Int) throws {
         var done = 0
         while done < count {
             let n = try retryingEINTR { Glibc.pwrite(fd, bytes + done, count - done, off_t(offset + done)) }
@@ -96,35 +96,35 @@ final class LiveFBSyscalls: FBSyscalls {
         }
     }
 
-    func mmap(_ fd: Int32, size: Int) throws -> UnsafeMutableRawPointer {
+    package func mmap(_ fd: Int32, size: Int) throws -> UnsafeMutableRawPointer {
         let p = Glibc.mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
         guard let p, p != MAP_FAILED else { throw DRMError("mmap(framebuffer, \(size) bytes)", errno: errno) }
         return p
     }
 
-    func munmap(_ address: UnsafeMutableRawPointer, size: Int) throws {
+    package func munmap(_ address: UnsafeMutableRawPointer, size: Int) throws {
         if Glibc.munmap(address, size) != 0 { throw DRMError("munmap(framebuffer)", errno: errno) }
     }
 
     /// Write-only: the console's mode ioctls and the cursor escape need no more,
     /// and a service in group tty may open it so (the device is crw--w----).
-    func openConsole() throws -> Int32 {
+    package func openConsole() throws -> Int32 {
         let fd = try retryingEINTR { Glibc.open("/dev/tty0", O_WRONLY | O_NOCTTY | O_CLOEXEC) }
         if fd < 0 { throw DRMError("open(/dev/tty0)", errno: errno) }
         return fd
     }
 
-    func consoleMode(_ fd: Int32) throws -> ConsoleMode {
+    package func consoleMode(_ fd: Int32) throws -> ConsoleMode {
         var mode: UInt32 = 0
         if ioctl(fd, UInt(KDGETMODE), &mode) != 0 { throw DRMError("KDGETMODE", errno: errno) }
         return ConsoleMode(rawValue: mode) ?? .text
     }
 
-    func setConsoleMode(_ fd: Int32, _ mode: ConsoleMode) throws {
+    package func setConsoleMode(_ fd: Int32, _ mode: ConsoleMode) throws {
         if ioctl(fd, UInt(KDSETMODE), CInt(mode.rawValue)) != 0 { throw DRMError("KDSETMODE(\(mode))", errno: errno) }
     }
 
-    func write(_ fd: Int32, _ text: String) throws {
+    package func write(_ fd: Int32, _ text: String) throws {
         var bytes = Array(text.utf8)
         let n = try retryingEINTR { Glibc.write(fd, &bytes, bytes.count) }
         if n < 0 { throw DRMError("write(console)", errno: errno) }
