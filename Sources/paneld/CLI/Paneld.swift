@@ -1,3 +1,4 @@
+import PanelDisplay
 import Glibc
 
 /// `paneld`: live gauges on an embedded Linux display.
@@ -12,8 +13,20 @@ enum Paneld {
     ]
 
     static func main() {
+        routeDisplayLog()
         exit(
             CommandLineTool.main(
                 Array(CommandLine.arguments.dropFirst()), abstract: abstract, commands: commands, default: Run.self))
+    }
+
+    /// The display library's messages go to paneld's log (`write`), with their priorities.
+    static func routeDisplayLog(to write: @escaping (Log.Priority, String) -> Void = Log.write) {
+        DisplayLog.handler = { level, message in
+            switch level {
+            case .warning: write(.warning, message)
+            case .notice: write(.notice, message)
+            case .info: write(.info, message)
+            }
+        }
     }
 }
