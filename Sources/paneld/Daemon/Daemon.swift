@@ -72,7 +72,7 @@ final class Daemon {
     /// When each gauge's value goes stale, from the times of the inputs.
     private(set) var staleness: Staleness
     /// The gauges stale as of the last turn, and as the last presented frame drew them.
-    private var stale: Set<String> = []
+    private(set) var stale: Set<String> = []
     private var shownStale: Set<String> = []
     private var fullRedraw = true
     private var lastFrameAt: Int64 = .min / 2
