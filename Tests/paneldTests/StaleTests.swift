@@ -258,6 +258,47 @@ import Testing
         #expect(differing(pixels(rig.output.image), picture(l, values: ["a": 75, "b": 20], stale: [])) == 0)
     }
 
+    /// A reload keeps each gauge's last input: a shorter `staleAfter` counts
+    /// from it, and the gauge goes stale at that deadline, its frame alone.
+    @Test func aReloadedStaleAfterCountsFromTheLastInput() throws {
+        let dir = TempDirectory()
+        func layoutText(staleAfter: String) -> String {
+            """
+            {"gauges": [{"name": "a", "style": "linearCapacity", "rect": [0, 0, 32, 32], "staleAfter": \(staleAfter)},
+                        {"name": "b", "style": "linearCapacity", "rect": [32, 0, 32, 32]}]}
+            """
+        }
+        try dir.write("l.json", layoutText(staleAfter: "60"))
+        let rig = try LoopRig(try LayoutReader.read(file: dir.file("l.json")), layoutFile: dir.file("l.json"))
+        try rig.turn()
+        try rig.turn()
+        let c = try TestClient(rig.dir.file("s.sock"))
+        try rig.turn()  // accept
+        try c.send("a 30\n")
+        let input = monotonicMilliseconds()
+        try rig.turn()
+        usleep(150_000)  // so that counting from the reload would differ from counting from the input
+        try dir.write("l.json", layoutText(staleAfter: "0.4"))
+        try c.send("reload\n")
+        try rig.turn()
+        #expect(try c.readLine(timeout: 1000).hasPrefix("OK layout"))
+        #expect(rig.daemon.stale.isEmpty)
+        let timeout = rig.daemon.timeout(now: monotonicMilliseconds())
+        // At most 400 ms from the input, 150 ms of which have passed (counted
+        // from the reload, it would be nearly 400); 50 ms for the turn that read it.
+        try #require(timeout >= 0 && timeout <= 300, "\(timeout) ms")
+        let presents = rig.output.presents.count
+        var wakeUps = 0
+        while rig.daemon.stale.isEmpty && wakeUps < 5 {
+            try rig.turn()
+            wakeUps += 1
+        }
+        #expect(rig.daemon.stale == ["a"])
+        #expect(monotonicMilliseconds() - input >= 400)
+        #expect(rig.output.presents.count == presents + 1)
+        #expect(rig.output.presents.last == [IntRect(x: 0, y: 0, width: 32, height: 32)])
+    }
+
     /// paneld as users run it: a gauge with `staleAfter: 1` goes stale a second
     /// after its last value, and the PNG output then shows what `paneld render
     /// --stale` draws; the daemon wakes a handful of times in 2.5 s, not hundreds.
@@ -313,14 +354,18 @@ final class LoopRig {
     let listener: FileDescriptor
     let daemon: Daemon
 
-    init(_ layout: Layout, store: GaugeStore? = nil, restored: Set<String> = [], inputs: [any ValueInput] = [])
-        throws
-    {
+    /// `layoutFile`: the file a `reload` reads (its layout is `layout`).
+    init(
+        _ layout: Layout, store: GaugeStore? = nil, restored: Set<String> = [], inputs: [any ValueInput] = [],
+        layoutFile: String? = nil
+    ) throws {
+        var settings = Daemon.Settings()
+        settings.layoutPath = layoutFile
         signals = try SignalPipe(signals: [])
         listener = try UnixSocket.listen(dir.file("s.sock"))
         daemon = Daemon(
             layout: layout, output: OutputSlot(output), listener: listener, signals: signals, inputs: inputs,
-            notifier: nil, store: store ?? layout.store(), settings: Daemon.Settings(), restored: restored)
+            notifier: nil, store: store ?? layout.store(), settings: settings, restored: restored)
     }
 
     deinit {
