@@ -34,7 +34,7 @@ struct LayoutError: Error, CustomStringConvertible {
 ///       "format": "xrgb8888" | "rgb565", "rotation": 0 | 90 | 180 | 270,
 ///       "background": "#101010", "foreground": "#FFFFFF", "font": "/usr/share/fonts/.../DejaVuSans.ttf",
 ///       "default": "cpu", "statsd": "127.0.0.1:8125", "statsdSocket": "/run/paneld/statsd.sock",
-///       "animation": 250,
+///       "animation": 250, "staleAfter": 30, "staleOnRestore": true,
 ///       "mqtt": { "broker": "mqtt://HOST[:PORT]" | "mqtts://HOST[:PORT]", "clientId": "panel-1",
 ///                 "username": "panel", "passwordFile": "/etc/paneld/mqtt-password" (its first line),
 ///                 "ca": "/etc/paneld/ca.pem", "certificate": "...", "key": "...", "keepalive": 60 },
@@ -48,7 +48,8 @@ struct LayoutError: Error, CustomStringConvertible {
 ///           "metric": "host1.cpu" (another name that sets it: a statsd client's prefixed metric),
 ///           "interpolation": "oklab" (default) or "srgb" (how a gradient mixes its colours),
 ///           "mqtt": "TOPIC" (a plain-number payload) or { "topic": "zigbee2mqtt/kitchen",
-///                   "field": "temperature" or "state.cpu.load" (JSON), "scale": 1, "offset": 0, "qos": 0 | 1 } }
+///                   "field": "temperature" or "state.cpu.load" (JSON), "scale": 1, "offset": 0, "qos": 0 | 1 },
+///           "staleAfter": 30 or null, "staleOnRestore": true | false }
 ///
 /// Styles are PanelGauge's: linearCapacity, accessoryLinear, accessoryLinearCapacity,
 /// accessoryCircular, accessoryCircularCapacity, ring, stepped (default ring);
@@ -71,6 +72,16 @@ struct LayoutError: Error, CustomStringConvertible {
 /// so they show one value size (see `matchValueSizes`). `labelSize` fixes the label and end-label size in pixels instead (the
 /// current value is then sized from the gauge's geometry). Text wider than its
 /// place ends in an ellipsis.
+///
+/// Stale values: `staleAfter` is how many seconds (0.1 to 604800, a week;
+/// fractions allowed) a gauge's value stays current without an update from
+/// any input (the socket, statsd, MQTT; the same value again counts); after
+/// that the gauge is drawn stale: dimmed, its indicator in the foreground
+/// colour, a dash for its value. `staleOnRestore: true` shows a value restored
+/// from the state file as stale until the first update. Both are off by
+/// default; given at the top level they are every gauge's default, and a
+/// gauge's own key overrides it (`"staleAfter": null`: never stale). A
+/// `reload` keeps each gauge's last update: a new `staleAfter` counts from it.
 ///
 /// A key that changes nothing on the panel (an end label or a label the style
 /// cannot show, units a percent format drops, `interpolation` of a single
