@@ -70,7 +70,7 @@ final class Daemon {
     /// The values the last presented frame was drawn with (what a value change's damage starts from).
     private var shownValues: [String: Double] = [:]
     /// When each gauge's value goes stale, from the times of the inputs.
-    private(set) var staleness: Staleness
+    private var staleness: Staleness
     /// The gauges stale as of the last turn, and as the last presented frame drew them.
     private(set) var stale: Set<String> = []
     private var shownStale: Set<String> = []
