@@ -263,6 +263,44 @@ import Testing
         #expect(broker.log().contains("zigbee2mqtt/kitchen (QoS 1)"), "subscribed at QoS 1: \(broker.log())")
     }
 
+    /// Stale values apply to MQTT gauges: with `staleAfter` 0.3 s, a gauge set
+    /// by a retained message goes stale, repainting its own frame; the same
+    /// value published again revives it, repainting that frame again; a
+    /// socket-only gauge stays as it was. (In the daemon's loop, one turn at a
+    /// time, to see each frame's damage.)
+    @Test func staleMQTTGaugesAreRevivedByAMessage() throws {
+        let dir = TempDirectory()
+        let broker = try Broker(dir)
+        try broker.publish("host/a", "60", ["-r"])
+        let layout = try LayoutReader.parse(
+            Array(
+                """
+                {"mqtt": {"broker": "mqtt://127.0.0.1:\(broker.port)", "clientId": "paneld-stale"},
+                 "gauges": [{"name": "a", "style": "linearCapacity", "rect": [0, 0, 32, 32], "mqtt": "host/a",
+                             "staleAfter": 0.3},
+                            {"name": "b", "style": "linearCapacity", "rect": [32, 0, 32, 32]}]}
+                """.utf8))
+        let input = try MQTTInput(settings: layout.mqtt!, subscriptions: layout.mqttSubscriptions, password: nil)
+        defer { input.close() }
+        let rig = try LoopRig(layout, inputs: [input])
+        let frameA = IntRect(x: 0, y: 0, width: 32, height: 32)
+        /// Turns until `done` or 5 s have passed; whether `done`.
+        func turn(until done: () -> Bool) throws -> Bool {
+            let deadline = monotonicMilliseconds() + 5_000
+            while !done() && monotonicMilliseconds() < deadline { try rig.turn() }
+            return done()
+        }
+        #expect(try turn { rig.daemon.store.values["a"] == 60 }, "the retained value")
+        let freshPresents = rig.output.presents.count
+        #expect(try turn { rig.daemon.stale == ["a"] && rig.output.presents.count > freshPresents })
+        #expect(rig.output.presents.last == [frameA], "a's frame alone")
+        let stalePresents = rig.output.presents.count
+        try broker.publish("host/a", "60")
+        #expect(try turn { rig.daemon.stale.isEmpty }, "revived by the same value")
+        #expect(try turn { rig.output.presents.count > stalePresents })
+        #expect(rig.output.presents.last == [frameA])
+    }
+
     /// A payload that gives no value changes nothing, is counted, and is logged
     /// at debug within a budget: not a number, not JSON, no such field, a field that is not a
     /// number, too large, nested too deep.

@@ -193,6 +193,11 @@ public final class Font: Sendable {
         }
     }
 
+    /// Whether the font has a glyph of its own for `scalar` (not .notdef).
+    public func hasGlyph(for scalar: Unicode.Scalar) -> Bool {
+        file.state.withLock { s in Self.index(scalar, &s) != 0 }
+    }
+
     /// The glyph for `scalar` (the font's .notdef glyph if it has none).
     public func glyph(for scalar: Unicode.Scalar) -> Glyph {
         withSize { s, z in Self.glyph(Self.index(scalar, &s), s.face, &z) }

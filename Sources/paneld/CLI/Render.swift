@@ -13,10 +13,14 @@ struct Render: PaneldCommand {
 
             Example:
               paneld render --config panel.json --set cpu=73 --set mem=41.5 --output panel.png
+              paneld render --config panel.json --set cpu=73 --stale cpu --output stale.png
             """,
         options: [
             .option("config", help: "Layout file (JSON). Default: one ring gauge named 'value'."),
             .option("set", "NAME=VALUE", help: "A gauge value, NAME=VALUE (repeatable).", repeatable: true),
+            .option(
+                "stale", "NAME",
+                help: "Draw a gauge as stale: dimmed, a dash for its value (repeatable).", repeatable: true),
             .option("output", help: "Where to write the PNG.", required: true),
             .option(
                 "size",
@@ -25,12 +29,14 @@ struct Render: PaneldCommand {
 
     var config: String?
     var values: [String]
+    var stale: [String]
     var output: String
     var size: String?
 
     init(_ arguments: Arguments) throws {
         config = arguments.string("config")
         values = arguments.strings("set")
+        stale = arguments.strings("stale")
         output = try arguments.required("output")
         size = arguments.string("size")
     }
@@ -75,13 +81,18 @@ struct Render: PaneldCommand {
                 )
             }
         }
+        for name in stale where !store.names.contains(name) {
+            throw DaemonError(
+                "--stale \(name): the layout has no gauge named '\(name)' (gauges: \(store.names.joined(separator: ", ")))"
+            )
+        }
         let (w, h) =
             size.flatMap { ModeRequest(parsing: $0) }.map { ($0.width, $0.height) } ?? layout.logicalSize ?? (800, 480)
         let output = PNGOutput(path: self.output, width: w, height: h, format: layout.pixelFormat ?? .xrgb8888)
         // One frame: a static-layer picture would never be reused.
         let renderer = PanelRenderer(layout: layout, width: w, height: h, cachesStaticLayers: false)
         try output.present(damage: [IntRect(x: 0, y: 0, width: w, height: h)]) { surface, rects in
-            renderer.draw(surface, rects: rects, values: store.values)
+            renderer.draw(surface, rects: rects, values: store.values, stale: Set(stale))
         }
     }
 }

@@ -126,11 +126,18 @@ struct Run: PaneldCommand {
             stateRefused = true
         }
         var store = layout.store()
+        // Gauges whose values come from the state file (stale until fresh input with `staleOnRestore`).
+        var restored: Set<String> = []
         if let statePath {
-            for (name, value) in StateFile.load(statePath) where !store.set(name, value) {
-                Log.info("saved value for '\(name)' ignored: the layout has no such gauge")
+            for (name, value) in StateFile.load(statePath) {
+                if store.set(name, value) {
+                    restored.insert(name)
+                } else {
+                    Log.info("saved value for '\(name)' ignored: the layout has no such gauge")
+                }
             }
             _ = store.takeChanged()
+            _ = store.takeTouched()
         } else if !stateRefused {
             Log.info("values are not saved across restarts (no --state and no $STATE_DIRECTORY)")
         }
@@ -206,7 +213,7 @@ struct Run: PaneldCommand {
             usec: Systemd.env("WATCHDOG_USEC"), watchdogPID: Systemd.env("WATCHDOG_PID"), pid: getpid())
         let daemon = Daemon(
             layout: layout, output: slot, listener: listener, signals: signals, inputs: inputs,
-            notifier: Notifier(), store: store, settings: settings, lateDisplay: lateDisplay)
+            notifier: Notifier(), store: store, settings: settings, restored: restored, lateDisplay: lateDisplay)
         try daemon.run()
         Log.info("stopped")
     }

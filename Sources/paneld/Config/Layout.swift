@@ -65,6 +65,11 @@ extension Layout {
         for w in warnings { Log.warning("\(file): \(w)") }
     }
 
+    /// Each gauge's staleness rule, for ``Staleness``.
+    var staleRules: [String: Staleness.Rule] {
+        Dictionary(uniqueKeysWithValues: gauges.map { ($0.name, $0.staleness) })
+    }
+
     /// Each gauge's other name (``LayoutGauge/metric``), for ``GaugeStore``.
     var aliases: [String: String] {
         Dictionary(uniqueKeysWithValues: gauges.compactMap { g in g.metric.map { ($0, g.name) } })
@@ -108,10 +113,33 @@ struct LayoutGauge: Sendable {
     var metric: String? = nil
     /// The MQTT topic that sets this gauge and how its payload is read; nil = none.
     var mqtt: MQTTSubscription? = nil
+    /// When its value goes stale (`staleAfter`, `staleOnRestore`).
+    var staleness = Staleness.Rule()
 
     /// The gauge showing `value` (clamped by the style; a non-finite value shows the lower bound).
     func gauge(showing value: Double) -> Gauge {
         (try? gauge.withValue(value)) ?? gauge
+    }
+
+    /// The gauge showing a stale `value`: its indicator in `tint` (no
+    /// thresholds) and `dash` for its current value, where it shows one,
+    /// sized as the values are, so nothing else moves.
+    func staleGauge(showing value: Double, dash: String, tint: Color) -> Gauge {
+        var g = gauge(showing: value)
+        // A ring without a format shows its percentage, sized by its default
+        // text, which a label of its own replaces.
+        let ringPercent = g.style is RingGaugeStyle && g.valueFormat == nil
+        if g.shownLabels.contains(.currentValue) || ringPercent {
+            if ringPercent,
+                !g.environment.valueSizingText.contains(RingGaugeStyle.defaultSizingText)
+            {
+                g.environment.valueSizingText.append(RingGaugeStyle.defaultSizingText)
+            }
+            g.currentValueLabel = .text(dash)
+        }
+        g.tint = .color(tint)
+        g.thresholds = nil
+        return g
     }
 }
 

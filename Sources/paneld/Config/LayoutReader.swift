@@ -35,7 +35,7 @@ struct LayoutError: Error, CustomStringConvertible {
 ///       "format": "xrgb8888" | "rgb565", "rotation": 0 | 90 | 180 | 270,
 ///       "background": "#101010", "foreground": "#FFFFFF", "font": "/usr/share/fonts/.../DejaVuSans.ttf",
 ///       "default": "cpu", "statsd": "127.0.0.1:8125", "statsdSocket": "/run/paneld/statsd.sock",
-///       "animation": 250,
+///       "animation": 250, "staleAfter": 30, "staleOnRestore": true,
 ///       "mqtt": { "broker": "mqtt://HOST[:PORT]" | "mqtts://HOST[:PORT]", "clientId": "panel-1",
 ///                 "username": "panel", "passwordFile": "/etc/paneld/mqtt-password" (its first line),
 ///                 "ca": "/etc/paneld/ca.pem", "certificate": "...", "key": "...", "keepalive": 60 },
@@ -49,7 +49,8 @@ struct LayoutError: Error, CustomStringConvertible {
 ///           "metric": "host1.cpu" (another name that sets it: a statsd client's prefixed metric),
 ///           "interpolation": "oklab" (default) or "srgb" (how a gradient mixes its colours),
 ///           "mqtt": "TOPIC" (a plain-number payload) or { "topic": "zigbee2mqtt/kitchen",
-///                   "field": "temperature" or "state.cpu.load" (JSON), "scale": 1, "offset": 0, "qos": 0 | 1 } }
+///                   "field": "temperature" or "state.cpu.load" (JSON), "scale": 1, "offset": 0, "qos": 0 | 1 },
+///           "staleAfter": 30 or null, "staleOnRestore": true | false }
 ///
 /// Styles are PanelGauge's: linearCapacity, accessoryLinear, accessoryLinearCapacity,
 /// accessoryCircular, accessoryCircularCapacity, ring, stepped (default ring);
@@ -73,6 +74,16 @@ struct LayoutError: Error, CustomStringConvertible {
 /// current value is then sized from the gauge's geometry). Text wider than its
 /// place ends in an ellipsis.
 ///
+/// Stale values: `staleAfter` is how many seconds (0.1 to 604800, a week;
+/// fractions allowed) a gauge's value stays current without an update from
+/// any input (the socket, statsd, MQTT; the same value again counts); after
+/// that the gauge is drawn stale: dimmed, its indicator in the foreground
+/// colour, a dash for its value. `staleOnRestore: true` shows a value restored
+/// from the state file as stale until the first update. Both are off by
+/// default; given at the top level they are every gauge's default, and a
+/// gauge's own key overrides it (`"staleAfter": null`: never stale). A
+/// `reload` keeps each gauge's last update: a new `staleAfter` counts from it.
+///
 /// A key that changes nothing on the panel (an end label or a label the style
 /// cannot show, units a percent format drops, `interpolation` of a single
 /// colour, a gradient under thresholds, `title` without `label`) is a warning
@@ -83,6 +94,9 @@ enum LayoutReader {
     /// speedometer arc, `bar` the horizontal capacity bar.
     static let styleAliases: [String: GaugeStyleName] = ["arc": .accessoryCircular, "bar": .linearCapacity]
     static let maxFileSize = 1 << 20
+    /// Seconds a `staleAfter` may be: shorter would dim a gauge between two
+    /// readings of a fast feeder; longer than a week is "never" (null).
+    static let staleAfterLimits = 0.1...604_800.0
 
     /// Gives gauges of one style and rectangle size one value size: each is
     /// sized by the widest values of them all (their ranges may differ, as
@@ -247,6 +261,31 @@ private struct Checker {
         return d
     }
 
+    mutating func bool(_ v: JSONValue?, _ path: String) -> Bool? {
+        guard let v else { return nil }
+        guard case .bool(let b) = v.kind else {
+            fail(v, path, "expected true or false, found \(kindName(v))")
+            return nil
+        }
+        return b
+    }
+
+    /// `staleAfter`: seconds within ``LayoutReader/staleAfterLimits``, or null
+    /// (never). Nil when the key is absent or wrong; `.some(nil)` for null.
+    mutating func staleAfter(_ v: JSONValue?, _ path: String) -> Int64?? {
+        guard let v else { return nil }
+        if case .null = v.kind { return .some(nil) }
+        guard let seconds = number(v, path) else { return nil }
+        guard seconds.isFinite, LayoutReader.staleAfterLimits.contains(seconds) else {
+            let (lo, hi) = (LayoutReader.staleAfterLimits.lowerBound, LayoutReader.staleAfterLimits.upperBound)
+            fail(
+                v, path,
+                "must be seconds from \(GaugeStore.format(lo)) to \(GaugeStore.format(hi)) (a week), or null for never")
+            return nil
+        }
+        return .some(Int64((seconds * 1000).rounded()))
+    }
+
     mutating func color(_ v: JSONValue?, _ path: String) -> Color? {
         guard let s = string(v, path) else { return nil }
         guard let c = Color(css: s) else {
@@ -259,7 +298,7 @@ private struct Checker {
     mutating func layout(_ root: JSONValue) -> Layout? {
         let keys = [
             "display", "connector", "mode", "format", "rotation", "background", "foreground", "font", "default",
-            "statsd", "statsdSocket", "animation", "gauges", "mqtt",
+            "statsd", "statsdSocket", "animation", "gauges", "mqtt", "staleAfter", "staleOnRestore",
         ]
         guard let m = members(root, "", known: keys) else { return nil }
         var layout = Layout(gauges: [])
@@ -326,6 +365,10 @@ private struct Checker {
             }
         }
 
+        var staleness = Staleness.Rule()
+        if let after = staleAfter(m["staleAfter"], "staleAfter") { staleness.after = after }
+        if let b = bool(m["staleOnRestore"], "staleOnRestore") { staleness.onRestore = b }
+
         if let v = m["mqtt"] {
             let (settings, found) = MQTTSettings.read(v, path: "mqtt", fileReadable: fileReadable)
             layout.mqtt = settings
@@ -346,7 +389,10 @@ private struct Checker {
         var metrics: [String: (Int, JSONValue)] = [:]
         for (k, item) in items.prefix(LayoutReader.maxGauges).enumerated() {
             let path = "gauges[\(k)]"
-            guard let spec = gauge(item, path, screen: layout.logicalSize, environment: environment) else { continue }
+            guard
+                let spec = gauge(
+                    item, path, screen: layout.logicalSize, environment: environment, staleness: staleness)
+            else { continue }
             if let first = seen[spec.name] {
                 fail(item, path + ".name", "duplicate name '\(spec.name)' (also gauges[\(first)])")
             }
@@ -379,13 +425,15 @@ private struct Checker {
     }
 
     mutating func gauge(
-        _ v: JSONValue, _ path: String, screen: (width: Int, height: Int)?, environment: GaugeEnvironment
+        _ v: JSONValue, _ path: String, screen: (width: Int, height: Int)?, environment: GaugeEnvironment,
+        staleness defaults: Staleness.Rule
     )
         -> LayoutGauge?
     {
         let keys = [
             "name", "style", "rect", "range", "label", "units", "tint", "gradient", "thresholds", "format", "segments",
-            "minimumLabel", "maximumLabel", "labelSize", "metric", "interpolation", "title", "mqtt",
+            "minimumLabel", "maximumLabel", "labelSize", "metric", "interpolation", "title", "mqtt", "staleAfter",
+            "staleOnRestore",
         ]
         guard let m = members(v, path, known: keys) else { return nil }
         let before = issues.count
@@ -409,6 +457,9 @@ private struct Checker {
                 fail(m["metric"], path + ".metric", "'\(a)' is not a metric name (the rules of a gauge name)")
             }
         }
+        var staleness = defaults
+        if let after = staleAfter(m["staleAfter"], path + ".staleAfter") { staleness.after = after }
+        if let b = bool(m["staleOnRestore"], path + ".staleOnRestore") { staleness.onRestore = b }
         var mqtt: MQTTSubscription? = nil
         if let v = m["mqtt"] {
             let found: [LayoutIssue]
@@ -555,7 +606,8 @@ private struct Checker {
             if format?.kind == .percent, m["units"] != nil {
                 warn(m["units"], path + ".units", "not shown: a percent format shows '%'")
             }
-            return LayoutGauge(name: name, rect: rect, range: range, gauge: g, metric: metric, mqtt: mqtt)
+            return LayoutGauge(
+                name: name, rect: rect, range: range, gauge: g, metric: metric, mqtt: mqtt, staleness: staleness)
         } catch {
             fail(v, path, "\(error)")
             return nil

@@ -12,7 +12,9 @@ import PanelGauge
 /// deadline, or with no timeout when there is none. The only periodic wake-ups:
 /// the watchdog ping when systemd asks for one, a full frame once a second
 /// while the display has lost its picture (DRM master taken), and an input's
-/// own deadlines (``ValueInput/nextDeadline``: an MQTT keepalive or reconnection).
+/// own deadlines (``ValueInput/nextDeadline``: an MQTT keepalive or reconnection),
+/// and the moment the next gauge's value goes stale (``Staleness``), which
+/// repaints that gauge's frame alone.
 ///
 /// Clients are bounded in time as in memory: a line must be finished within
 /// `lineTimeout` of its first byte, a client that sends nothing for `idleTimeout`
@@ -68,6 +70,11 @@ final class Daemon {
     private var pendingNames: Set<String> = []
     /// The values the last presented frame was drawn with (what a value change's damage starts from).
     private var shownValues: [String: Double] = [:]
+    /// When each gauge's value goes stale, from the times of the inputs.
+    private var staleness: Staleness
+    /// The gauges stale as of the last turn, and as the last presented frame drew them.
+    private(set) var stale: Set<String> = []
+    private var shownStale: Set<String> = []
     private var fullRedraw = true
     private var lastFrameAt: Int64 = .min / 2
     private var saveDue: Int64?
@@ -87,7 +94,7 @@ final class Daemon {
     init(
         layout: Layout, output slot: OutputSlot, listener: FileDescriptor, signals: SignalPipe,
         inputs: [any ValueInput], notifier: Notifier?, store: GaugeStore, settings: Settings,
-        lateDisplay: LateDisplay? = nil
+        restored: Set<String> = [], lateDisplay: LateDisplay? = nil
     ) {
         self.layout = layout
         self.slot = slot
@@ -100,6 +107,9 @@ final class Daemon {
         self.store = store
         self.settings = settings
         self.animator = Animator(duration: Int64(layout.animation), values: store.values)
+        let now = monotonicMilliseconds()
+        self.staleness = Staleness(rules: layout.staleRules, restored: restored, now: now)
+        self.stale = staleness.staleNames(at: now)
         if settings.followsTerminal, slot.current is DRMOutput { terminal = VirtualTerminal.take() }
     }
 
@@ -218,6 +228,8 @@ final class Daemon {
         markChanged()
 
         let now = monotonicMilliseconds()
+        stale = staleness.staleNames(at: now)
+        pendingNames.formUnion(stale.symmetricDifference(shownStale))
         dropExpiredClients(now: now)
         if let late = lateDisplay, let at = late.attemptAt, now >= at { tryLateDisplay(late, now: now) }
         let recovering = recoveryDue.map { now >= $0 } ?? false  // `present` then redraws everything
@@ -230,6 +242,7 @@ final class Daemon {
                 if frameFailure.failed("\(error)") { Log.error("cannot show a frame: \(error)") }
                 // Drop this frame (no retry loop) but repaint everything with the next change.
                 pendingNames = []
+                shownStale = stale
                 fullRedraw = false
                 repaintAllNextFrame = true
                 lastFrameAt = now
@@ -247,8 +260,9 @@ final class Daemon {
     }
 
     /// How long poll may sleep: forever unless a frame, a save, a watchdog ping, a
-    /// display attempt, an input's deadline or a client's deadline is due.
-    private func timeout(now: Int64) -> Int32 {
+    /// display attempt, an input's deadline, a gauge going stale or a client's
+    /// deadline is due. (Internal for tests.)
+    func timeout(now: Int64) -> Int32 {
         var deadlines: [Int64] = []
         if frameWanted, !output.isBusy { deadlines.append(lastFrameAt + frameInterval) }
         if let due = recoveryDue, !output.isBusy { deadlines.append(due) }
@@ -257,6 +271,7 @@ final class Daemon {
         if let a = acceptPausedUntil { deadlines.append(a) }
         if let a = lateDisplay?.attemptAt { deadlines.append(a) }
         deadlines += inputs.compactMap(\.nextDeadline)
+        if let s = staleness.nextChange(after: now) { deadlines.append(s) }
         if let c = clients.values.lazy.map({ self.deadline(of: $0) }).min() { deadlines.append(c) }
         guard let first = deadlines.min() else { return -1 }
         return Int32(clamping: max(0, first - now))
@@ -275,7 +290,9 @@ final class Daemon {
     /// mistakes is reported and changes nothing; so does one that changes the display
     /// settings (card, connector, mode, format, rotation) or statsd, which need a
     /// restart. Otherwise the new gauges are shown at once; gauges that keep their
-    /// name keep their value. Returns what happened, for the socket's reply.
+    /// name keep their value and the time of their last input, so the new
+    /// layout's `staleAfter` counts from that input (see ``Staleness/reloaded(rules:now:)``).
+    /// Returns what happened, for the socket's reply.
     @discardableResult
     private func reloadLayout() -> Result<String, ReloadError> {
         /// A refused reload: logged (at err, or notice when there is nothing to
@@ -304,6 +321,7 @@ final class Daemon {
             return refuse("layout not reloaded: \(change) changed, which needs a restart")
         }
         store = new.store(values: store.values)
+        staleness = staleness.reloaded(rules: new.staleRules, now: monotonicMilliseconds())
         animator = Animator(duration: Int64(new.animation), values: store.values)
         layout = new
         renderer = Daemon.makeRenderer(new, for: output, settings: settings)
@@ -376,6 +394,8 @@ final class Daemon {
     }
 
     private func markChanged() {
+        let touched = store.takeTouched()
+        if !touched.isEmpty { staleness.noteInput(touched, now: monotonicMilliseconds()) }
         let changed = store.takeChanged()
         guard !changed.isEmpty else { return }
         let now = monotonicMilliseconds()
@@ -390,14 +410,17 @@ final class Daemon {
         let full = fullRedraw || repaintAllNextFrame || output.needsFullRedraw
         let values = animator.shown(at: now)
         let moving = animator.advance(to: now)
+        let stale = self.stale
         let damage =
             full
             ? [IntRect(x: 0, y: 0, width: output.width, height: output.height)]
-            : renderer.damage(for: pendingNames.union(moving), from: shownValues, to: values)
+            : renderer.damage(
+                for: pendingNames.union(moving), from: shownValues, to: values, stale: (shownStale, stale))
         try output.present(damage: damage) { surface, rects in
-            renderer.draw(surface, rects: rects, values: values)
+            renderer.draw(surface, rects: rects, values: values, stale: stale)
         }
         shownValues = values
+        shownStale = stale
         if Log.threshold == .debug {
             Log.debug("frame: \(damage.count) rectangle(s), \(pendingNames.count) gauge(s) changed")
         }

@@ -13,6 +13,9 @@ struct GaugeStore: Equatable, Sendable {
     private(set) var values: [String: Double]
     /// Gauges changed since the last ``takeChanged()``.
     private(set) var changed: Set<String> = []
+    /// Gauges set or adjusted since the last ``takeTouched()``, to the same
+    /// value or another (what keeps a value from going stale).
+    private(set) var touched: Set<String> = []
 
     init(names: [String], defaultGauge: String?, initial: [String: Double], aliases: [String: String] = [:]) {
         self.names = names
@@ -55,6 +58,7 @@ struct GaugeStore: Equatable, Sendable {
     mutating func set(_ name: String, _ value: Double) -> Bool {
         guard let old = values[name], value.isFinite else { return false }
         if old != value || old.sign != value.sign { changed.insert(name) }
+        touched.insert(name)
         values[name] = value
         return true
     }
@@ -63,6 +67,12 @@ struct GaugeStore: Equatable, Sendable {
     mutating func takeChanged() -> Set<String> {
         defer { changed = [] }
         return changed
+    }
+
+    /// Returns and clears the set of touched gauges.
+    mutating func takeTouched() -> Set<String> {
+        defer { touched = [] }
+        return touched
     }
 
     private func resolve(_ gauge: String?) -> Result<String, LineError> {

@@ -38,6 +38,14 @@ import PanelGauge
 /// time the frame is repainted and redrawn when the style's static key
 /// changes; a value-arc gauge keeps the whole-arc picture with it. A picture
 /// keeps the box around what is not plain background (at most the frame).
+///
+/// A stale gauge (``Staleness``) is drawn dimmed: its indicator in the
+/// layout's text colour (no tint or thresholds, so that an old value never
+/// reads as a state: a red "alarm", a green "fine"), a dash for its current
+/// value, and its whole frame faded
+/// toward the background by ``staleFade``. It is drawn from scratch in whole
+/// frames, without pictures (its own are dropped, so it gets new ones when it
+/// is fresh again); going stale or fresh damages its whole frame.
 final class PanelRenderer {
     let layout: Layout
     /// Logical screen size the layout is drawn at.
@@ -73,6 +81,13 @@ final class PanelRenderer {
     /// Parts of the dynamic layer repainted from a value arc's `text`, not
     /// through the gauge's body (for tests).
     private(set) var textDraws = 0
+    /// What a stale gauge shows for its value: an em dash, or a hyphen-minus
+    /// when the layout's font has no em dash.
+    let staleDash: String
+
+    /// How far a stale gauge's frame is faded toward the background: its
+    /// pixels keep 45 % of their contrast, readable but clearly inactive.
+    static let staleFade = 0.55
 
     init(
         layout: Layout, width: Int, height: Int, cachesStaticLayers: Bool = true, fonts: FontCache = .shared
@@ -90,6 +105,9 @@ final class PanelRenderer {
         arcPictures = Array(repeating: nil, count: frames.count)
         layerings = Array(repeating: nil, count: frames.count)
         labelZones = Array(repeating: nil, count: frames.count)
+        let font = layout.gauges.first?.gauge.environment.font ?? .default
+        let hasDash = (try? fonts.font(font, pixelSize: 16))?.hasGlyph(for: "\u{2014}") ?? true
+        staleDash = hasDash ? "\u{2014}" : "-"
     }
 
     /// For each rectangle, the indices of the rectangles connected to it by
@@ -106,13 +124,18 @@ final class PanelRenderer {
     }
 
     /// The rectangles that change when the named gauges go from the values in
-    /// `old` to those in `new`: per gauge, where its dynamic layer changes; its whole frame when its static layer changes too or its
-    /// style cannot say where it draws; the frames of every gauge it overlaps.
-    func damage(for names: Set<String>, from old: [String: Double], to new: [String: Double]) -> [IntRect] {
+    /// `old` to those in `new`, and from the stale gauges `stale.old` to
+    /// `stale.new`: per gauge, where its dynamic layer changes; its whole frame
+    /// when its static layer changes too, its style cannot say where it draws,
+    /// or it is stale before or after; the frames of every gauge it overlaps.
+    func damage(
+        for names: Set<String>, from old: [String: Double], to new: [String: Double],
+        stale: (old: Set<String>, new: Set<String>) = ([], [])
+    ) -> [IntRect] {
         var rects: [IntRect] = []
         for (i, g) in layout.gauges.enumerated() where names.contains(g.name) {
             let f = frames[i]
-            if clusters[i].count > 1 {
+            if clusters[i].count > 1 || stale.old.contains(g.name) || stale.new.contains(g.name) {
                 rects += clusters[i].map { frames[$0] }
                 continue
             }
@@ -168,8 +191,9 @@ final class PanelRenderer {
     }
 
     /// Repaints `rects` of `surface`: the background, and every gauge that
-    /// meets them, drawn in whole units (see the type's description).
-    func draw(_ surface: Surface, rects: [IntRect], values: [String: Double]) {
+    /// meets them, drawn in whole units (see the type's description); the
+    /// gauges named in `stale` dimmed.
+    func draw(_ surface: Surface, rects: [IntRect], values: [String: Double], stale: Set<String> = []) {
         let c: Canvas
         if let existing = canvas {
             existing.retarget(surface)
@@ -191,8 +215,9 @@ final class PanelRenderer {
         }
         let rects = inside
         // The background where no cached picture will cover a whole rectangle.
+        let isStale = layout.gauges.map { stale.contains($0.name) }
         let pictured = frames.indices.map { i in
-            clusters[i].count == 1 && rects.contains { frames[i].intersects($0) }
+            clusters[i].count == 1 && !isStale[i] && rects.contains { frames[i].intersects($0) }
                 && hasPicture(i, value: value(of: i, in: values), format: format)
         }
         var cleared: [IntRect] = []
@@ -274,7 +299,11 @@ final class PanelRenderer {
                 c.withClip(frames[j]) { c.clear(layout.background) }
             }
             for j in clusters[i] {
-                drawFromScratch(j, value: value(of: j, in: values), on: c)
+                if isStale[j] {
+                    drawStale(j, value: value(of: j, in: values), on: c)
+                } else {
+                    drawFromScratch(j, value: value(of: j, in: values), on: c)
+                }
                 done[j] = true
             }
         }
@@ -286,8 +315,8 @@ final class PanelRenderer {
     }
 
     /// The whole screen.
-    func drawAll(_ surface: Surface, values: [String: Double]) {
-        draw(surface, rects: [surface.bounds], values: values)
+    func drawAll(_ surface: Surface, values: [String: Double], stale: Set<String> = []) {
+        draw(surface, rects: [surface.bounds], values: values, stale: stale)
     }
 
     private func value(of i: Int, in values: [String: Double]) -> Double {
@@ -412,6 +441,22 @@ final class PanelRenderer {
             picture.restore(f, on: c, background: layout.background)
         }
         c.withClip(f) { gauge.draw(in: Rect(f), on: c, fonts: fonts, layers: .dynamic) }
+    }
+
+    /// Gauge `i` stale over a cleared frame, clipped to it: the gauge with
+    /// the stale tint and dash, then the frame faded toward the background.
+    /// Its pictures are dropped: they show it fresh, and the surface no
+    /// longer does.
+    private func drawStale(_ i: Int, value: Double, on c: Canvas) {
+        let f = frames[i]
+        pictures[i] = nil
+        arcPictures[i] = nil
+        labelZones[i] = nil
+        let gauge = layout.gauges[i].staleGauge(showing: value, dash: staleDash, tint: layout.foreground)
+        c.withClip(f) {
+            gauge.draw(in: Rect(f), on: c, fonts: fonts)
+            c.fill(Rect(f), paint: .solid(layout.background.opacity(Self.staleFade)))
+        }
     }
 
     private func layering(_ i: Int, value: Double) -> GaugeLayering {

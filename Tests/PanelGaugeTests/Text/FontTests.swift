@@ -46,6 +46,14 @@ import Testing
         }
     }
 
+    /// A font says which characters it has a glyph of its own for (DejaVu Sans
+    /// has the em dash paneld draws for a stale value, not a private-use character).
+    @Test func tellsWhichCharactersItHas() throws {
+        let f = try Font(pixelSize: 12)
+        #expect(f.hasGlyph(for: "A") && f.hasGlyph(for: "\u{2014}"))
+        #expect(!f.hasGlyph(for: "\u{E000}") && !f.hasGlyph(for: "\u{10FFFD}"))
+    }
+
     @Test func widerValuesMeasureWider() throws {
         let f = try Font(pixelSize: 12)
         #expect(f.advance(of: "100 %") > f.advance(of: "73 %"))
