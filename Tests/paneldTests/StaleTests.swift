@@ -2,6 +2,7 @@ import Glibc
 import PanelGauge
 import Testing
 
+@testable import PanelDisplay
 @testable import paneld
 
 /// Stale values: the layout keys and their mistakes, the rules (``Staleness``),
