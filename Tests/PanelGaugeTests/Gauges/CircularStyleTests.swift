@@ -17,7 +17,7 @@ import Testing
         // D = 80: stroke 8 on the centre-line radius 36 about (40, 40).
         let c = Point(x: 40, y: 40), r = 36.0
         let capDegrees = Angle(radians: 4 / r).degrees, slack = 3.0  // slack: a pixel's half-diagonal, and more
-        let track = Expect.over(Color.blue.opacity(AccessoryCircularCapacityGaugeStyle.trackOpacity), Panel.background)
+        let track = Expect.capacityTrack(.blue, over: Panel.background)
         for k in stride(from: 0.05, through: 0.95, by: 0.05) {
             #expect(img.rgb(at: c.onCircle(radius: r, angle: .degrees(270 + 360 * v * k))) == RGB(.blue))
         }
@@ -52,7 +52,7 @@ import Testing
         let g = try Gauge(value: 0.5).gaugeStyle(.accessoryCircularCapacity).tint(.blue)
         let zero = render(try g.withValue(0), width: 60, height: 60)
         let layout = AccessoryCircularCapacityGaugeStyle.layout(in: Rect(x: 0, y: 0, width: 60, height: 60))
-        let track = Expect.over(Color.blue.opacity(0.3), Panel.background)
+        let track = Expect.capacityTrack(.blue, over: Panel.background)
         for a in stride(from: 0.0, to: 360, by: 10) {
             #expect(zero.rgb(at: layout.center.onCircle(radius: layout.radius, angle: .degrees(a))) == track)
         }

@@ -202,7 +202,8 @@ public struct AccessoryCircularGaugeStyle: GaugeStyle {
 }
 
 /// SwiftUI's `.accessoryCircularCapacity`: a full ring in the tint at 0.3
-/// opacity, an arc in the tint from the top clockwise to the value (round
+/// opacity over the environment's track (so it keeps the track's contrast
+/// against the background), an arc in the tint from the top clockwise to the value (round
 /// ends), the current value in the centre. Label, minimum and maximum are not
 /// shown.
 ///
@@ -263,11 +264,20 @@ public struct AccessoryCircularCapacityGaugeStyle: GaugeStyle {
             let sweep = Self.paintSweep(l)
             if context.layers.contains(.static) {
                 // Zones mark values, so they map onto the ring exactly (no squeeze).
-                let trackPaint =
-                    c.zoneTrack?.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: l.sweep)
-                    ?? c.tint.opacity(Self.trackOpacity).arcPaint(
-                        center: l.center, arcStart: l.startAngle, arcSweep: sweep)
-                canvas.strokeRing(center: l.center, radius: l.radius, width: l.lineWidth, paint: trackPaint)
+                if let zones = c.zoneTrack {
+                    canvas.strokeRing(
+                        center: l.center, radius: l.radius, width: l.lineWidth,
+                        paint: zones.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: l.sweep))
+                } else {
+                    // The tint at low opacity over the environment's track: the
+                    // track's contrast against the background, in the tint's hue.
+                    canvas.strokeRing(
+                        center: l.center, radius: l.radius, width: l.lineWidth, paint: .solid(c.environment.track))
+                    canvas.strokeRing(
+                        center: l.center, radius: l.radius, width: l.lineWidth,
+                        paint: c.tint.opacity(Self.trackOpacity).arcPaint(
+                            center: l.center, arcStart: l.startAngle, arcSweep: sweep))
+                }
             }
             guard context.layers.contains(.dynamic) else { return }
             l.strokeValueArc(to: c.value, cap: .round, valueStroke(c, l), on: canvas)
