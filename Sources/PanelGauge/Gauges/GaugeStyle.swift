@@ -36,6 +36,10 @@ public protocol GaugeStyle: Sendable {
     /// gauge with an automatic title shows a label that does not fit as its
     /// title instead. True unless a style says otherwise.
     func labelFits(configuration: Configuration, in rect: Rect, context: DrawContext) -> Bool
+    /// Boxes around the parts of the drawing of `configuration` in `rect`
+    /// (``GaugePart``), for checking that they never meet; none unless a
+    /// style says otherwise.
+    func partBounds(configuration: Configuration, in rect: Rect, context: DrawContext) -> [GaugePart: [Rect]]
 }
 
 extension GaugeStyle {
