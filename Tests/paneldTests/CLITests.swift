@@ -94,7 +94,7 @@ func runCommand(_ argv: [String], stdin: String = "", path: String? = nil, in di
         let dir = TempDirectory()
         try dir.write(
             "l.json",
-            ##"{"mode": "160x120", "gauges": [{"name": "a", "style": "accessoryCircularCapacity", "gradient": ["#00FF00", "#FF0000"]}, {"name": "b", "style": "linearCapacity", "label": "B", "rect": [0, 90, 160, 30]}]}"##
+            ##"{"mode": "160x120", "overlap": true, "gauges": [{"name": "a", "style": "accessoryCircularCapacity", "gradient": ["#00FF00", "#FF0000"]}, {"name": "b", "style": "linearCapacity", "label": "B", "rect": [0, 90, 160, 30]}]}"##
         )
         let r = try runPaneld(
             [
