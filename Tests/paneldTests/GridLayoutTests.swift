@@ -215,6 +215,26 @@ import Testing
         }
     }
 
+    /// A reload whose grid leaves no room on the running display is refused
+    /// with the grid's line, and the old layout stays.
+    @Test func aReloadThatDoesNotFitTheDisplayChangesNothing() throws {
+        let dir = TempDirectory()
+        let layout = dir.file("layout.json")
+        try dir.write("layout.json", #"{"gauges": [{"name": "a"}]}"#)
+        let d = try DaemonProcess(
+            dir, args: ["--output", "png:" + dir.file("f.png"), "--size", "64x64", "--config", layout])
+        try dir.write("layout.json", "{\"gauges\": [{\"name\": \"b\"}],\n\"grid\": {\"columns\": 4, \"margin\": 31}}")
+        let r = try runPaneld(["reload", "--socket", d.socketPath], in: dir)
+        #expect(r.status == 1)
+        #expect(
+            r.out.hasPrefix("ERR layout not reloaded, the old one stays: it does not fit the 64x64 screen"), "\(r.out)")
+        #expect(
+            r.out.contains("line 2: grid: no room for gauges[0] ('b')") && r.out.contains("2 px too narrow"), "\(r.out)"
+        )
+        let c = try TestClient(d.socketPath)
+        #expect(try c.ask("get a") == "a 0")
+    }
+
     /// A grid every gauge ignores is a warning.
     @Test func aGridNoGaugeUsesIsAWarning() throws {
         let l = try LayoutReader.parse(
