@@ -28,9 +28,11 @@ import Testing
         #expect(ratio >= 3, "\(name): track \(track) is \(ratio):1 against the background")
     }
 
-    /// The environment's track colour itself, over the environment's background.
+    /// The environment's track colour itself, over the environment's
+    /// background and over black (paneld's background when a layout gives none).
     @Test func theEnvironmentsTrackHasThreeToOne() {
         let e = GaugeEnvironment()
         #expect(e.track.contrastRatio(against: e.background) >= 3)
+        #expect(e.track.contrastRatio(against: .black) >= 3)
     }
 }
