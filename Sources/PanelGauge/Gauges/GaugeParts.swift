@@ -5,8 +5,11 @@ public enum GaugePart: String, Sendable, Hashable, CaseIterable {
     case title
     /// The label where the style has a place for it.
     case label
+    /// The current value's text.
     case currentValue
+    /// The minimum value's label at the start of the range.
     case minimumValue
+    /// The maximum value's label at the end of the range.
     case maximumValue
     /// A marker dot at the value, with its clear padding.
     case marker
