@@ -60,9 +60,15 @@ import Testing
         }
     }
 
-    /// The styles with a marker and end labels report both (so the check above
-    /// has something to check), and a marker over an end label is found.
+    /// Every style reports its title and current value, the styles with a
+    /// marker and end labels those too (so the check above has something to
+    /// check), and a marker over an end label is found.
     @Test func theCheckSeesMarkersAndEndLabels() throws {
+        for (name, style) in TitleTests.styles {
+            let parts = try Self.gauge(style, value: 50, ends: false).partBounds(
+                in: Rect(x: 0, y: 0, width: 110, height: 120))
+            #expect(parts[.currentValue] != nil && (parts[.title] != nil || parts[.label] != nil), "\(name): \(parts)")
+        }
         for style in [AccessoryCircularGaugeStyle() as any GaugeStyle, AccessoryLinearGaugeStyle()] {
             let parts = try Self.gauge(style, value: 0, ends: true).partBounds(
                 in: Rect(x: 0, y: 0, width: 110, height: 120))

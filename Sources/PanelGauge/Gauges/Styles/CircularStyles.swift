@@ -275,6 +275,17 @@ public struct AccessoryCircularCapacityGaugeStyle: GaugeStyle {
             staticKey: AnyHashable(c.zoneTrack ?? c.tint), dynamicBounds: adding(others, to: arc), valueArc: valueArc)
     }
 
+    public func partBounds(configuration c: Configuration, in rect: Rect, context: DrawContext) -> [GaugePart: [Rect]] {
+        let l = Self.layout(in: rect)
+        guard l.radius > 0, let current = c.currentValueLabel else { return [:] }
+        let d: Double = 2 * l.radius + l.lineWidth
+        var out: [GaugePart: [Rect]] = [:]
+        out.add(
+            .currentValue,
+            l.centreBounds(current, c, preferred: 0.3 * d, fitting: 1.3 * l.innerRadius, context: context))
+        return out
+    }
+
     /// The value arc's paint: the tint over the ring less room at the seam for
     /// the round start cap's own colour.
     private func valueStroke(_ c: Configuration, _ l: CircularGaugeLayout) -> GaugeLayering.ValueArc.Stroke {

@@ -136,6 +136,16 @@ public struct RingGaugeStyle: GaugeStyle {
         return GaugeLayering(staticKey: AnyHashable(l), dynamicBounds: adding(label, to: arc), valueArc: valueArc)
     }
 
+    public func partBounds(configuration c: Configuration, in rect: Rect, context: DrawContext) -> [GaugePart: [Rect]] {
+        let centre = centre(c, in: rect, context: context)
+        let l = Self.layout(centreWidth: centre.width, in: rect).ring
+        var out: [GaugePart: [Rect]] = [:]
+        out.add(
+            .currentValue,
+            centre.label.drawnBounds(in: centreBox(centre, l), context: context, pixelSize: centre.size))
+        return out
+    }
+
     /// The value arc's paint: the tint over the whole turn.
     private func valueStroke(_ c: Configuration, _ l: CircularGaugeLayout) -> GaugeLayering.ValueArc.Stroke {
         GaugeLayering.ValueArc.Stroke(
@@ -224,6 +234,17 @@ public struct SteppedGaugeStyle: GaugeStyle {
                 stroke: valueStroke(c, l))
         }
         return GaugeLayering(staticKey: AnyHashable(l), dynamicBounds: adding(others, to: arc), valueArc: valueArc)
+    }
+
+    public func partBounds(configuration c: Configuration, in rect: Rect, context: DrawContext) -> [GaugePart: [Rect]] {
+        let l = layout(in: rect)
+        guard l.radius > 0, let current = c.currentValueLabel else { return [:] }
+        var out: [GaugePart: [Rect]] = [:]
+        out.add(
+            .currentValue,
+            l.centreBounds(
+                current, c, preferred: 0.5 * l.innerRadius, fitting: 1.5 * l.innerRadius, context: context))
+        return out
     }
 
     /// The value arc's paint (the tint over the whole turn) and segment dashes.
