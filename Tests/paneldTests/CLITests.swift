@@ -91,11 +91,28 @@ func runCommand(_ argv: [String], stdin: String = "", path: String? = nil, in di
         #expect(access(dir.file("s.sock"), F_OK) != 0 && access(dir.file("f.png"), F_OK) != 0)
     }
 
+    /// A layout without a mode is placed on the screen it is drawn at: a grid
+    /// that leaves no room there is refused with its line, and nothing is written.
+    @Test func renderRefusesAGridThatDoesNotFitTheScreen() throws {
+        let dir = TempDirectory()
+        try dir.write("g.json", "{\"gauges\": [{\"name\": \"a\"}],\n\"grid\": {\"columns\": 4, \"margin\": 30}}")
+        let r = try runPaneld(
+            ["render", "--config", dir.file("g.json"), "--size", "63x64", "--output", dir.file("g.png")], in: dir)
+        #expect(r.status != 0)
+        #expect(
+            r.err.contains("g.json: line 2: grid: no room for gauges[0] ('a')") && r.err.contains("1 px too narrow"),
+            "\(r.err)")
+        #expect(access(dir.file("g.png"), F_OK) != 0)
+        let ok = try runPaneld(
+            ["render", "--config", dir.file("g.json"), "--size", "64x64", "--output", dir.file("g.png")], in: dir)
+        #expect(ok.status == 0, "\(ok.err)")
+    }
+
     @Test func renderWritesTheSamePixelsTheDaemonShows() throws {
         let dir = TempDirectory()
         try dir.write(
             "l.json",
-            ##"{"mode": "160x120", "gauges": [{"name": "a", "style": "accessoryCircularCapacity", "gradient": ["#00FF00", "#FF0000"]}, {"name": "b", "style": "linearCapacity", "label": "B", "rect": [0, 90, 160, 30]}]}"##
+            ##"{"mode": "160x120", "overlap": true, "gauges": [{"name": "a", "style": "accessoryCircularCapacity", "gradient": ["#00FF00", "#FF0000"]}, {"name": "b", "style": "linearCapacity", "label": "B", "rect": [0, 90, 160, 30]}]}"##
         )
         let r = try runPaneld(
             [

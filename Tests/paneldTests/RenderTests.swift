@@ -82,7 +82,7 @@ import Testing
                     "{\"name\": \"g\(g)\", \"style\": \"\(styles[below(styles.count)])\", \"rect\": \(rect), "
                         + "\"range\": [0, 100], \(paint)}")
             }
-            let json = "{\"mode\": \"160x120\", \"gauges\": [\(gauges.joined(separator: ", "))]}"
+            let json = "{\"mode\": \"160x120\", \"overlap\": true, \"gauges\": [\(gauges.joined(separator: ", "))]}"
             let layout = try LayoutReader.parse(Array(json.utf8))
             let r = PanelRenderer(layout: layout, width: 160, height: 120)
             let img = Image(width: 160, height: 120, format: trial % 2 == 0 ? .xrgb8888 : .rgb565)

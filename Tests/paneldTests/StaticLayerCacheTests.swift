@@ -19,7 +19,7 @@ import Testing
     /// without layers; and two gauges that overlap (drawn from scratch: neither
     /// owns its frame).
     static let layoutJSON = """
-        {"mode": "320x240", "background": "#101418", "gauges": [
+        {"mode": "320x240", "background": "#101418", "overlap": true, "gauges": [
           {"name": "arcEnds", "style": "arc", "rect": [0, 0, 78, 58], "range": [0, 100], "label": "CPU",
            "minimumLabel": "0", "maximumLabel": "100", "format": {"kind": "number", "decimals": 1}},
           {"name": "arcGradient", "style": "arc", "rect": [80, 0, 78, 58], "range": [20, 100], "label": "T",

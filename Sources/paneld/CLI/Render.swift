@@ -88,6 +88,7 @@ struct Render: PaneldCommand {
         }
         let (w, h) =
             size.flatMap { ModeRequest(parsing: $0) }.map { ($0.width, $0.height) } ?? layout.logicalSize ?? (800, 480)
+        try layout.checkFits(width: w, height: h, file: config ?? "layout")
         let output = PNGOutput(path: self.output, width: w, height: h, format: layout.pixelFormat ?? .xrgb8888)
         // One frame: a static-layer picture would never be reused.
         let renderer = PanelRenderer(layout: layout, width: w, height: h, cachesStaticLayers: false)

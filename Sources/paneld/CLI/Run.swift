@@ -192,6 +192,7 @@ struct Run: PaneldCommand {
                 Log.warning("cannot watch /dev/dri for a display that appears later: \(error)")
             }
         }
+        try layout.checkFits(width: frameOutput.width, height: frameOutput.height, file: config ?? "layout")
         let screen = IntRect(x: 0, y: 0, width: frameOutput.width, height: frameOutput.height)
         for g in layout.gauges where !(g.rect.map(screen.contains) ?? true) {
             Log.warning(

@@ -23,6 +23,12 @@ struct Layout: Sendable {
     /// The gauge a bare number sets (the first gauge unless the file names one).
     var defaultGauge: String?
     var gauges: [LayoutGauge]
+    /// The grid gauges without a `rect` are placed on; nil = an automatic
+    /// one with no gap or margin (see ``placement(screen:)``).
+    var grid: LayoutGrid?
+    /// Whether gauges may overlap (`"overlap": true`); otherwise the reader
+    /// refuses a layout in which two gauges' rectangles meet.
+    var allowsOverlap = false
     /// Address for statsd over UDP (`HOST:PORT`); nil = off.
     var statsd: String?
     /// Path of a Unix datagram socket for statsd/DogStatsD lines; nil = off.
@@ -103,7 +109,8 @@ struct ValueRange: Sendable, Equatable {
 /// value format), prepared at the range's lower bound.
 struct LayoutGauge: Sendable {
     var name: String
-    /// Where the gauge is drawn, in logical pixels; nil = the whole screen.
+    /// Where the gauge is drawn, in logical pixels; nil = in its ``cell`` or
+    /// the next free cell of the layout's grid (``Layout/placement(screen:)``).
     var rect: IntRect?
     var range: ValueRange
     /// The gauge as drawn; each frame sets its value.
@@ -115,6 +122,11 @@ struct LayoutGauge: Sendable {
     var mqtt: MQTTSubscription? = nil
     /// When its value goes stale (`staleAfter`, `staleOnRestore`).
     var staleness = Staleness.Rule()
+    /// Its cell in the layout's grid; nil = a `rect`, or the next free cell.
+    var cell: GridCell? = nil
+    /// Lines of the gauge's object and of its `"rect"` in the layout file, for messages.
+    var line: Int? = nil
+    var rectLine: Int? = nil
 
     /// The gauge showing `value` (clamped by the style; a non-finite value shows the lower bound).
     func gauge(showing value: Double) -> Gauge {

@@ -36,11 +36,13 @@ struct LayoutError: Error, CustomStringConvertible {
 ///       "background": "#101010", "foreground": "#FFFFFF", "font": "/usr/share/fonts/.../DejaVuSans.ttf",
 ///       "default": "cpu", "statsd": "127.0.0.1:8125", "statsdSocket": "/run/paneld/statsd.sock",
 ///       "animation": 250, "staleAfter": 30, "staleOnRestore": true,
+///       "grid": { "columns": 3, "rows": 2, "gap": 8, "margin": 8 }, "overlap": false,
 ///       "mqtt": { "broker": "mqtt://HOST[:PORT]" | "mqtts://HOST[:PORT]", "clientId": "panel-1",
 ///                 "username": "panel", "passwordFile": "/etc/paneld/mqtt-password" (its first line),
 ///                 "ca": "/etc/paneld/ca.pem", "certificate": "...", "key": "...", "keepalive": 60 },
 ///       "gauges": [
-///         { "name": "cpu", "style": "accessoryCircular", "rect": [x, y, width, height],
+///         { "name": "cpu", "style": "accessoryCircular",
+///           "rect": [x, y, width, height]  or  "cell": { "row": 0, "column": 1, "rowSpan": 1, "columnSpan": 2 },
 ///           "range": [0, 100], "label": "CPU", "units": "%", "format": {"kind": "number", "decimals": 1},
 ///           "tint": "#0A84FF"  or  "gradient": ["#34C759", "#FF3B30"],
 ///           "thresholds": [ { "above": 80, "color": "#FF3B30" } ],
@@ -57,6 +59,24 @@ struct LayoutError: Error, CustomStringConvertible {
 /// `arc` and `bar` are accepted as aliases of accessoryCircular and linearCapacity.
 ///       ]
 ///     }
+///
+/// Where gauges go (``Layout/placement(screen:)``), on the screen as drawn
+/// (after `rotation`): a `rect` is in pixels; a `cell` is a place in the
+/// `grid`, 0-based from the top-left, spanning `rowSpan` rows and `columnSpan`
+/// columns (default 1); a gauge with neither takes the next free cell in
+/// reading order. The grid's keys are all optional: `columns` (default: as
+/// far as the cells reach, or, when no gauge names a cell, the count whose
+/// cells are closest to square), `rows` (default: as many as the gauges
+/// need), `gap` between cells and `margin` around them (whole pixels,
+/// default 0). All cells are of one size: the pixels the division leaves over
+/// go to the margins. Without a `"grid"` key, gauges without a rect are
+/// placed that way with no gap or margin, so a single gauge fills the screen.
+/// Gauges must not overlap (a cell taken twice, rects that meet) unless
+/// `"overlap": true`. A cell beyond `rows` or `columns`, more gauges than
+/// free cells, or margins and gaps that leave a cell no pixel are errors that
+/// name the gauge and say by how much; when the layout has no `mode`, the
+/// last is checked once the screen is known (at start, on reload, by
+/// `paneld render`).
 ///
 /// Every style shows a gauge's `label`: where the style has a place for it
 /// (linearCapacity and accessoryLinearCapacity above the bar, accessoryCircular
@@ -102,7 +122,11 @@ enum LayoutReader {
     /// sized by the widest values of them all (their ranges may differ, as
     /// 0...100 % and 20...90 °C do). Gauges on the type scale only; a
     /// `labelSize` gauge keeps its own.
-    static func matchValueSizes(_ gauges: inout [LayoutGauge]) {
+    ///
+    /// `frames` are the gauges' rectangles on the screen; without them (the
+    /// screen size is not in the layout) gauges of one size are those with
+    /// rects of one size, or grid cells of one span (cells are all of one size).
+    static func matchValueSizes(_ gauges: inout [LayoutGauge], frames: [IntRect] = []) {
         func texts(_ g: Gauge) -> [String] {
             let own = g.configuration.sizingText
             // A ring without a format shows its percentage, sized by its default text.
@@ -111,7 +135,14 @@ enum LayoutReader {
         }
         var groups: [String: [Int]] = [:]
         for (i, g) in gauges.enumerated() where g.gauge.environment.typeScale != nil {
-            let size = g.rect.map { "\($0.width)x\($0.height)" } ?? "screen"
+            let size: String
+            if i < frames.count {
+                size = "\(frames[i].width)x\(frames[i].height)"
+            } else if let r = g.rect {
+                size = "\(r.width)x\(r.height)"
+            } else {
+                size = g.cell.map { "cell \($0.rowSpan)x\($0.columnSpan)" } ?? "cell 1x1"
+            }
             groups["\(type(of: g.gauge.style)) \(size)", default: []].append(i)
         }
         for members in groups.values where members.count > 1 {
@@ -298,7 +329,8 @@ private struct Checker {
     mutating func layout(_ root: JSONValue) -> Layout? {
         let keys = [
             "display", "connector", "mode", "format", "rotation", "background", "foreground", "font", "default",
-            "statsd", "statsdSocket", "animation", "gauges", "mqtt", "staleAfter", "staleOnRestore",
+            "statsd", "statsdSocket", "animation", "gauges", "mqtt", "staleAfter", "staleOnRestore", "grid",
+            "overlap",
         ]
         guard let m = members(root, "", known: keys) else { return nil }
         var layout = Layout(gauges: [])
@@ -375,6 +407,15 @@ private struct Checker {
             issues += found
         }
 
+        if let v = m["grid"] { layout.grid = grid(v, "grid") }
+        if let v = m["overlap"] {
+            if case .bool(let b) = v.kind {
+                layout.allowsOverlap = b
+            } else {
+                fail(v, "overlap", "expected true or false")
+            }
+        }
+
         guard let g = m["gauges"] else {
             fail(root, "gauges", "missing (a layout needs at least one gauge)")
             return nil
@@ -405,7 +446,16 @@ private struct Checker {
             }
             layout.gauges.append(spec)
         }
-        LayoutReader.matchValueSizes(&layout.gauges)
+        var frames: [IntRect] = []
+        if issues.isEmpty {
+            let placed = layout.placement(screen: layout.logicalSize)
+            issues += placed.issues
+            frames = placed.frames
+        }
+        LayoutReader.matchValueSizes(&layout.gauges, frames: frames)
+        if layout.grid != nil, layout.gauges.allSatisfy({ $0.rect != nil }) {
+            warn(m["grid"], "grid", "has no effect: every gauge has a \"rect\"")
+        }
         // A metric must not shadow a gauge's own name (that gauge would be unreachable by it).
         for (a, (k, item)) in metrics.sorted(by: { $0.value.0 < $1.value.0 }) where seen[a] != nil {
             fail(item, "gauges[\(k)].metric", "'\(a)' is the name of gauges[\(seen[a]!)]")
@@ -433,7 +483,7 @@ private struct Checker {
         let keys = [
             "name", "style", "rect", "range", "label", "units", "tint", "gradient", "thresholds", "format", "segments",
             "minimumLabel", "maximumLabel", "labelSize", "metric", "interpolation", "title", "mqtt", "staleAfter",
-            "staleOnRestore",
+            "staleOnRestore", "cell",
         ]
         guard let m = members(v, path, known: keys) else { return nil }
         let before = issues.count
@@ -494,6 +544,11 @@ private struct Checker {
             } else {
                 fail(r, path + ".rect", "expected [x, y, width, height] in whole pixels, width and height > 0")
             }
+        }
+        var cell: GridCell? = nil
+        if let c = m["cell"] {
+            cell = gridCell(c, path + ".cell")
+            if m["rect"] != nil { fail(c, path + ".cell", "give either rect or cell, not both") }
         }
         var range = try! ValueRange(0, 100)
         if let r = m["range"] {
@@ -607,7 +662,8 @@ private struct Checker {
                 warn(m["units"], path + ".units", "not shown: a percent format shows '%'")
             }
             return LayoutGauge(
-                name: name, rect: rect, range: range, gauge: g, metric: metric, mqtt: mqtt, staleness: staleness)
+                name: name, rect: rect, range: range, gauge: g, metric: metric, mqtt: mqtt, staleness: staleness,
+                cell: cell, line: v.line, rectLine: m["rect"]?.line)
         } catch {
             fail(v, path, "\(error)")
             return nil
@@ -671,6 +727,41 @@ private struct Checker {
             fail(v, path, "unknown format '\(other)' (percent or number)")
             return nil
         }
+    }
+
+    /// A whole number in `range`, or nil after reporting why not.
+    mutating func wholeNumber(_ v: JSONValue?, _ path: String, in range: ClosedRange<Int>) -> Int? {
+        guard let d = number(v, path) else { return nil }
+        guard let k = Int(exactly: d), range.contains(k) else {
+            fail(v, path, "must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+            return nil
+        }
+        return k
+    }
+
+    /// `{"columns": 3, "rows": 2, "gap": 8, "margin": 8}`, every key optional.
+    mutating func grid(_ v: JSONValue, _ path: String) -> LayoutGrid? {
+        guard let m = members(v, path, known: ["columns", "rows", "gap", "margin"]) else { return nil }
+        var grid = LayoutGrid(line: v.line)
+        grid.columns = wholeNumber(m["columns"], path + ".columns", in: 1...LayoutGrid.maxCells)
+        grid.rows = wholeNumber(m["rows"], path + ".rows", in: 1...LayoutGrid.maxCells)
+        grid.gap = wholeNumber(m["gap"], path + ".gap", in: 0...LayoutGrid.maxPixels) ?? 0
+        grid.margin = wholeNumber(m["margin"], path + ".margin", in: 0...LayoutGrid.maxPixels) ?? 0
+        return grid
+    }
+
+    /// `{"row": 0, "column": 1, "rowSpan": 1, "columnSpan": 2}`; the spans default to 1.
+    mutating func gridCell(_ v: JSONValue, _ path: String) -> GridCell? {
+        guard let m = members(v, path, known: ["row", "column", "rowSpan", "columnSpan"]) else { return nil }
+        let before = issues.count
+        let row = wholeNumber(m["row"], path + ".row", in: 0...LayoutGrid.maxCells - 1)
+        let column = wholeNumber(m["column"], path + ".column", in: 0...LayoutGrid.maxCells - 1)
+        if m["row"] == nil { fail(v, path + ".row", "missing") }
+        if m["column"] == nil { fail(v, path + ".column", "missing") }
+        let rowSpan = wholeNumber(m["rowSpan"], path + ".rowSpan", in: 1...LayoutGrid.maxCells) ?? 1
+        let columnSpan = wholeNumber(m["columnSpan"], path + ".columnSpan", in: 1...LayoutGrid.maxCells) ?? 1
+        guard issues.count == before, let row, let column else { return nil }
+        return GridCell(row: row, column: column, rowSpan: rowSpan, columnSpan: columnSpan, line: v.line)
     }
 
     func intArray(_ a: [JSONValue]) -> [Int]? {

@@ -317,6 +317,11 @@ final class Daemon {
             return refuse("layout not reloaded, the old one stays: \(error)")
         }
         new.logWarnings(file: path)
+        if let issue = new.placement(screen: (output.width, output.height)).issues.first {
+            return refuse(
+                "layout not reloaded, the old one stays: it does not fit the \(output.width)x\(output.height) screen: \(path): \(issue)"
+            )
+        }
         if let change = Daemon.restartOnlyChange(from: layout, to: new) {
             return refuse("layout not reloaded: \(change) changed, which needs a restart")
         }
@@ -385,6 +390,9 @@ final class Daemon {
         late.watcher.close()
         lateDisplay = nil
         slot.replace(with: new)
+        for issue in layout.placement(screen: (new.width, new.height)).issues {
+            Log.error("the layout does not fit the new \(new.width)x\(new.height) display: \(issue)")
+        }
         renderer = Daemon.makeRenderer(layout, for: new, settings: settings)
         shownValues = [:]
         fullRedraw = true

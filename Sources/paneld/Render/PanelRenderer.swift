@@ -56,8 +56,8 @@ final class PanelRenderer {
     let cachesStaticLayers: Bool
     private var canvas: Canvas?
     private let fonts: FontCache
-    /// Per gauge, in layout order: where it lands on this screen (the layout
-    /// rect, or the whole screen), clipped to the screen.
+    /// Per gauge, in layout order: where it lands on this screen (its rect or
+    /// grid cell, ``Layout/placement(screen:)``), clipped to the screen.
     private let frames: [IntRect]
     /// Per gauge: the gauges whose frames overlap its frame, directly or through
     /// others (itself included), in layout order. They are redrawn together.
@@ -98,7 +98,7 @@ final class PanelRenderer {
         self.cachesStaticLayers = cachesStaticLayers
         self.fonts = fonts
         let screen = IntRect(x: 0, y: 0, width: width, height: height)
-        let frames = layout.gauges.map { ($0.rect ?? screen).intersection(screen) }
+        let frames = layout.placement(screen: (width, height)).frames.map { $0.intersection(screen) }
         self.frames = frames
         clusters = PanelRenderer.overlapClusters(frames)
         pictures = Array(repeating: nil, count: frames.count)

@@ -17,7 +17,7 @@ import Testing
         // D = 80: stroke 8 on the centre-line radius 36 about (40, 40).
         let c = Point(x: 40, y: 40), r = 36.0
         let capDegrees = Angle(radians: 4 / r).degrees, slack = 3.0  // slack: a pixel's half-diagonal, and more
-        let track = Expect.over(Color.blue.opacity(AccessoryCircularCapacityGaugeStyle.trackOpacity), Panel.background)
+        let track = Expect.capacityTrack(.blue, over: Panel.background)
         for k in stride(from: 0.05, through: 0.95, by: 0.05) {
             #expect(img.rgb(at: c.onCircle(radius: r, angle: .degrees(270 + 360 * v * k))) == RGB(.blue))
         }
@@ -52,7 +52,7 @@ import Testing
         let g = try Gauge(value: 0.5).gaugeStyle(.accessoryCircularCapacity).tint(.blue)
         let zero = render(try g.withValue(0), width: 60, height: 60)
         let layout = AccessoryCircularCapacityGaugeStyle.layout(in: Rect(x: 0, y: 0, width: 60, height: 60))
-        let track = Expect.over(Color.blue.opacity(0.3), Panel.background)
+        let track = Expect.capacityTrack(.blue, over: Panel.background)
         for a in stride(from: 0.0, to: 360, by: 10) {
             #expect(zero.rgb(at: layout.center.onCircle(radius: layout.radius, angle: .degrees(a))) == track)
         }
@@ -158,7 +158,10 @@ import Testing
 
     /// On a small gauge (D = 64, where 0.1 D is 6.4 px) the end labels are set at
     /// 9 px, which still fits below the round ends.
-    @Test func smallGaugesKeepReadableEndLabels() throws {
+    /// A small gauge's end labels take the room between the marker's padding
+    /// at the ends and the square's bottom (less than 9 px here), so neither
+    /// the marker nor the square's edge cuts them.
+    @Test func smallGaugesFitEndLabelsUnderTheMarker() throws {
         let g = try Gauge(value: 0.5) {
             ""
         } minimumValueLabel: {
@@ -167,11 +170,14 @@ import Testing
             "8"
         }
         let img = render(g.gaugeStyle(.accessoryCircular), width: 64, height: 64)
-        // Ends at (32 -/+ 19.1, 51.1), stroke 6.4: below y = 55 only the labels.
-        let left = try #require(img.inkBounds(in: IntRect(x: 0, y: 55, width: 32, height: 9), background: Self.bg))
-        let nine = try #require(try FontCache.shared.font(.default, pixelSize: 9).inkBounds(of: "0"))
-        #expect(left.height == nine.height && left.width == nine.width)
-        #expect(left.maxY <= 64)
+        // Stroke 6.4, padding 4.96, radius 27.04: ends at (32 -/+ 19.1, 51.1);
+        // the labels' line from 56.1 to the bottom, 7.92 px.
+        let endY = 32 + 27.04 * 0.5.squareRoot()
+        let room = 64 - endY - 4.96
+        let left = try #require(img.inkBounds(in: IntRect(x: 0, y: 56, width: 32, height: 8), background: Self.bg))
+        let glyph = try #require(try FontCache.shared.font(.default, pixelSize: room).inkBounds(of: "0"))
+        #expect(left.height == glyph.height && left.width == glyph.width)
+        #expect(left.maxY <= 64 && Double(left.minY) >= endY + 4.96 - 0.5)
     }
 
     @Test func minAndMaxLabelsSitInTheOpening() throws {
@@ -190,9 +196,10 @@ import Testing
         let end = 67.6 * 0.5.squareRoot()
         let left = try #require(img.inkBounds(in: IntRect(x: 0, y: 136, width: 80, height: 24), background: Self.bg))
         let right = try #require(img.inkBounds(in: IntRect(x: 80, y: 136, width: 80, height: 24), background: Self.bg))
-        // Centred under the ends, ink centred at 127.8 + 8 + 0.1 D / 2 = 143.8.
+        // Centred under the ends, below the marker's padding (0.775 x 16 =
+        // 12.4): ink centred at 127.8 + 12.4 + 0.1 D / 2 = 148.2.
         #expect(abs(Double(left.minX + left.maxX) / 2 - (80 - end)) <= 1.5)
         #expect(abs(Double(right.minX + right.maxX) / 2 - (80 + end)) <= 1.5)
-        for ink in [left, right] { #expect(abs(Double(ink.minY + ink.maxY) / 2 - (80 + end + 8 + 8)) <= 1) }
+        for ink in [left, right] { #expect(abs(Double(ink.minY + ink.maxY) / 2 - (80 + end + 12.4 + 8)) <= 1) }
     }
 }

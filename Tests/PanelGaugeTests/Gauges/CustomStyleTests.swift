@@ -96,7 +96,7 @@ struct Bar: GaugeStyle {
         // 73 is in the orange zone: the arc from the top is orange.
         let l = AccessoryCircularCapacityGaugeStyle.layout(in: cells[0])
         #expect(image.rgb(at: l.point(for: 0.36)) == RGB(.orange))
-        #expect(image.rgb(at: l.point(for: 0.9)) == Expect.over(Color.orange.opacity(0.3), .black))
+        #expect(image.rgb(at: l.point(for: 0.9)) == Expect.capacityTrack(.orange, over: .black))
 
         // The animation example.
         let now = 100.0
@@ -107,7 +107,7 @@ struct Bar: GaugeStyle {
         // Half way through, ease-in has moved 31.5 % of the way from 73 to 91:
         // 78.7, still orange, past 0.75 of the ring.
         #expect(image.rgb(at: l.point(for: 0.75)) == RGB(.orange))
-        #expect(image.rgb(at: l.point(for: 0.82)) == Expect.over(Color.orange.opacity(0.3), .black))
+        #expect(image.rgb(at: l.point(for: 0.82)) == Expect.capacityTrack(.orange, over: .black))
     }
 }
 

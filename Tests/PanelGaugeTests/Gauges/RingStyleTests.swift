@@ -60,12 +60,12 @@ import Testing
         }
     }
 
-    @Test func trackIsDashedAtPointTwoOpacity() throws {
+    @Test func trackIsDashedInTheTrackColour() throws {
         let (_, d) = try Self.expectedFont()
         let img = render(try Gauge(value: 0).gaugeStyle(.ring), width: 160, height: 160)
         let t = d / 16, r = (d - t) / 2
         let c = Point(x: 80, y: 80)
-        let track = Expect.over(Color.white.opacity(0.2), Panel.background)
+        let track = Expect.over(GaugeEnvironment().track, Panel.background)
         // Dash k covers arc length [2kT, 2kT + T] from the bottom; sample the
         // middles of dashes and of gaps.
         let n = Int((2 * Double.pi * r / (2 * t)).rounded(.down))

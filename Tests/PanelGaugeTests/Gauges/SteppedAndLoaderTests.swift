@@ -33,6 +33,24 @@ import Testing
         }
     }
 
+    /// A value between steps shows whole segments, rounded to the nearest
+    /// step with a half step up: of 8 segments, 3.5 shows 4, 3.49 shows 3,
+    /// 0.4 shows none and 7.6 all 8; never part of a segment.
+    @Test(arguments: [(3.5, 4), (3.49, 3), (3.51, 4), (0.4, 0), (0.5, 1), (7.6, 8), (7.5, 8), (7.49, 7)])
+    func aValueBetweenStepsShowsTheNearestWholeStep(steps: Double, shown: Int) throws {
+        func picture(_ v: Double) throws -> Image {
+            render(try Gauge(value: v).gaugeStyle(.stepped(segments: 8)).tint(.blue), width: 80, height: 80)
+        }
+        let img = try picture(steps / 8)
+        #expect(img.samePixels(as: try picture(Double(shown) / 8)), "\(steps) of 8")
+        // Mid-segment pixels on the centre line: the first `shown` segments in the tint.
+        for k in 0..<8 {
+            let p = Self.c.onCircle(radius: Self.r, angle: .degrees(270 + 45 * (Double(k) + 0.5)))
+            #expect((img.rgb(at: p) == RGB(.blue)) == (k < shown), "segment \(k) at \(steps) of 8")
+        }
+        #expect(SteppedGaugeStyle(segments: 8).steppedValue(steps / 8) == Double(shown) / 8)
+    }
+
     /// A gradient tint runs over the turn from the top (one level per channel:
     /// the rasterizer's 1024-entry gradient table).
     @Test func gradientRunsClockwiseFromTheTop() throws {
@@ -57,22 +75,22 @@ import Testing
         #expect(SteppedGaugeStyle(segments: 2, lineWidth: 9).lineWidth == 0.5)
     }
 
+    /// The model eases from one step to the next; the ring shows whole steps
+    /// all the way, so it turns to the new step once the eased value is past
+    /// half a step.
     @Test func aStepEasesInFromThePreviousOne() throws {
         var steps = try SteppedGauge(segments: 4, step: 1)
         steps.stepUp(at: 10)
         // Half way through the 0.2 s, ease-in has shown 31.5 % of the change.
         let shown = 0.25 + 0.25 * TimingCurve.easeIn.progress(at: 0.5)
         #expect(abs(steps.value(at: 10.1) - shown) < 1e-12)
-        let img = try Self.draw(steps, at: 10.1)
-        let end = 270 + 360 * shown
-        let margin = Angle(radians: 1.5 / Self.r).degrees
-        #expect(img.rgb(at: Self.c.onCircle(radius: Self.r, angle: .degrees(end - margin))) == RGB(.blue))
-        #expect(img.rgb(at: Self.c.onCircle(radius: Self.r, angle: .degrees(end + margin))) != RGB(.blue))
-        // Before the change and after it, the step boundaries.
-        #expect(
-            try Self.draw(steps, at: 10).samePixels(as: try Self.draw(try SteppedGauge(segments: 4, step: 1), at: 0)))
-        #expect(
-            try Self.draw(steps, at: 10.2).samePixels(as: try Self.draw(try SteppedGauge(segments: 4, step: 2), at: 0)))
+        let one = try Self.draw(try SteppedGauge(segments: 4, step: 1), at: 0)
+        let two = try Self.draw(try SteppedGauge(segments: 4, step: 2), at: 0)
+        #expect(try Self.draw(steps, at: 10).samePixels(as: one))
+        #expect(try Self.draw(steps, at: 10.1).samePixels(as: one))
+        #expect(steps.value(at: 10.19) > 0.375)
+        #expect(try Self.draw(steps, at: 10.19).samePixels(as: two))
+        #expect(try Self.draw(steps, at: 10.2).samePixels(as: two))
     }
 }
 

@@ -92,6 +92,14 @@ enum Expect {
         }
         return RGB(ch(src.red, dst.red), ch(src.green, dst.green), ch(src.blue, dst.blue))
     }
+
+    /// A pixel inside accessoryCircularCapacity's track: the tint at the
+    /// style's track opacity over the environment's track over `dst`.
+    static func capacityTrack(_ tint: Color, over dst: Color) -> RGB {
+        let t = over(GaugeEnvironment().track, dst)
+        return over(
+            tint.opacity(AccessoryCircularCapacityGaugeStyle.trackOpacity), Color(red: t.r, green: t.g, blue: t.b))
+    }
 }
 
 extension Image {

@@ -85,8 +85,10 @@ func adding(_ part: [Rect]?, to bounds: [Rect]?) -> [Rect]? {
 /// padded dot stays inside the square. The current value's size is `0.3 D`, or
 /// less so its widest text fits `1.3 x` the ring's inner radius; the opening's
 /// labels are `0.1 D` (at least 9 px where the square has room below the
-/// ends): minimum and maximum centred under the two round ends
-/// (their ink centred half a label below the caps' lowest point), the label
+/// ends): minimum and maximum centred under the two round ends, their line
+/// starting where the marker's padding at that end stops (so the marker at
+/// the minimum or the maximum never covers them) and no larger than the room
+/// from there to the square's bottom, the label
 /// centred `0.8 r` below the centre, as wide as the opening less a stroke. The ring shows a gradient tint in full along the arc
 /// (solid tints draw it in the track colour) and the dot takes the tint's colour
 /// at its position, as in SwiftUI.
@@ -114,14 +116,18 @@ public struct AccessoryCircularGaugeStyle: GaugeStyle {
     private func openingLabels(_ l: CircularGaugeLayout, _ c: Configuration, _ context: DrawContext) -> [(
         GaugeLabel, Rect, Double
     )] {
-        let d: Double = 2 * (l.radius + Self.markerRadii(lineWidth: l.lineWidth).halo)
+        let halo = Self.markerRadii(lineWidth: l.lineWidth).halo
+        let d: Double = 2 * (l.radius + halo)
         let end = l.point(for: 0)
         // 0.1 D, but at least 9 px where there is room below the ends, so small
         // gauges keep readable labels.
-        let room = l.center.y + d / 2 - (end.y + l.lineWidth / 2)
+        let room = l.center.y + d / 2 - (end.y + halo)
         let small = context.textSizes?.endLabel ?? max(0.1 * d, min(9, room))
         if c.minimumValueLabel != nil || c.maximumValueLabel != nil {
-            let y = end.y + l.lineWidth / 2 + small / 2
+            // Below the marker's padding at the end, so the marker never covers
+            // them, and no larger than the room left there, so the square holds them.
+            let small = max(1, min(small, room))
+            let y = end.y + halo + small / 2
             return [(c.minimumValueLabel, end.x), (c.maximumValueLabel, 2 * l.center.x - end.x)].compactMap {
                 label, x in
                 label.map { ($0, Rect(x: x - l.radius / 2, y: y - small / 2, width: l.radius, height: small), small) }
@@ -173,6 +179,29 @@ public struct AccessoryCircularGaugeStyle: GaugeStyle {
         return GaugeLayering(staticKey: AnyHashable(along(c)), dynamicBounds: bounds)
     }
 
+    public func partBounds(configuration c: Configuration, in rect: Rect, context: DrawContext) -> [GaugePart: [Rect]] {
+        let l = Self.layout(in: rect)
+        guard l.radius > 0 else { return [:] }
+        let halo = Self.markerRadii(lineWidth: l.lineWidth).halo
+        let p = l.point(for: c.value)
+        var out: [GaugePart: [Rect]] = [
+            .marker: [Rect(x: p.x - halo, y: p.y - halo, width: 2 * halo, height: 2 * halo)]
+        ]
+        if let current = c.currentValueLabel {
+            let d: Double = 2 * (l.radius + halo)
+            out.add(
+                .currentValue,
+                l.centreBounds(current, c, preferred: 0.3 * d, fitting: 1.3 * l.innerRadius, context: context))
+        }
+        for (label, box, size) in openingLabels(l, c, context) {
+            // The end labels when there are any (the minimum's on the left), else the label.
+            let ends = c.minimumValueLabel != nil || c.maximumValueLabel != nil
+            let part: GaugePart = !ends ? .label : box.midX < l.center.x ? .minimumValue : .maximumValue
+            out.add(part, label.drawnBounds(in: box, context: context, pixelSize: size))
+        }
+        return out
+    }
+
     public func makeBody(configuration c: Configuration) -> some Drawable {
         Draw(size: squareSize) { rect, canvas, context in
             let l = Self.layout(in: rect)
@@ -202,7 +231,8 @@ public struct AccessoryCircularGaugeStyle: GaugeStyle {
 }
 
 /// SwiftUI's `.accessoryCircularCapacity`: a full ring in the tint at 0.3
-/// opacity, an arc in the tint from the top clockwise to the value (round
+/// opacity over the environment's track (so it keeps the track's contrast
+/// against the background), an arc in the tint from the top clockwise to the value (round
 /// ends), the current value in the centre. Label, minimum and maximum are not
 /// shown.
 ///
@@ -245,6 +275,17 @@ public struct AccessoryCircularCapacityGaugeStyle: GaugeStyle {
             staticKey: AnyHashable(c.zoneTrack ?? c.tint), dynamicBounds: adding(others, to: arc), valueArc: valueArc)
     }
 
+    public func partBounds(configuration c: Configuration, in rect: Rect, context: DrawContext) -> [GaugePart: [Rect]] {
+        let l = Self.layout(in: rect)
+        guard l.radius > 0, let current = c.currentValueLabel else { return [:] }
+        let d: Double = 2 * l.radius + l.lineWidth
+        var out: [GaugePart: [Rect]] = [:]
+        out.add(
+            .currentValue,
+            l.centreBounds(current, c, preferred: 0.3 * d, fitting: 1.3 * l.innerRadius, context: context))
+        return out
+    }
+
     /// The value arc's paint: the tint over the ring less room at the seam for
     /// the round start cap's own colour.
     private func valueStroke(_ c: Configuration, _ l: CircularGaugeLayout) -> GaugeLayering.ValueArc.Stroke {
@@ -263,11 +304,20 @@ public struct AccessoryCircularCapacityGaugeStyle: GaugeStyle {
             let sweep = Self.paintSweep(l)
             if context.layers.contains(.static) {
                 // Zones mark values, so they map onto the ring exactly (no squeeze).
-                let trackPaint =
-                    c.zoneTrack?.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: l.sweep)
-                    ?? c.tint.opacity(Self.trackOpacity).arcPaint(
-                        center: l.center, arcStart: l.startAngle, arcSweep: sweep)
-                canvas.strokeRing(center: l.center, radius: l.radius, width: l.lineWidth, paint: trackPaint)
+                if let zones = c.zoneTrack {
+                    canvas.strokeRing(
+                        center: l.center, radius: l.radius, width: l.lineWidth,
+                        paint: zones.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: l.sweep))
+                } else {
+                    // The tint at low opacity over the environment's track: the
+                    // track's contrast against the background, in the tint's hue.
+                    canvas.strokeRing(
+                        center: l.center, radius: l.radius, width: l.lineWidth, paint: .solid(c.environment.track))
+                    canvas.strokeRing(
+                        center: l.center, radius: l.radius, width: l.lineWidth,
+                        paint: c.tint.opacity(Self.trackOpacity).arcPaint(
+                            center: l.center, arcStart: l.startAngle, arcSweep: sweep))
+                }
             }
             guard context.layers.contains(.dynamic) else { return }
             l.strokeValueArc(to: c.value, cap: .round, valueStroke(c, l), on: canvas)

@@ -135,6 +135,27 @@ public struct LinearGaugeLayout: Sendable, Hashable {
         }
     }
 
+    /// Where ``drawLabels(_:on:context:labelAlignment:currentAlignment:)``
+    /// paints each label, by part.
+    func labelParts(
+        _ c: GaugeStyleConfiguration, context: DrawContext, labelAlignment: HorizontalAlignment,
+        currentAlignment: HorizontalAlignment
+    ) -> [GaugePart: [Rect]] {
+        let s = context.titleSize, e = context.endLabelSize
+        var out: [GaugePart: [Rect]] = [:]
+        if let r = labelRect, let l = c.label {
+            out.add(.label, l.drawnBounds(in: r, context: context, pixelSize: s, alignment: labelAlignment))
+        }
+        if let r = minimumRect, let l = c.minimumValueLabel {
+            out.add(.minimumValue, l.drawnBounds(in: r, context: context, pixelSize: e, alignment: .leading))
+        }
+        if let r = maximumRect, let l = c.maximumValueLabel {
+            out.add(.maximumValue, l.drawnBounds(in: r, context: context, pixelSize: e, alignment: .trailing))
+        }
+        out.add(.currentValue, currentBounds(c, context: context, alignment: currentAlignment))
+        return out
+    }
+
     /// Where ``drawLabels(_:on:context:labelAlignment:currentAlignment:)`` paints the current value.
     func currentBounds(_ c: GaugeStyleConfiguration, context: DrawContext, alignment: HorizontalAlignment) -> [Rect]? {
         guard let r = currentValueRect, let l = c.currentValueLabel else { return [] }
@@ -162,6 +183,11 @@ public struct LinearCapacityGaugeStyle: GaugeStyle {
 
     public func layering(configuration c: Configuration, in rect: Rect, context: DrawContext) -> GaugeLayering {
         layout(c, in: rect, context: context).capacityLayering(c, labels: .center, context: context)
+    }
+
+    public func partBounds(configuration c: Configuration, in rect: Rect, context: DrawContext) -> [GaugePart: [Rect]] {
+        layout(c, in: rect, context: context).labelParts(
+            c, context: context, labelAlignment: .center, currentAlignment: .center)
     }
 
     public func makeBody(configuration c: Configuration) -> some Drawable {
@@ -223,6 +249,15 @@ public struct AccessoryLinearGaugeStyle: GaugeStyle {
             dynamicBounds: adding(l.currentBounds(c, context: context, alignment: .leading), to: [marker]))
     }
 
+    public func partBounds(configuration c: Configuration, in rect: Rect, context: DrawContext) -> [GaugePart: [Rect]] {
+        let l = layout(c, in: rect, context: context)
+        let p = l.marker(for: c.value)
+        let halo = Self.markerRadii(thickness: l.bar.height).halo
+        var out = l.labelParts(c, context: context, labelAlignment: .leading, currentAlignment: .leading)
+        out[.marker] = [Rect(x: p.x - halo, y: p.y - halo, width: 2 * halo, height: 2 * halo)]
+        return out
+    }
+
     public func makeBody(configuration c: Configuration) -> some Drawable {
         Draw(size: { proposal, context in
             stackSize(proposal, layout(c, in: Rect(x: 0, y: 0, width: proposal.width, height: 0), context: context))
@@ -268,6 +303,11 @@ public struct AccessoryLinearCapacityGaugeStyle: GaugeStyle {
 
     public func layering(configuration c: Configuration, in rect: Rect, context: DrawContext) -> GaugeLayering {
         layout(c, in: rect, context: context).capacityLayering(c, labels: .leading, context: context)
+    }
+
+    public func partBounds(configuration c: Configuration, in rect: Rect, context: DrawContext) -> [GaugePart: [Rect]] {
+        layout(c, in: rect, context: context).labelParts(
+            c, context: context, labelAlignment: .leading, currentAlignment: .leading)
     }
 
     public func makeBody(configuration c: Configuration) -> some Drawable {

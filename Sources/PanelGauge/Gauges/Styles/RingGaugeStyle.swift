@@ -91,7 +91,7 @@ public struct RingGaugeStyle: GaugeStyle {
                             center: l.center, radius: l.radius, startAngle: l.startAngle, sweep: l.sweep,
                             width: t / Self.scale, cap: .butt, dash: try? DashPattern([t, t]),
                             paint: c.zoneTrack?.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: l.sweep)
-                                ?? .solid(c.environment.foreground.opacity(0.2)))
+                                ?? .solid(c.environment.track))
                     }
                     if context.layers.contains(.dynamic) {
                         l.strokeValueArc(to: c.value, cap: .butt, valueStroke(c, l), on: canvas)
@@ -134,6 +134,16 @@ public struct RingGaugeStyle: GaugeStyle {
                 stroke: valueStroke(c, l), glyphs: glyphs, text: text)
         }
         return GaugeLayering(staticKey: AnyHashable(l), dynamicBounds: adding(label, to: arc), valueArc: valueArc)
+    }
+
+    public func partBounds(configuration c: Configuration, in rect: Rect, context: DrawContext) -> [GaugePart: [Rect]] {
+        let centre = centre(c, in: rect, context: context)
+        let l = Self.layout(centreWidth: centre.width, in: rect).ring
+        var out: [GaugePart: [Rect]] = [:]
+        out.add(
+            .currentValue,
+            centre.label.drawnBounds(in: centreBox(centre, l), context: context, pixelSize: centre.size))
+        return out
     }
 
     /// The value arc's paint: the tint over the whole turn.
@@ -188,6 +198,17 @@ public struct SteppedGaugeStyle: GaugeStyle {
         return try? DashPattern([period - gap, gap], phase: period - gap / 2)
     }
 
+    /// The value the segments show: `value` (0...1) rounded to the nearest
+    /// whole step, a half step up, so the ring lights whole segments as
+    /// SBGauge does (3.5 of 8 shows 4). Nearest rather than down: the picture is
+    /// never more than half a step from the value, so a gauge at 99 % of 10
+    /// segments shows full and one at 2 % shows empty; the current value's
+    /// text keeps the exact value.
+    public func steppedValue(_ value: Double) -> Double {
+        let n = Double(segments)
+        return (value * n).rounded(.toNearestOrAwayFromZero) / n
+    }
+
     public var separatesLayers: Bool { true }
 
     /// The current value in the centre, when given; no label, no end labels.
@@ -203,15 +224,27 @@ public struct SteppedGaugeStyle: GaugeStyle {
             others = l.centreBounds(
                 current, c, preferred: 0.5 * l.innerRadius, fitting: 1.5 * l.innerRadius, context: context)
         }
-        let arc = c.value > 0 ? [l.strokeBounds(from: 0, to: c.value)] : []
+        let shown = steppedValue(c.value)
+        let arc = shown > 0 ? [l.strokeBounds(from: 0, to: shown)] : []
         // The segments are dashes with butt ends from the start, so they stay
-        // put as the value changes: only the dash the value ends in changes.
+        // put as the value changes: only the segments between the values change.
         let valueArc = others.map {
             GaugeLayering.ValueArc(
-                layout: l, value: c.value, cap: .butt, paint: AnyHashable(c.tint), others: $0,
+                layout: l, value: shown, cap: .butt, paint: AnyHashable(c.tint), others: $0,
                 stroke: valueStroke(c, l))
         }
         return GaugeLayering(staticKey: AnyHashable(l), dynamicBounds: adding(others, to: arc), valueArc: valueArc)
+    }
+
+    public func partBounds(configuration c: Configuration, in rect: Rect, context: DrawContext) -> [GaugePart: [Rect]] {
+        let l = layout(in: rect)
+        guard l.radius > 0, let current = c.currentValueLabel else { return [:] }
+        var out: [GaugePart: [Rect]] = [:]
+        out.add(
+            .currentValue,
+            l.centreBounds(
+                current, c, preferred: 0.5 * l.innerRadius, fitting: 1.5 * l.innerRadius, context: context))
+        return out
     }
 
     /// The value arc's paint (the tint over the whole turn) and segment dashes.
@@ -233,7 +266,7 @@ public struct SteppedGaugeStyle: GaugeStyle {
                         ?? .solid(c.environment.track))
             }
             guard context.layers.contains(.dynamic) else { return }
-            l.strokeValueArc(to: c.value, cap: .butt, valueStroke(c, l), on: canvas)
+            l.strokeValueArc(to: steppedValue(c.value), cap: .butt, valueStroke(c, l), on: canvas)
             if let current = c.currentValueLabel {
                 l.drawCentre(
                     current, c, preferred: 0.5 * l.innerRadius, fitting: 1.5 * l.innerRadius, on: canvas,

@@ -1,0 +1,289 @@
+import Glibc
+import PanelGauge
+import Testing
+
+@testable import paneld
+
+/// The layout's grid and flow: rectangles computed for the screen, pixel for
+/// pixel as worked out by hand in each test, and every way a grid can fail to fit.
+@Suite struct GridLayoutTests {
+    private func frames(_ json: String, screen: (Int, Int)? = nil) throws -> [IntRect] {
+        let l = try LayoutReader.parse(Array(json.utf8))
+        let placed = l.placement(screen: screen ?? l.logicalSize!)
+        #expect(placed.issues.isEmpty, "\(placed.issues)")
+        return placed.frames
+    }
+
+    private func issues(_ json: String) -> [LayoutIssue] {
+        do {
+            _ = try LayoutReader.parse(Array(json.utf8))
+            return []
+        } catch {
+            return error.issues
+        }
+    }
+
+    private func sixGauges(_ extra: String = "") -> String {
+        (0..<6).map { #"{"name": "g\#($0)"\#(extra)}"# }.joined(separator: ", ")
+    }
+
+    /// 320 - 2 * 8 - 2 * 8 = 288 = 3 * 96 across; 240 - 2 * 8 - 8 = 216 = 2 * 108 down.
+    @Test func aThreeByTwoGridWithGapAndMargin() throws {
+        let f = try frames(
+            #"{"mode": "320x240", "grid": {"columns": 3, "rows": 2, "gap": 8, "margin": 8}, "gauges": [\#(sixGauges())]}"#
+        )
+        #expect(
+            f == [
+                IntRect(x: 8, y: 8, width: 96, height: 108), IntRect(x: 112, y: 8, width: 96, height: 108),
+                IntRect(x: 216, y: 8, width: 96, height: 108), IntRect(x: 8, y: 124, width: 96, height: 108),
+                IntRect(x: 112, y: 124, width: 96, height: 108), IntRect(x: 216, y: 124, width: 96, height: 108),
+            ])
+    }
+
+    /// 800 - 2 * 5 - 2 * 10 = 770: cells of 256 and 2 px left over, one on
+    /// each side (x from 6); 480 - 10 - 10 = 460 = 2 * 230. Spans cover the
+    /// gaps between their cells; gauges without a cell take the free cells in
+    /// reading order.
+    @Test func spansAndFreeCellsInReadingOrder() throws {
+        let f = try frames(
+            """
+            {"mode": "800x480", "grid": {"columns": 3, "rows": 2, "gap": 10, "margin": 5}, "gauges": [
+              {"name": "wide", "cell": {"row": 0, "column": 0, "columnSpan": 2}},
+              {"name": "tall", "cell": {"row": 0, "column": 2, "rowSpan": 2}},
+              {"name": "c"}, {"name": "d"}]}
+            """)
+        #expect(
+            f == [
+                IntRect(x: 6, y: 5, width: 522, height: 230), IntRect(x: 538, y: 5, width: 256, height: 470),
+                IntRect(x: 6, y: 245, width: 256, height: 230), IntRect(x: 272, y: 245, width: 256, height: 230),
+            ])
+    }
+
+    /// Without a grid: columns whose cells are closest to square. Six gauges
+    /// on 320x240 take 3 columns (106.7x120; 2 would give 160x80, 4 80x120);
+    /// 3 * 106 = 318 leaves 1 px each side.
+    @Test func gaugesWithoutPlacesFlowIntoSquareishCells() throws {
+        let f = try frames(#"{"mode": "320x240", "gauges": [\#(sixGauges())]}"#)
+        #expect(
+            f == [
+                IntRect(x: 1, y: 0, width: 106, height: 120), IntRect(x: 107, y: 0, width: 106, height: 120),
+                IntRect(x: 213, y: 0, width: 106, height: 120), IntRect(x: 1, y: 120, width: 106, height: 120),
+                IntRect(x: 107, y: 120, width: 106, height: 120), IntRect(x: 213, y: 120, width: 106, height: 120),
+            ])
+        // One gauge fills the screen, as it always did.
+        #expect(
+            try frames(#"{"gauges": [{"name": "a"}]}"#, screen: (320, 240)) == [
+                IntRect(x: 0, y: 0, width: 320, height: 240)
+            ])
+        #expect(LayoutGrid.autoColumns(count: 2, width: 800, height: 480, gap: 0, margin: 0) == 2)
+        #expect(LayoutGrid.autoColumns(count: 4, width: 800, height: 480, gap: 0, margin: 0) == 3)
+        #expect(LayoutGrid.autoColumns(count: 4, width: 480, height: 480, gap: 0, margin: 0) == 2)
+        #expect(LayoutGrid.autoColumns(count: 3, width: 240, height: 800, gap: 0, margin: 0) == 1)
+    }
+
+    /// A grid's rows and columns without a count: columns from the screen, rows as needed.
+    @Test func aGridWithOnlyAGapFlows() throws {
+        // Two gauges on 800x480 with gap 20: 2 columns of (800 - 20) / 2 = 390.
+        let f = try frames(#"{"mode": "800x480", "grid": {"gap": 20}, "gauges": [{"name": "a"}, {"name": "b"}]}"#)
+        #expect(f == [IntRect(x: 0, y: 0, width: 390, height: 480), IntRect(x: 410, y: 0, width: 390, height: 480)])
+        // Columns given, rows as needed: 5 gauges in 2 columns take 3 rows of 160.
+        let g = try frames(
+            #"{"mode": "320x480", "grid": {"columns": 2}, "gauges": [\#((0..<5).map { #"{"name": "g\#($0)"}"# }.joined(separator: ", "))]}"#
+        )
+        #expect(g.last == IntRect(x: 0, y: 320, width: 160, height: 160))
+    }
+
+    /// Cells are computed on the screen after rotation: 800x480 turned 90
+    /// degrees is 480 wide and 800 high, so two rows are 480x400.
+    @Test func cellsFollowTheRotatedScreen() throws {
+        let json =
+            #"{"mode": "800x480", "rotation": 90, "grid": {"columns": 1, "rows": 2}, "gauges": [{"name": "a"}, {"name": "b"}]}"#
+        #expect(
+            try frames(json) == [
+                IntRect(x: 0, y: 0, width: 480, height: 400), IntRect(x: 0, y: 400, width: 480, height: 400),
+            ])
+        let l = try LayoutReader.parse(Array(json.utf8))
+        let r = PanelRenderer(layout: l, width: 480, height: 800)
+        let img = Image(width: 480, height: 800)
+        r.drawAll(img.surface, values: ["a": 50, "b": 50])
+        // Each ring is drawn in its own half: both halves hold more than the background.
+        for half in [IntRect(x: 0, y: 0, width: 480, height: 400), IntRect(x: 0, y: 400, width: 480, height: 400)] {
+            #expect(PanelRendererTests().colors(img.surface, in: half).count > 1)
+        }
+    }
+
+    /// Rects still work beside cells, as long as nothing overlaps.
+    @Test func rectsAndCellsTogether() throws {
+        let f = try frames(
+            #"{"grid": {"columns": 2, "rows": 1}, "gauges": [{"name": "a", "rect": [200, 0, 100, 100]}, {"name": "b", "cell": {"row": 0, "column": 0}}]}"#,
+            screen: (300, 100))
+        #expect(f == [IntRect(x: 200, y: 0, width: 100, height: 100), IntRect(x: 0, y: 0, width: 150, height: 100)])
+    }
+
+    @Test(arguments: [
+        // A cell beyond the grid, by how much.
+        (
+            #"{"grid": {"columns": 3, "rows": 2}, "gauges": [{"name": "a", "cell": {"row": 0, "column": 2, "columnSpan": 2}}]}"#,
+            1, "gauges[0].cell", "gauges[0] ('a') reaches column 3, 1 column beyond the grid's 3 (columns 0 to 2)"
+        ),
+        (
+            "{\"grid\": {\"columns\": 3, \"rows\": 2}, \"gauges\": [\n{\"name\": \"a\"},\n{\"name\": \"b\", \"cell\": {\"row\": 1, \"column\": 0, \"rowSpan\": 3}}]}",
+            3, "gauges[1].cell", "gauges[1] ('b') reaches row 3, 2 rows beyond the grid's 2 (rows 0 to 1)"
+        ),
+        // Two cells that share a cell.
+        (
+            "{\"grid\": {\"columns\": 2, \"rows\": 1}, \"gauges\": [\n{\"name\": \"a\", \"cell\": {\"row\": 0, \"column\": 0, \"columnSpan\": 2}},\n{\"name\": \"b\", \"cell\": {\"row\": 0, \"column\": 1}}]}",
+            3, "gauges[1].cell", "gauges[1] ('b') overlaps gauges[0] ('a') in 1 cell from row 0, column 1"
+        ),
+        // More gauges than free cells.
+        (
+            "{\"grid\": {\"columns\": 2, \"rows\": 1}, \"gauges\": [{\"name\": \"a\"}, {\"name\": \"b\"},\n{\"name\": \"c\"}]}",
+            2, "gauges[2]", "gauges[2] ('c') finds no free cell: the 2x1 grid is full, 1 gauge more than it holds"
+        ),
+        // Margins and gaps that leave no room: 100 - 2 * 10 - 2 * 40 = 0 px for 3 columns, 3 short.
+        (
+            "{\"mode\": \"100x100\",\n\"grid\": {\"columns\": 3, \"gap\": 40, \"margin\": 10}, \"gauges\": [{\"name\": \"a\"}]}",
+            2, "grid",
+            "no room for gauges[0] ('a') and the other grid cells on the 100x100 screen: 3 px too narrow for 3 columns"
+        ),
+        (
+            #"{"mode": "100x100", "grid": {"rows": 2, "margin": 50}, "gauges": [{"name": "a"}]}"#, 1, "grid",
+            "2 px too low for 2 rows (100 px high, margin 50, gap 0)"
+        ),
+        // Overlapping rects, a rect over a cell, by how much.
+        (
+            "{\"gauges\": [{\"name\": \"a\", \"rect\": [0, 0, 50, 50]},\n{\"name\": \"b\", \"rect\": [40, 30, 50, 50]}]}",
+            2,
+            "gauges[1].rect", "gauges[1] ('b') at 40,30 50x50 overlaps gauges[0] ('a') at 0,0 50x50 by 10x20 px"
+        ),
+        (
+            "{\"mode\": \"200x100\", \"gauges\": [{\"name\": \"a\", \"rect\": [0, 0, 50, 50]},\n{\"name\": \"b\"}]}", 2,
+            "gauges[1]",
+            "gauges[1] ('b') at 0,0 200x100 overlaps gauges[0] ('a') at 0,0 50x50 by 50x50 px (set \"overlap\": true to allow it)"
+        ),
+        // Malformed keys.
+        (
+            #"{"gauges": [{"name": "a", "rect": [0, 0, 5, 5], "cell": {"row": 0, "column": 0}}]}"#, 1,
+            "gauges[0].cell", "give either rect or cell, not both"
+        ),
+        (#"{"gauges": [{"name": "a", "cell": {"row": 0}}]}"#, 1, "gauges[0].cell.column", "missing"),
+        (#"{"gauges": [{"name": "a", "cell": {"row": -1, "column": 0}}]}"#, 1, "gauges[0].cell.row", "from 0 to 63"),
+        (
+            #"{"gauges": [{"name": "a", "cell": {"row": 0, "column": 0, "rowSpan": 0}}]}"#, 1, "gauges[0].cell.rowSpan",
+            "from 1 to 64"
+        ),
+        (#"{"gauges": [{"name": "a", "cell": [0, 0]}]}"#, 1, "gauges[0].cell", "expected an object"),
+        (
+            #"{"gauges": [{"name": "a", "cell": {"row": 0, "column": 0, "col": 1}}]}"#, 1, "gauges[0].cell.col",
+            "unknown key"
+        ),
+        (#"{"grid": {"columns": 0}, "gauges": [{"name": "a"}]}"#, 1, "grid.columns", "from 1 to 64"),
+        (#"{"grid": {"gap": 2.5}, "gauges": [{"name": "a"}]}"#, 1, "grid.gap", "whole number"),
+        (#"{"grid": {"spacing": 2}, "gauges": [{"name": "a"}]}"#, 1, "grid.spacing", "unknown key"),
+        (#"{"overlap": "yes", "gauges": [{"name": "a"}]}"#, 1, "overlap", "expected true or false"),
+    ])
+    func reportsWhatDoesNotFit(json: String, line: Int, path: String, message: String) {
+        let found = issues(json)
+        #expect(found.count == 1, "\(found)")
+        #expect(found.first?.line == line, "\(found)")
+        #expect(found.first?.path == path, "\(found)")
+        #expect(found.first?.message.contains(message) == true, "\(found)")
+    }
+
+    /// `"overlap": true` lets gauges overlap.
+    @Test func overlapCanBeAllowed() throws {
+        let json =
+            #"{"overlap": true, "grid": {"columns": 2, "rows": 1}, "gauges": [{"name": "a", "rect": [0, 0, 50, 50]}, {"name": "b", "rect": [40, 30, 50, 50]}, {"name": "c", "cell": {"row": 0, "column": 0, "columnSpan": 2}}, {"name": "d", "cell": {"row": 0, "column": 1}}]}"#
+        let l = try LayoutReader.parse(Array(json.utf8))
+        #expect(l.allowsOverlap && l.placement(screen: (100, 50)).issues.isEmpty)
+    }
+
+    /// A layout without a mode is checked once the screen is known: at start
+    /// and by `paneld render` (`checkFits`), with the grid's line.
+    @Test func aLayoutWithoutAModeIsCheckedOnTheScreen() throws {
+        let l = try LayoutReader.parse(
+            Array("{\"gauges\": [{\"name\": \"a\"}],\n\"grid\": {\"columns\": 4, \"margin\": 30}}".utf8))
+        #expect(throws: Never.self) { try l.checkFits(width: 320, height: 240, file: "l.json") }
+        // 64 - 60 = 4 px for 4 columns of at least 1 px: fits; 63 does not, by 1 px.
+        #expect(throws: Never.self) { try l.checkFits(width: 64, height: 64, file: "l.json") }
+        do {
+            try l.checkFits(width: 63, height: 64, file: "l.json")
+            Issue.record("a 63 px wide screen fitted")
+        } catch {
+            #expect(error.description.hasPrefix("l.json: line 2: grid: no room for gauges[0] ('a')"))
+            #expect(error.description.contains("1 px too narrow for 4 columns"))
+        }
+    }
+
+    /// A reload whose grid leaves no room on the running display is refused
+    /// with the grid's line, and the old layout stays.
+    @Test func aReloadThatDoesNotFitTheDisplayChangesNothing() throws {
+        let dir = TempDirectory()
+        let layout = dir.file("layout.json")
+        try dir.write("layout.json", #"{"gauges": [{"name": "a"}]}"#)
+        let d = try DaemonProcess(
+            dir, args: ["--output", "png:" + dir.file("f.png"), "--size", "64x64", "--config", layout])
+        try dir.write("layout.json", "{\"gauges\": [{\"name\": \"b\"}],\n\"grid\": {\"columns\": 4, \"margin\": 31}}")
+        let r = try runPaneld(["reload", "--socket", d.socketPath], in: dir)
+        #expect(r.status == 1)
+        #expect(
+            r.out.hasPrefix("ERR layout not reloaded, the old one stays: it does not fit the 64x64 screen"), "\(r.out)")
+        #expect(
+            r.out.contains("line 2: grid: no room for gauges[0] ('b')") && r.out.contains("2 px too narrow"), "\(r.out)"
+        )
+        let c = try TestClient(d.socketPath)
+        #expect(try c.ask("get a") == "a 0")
+    }
+
+    /// A grid every gauge ignores is a warning.
+    @Test func aGridNoGaugeUsesIsAWarning() throws {
+        let l = try LayoutReader.parse(
+            Array(#"{"grid": {"gap": 4}, "gauges": [{"name": "a", "rect": [0, 0, 9, 9]}]}"#.utf8))
+        #expect(l.warnings.map(\.path) == ["grid"])
+    }
+
+    /// Gauges in cells of one span get one text size (their value sizes are matched).
+    @Test func cellsOfOneSpanShareTheirValueSize() throws {
+        let l = try LayoutReader.parse(
+            Array(
+                #"{"grid": {"columns": 2}, "gauges": [{"name": "a", "range": [0, 100]}, {"name": "b", "range": [0, 10000], "style": "ring", "format": "number"}]}"#
+                    .utf8))
+        #expect(!l.gauges[0].gauge.environment.valueSizingText.isEmpty)
+    }
+
+    /// Six labelled gauges in a 3x2 grid at 320x240 drawn by the renderer:
+    /// every gap and margin pixel is background, and every cell holds its
+    /// gauge (the title's and the tint's colours). With PANELD_GRID_PNG set,
+    /// the picture is written there.
+    @Test func aGridPanelDrawsEachGaugeInItsCell() throws {
+        let styles = [
+            "ring", "accessoryCircular", "accessoryCircularCapacity", "linearCapacity", "stepped", "accessoryLinear",
+        ]
+        let gauges = styles.enumerated().map { i, s in
+            ##"{"name": "g\##(i)", "style": "\##(s)", "label": "Gauge \##(i)", "tint": "#FF9500"}"##
+        }
+        let json =
+            ##"{"mode": "320x240", "background": "#101418", "grid": {"columns": 3, "rows": 2, "gap": 8, "margin": 8}, "gauges": [\##(gauges.joined(separator: ", "))]}"##
+        let l = try LayoutReader.parse(Array(json.utf8))
+        let cells = l.placement(screen: (320, 240)).frames
+        let img = Image(width: 320, height: 240)
+        PanelRenderer(layout: l, width: 320, height: 240).drawAll(
+            img.surface, values: Dictionary(uniqueKeysWithValues: (0..<6).map { ("g\($0)", 60.0) }))
+        if let path = getenv("PANELD_GRID_PNG").map({ String(cString: $0) }) { try PNG.write(img.surface, to: path) }
+        let background: [UInt8] = [0x10, 0x14, 0x18]
+        let test = PanelRendererTests()
+        for y in 0..<240 {
+            for x in 0..<320 where !cells.contains(where: { $0.contains(IntRect(x: x, y: y, width: 1, height: 1)) }) {
+                if test.rgb(img.surface, x, y) != background {
+                    Issue.record("pixel \(x),\(y) outside every cell is \(test.rgb(img.surface, x, y))")
+                    return
+                }
+            }
+        }
+        for (i, cell) in cells.enumerated() {
+            let seen = test.colors(img.surface, in: cell)
+            #expect(seen.contains([0xFF, 0x95, 0x00]), "gauge \(i) shows no tint")
+            #expect(seen.contains { $0.allSatisfy { $0 > 0xE0 } }, "gauge \(i) shows no white text")
+        }
+    }
+}
