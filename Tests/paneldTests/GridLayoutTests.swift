@@ -14,15 +14,6 @@ import Testing
         return placed.frames
     }
 
-    private func issues(_ json: String) -> [LayoutIssue] {
-        do {
-            _ = try LayoutReader.parse(Array(json.utf8))
-            return []
-        } catch {
-            return error.issues
-        }
-    }
-
     private func sixGauges(_ extra: String = "") -> String {
         (0..<6).map { #"{"name": "g\#($0)"\#(extra)}"# }.joined(separator: ", ")
     }

@@ -4,15 +4,6 @@ import Testing
 @testable import PanelDisplay
 @testable import paneld
 
-private func issues(_ json: String) -> [LayoutIssue] {
-    do {
-        _ = try LayoutReader.parse(Array(json.utf8))
-        return []
-    } catch {
-        return error.issues
-    }
-}
-
 private func layout(_ json: String) throws -> Layout { try LayoutReader.parse(Array(json.utf8)) }
 
 @Suite struct JSONReaderTests {

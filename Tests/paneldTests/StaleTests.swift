@@ -13,15 +13,6 @@ import Testing
 @Suite(.serialized) struct StaleTests {
     private func layout(_ json: String) throws -> Layout { try LayoutReader.parse(Array(json.utf8)) }
 
-    private func issues(_ json: String) -> [LayoutIssue] {
-        do {
-            _ = try LayoutReader.parse(Array(json.utf8))
-            return []
-        } catch {
-            return error.issues
-        }
-    }
-
     // MARK: the layout keys
 
     @Test func theLayoutGivesDefaultsAndGaugesOverrideThem() throws {
