@@ -115,28 +115,22 @@ extension Layout {
         for i in cellIndices {
             let cell = gauges[i].cell!
             let path = "gauges[\(i)].cell"
-            var fits = true
-            if cell.column + cell.columnSpan > columns {
-                let over = cell.column + cell.columnSpan - columns
-                issues.append(
-                    LayoutIssue(
-                        line: cell.line, path: path,
-                        message:
-                            "\(name(i)) reaches column \(cell.column + cell.columnSpan - 1), \(over) column\(over == 1 ? "" : "s") beyond the grid's \(columns) (columns 0 to \(columns - 1))"
-                    ))
-                fits = false
+            // A cell that ends past the grid's last column or row: by how much.
+            func beyond(_ axis: String, start: Int, span: Int, count: Int) -> LayoutIssue? {
+                let over = start + span - count
+                guard over > 0 else { return nil }
+                return LayoutIssue(
+                    line: cell.line, path: path,
+                    message:
+                        "\(name(i)) reaches \(axis) \(start + span - 1), \(over) \(axis)\(over == 1 ? "" : "s") beyond the grid's \(count) (\(axis)s 0 to \(count - 1))"
+                )
             }
-            if let rows = grid.rows, cell.row + cell.rowSpan > rows {
-                let over = cell.row + cell.rowSpan - rows
-                issues.append(
-                    LayoutIssue(
-                        line: cell.line, path: path,
-                        message:
-                            "\(name(i)) reaches row \(cell.row + cell.rowSpan - 1), \(over) row\(over == 1 ? "" : "s") beyond the grid's \(rows) (rows 0 to \(rows - 1))"
-                    ))
-                fits = false
-            }
-            guard fits else { continue }
+            let outside = [
+                beyond("column", start: cell.column, span: cell.columnSpan, count: columns),
+                grid.rows.flatMap { beyond("row", start: cell.row, span: cell.rowSpan, count: $0) },
+            ].compactMap { $0 }
+            issues += outside
+            guard outside.isEmpty else { continue }
             ensureRows(cell.row + cell.rowSpan)
             var clash: (other: Int, row: Int, column: Int, count: Int)? = nil
             for r in cell.row..<(cell.row + cell.rowSpan) {
