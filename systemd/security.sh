@@ -38,7 +38,7 @@ sed -i "s|$tmp/||" "$tmp/plain.txt"
   echo "  read-write open is refused in every case, so paneld opens the console write-only."
   echo
   echo '```'
-  systemd-analyze security --offline=yes --no-pager "$tmp/paneld.service" 2>&1 | sed "s|$tmp/||"
+  cat "$tmp/plain.txt"
   echo '```'
   echo
   echo "## With the network drop-in (network.conf)"
