@@ -169,7 +169,10 @@ private func layout(_ json: String) throws -> Layout { try LayoutReader.parse(Ar
         (##"{"gauges": [{"name": "list"}]}"##, 1, "gauges[0].name", "not a gauge name"),
         (##"{"gauges": [{"name": "a b"}]}"##, 1, "gauges[0].name", "not a gauge name"),
         ("{\"gauges\": [{\"name\": \"a\"},\n{\"name\": \"a\"}]}", 2, "gauges[1].name", "duplicate name 'a'"),
-        (##"{"gauges": [{"name": "a", "style": "dial"}]}"##, 1, "gauges[0].style", "unknown style 'dial'"),
+        (
+            ##"{"gauges": [{"name": "a", "style": "speedometer"}]}"##, 1, "gauges[0].style",
+            "unknown style 'speedometer'"
+        ),
         (##"{"gauges": [{"name": "a", "rect": [0, 0, 10]}]}"##, 1, "gauges[0].rect", "[x, y, width, height]"),
         (##"{"gauges": [{"name": "a", "rect": [0, 0, 0, 10]}]}"##, 1, "gauges[0].rect", "[x, y, width, height]"),
         (##"{"gauges": [{"name": "a", "rect": [0.5, 0, 10, 10]}]}"##, 1, "gauges[0].rect", "[x, y, width, height]"),
