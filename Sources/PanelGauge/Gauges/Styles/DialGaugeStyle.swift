@@ -647,10 +647,15 @@ extension DialLayout {
             if let (s, box) = fit(sizes(from: top), below: false, width: natural) {
                 (titleSize, titleBox) = (s, box)
             } else if let s = sizes(from: top).last {
-                // Too long at any size: the smallest, ending in an ellipsis.
-                let half = Self.halfChord(limit, at: clear + s)
-                if half > 0 {
-                    (titleSize, titleBox) = (s, Rect(x: ctr.x - half, y: ctr.y - clear - s, width: 2 * half, height: s))
+                // Too long at any size: the smallest, as wide as its place
+                // allows, ending in an ellipsis.
+                var lo = 0.0, hi = 2 * limit
+                for _ in 0..<30 {
+                    let w = (lo + hi) / 2
+                    if fit([s], below: false, width: { _ in w }) != nil { lo = w } else { hi = w }
+                }
+                if lo >= 2 * s, let (_, box) = fit([s], below: false, width: { _ in lo }) {
+                    (titleSize, titleBox) = (s, box)
                 }
             }
         }
@@ -672,11 +677,6 @@ extension DialLayout {
     static func farthest(of box: Rect, from p: Point) -> Double {
         let x = max(abs(box.minX - p.x), abs(box.maxX - p.x)), y = max(abs(box.minY - p.y), abs(box.maxY - p.y))
         return (x * x + y * y).squareRoot()
-    }
-
-    /// Half the chord of a circle of radius `r` at distance `y` from its centre (0 past it).
-    static func halfChord(_ r: Double, at y: Double) -> Double {
-        abs(y) < r ? (r * r - y * y).squareRoot() : 0
     }
 
     /// The largest distance along `d` at which a `w` x `h` box centred there
