@@ -223,7 +223,7 @@ public struct DialGaugeStyle: GaugeStyle {
     }
 
     /// The sections drawn for `c`: the explicit ones, or those of its thresholds.
-    func resolvedSections(_ c: Configuration) -> [Section] {
+    public func resolvedSections(_ c: Configuration) -> [Section] {
         guard sections.isEmpty, sectionsFromThresholds, let t = c.thresholds else { return sections }
         var out: [Section] = []
         var from = c.range.lowerBound, color = t.base
