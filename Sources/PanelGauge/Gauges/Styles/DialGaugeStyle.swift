@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -37,7 +39,7 @@
 ///
 /// A parameter that is not finite (an angle, a length, a width, a section's
 /// bound) makes the style draw nothing.
-public struct DialGaugeStyle: GaugeStyle {
+public struct DialGaugeStyle: GaugeStyle, Hashable {
     /// Where the scale starts (value 0), in degrees clockwise from 3 o'clock.
     public var startAngle: Angle
     /// The scale's extent from ``startAngle``; negative runs counter-clockwise.
@@ -244,7 +246,24 @@ public struct DialGaugeStyle: GaugeStyle {
     /// there is nothing to draw (a parameter not finite, no room).
     public func layout(configuration c: Configuration, in rect: Rect, context: DrawContext) -> DialLayout? {
         guard isFinite, rect.width.isFinite, rect.height.isFinite else { return nil }
-        return DialLayout(style: self, configuration: c, rect: rect, context: context)
+        // Every draw, clip and damage computation asks again for the same
+        // gauge; text labels make a key (the current value's own text only
+        // when no sizing texts stand for it).
+        let current = c.sizingText.isEmpty ? c.currentValueLabel : c.currentValueLabel.map { _ in "" }
+        guard c.label?.text != nil || c.label == nil, current?.text != nil || current == nil else {
+            return DialLayout(style: self, configuration: c, rect: rect, context: context)
+        }
+        let key = DialLayoutKey(
+            style: self, rect: rect, range: c.range, label: c.label?.text, current: current?.text,
+            sizingText: c.sizingText, environment: c.environment, textSizes: context.textSizes,
+            fonts: ObjectIdentifier(context.fonts))
+        if let known = dialLayouts.withLock({ $0[key] }) { return known }
+        let made = DialLayout(style: self, configuration: c, rect: rect, context: context)
+        dialLayouts.withLock { table in
+            if table.count >= 64 { table.removeAll(keepingCapacity: true) }
+            table[key] = .some(made)
+        }
+        return made
     }
 
     public func makeBody(configuration c: Configuration) -> some Drawable {
@@ -663,11 +682,15 @@ extension DialLayout {
         valueBox = nil
         if let current = c.currentValueLabel {
             // Sized by the widest value the gauge can show, so it never changes size.
+            // (The current text itself only when no sizing texts stand for it,
+            // so that the layout does not change with the value.)
             var texts = c.sizingText
-            if let t = current.text { texts.append(t) }
+            if texts.isEmpty, let t = current.text { texts.append(t) }
             let top = min(context.textSizes?.value ?? 0.3 * limit, 0.5 * limit)
             let width = { (s: Double) -> Double in
-                max(current.size(pixelSize: s, context: context).width, widestAdvance(of: texts, size: s, context)) + 1
+                texts.isEmpty
+                    ? current.size(pixelSize: s, context: context).width + 1
+                    : widestAdvance(of: texts, size: s, context) + 1
             }
             if let (s, box) = fit(sizes(from: top), below: true, width: width) { (valueSize, valueBox) = (s, box) }
         }
@@ -747,3 +770,20 @@ extension Gauge {
         return dial.layout(configuration: parts.configuration, in: parts.body, context: context)
     }
 }
+
+/// What a ``DialLayout`` depends on.
+private struct DialLayoutKey: Hashable {
+    var style: DialGaugeStyle
+    var rect: Rect
+    var range: ClosedRange<Double>
+    var label: String?
+    var current: String?
+    var sizingText: [String]
+    var environment: GaugeEnvironment
+    var textSizes: TextSizes?
+    var fonts: ObjectIdentifier
+}
+
+/// Layouts already worked out (a pure function of their key: font files do
+/// not change while they are open); emptied when it reaches 64 entries.
+private let dialLayouts = Mutex<[DialLayoutKey: DialLayout?]>([:])
