@@ -198,6 +198,7 @@ public struct DialGaugeStyle: GaugeStyle, Hashable {
     /// The needle's red unless the gauge sets a tint.
     public var defaultTint: Tint { .color(.red) }
 
+    /// True: the scale is static, the needle, hub, value arc and current value dynamic.
     public var separatesLayers: Bool { true }
 
     /// The label (above the hub) and the current value (below it); the scale's
@@ -266,6 +267,8 @@ public struct DialGaugeStyle: GaugeStyle, Hashable {
         return made
     }
 
+    /// The dial in the largest square of its rectangle, drawn in the order
+    /// the type's documentation gives (static parts first).
     public func makeBody(configuration c: Configuration) -> some Drawable {
         Draw(size: squareSize) { rect, canvas, context in
             guard let l = layout(configuration: c, in: rect, context: context) else { return }
