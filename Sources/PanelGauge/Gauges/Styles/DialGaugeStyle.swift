@@ -525,8 +525,10 @@ extension DialLayout {
         } else {
             size = min(size, max(1, (0.16 * outer).rounded(.down)))
         }
+        // (A size that is not a number, or below a pixel, shows no labels.)
+        if !(size >= 1 && size.isFinite) { size = 0 }
         labelSize = size
-        let font = style.labels == nil || majors == 0 ? nil : context.font(size: size)
+        let font = style.labels == nil || majors == 0 || size == 0 ? nil : context.font(size: size)
         var texts: [(text: String, w: Double, h: Double)] = []
         if let font, let format = style.labels?.format {
             let full = abs(sweep.degrees) >= 360
@@ -656,8 +658,11 @@ extension DialLayout {
         }
         /// Sizes from `top` down: steps of the type scale, or whole pixels.
         func sizes(from top: Double) -> [Double] {
+            // No text taller than the free circle's radius; none for sizes that are not numbers.
+            let top = min(top, limit)
+            guard top.isFinite, top >= 1 else { return [] }
             if textSizes != nil { return TypeScale.steps.filter { $0 <= top }.reversed() }
-            return stride(from: top.rounded(.down), through: 6, by: -1).map { $0 }
+            return stride(from: top.rounded(.down), through: min(6, top.rounded(.down)), by: -1).map { $0 }
         }
         titleSize = 0
         titleBox = nil
