@@ -75,7 +75,7 @@ func runCommand(_ argv: [String], stdin: String = "", path: String? = nil, in di
         let dir = TempDirectory()
         try dir.write(
             "bad.json",
-            "{\n  \"gauges\": [\n    {\"name\": \"cpu\", \"style\": \"dial\"}\n  ],\n  \"rotation\": 45\n}\n")
+            "{\n  \"gauges\": [\n    {\"name\": \"cpu\", \"style\": \"speedometer\"}\n  ],\n  \"rotation\": 45\n}\n")
         for args in [
             [
                 "run", "--config", dir.file("bad.json"), "--socket", dir.file("s.sock"), "--output",
@@ -85,7 +85,7 @@ func runCommand(_ argv: [String], stdin: String = "", path: String? = nil, in di
         ] {
             let r = try runPaneld(args, in: dir)
             #expect(r.status != 0)
-            #expect(r.err.contains("bad.json: line 3: gauges[0].style: unknown style 'dial'"), "\(r.err)")
+            #expect(r.err.contains("bad.json: line 3: gauges[0].style: unknown style 'speedometer'"), "\(r.err)")
             #expect(r.err.contains("bad.json: line 5: rotation: must be 0, 90, 180 or 270"), "\(r.err)")
         }
         #expect(access(dir.file("s.sock"), F_OK) != 0 && access(dir.file("f.png"), F_OK) != 0)

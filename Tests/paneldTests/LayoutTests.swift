@@ -161,7 +161,10 @@ private func layout(_ json: String) throws -> Layout { try LayoutReader.parse(Ar
         (##"{"gauges": [{"name": "list"}]}"##, 1, "gauges[0].name", "not a gauge name"),
         (##"{"gauges": [{"name": "a b"}]}"##, 1, "gauges[0].name", "not a gauge name"),
         ("{\"gauges\": [{\"name\": \"a\"},\n{\"name\": \"a\"}]}", 2, "gauges[1].name", "duplicate name 'a'"),
-        (##"{"gauges": [{"name": "a", "style": "dial"}]}"##, 1, "gauges[0].style", "unknown style 'dial'"),
+        (
+            ##"{"gauges": [{"name": "a", "style": "speedometer"}]}"##, 1, "gauges[0].style",
+            "unknown style 'speedometer'"
+        ),
         (##"{"gauges": [{"name": "a", "rect": [0, 0, 10]}]}"##, 1, "gauges[0].rect", "[x, y, width, height]"),
         (##"{"gauges": [{"name": "a", "rect": [0, 0, 0, 10]}]}"##, 1, "gauges[0].rect", "[x, y, width, height]"),
         (##"{"gauges": [{"name": "a", "rect": [0.5, 0, 10, 10]}]}"##, 1, "gauges[0].rect", "[x, y, width, height]"),
@@ -393,5 +396,129 @@ private func layout(_ json: String) throws -> Layout { try LayoutReader.parse(Ar
         }
         let cpu = try digitsHeight("cpu", 44), temp = try digitsHeight("temp", 44)
         #expect(cpu > 10 && cpu == temp, "\(cpu) \(temp)")
+    }
+}
+
+/// The dial's keys: read into a `DialGaugeStyle`, every bad value reported
+/// with its line and key path, and thinned scale labels warned about.
+@Suite struct DialLayoutTests {
+    @Test func readsEveryDialKey() throws {
+        let l = try layout(
+            """
+            {"mode": "800x480", "gauges": [{"name": "speed", "style": "dial", "range": [0, 240], "rect": [0, 0, 400, 400],
+              "scale": {"start": 150, "sweep": 240, "majorTicks": {"count": 13, "length": 0.2, "width": 0.03, "color": "#FFD60A"},
+                        "minorTicks": 1, "labels": {"placement": "outside", "format": "percent", "color": "#8E8E93"}, "band": 0.1},
+              "sections": [{"from": 200, "to": 240, "color": "#FF3B30"}],
+              "needle": {"length": 0.8, "width": 0.05, "tipWidth": 0.01, "tail": 0.2, "hub": 0.1, "color": "#0A84FF",
+                         "hubColor": "#E0E0E0"},
+              "valueArc": 0.05}]}
+            """)
+        let dial = try #require(l.gauges[0].gauge.style as? DialGaugeStyle)
+        #expect(dial.startAngle == 150 && dial.sweep == 240)
+        #expect(
+            dial.majorTicks == DialGaugeStyle.Ticks(count: 13, length: 0.2, width: 0.03, color: Color(hex: 0xFFD60A)))
+        #expect(dial.minorTicks.count == 1)
+        #expect(dial.labels == DialGaugeStyle.ScaleLabels(format: .percent(), placement: .outside, color: .gray))
+        #expect(dial.bandWidth == 0.1)
+        #expect(dial.sections == [DialGaugeStyle.Section(from: 200, to: 240, color: .red)])
+        #expect(
+            dial.needle
+                == DialGaugeStyle.Needle(
+                    length: 0.8, baseWidth: 0.05, tipWidth: 0.01, tail: 0.2, hubRadius: 0.1, color: .blue,
+                    hubColor: Color(hex: 0xE0E0E0)))
+        #expect(dial.valueArc == 0.05)
+        // Thirteen percentages around 240 degrees of a 400 px dial: every 3rd fits.
+        #expect(
+            l.warnings.map(\.description) == [
+                "line 2: gauges[0].scale: scale labels would overlap on a 400x400 dial: every 3rd major tick is labelled"
+            ])
+        let plain = try layout(
+            ##"{"gauges": [{"name": "a", "style": "dial", "scale": {"labels": "none"}, "valueArc": true}]}"##)
+        let d = try #require(plain.gauges[0].gauge.style as? DialGaugeStyle)
+        #expect(d.labels == nil && d.valueArc == 0.035)
+    }
+
+    @Test(arguments: [
+        (##"{"gauges": [{"name": "a", "style": "ring", "needle": {}}]}"##, 1, "gauges[0].needle", "only a 'dial'"),
+        (##"{"gauges": [{"name": "a", "scale": {}}]}"##, 1, "gauges[0].scale", "only a 'dial' gauge has a scale"),
+        (
+            "{\"gauges\": [{\"name\": \"a\", \"style\": \"dial\",\n \"scale\": {\"sweep\": 0}}]}", 2,
+            "gauges[0].scale.sweep", "must not be 0"
+        ),
+        (
+            ##"{"gauges": [{"name": "a", "style": "dial", "scale": {"start": 400}}]}"##, 1, "gauges[0].scale.start",
+            "from -360 to 360"
+        ),
+        (
+            ##"{"gauges": [{"name": "a", "style": "dial", "scale": {"majorTicks": 1}}]}"##, 1,
+            "gauges[0].scale.majorTicks", "whole number from 2 to 101"
+        ),
+        (
+            ##"{"gauges": [{"name": "a", "style": "dial", "scale": {"minorTicks": {"count": 2.5}}}]}"##, 1,
+            "gauges[0].scale.minorTicks.count", "whole number from 0 to 20"
+        ),
+        (
+            ##"{"gauges": [{"name": "a", "style": "dial", "scale": {"majorTicks": {"colour": "#fff"}}}]}"##, 1,
+            "gauges[0].scale.majorTicks.colour", "unknown key"
+        ),
+        (
+            ##"{"gauges": [{"name": "a", "style": "dial", "scale": {"labels": "left"}}]}"##, 1,
+            "gauges[0].scale.labels", "'left' is not 'inside', 'outside' or 'none'"
+        ),
+        (
+            ##"{"gauges": [{"name": "a", "style": "dial", "scale": {"labels": {"format": "%d"}}}]}"##, 1,
+            "gauges[0].scale.labels.format", "unknown format '%d'"
+        ),
+        (
+            ##"{"gauges": [{"name": "a", "style": "dial", "sections": [{"from": 5, "to": 1, "color": "#fff"}]}]}"##, 1,
+            "gauges[0].sections[0].to", "greater than from"
+        ),
+        (
+            ##"{"gauges": [{"name": "a", "style": "dial", "sections": [{"from": 5, "color": "#fff"}]}]}"##, 1,
+            "gauges[0].sections[0].to", "missing"
+        ),
+        (
+            ##"{"gauges": [{"name": "a", "style": "dial", "sections": {"from": 5}}]}"##, 1, "gauges[0].sections",
+            "expected an array"
+        ),
+        (
+            ##"{"gauges": [{"name": "a", "style": "dial", "needle": {"width": 2}}]}"##, 1, "gauges[0].needle.width",
+            "from 0 to 0.3"
+        ),
+        (
+            ##"{"gauges": [{"name": "a", "style": "dial", "needle": {"color": "red"}}]}"##, 1, "gauges[0].needle.color",
+            "not a colour"
+        ),
+        (
+            ##"{"gauges": [{"name": "a", "style": "dial", "valueArc": "yes"}]}"##, 1, "gauges[0].valueArc",
+            "expected true, false or a width"
+        ),
+    ])
+    func reportsBadDialKeys(json: String, line: Int, path: String, message: String) {
+        let found = issues(json)
+        #expect(found.contains { $0.line == line && $0.path == path && $0.message.contains(message) }, "got \(found)")
+    }
+
+    /// Scale labels that would overlap at the gauge's size are thinned, with a warning.
+    @Test func warnsWhenScaleLabelsAreThinned() throws {
+        let crowded = try layout(
+            """
+            {"gauges": [{"name": "a", "style": "dial", "range": [0, 12000], "rect": [0, 0, 120, 120],
+              "scale": {"majorTicks": 25}}]}
+            """)
+        let found = crowded.warnings.map(\.description)
+        #expect(found.count == 1 && found[0].contains("gauges[0].scale: scale labels would overlap on a 120x120 dial"))
+        let roomy = try layout(
+            ##"{"gauges": [{"name": "a", "style": "dial", "range": [0, 100], "rect": [0, 0, 400, 400]}]}"##)
+        #expect(roomy.warnings == [])
+    }
+
+    /// Thresholds are the dial's sections from the first step on; below it, no section.
+    @Test func thresholdsAreSectionsFromTheFirstStep() throws {
+        let l = try layout(
+            ##"{"gauges": [{"name": "a", "style": "dial", "thresholds": [{"above": 60, "color": "#FF9500"}]}]}"##)
+        let g = l.gauges[0].gauge
+        let dial = try #require(g.style as? DialGaugeStyle)
+        #expect(dial.resolvedSections(g.configuration) == [.init(from: 60, to: 100, color: .orange)])
     }
 }

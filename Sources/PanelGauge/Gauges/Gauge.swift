@@ -170,7 +170,7 @@ public struct Gauge: Sendable {
                 ? thresholds?.zoneTint(
                     over: range, opacity: environment.thresholdZoneOpacity, uncovered: environment.track)
                 : nil,
-            environment: environment)
+            environment: environment, range: range, thresholds: thresholds)
     }
 
     // MARK: Modifiers (each returns a modified copy, as SwiftUI's do)

@@ -2,7 +2,7 @@
 public enum GaugeStyleName: String, Sendable, CaseIterable, Codable {
     case linearCapacity, accessoryLinear, accessoryLinearCapacity
     case accessoryCircular, accessoryCircularCapacity
-    case ring, stepped
+    case ring, stepped, dial
 
     /// The style; `segments` is used by `.stepped` only.
     public func style(segments: Int = 10) -> any GaugeStyle {
@@ -14,6 +14,7 @@ public enum GaugeStyleName: String, Sendable, CaseIterable, Codable {
         case .accessoryCircularCapacity: AccessoryCircularCapacityGaugeStyle()
         case .ring: RingGaugeStyle()
         case .stepped: SteppedGaugeStyle(segments: segments)
+        case .dial: DialGaugeStyle()
         }
     }
 }

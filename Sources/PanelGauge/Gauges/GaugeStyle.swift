@@ -95,12 +95,19 @@ public struct GaugeStyleConfiguration: Sendable {
     /// Styles draw their track with it instead of their usual track colour.
     public var zoneTrack: Tint?
     public var environment: GaugeEnvironment
+    /// The gauge's range, in its units: what a style that labels its scale
+    /// (``DialGaugeStyle``) writes at its ticks. 0...1 unless the gauge says.
+    public var range: ClosedRange<Double>
+    /// The gauge's colour zones, in its units, for styles that draw them as
+    /// parts of their scale (``DialGaugeStyle``'s sections).
+    public var thresholds: Thresholds?
 
     public init(
         value: Double, label: GaugeLabel? = nil, currentValueLabel: GaugeLabel? = nil,
         minimumValueLabel: GaugeLabel? = nil, maximumValueLabel: GaugeLabel? = nil,
         sizingText: [String] = [], tint: Tint = .color(.blue), zoneTrack: Tint? = nil,
-        environment: GaugeEnvironment = GaugeEnvironment()
+        environment: GaugeEnvironment = GaugeEnvironment(), range: ClosedRange<Double> = 0...1,
+        thresholds: Thresholds? = nil
     ) {
         self.value = value.isNaN ? 0 : min(1, max(0, value))
         self.label = label
@@ -111,6 +118,8 @@ public struct GaugeStyleConfiguration: Sendable {
         self.tint = tint
         self.zoneTrack = zoneTrack
         self.environment = environment
+        self.range = range
+        self.thresholds = thresholds
     }
 }
 

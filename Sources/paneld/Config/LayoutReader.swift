@@ -52,13 +52,31 @@ struct LayoutError: Error, CustomStringConvertible {
 ///           "interpolation": "oklab" (default) or "srgb" (how a gradient mixes its colours),
 ///           "mqtt": "TOPIC" (a plain-number payload) or { "topic": "zigbee2mqtt/kitchen",
 ///                   "field": "temperature" or "state.cpu.load" (JSON), "scale": 1, "offset": 0, "qos": 0 | 1 },
-///           "staleAfter": 30 or null, "staleOnRestore": true | false }
-///
-/// Styles are PanelGauge's: linearCapacity, accessoryLinear, accessoryLinearCapacity,
-/// accessoryCircular, accessoryCircularCapacity, ring, stepped (default ring);
-/// `arc` and `bar` are accepted as aliases of accessoryCircular and linearCapacity.
+///           "staleAfter": 30 or null, "staleOnRestore": true | false,
+///           dial only (PanelGauge's DialGaugeStyle; lengths and widths are fractions of the dial's radius):
+///           "scale": { "start": 135, "sweep": 270 (degrees clockwise from 3 o'clock, -360 to 360, not 0),
+///                      "majorTicks": 11 (2 to 101, both ends included) or { "count": 11, "length": 0.15,
+///                                    "width": 0.025, "color": "#FFFFFF" },
+///                      "minorTicks": 4 (0 to 20 between two major ticks) or { ...the same keys },
+///                      "labels": "inside" | "outside" | "none" or { "placement": "inside",
+///                                "format": "number" | "percent" | {"kind": ..., "decimals": N}, "color": "#FFFFFF" },
+///                      "band": 0.05 (0 to 0.3) },
+///           "sections": [ { "from": 0, "to": 60, "color": "#34C759" } ] (in the gauge's units; without
+///                       them, the thresholds are the sections, from each "above" to the next),
+///           "needle": { "length": 0.92 (of the ticks' radius), "width": 0.06, "tipWidth": 0.012, "tail": 0
+///                       (of its length), "hub": 0.08, "color": "#FF3B30" (default: the tint, or the
+///                       threshold's colour), "hubColor": "#FFFFFF" },
+///           "valueArc": true | false | 0.035 (its width) }
 ///       ]
 ///     }
+///
+/// Styles are PanelGauge's: linearCapacity, accessoryLinear, accessoryLinearCapacity,
+/// accessoryCircular, accessoryCircularCapacity, ring, stepped, dial (default ring);
+/// `arc` and `bar` are accepted as aliases of accessoryCircular and linearCapacity.
+/// A dial's keys on another style are errors. A dial's scale labels that would
+/// overlap are thinned to every 2nd, 5th... major tick (a divisor of the
+/// intervals, so both ends keep theirs), or left out when even the two ends
+/// would overlap; either is a warning for the gauge's rectangle.
 ///
 /// Where gauges go (``Layout/placement(screen:)``), on the screen as drawn
 /// (after `rotation`): a `rect` is in pixels; a `cell` is a place in the
@@ -483,7 +501,7 @@ private struct Checker {
         let keys = [
             "name", "style", "rect", "range", "label", "units", "tint", "gradient", "thresholds", "format", "segments",
             "minimumLabel", "maximumLabel", "labelSize", "metric", "interpolation", "title", "mqtt", "staleAfter",
-            "staleOnRestore", "cell",
+            "staleOnRestore", "cell", "scale", "sections", "needle", "valueArc",
         ]
         guard let m = members(v, path, known: keys) else { return nil }
         let before = issues.count
@@ -534,6 +552,11 @@ private struct Checker {
             }
             if style != .stepped { fail(m["segments"], path + ".segments", "only a 'stepped' gauge has segments") }
         }
+        var dial = DialGaugeStyle()
+        for key in ["scale", "sections", "needle", "valueArc"] where m[key] != nil && style != .dial {
+            fail(m[key], path + "." + key, "only a 'dial' gauge has \(key == "scale" ? "a scale" : key)")
+        }
+        if style == .dial { dialOptions(m, path, into: &dial) }
         var rect: IntRect? = nil
         if let r = m["rect"] {
             if case .array(let a) = r.kind, a.count == 4, let n = intArray(a), n[2] > 0, n[3] > 0 {
@@ -636,7 +659,7 @@ private struct Checker {
             var g = try Gauge(
                 checkedValue: range.lower, range: range.lower...range.upper, label: label.map(GaugeLabel.text),
                 current: nil, minimum: minimumLabel.map(GaugeLabel.text), maximum: maximumLabel.map(GaugeLabel.text))
-            g.style = style.style(segments: segments)
+            g.style = style == .dial ? dial : style.style(segments: segments)
             // A gradient (the layout's, or the style's default one) mixes in Oklab
             // unless the layout asks for sRGB.
             g.tint = (tint ?? g.style.defaultTint).interpolated(in: interpolation)
@@ -646,8 +669,16 @@ private struct Checker {
             // Text sizes follow the gauge's rectangle, unless the layout fixes them.
             if let labelSize { g.environment.labelSize = labelSize } else { g.environment.typeScale = TypeScale() }
             // Below the first threshold the gauge keeps its own colour (the tint at the start of the range).
-            if !steps.isEmpty { g.thresholds = try Thresholds(base: g.resolvedTint.color(at: 0), steps: steps) }
+            // (A dial draws thresholds as sections of its scale: none below the first.)
+            if !steps.isEmpty {
+                g.thresholds = try Thresholds(base: style == .dial ? nil : g.resolvedTint.color(at: 0), steps: steps)
+            }
             warnUnshown(g, m, path, style: style, hasFormat: format != nil)
+            if style == .dial, dial.labels != nil {
+                warnThinned(
+                    g, at: m["scale"] ?? v, path,
+                    cell: rect ?? screen.map { IntRect(x: 0, y: 0, width: $0.width, height: $0.height) })
+            }
             if !g.resolvedTint.isGradient, m["interpolation"] != nil {
                 warn(
                     m["interpolation"], path + ".interpolation", "has no effect: the tint is one colour, not a gradient"
@@ -667,6 +698,149 @@ private struct Checker {
         } catch {
             fail(v, path, "\(error)")
             return nil
+        }
+    }
+
+    /// A number at `path` in `range`, or nil (with an issue when it is out of it).
+    mutating func number(_ v: JSONValue?, _ path: String, in range: ClosedRange<Double>) -> Double? {
+        guard let d = number(v, path) else { return nil }
+        guard range.contains(d) else {
+            fail(
+                v, path, "must be from \(GaugeStore.format(range.lowerBound)) to \(GaugeStore.format(range.upperBound))"
+            )
+            return nil
+        }
+        return d
+    }
+
+    /// A whole number at `path` in `range`.
+    mutating func count(_ v: JSONValue?, _ path: String, in range: ClosedRange<Int>) -> Int? {
+        guard let d = number(v, path) else { return nil }
+        guard let k = Int(exactly: d), range.contains(k) else {
+            fail(v, path, "must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+            return nil
+        }
+        return k
+    }
+
+    /// A dial's `scale`, `sections`, `needle` and `valueArc` keys (see ``LayoutReader``).
+    mutating func dialOptions(_ m: [String: JSONValue], _ path: String, into dial: inout DialGaugeStyle) {
+        if let v = m["scale"] {
+            let p = path + ".scale"
+            let keys = ["start", "sweep", "majorTicks", "minorTicks", "labels", "band"]
+            if let sm = members(v, p, known: keys) {
+                if let a = number(sm["start"], p + ".start", in: -360...360) { dial.startAngle = .degrees(a) }
+                if let a = number(sm["sweep"], p + ".sweep", in: -360...360) {
+                    if a == 0 { fail(sm["sweep"], p + ".sweep", "must not be 0") } else { dial.sweep = .degrees(a) }
+                }
+                if let t = sm["majorTicks"] { ticks(t, p + ".majorTicks", counts: 2...101, into: &dial.majorTicks) }
+                if let t = sm["minorTicks"] { ticks(t, p + ".minorTicks", counts: 0...20, into: &dial.minorTicks) }
+                if let l = sm["labels"] { dial.labels = scaleLabels(l, p + ".labels") }
+                if let b = number(sm["band"], p + ".band", in: 0...0.3) { dial.bandWidth = b }
+            }
+        }
+        if let v = m["sections"] {
+            let p = path + ".sections"
+            if case .array(let a) = v.kind {
+                var out: [DialGaugeStyle.Section] = []
+                for (k, item) in a.enumerated() {
+                    let q = p + "[\(k)]"
+                    guard let sm = members(item, q, known: ["from", "to", "color"]) else { continue }
+                    for key in ["from", "to", "color"] where sm[key] == nil { fail(item, q + "." + key, "missing") }
+                    if let from = number(sm["from"], q + ".from"), let to = number(sm["to"], q + ".to"),
+                        let c = color(sm["color"], q + ".color")
+                    {
+                        if from >= to {
+                            fail(sm["to"], q + ".to", "must be greater than from (\(GaugeStore.format(from)))")
+                        }
+                        out.append(DialGaugeStyle.Section(from: from, to: to, color: c))
+                    }
+                }
+                dial.sections = out
+            } else {
+                fail(v, p, "expected an array [ { \"from\": 0, \"to\": 60, \"color\": \"#34C759\" } ]")
+            }
+        }
+        if let v = m["needle"] {
+            let p = path + ".needle"
+            let keys = ["length", "width", "tipWidth", "tail", "hub", "color", "hubColor"]
+            if let nm = members(v, p, known: keys) {
+                if let x = number(nm["length"], p + ".length", in: 0...1.2) { dial.needle.length = x }
+                if let x = number(nm["width"], p + ".width", in: 0...0.3) { dial.needle.baseWidth = x }
+                if let x = number(nm["tipWidth"], p + ".tipWidth", in: 0...0.3) { dial.needle.tipWidth = x }
+                if let x = number(nm["tail"], p + ".tail", in: 0...1) { dial.needle.tail = x }
+                if let x = number(nm["hub"], p + ".hub", in: 0...0.5) { dial.needle.hubRadius = x }
+                if let c = color(nm["color"], p + ".color") { dial.needle.color = c }
+                if let c = color(nm["hubColor"], p + ".hubColor") { dial.needle.hubColor = c }
+            }
+        }
+        if let v = m["valueArc"] {
+            switch v.kind {
+            case .bool(let on): dial.valueArc = on ? 0.035 : nil
+            case .number: dial.valueArc = number(v, path + ".valueArc", in: 0.005...0.2)
+            default: fail(v, path + ".valueArc", "expected true, false or a width (a fraction of the dial's radius)")
+            }
+        }
+    }
+
+    /// `N` (a count) or `{"count": N, "length": 0.15, "width": 0.025, "color": "#FFFFFF"}`.
+    mutating func ticks(_ v: JSONValue, _ path: String, counts: ClosedRange<Int>, into t: inout DialGaugeStyle.Ticks) {
+        if case .number = v.kind {
+            if let k = count(v, path, in: counts) { t.count = k }
+            return
+        }
+        guard let tm = members(v, path, known: ["count", "length", "width", "color"]) else { return }
+        if let k = count(tm["count"], path + ".count", in: counts) { t.count = k }
+        if let x = number(tm["length"], path + ".length", in: 0...1) { t.length = x }
+        if let x = number(tm["width"], path + ".width", in: 0...0.2) { t.width = x }
+        if let c = color(tm["color"], path + ".color") { t.color = c }
+    }
+
+    /// `"inside"`, `"outside"`, `"none"`, or `{"placement": ..., "format": ..., "color": ...}`.
+    mutating func scaleLabels(_ v: JSONValue, _ path: String) -> DialGaugeStyle.ScaleLabels? {
+        var labels = DialGaugeStyle.ScaleLabels()
+        func placement(_ s: String, _ at: JSONValue?, _ p: String) -> Bool {
+            switch s {
+            case "inside": labels.placement = .inside
+            case "outside": labels.placement = .outside
+            case "none": return false
+            default: fail(at, p, "'\(s)' is not 'inside', 'outside' or 'none'")
+            }
+            return true
+        }
+        switch v.kind {
+        case .string(let s):
+            return placement(s, v, path) ? labels : nil
+        case .object:
+            guard let lm = members(v, path, known: ["placement", "format", "color"]) else { return labels }
+            if let s = string(lm["placement"], path + ".placement"), !placement(s, lm["placement"], path + ".placement")
+            {
+                return nil
+            }
+            if let f = lm["format"], let format = valueFormat(f, path + ".format", units: nil) {
+                labels.format = format
+            }
+            if let c = color(lm["color"], path + ".color") { labels.color = c }
+            return labels
+        default:
+            fail(v, path, "expected \"inside\", \"outside\", \"none\" or {\"placement\": ..., \"format\": ...}")
+            return labels
+        }
+    }
+
+    /// Warns when a dial's scale labels are thinned or left out in `cell`
+    /// (its rectangle, or the screen; nothing to say when neither is known).
+    mutating func warnThinned(_ g: Gauge, at v: JSONValue, _ path: String, cell: IntRect?) {
+        guard let cell, let l = g.dialLayout(in: Rect(cell)), l.majorCount >= 2 else { return }
+        let size = "\(cell.width)x\(cell.height)"
+        if l.labelStep == 0 {
+            warn(
+                v, path + ".scale",
+                "scale labels do not fit a \(size) dial: none shown (fewer major ticks or labels \"outside\" may fit)")
+        } else if l.labelStep > 1 {
+            let nth = l.labelStep == 2 ? "2nd" : l.labelStep == 3 ? "3rd" : "\(l.labelStep)th"
+            warn(
+                v, path + ".scale", "scale labels would overlap on a \(size) dial: every \(nth) major tick is labelled")
         }
     }
 

@@ -30,171 +30,214 @@ enum Gallery {
 
     static func percent(_ v: Double) -> GaugeLabel { .text(ValueFormat.percent().string(for: v, in: 0...1)) }
 
-    static let entries: [Entry] = [
-        Entry(name: "linearCapacity") {
-            try strip(cell: (150, 64)) { v, tint in
-                try Gauge(value: v) {
-                    "CPU"
-                } currentValueLabel: {
-                    percent(v)
-                } minimumValueLabel: {
-                    "0"
-                } maximumValueLabel: {
-                    "1"
+    static let entries: [Entry] =
+        [
+            Entry(name: "linearCapacity") {
+                try strip(cell: (150, 64)) { v, tint in
+                    try Gauge(value: v) {
+                        "CPU"
+                    } currentValueLabel: {
+                        percent(v)
+                    } minimumValueLabel: {
+                        "0"
+                    } maximumValueLabel: {
+                        "1"
+                    }
+                    .gaugeStyle(.linearCapacity).tint(tint)
                 }
-                .gaugeStyle(.linearCapacity).tint(tint)
-            }
-        },
-        Entry(name: "accessoryLinear") {
-            try strip(cell: (150, 40)) { v, tint in
-                try Gauge(value: v) {
-                    "Temp"
-                } currentValueLabel: {
-                    percent(v)
-                } minimumValueLabel: {
-                    "0"
-                } maximumValueLabel: {
-                    "1"
+            },
+            Entry(name: "accessoryLinear") {
+                try strip(cell: (150, 40)) { v, tint in
+                    try Gauge(value: v) {
+                        "Temp"
+                    } currentValueLabel: {
+                        percent(v)
+                    } minimumValueLabel: {
+                        "0"
+                    } maximumValueLabel: {
+                        "1"
+                    }
+                    .gaugeStyle(.accessoryLinear).tint(tint)
                 }
-                .gaugeStyle(.accessoryLinear).tint(tint)
-            }
-        },
-        Entry(name: "accessoryLinearCapacity") {
-            try strip(cell: (150, 64)) { v, tint in
-                try Gauge(value: v) {
-                    "Battery"
-                } currentValueLabel: {
-                    percent(v)
+            },
+            Entry(name: "accessoryLinearCapacity") {
+                try strip(cell: (150, 64)) { v, tint in
+                    try Gauge(value: v) {
+                        "Battery"
+                    } currentValueLabel: {
+                        percent(v)
+                    }
+                    .gaugeStyle(.accessoryLinearCapacity).tint(tint)
                 }
-                .gaugeStyle(.accessoryLinearCapacity).tint(tint)
-            }
-        },
-        Entry(name: "accessoryCircular") {
-            try strip(cell: (90, 90)) { v, tint in
-                try Gauge(value: v * 100, in: 0...100) {
-                    "Speed"
-                } minimumValueLabel: {
-                    "0"
-                } maximumValueLabel: {
-                    "100"
+            },
+            Entry(name: "accessoryCircular") {
+                try strip(cell: (90, 90)) { v, tint in
+                    try Gauge(value: v * 100, in: 0...100) {
+                        "Speed"
+                    } minimumValueLabel: {
+                        "0"
+                    } maximumValueLabel: {
+                        "100"
+                    }
+                    .valueFormat(.number(decimals: 0)).gaugeStyle(.accessoryCircular).tint(tint)
                 }
-                .valueFormat(.number(decimals: 0)).gaugeStyle(.accessoryCircular).tint(tint)
-            }
-        },
-        Entry(name: "accessoryCircularCapacity") {
-            try strip(cell: (90, 90)) { v, tint in
-                try Gauge(value: v).valueFormat(.percent()).gaugeStyle(.accessoryCircularCapacity).tint(tint)
-            }
-        },
-        Entry(name: "ring") {
-            try strip(cell: (100, 100)) { v, tint in
-                try Gauge(value: v).gaugeStyle(.ring).tint(tint.isGradient ? .gradient([.red, .green]) : tint)
-            }
-        },
-        Entry(name: "stepped") {
-            try strip(cell: (90, 90)) { v, tint in
-                let steps = try SteppedGauge(segments: 8, step: Int((v * 8).rounded()))
-                return try Gauge(value: steps.value(at: 0)).gaugeStyle(.stepped(segments: 8)).tint(tint)
-            }
-        },
-        Entry(name: "ringCustomCentre") {
-            // The article's custom centres: a fixed text, and a drawing that sizes itself.
-            let (img, canvas) = Panel.image(width: 300, height: 130)
-            let text = try Gauge(value: 0.6) {
-                ""
-            } currentValueLabel: {
-                "fixed text"
-            }
-            .gaugeStyle(.ring(fontSize: 14)).tint(.gradient([.red, .green]))
-            text.draw(in: Rect(x: 0, y: 0, width: 150, height: 130).insetBy(4), on: canvas)
-            let bolt = Draw(size: { _, _ in Size(width: 34, height: 34) }) { r, canvas, _ in
-                var p = Path()
-                let pts: [(Double, Double)] = [
-                    (0.6, 0), (0.1, 0.58), (0.45, 0.58), (0.35, 1), (0.9, 0.38), (0.52, 0.38),
-                ]
-                p.move(to: Point(x: r.minX + pts[0].0 * r.width, y: r.minY + pts[0].1 * r.height))
-                for q in pts.dropFirst() { p.line(to: Point(x: r.minX + q.0 * r.width, y: r.minY + q.1 * r.height)) }
-                p.closeSubpath()
-                canvas.fill(p, paint: .solid(.yellow))
-            }
-            let icon = try Gauge(value: 0.35) {
-                ""
-            } currentValueLabel: {
-                .custom(bolt)
-            }
-            .gaugeStyle(.ring).tint(.gradient([.red, .green]))
-            icon.draw(in: Rect(x: 150, y: 0, width: 150, height: 130).insetBy(4), on: canvas)
-            return img
-        },
-        Entry(name: "loader") {
-            let (img, canvas) = Panel.image(width: 260, height: 100)
-            for (i, t) in [0.0, 0.35].enumerated() {
-                Loader(progress: 0.6).loaderStyle(.primary).body(at: t).draw(
-                    in: Rect(x: Double(i) * 90, y: 0, width: 90, height: 100), on: canvas, context: DrawContext())
-            }
-            Loader(progress: 0.6).loaderStyle(.secondary).body(at: 0.6).draw(
-                in: Rect(x: 180, y: 0, width: 80, height: 100), on: canvas, context: DrawContext())
-            return img
-        },
-        Entry(name: "thresholdZones") {
-            // Zones along the track (green, orange from 60, red from 85); the
-            // indicator takes its zone's colour.
-            let zones = try Thresholds(.green, (60, .orange), (85, .red))
-            let (img, canvas) = Panel.image(width: 400, height: 150)
-            for (i, v) in [30.0, 70, 92].enumerated() {
-                let x = Double(i) * 133
-                try Gauge(value: v, in: 0...100) {
+            },
+            Entry(name: "accessoryCircularCapacity") {
+                try strip(cell: (90, 90)) { v, tint in
+                    try Gauge(value: v).valueFormat(.percent()).gaugeStyle(.accessoryCircularCapacity).tint(tint)
+                }
+            },
+            Entry(name: "ring") {
+                try strip(cell: (100, 100)) { v, tint in
+                    try Gauge(value: v).gaugeStyle(.ring).tint(tint.isGradient ? .gradient([.red, .green]) : tint)
+                }
+            },
+            Entry(name: "stepped") {
+                try strip(cell: (90, 90)) { v, tint in
+                    let steps = try SteppedGauge(segments: 8, step: Int((v * 8).rounded()))
+                    return try Gauge(value: steps.value(at: 0)).gaugeStyle(.stepped(segments: 8)).tint(tint)
+                }
+            },
+            Entry(name: "ringCustomCentre") {
+                // The article's custom centres: a fixed text, and a drawing that sizes itself.
+                let (img, canvas) = Panel.image(width: 300, height: 130)
+                let text = try Gauge(value: 0.6) {
                     ""
-                } minimumValueLabel: {
-                    "0"
-                } maximumValueLabel: {
-                    "100"
-                }
-                .valueFormat(.number(decimals: 0)).gaugeStyle(.accessoryCircular).thresholds(zones)
-                .environment { $0.showsThresholdZones = true }
-                .draw(in: Rect(x: x, y: 0, width: 133, height: 96).insetBy(4), on: canvas)
-                try Gauge(value: v, in: 0...100) {
-                    "Load"
                 } currentValueLabel: {
-                    .text("\(Int(v)) %")
+                    "fixed text"
                 }
-                .gaugeStyle(.linearCapacity).thresholds(zones).environment { $0.showsThresholdZones = true }
-                .draw(in: Rect(x: x, y: 96, width: 133, height: 54).insetBy(6), on: canvas)
+                .gaugeStyle(.ring(fontSize: 14)).tint(.gradient([.red, .green]))
+                text.draw(in: Rect(x: 0, y: 0, width: 150, height: 130).insetBy(4), on: canvas)
+                let bolt = Draw(size: { _, _ in Size(width: 34, height: 34) }) { r, canvas, _ in
+                    var p = Path()
+                    let pts: [(Double, Double)] = [
+                        (0.6, 0), (0.1, 0.58), (0.45, 0.58), (0.35, 1), (0.9, 0.38), (0.52, 0.38),
+                    ]
+                    p.move(to: Point(x: r.minX + pts[0].0 * r.width, y: r.minY + pts[0].1 * r.height))
+                    for q in pts.dropFirst() {
+                        p.line(to: Point(x: r.minX + q.0 * r.width, y: r.minY + q.1 * r.height))
+                    }
+                    p.closeSubpath()
+                    canvas.fill(p, paint: .solid(.yellow))
+                }
+                let icon = try Gauge(value: 0.35) {
+                    ""
+                } currentValueLabel: {
+                    .custom(bolt)
+                }
+                .gaugeStyle(.ring).tint(.gradient([.red, .green]))
+                icon.draw(in: Rect(x: 150, y: 0, width: 150, height: 130).insetBy(4), on: canvas)
+                return img
+            },
+            Entry(name: "loader") {
+                let (img, canvas) = Panel.image(width: 260, height: 100)
+                for (i, t) in [0.0, 0.35].enumerated() {
+                    Loader(progress: 0.6).loaderStyle(.primary).body(at: t).draw(
+                        in: Rect(x: Double(i) * 90, y: 0, width: 90, height: 100), on: canvas, context: DrawContext())
+                }
+                Loader(progress: 0.6).loaderStyle(.secondary).body(at: 0.6).draw(
+                    in: Rect(x: 180, y: 0, width: 80, height: 100), on: canvas, context: DrawContext())
+                return img
+            },
+            Entry(name: "thresholdZones") {
+                // Zones along the track (green, orange from 60, red from 85); the
+                // indicator takes its zone's colour.
+                let zones = try Thresholds(.green, (60, .orange), (85, .red))
+                let (img, canvas) = Panel.image(width: 400, height: 150)
+                for (i, v) in [30.0, 70, 92].enumerated() {
+                    let x = Double(i) * 133
+                    try Gauge(value: v, in: 0...100) {
+                        ""
+                    } minimumValueLabel: {
+                        "0"
+                    } maximumValueLabel: {
+                        "100"
+                    }
+                    .valueFormat(.number(decimals: 0)).gaugeStyle(.accessoryCircular).thresholds(zones)
+                    .environment { $0.showsThresholdZones = true }
+                    .draw(in: Rect(x: x, y: 0, width: 133, height: 96).insetBy(4), on: canvas)
+                    try Gauge(value: v, in: 0...100) {
+                        "Load"
+                    } currentValueLabel: {
+                        .text("\(Int(v)) %")
+                    }
+                    .gaugeStyle(.linearCapacity).thresholds(zones).environment { $0.showsThresholdZones = true }
+                    .draw(in: Rect(x: x, y: 96, width: 133, height: 54).insetBy(6), on: canvas)
+                }
+                return img
+            },
+            Entry(name: "panel") {
+                // Several gauges sharing a 320x240 panel, with threshold zones.
+                let (img, canvas) = Panel.image(width: 320, height: 240)
+                let zones = try Thresholds(.green, (60, .orange), (85, .red))
+                let cells = PanelLayout.grid(
+                    in: Rect(x: 0, y: 0, width: 320, height: 240), columns: 3, rows: 2, spacing: 6, padding: 6)
+                let gauges: [Gauge] = [
+                    try Gauge(value: 42, in: 0...100) { "CPU" }.valueFormat(.percent()).gaugeStyle(
+                        .accessoryCircularCapacity
+                    ).thresholds(zones),
+                    try Gauge(value: 71, in: 0...100) { "GPU" }.valueFormat(.percent()).gaugeStyle(
+                        .accessoryCircularCapacity
+                    ).thresholds(zones),
+                    try Gauge(value: 93, in: 0...100) { "Disk" }.valueFormat(.percent()).gaugeStyle(
+                        .accessoryCircularCapacity
+                    ).thresholds(zones),
+                    try Gauge(value: 47.5, in: 20...90) {
+                        "Temp"
+                    } minimumValueLabel: {
+                        "20"
+                    } maximumValueLabel: {
+                        "90"
+                    }
+                    .valueFormat(.number(decimals: 0)).gaugeStyle(.accessoryCircular).tint(
+                        .gradient([.blue, .green, .yellow, .red])),
+                    try Gauge(value: 0.73).gaugeStyle(.ring).tint(.gradient([.red, .green])),
+                    try Gauge(value: 5, in: 0...8).gaugeStyle(.stepped(segments: 8)).valueFormat(
+                        .number(decimals: 0, unit: "/ 8")
+                    ).tint(.purple),
+                ]
+                for (g, cell) in zip(gauges, cells) { g.draw(in: cell, on: canvas) }
+                return img
+            },
+        ] + dials
+
+    /// The three dials of the gallery, each alone on a panel of each size.
+    static let dialSizes = [(320, 240), (800, 480)]
+
+    /// A plain dial, one with sections from thresholds, one with a value arc and labels outside.
+    static func dialGauges() throws -> [(name: String, gauge: Gauge)] {
+        let zones = try Thresholds(.green, (60, .orange), (85, .red))
+        return [
+            (
+                "dial",
+                try Gauge(value: 73, in: 0...100) { "Speed" }.valueFormat(.number(decimals: 0, unit: "km/h"))
+                    .gaugeStyle(.dial)
+            ),
+            (
+                "dialSections",
+                try Gauge(value: 71, in: 0...100) { "Load" }.valueFormat(.percent()).gaugeStyle(.dial)
+                    .thresholds(zones)
+            ),
+            (
+                "dialValueArc",
+                try Gauge(value: 23.5, in: -20...40) { "Outside" }.valueFormat(.number(decimals: 1, unit: "°C"))
+                    .gaugeStyle(
+                        DialGaugeStyle(
+                            majorTicks: DialGaugeStyle.Ticks(count: 7, length: 0.15, width: 0.025),
+                            labels: DialGaugeStyle.ScaleLabels(placement: .outside), valueArc: 0.035)
+                    ).tint(.blue)
+            ),
+        ]
+    }
+
+    static let dials: [Entry] = dialSizes.flatMap { w, h in
+        (0..<3).map { k in
+            Entry(name: ["dial", "dialSections", "dialValueArc"][k] + "-\(w)x\(h)") {
+                let (img, canvas) = Panel.image(width: w, height: h)
+                let g = try dialGauges()[k].gauge.environment { $0.typeScale = TypeScale() }
+                g.draw(in: Rect(x: 0, y: 0, width: Double(w), height: Double(h)).insetBy(6), on: canvas)
+                return img
             }
-            return img
-        },
-        Entry(name: "panel") {
-            // Several gauges sharing a 320x240 panel, with threshold zones.
-            let (img, canvas) = Panel.image(width: 320, height: 240)
-            let zones = try Thresholds(.green, (60, .orange), (85, .red))
-            let cells = PanelLayout.grid(
-                in: Rect(x: 0, y: 0, width: 320, height: 240), columns: 3, rows: 2, spacing: 6, padding: 6)
-            let gauges: [Gauge] = [
-                try Gauge(value: 42, in: 0...100) { "CPU" }.valueFormat(.percent()).gaugeStyle(
-                    .accessoryCircularCapacity
-                ).thresholds(zones),
-                try Gauge(value: 71, in: 0...100) { "GPU" }.valueFormat(.percent()).gaugeStyle(
-                    .accessoryCircularCapacity
-                ).thresholds(zones),
-                try Gauge(value: 93, in: 0...100) { "Disk" }.valueFormat(.percent()).gaugeStyle(
-                    .accessoryCircularCapacity
-                ).thresholds(zones),
-                try Gauge(value: 47.5, in: 20...90) {
-                    "Temp"
-                } minimumValueLabel: {
-                    "20"
-                } maximumValueLabel: {
-                    "90"
-                }
-                .valueFormat(.number(decimals: 0)).gaugeStyle(.accessoryCircular).tint(
-                    .gradient([.blue, .green, .yellow, .red])),
-                try Gauge(value: 0.73).gaugeStyle(.ring).tint(.gradient([.red, .green])),
-                try Gauge(value: 5, in: 0...8).gaugeStyle(.stepped(segments: 8)).valueFormat(
-                    .number(decimals: 0, unit: "/ 8")
-                ).tint(.purple),
-            ]
-            for (g, cell) in zip(gauges, cells) { g.draw(in: cell, on: canvas) }
-            return img
-        },
-    ]
+        }
+    }
 }

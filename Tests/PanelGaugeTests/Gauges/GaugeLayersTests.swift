@@ -48,6 +48,16 @@ enum LayeredGauges {
             ("accessoryLinear leading value", plain.gaugeStyle(.accessoryLinear).valueFormat(number)),
             ("accessoryLinear ends gradient", ends.gaugeStyle(.accessoryLinear).tint(gradient).thresholds(thresholds)),
             ("accessoryLinearCapacity", plain.gaugeStyle(.accessoryLinearCapacity).thresholds(thresholds)),
+            ("dial thresholds", plain.gaugeStyle(.dial).thresholds(thresholds)),
+            (
+                "dial value arc, tail, labels outside",
+                plain.gaugeStyle(
+                    DialGaugeStyle(
+                        labels: DialGaugeStyle.ScaleLabels(placement: .outside),
+                        needle: DialGaugeStyle.Needle(tail: 0.2),
+                        valueArc: 0.04)
+                ).tint(gradient)
+            ),
         ]
     }
 

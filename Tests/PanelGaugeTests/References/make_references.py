@@ -129,15 +129,23 @@ def winding(px, py, polys):
     w = np.zeros(px.shape, dtype=np.int32)
     for poly in polys:
         x0, y0 = poly[:, 0], poly[:, 1]
+        # A closed polygon winds 0 around every point outside its bounding
+        # box: only the samples inside it are tested (same result, faster).
+        sel = (px >= x0.min()) & (px <= x0.max()) & (py >= y0.min()) & (py <= y0.max())
+        if not sel.any():
+            continue
+        qx, qy = px[sel], py[sel]
+        acc = np.zeros(qx.shape, dtype=np.int32)
         x1, y1 = np.roll(x0, -1), np.roll(y0, -1)
         for i in range(len(x0)):
             ax, ay, bx, by = x0[i], y0[i], x1[i], y1[i]
             if ay == by:
                 continue
-            up = (ay <= py) & (by > py)
-            down = (by <= py) & (ay > py)
-            cross = (bx - ax) * (py - ay) - (px - ax) * (by - ay)
-            w += np.where(up & (cross > 0), 1, 0) - np.where(down & (cross < 0), 1, 0)
+            up = (ay <= qy) & (by > qy)
+            down = (by <= qy) & (ay > qy)
+            cross = (bx - ax) * (qy - ay) - (qx - ax) * (by - ay)
+            acc += np.where(up & (cross > 0), 1, 0) - np.where(down & (cross < 0), 1, 0)
+        w[sel] += acc
     return w
 
 

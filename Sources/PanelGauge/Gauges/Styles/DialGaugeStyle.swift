@@ -1,0 +1,797 @@
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A classic dial: a circular scale with major and minor ticks, numbers at the
+/// major ticks, coloured sections, a needle on a hub, an optional thin value
+/// arc, the current value and the label, like a speedometer (LVGL's `lv_scale`
+/// with a needle, Home Assistant's needle gauge).
+///
+/// Angles are in degrees from 3 o'clock, clockwise on screen; the scale runs
+/// from ``startAngle`` through ``sweep`` (default 135 and 270: from the lower
+/// left over the top to the lower right, open at the bottom). Lengths are
+/// fractions of the dial's radius `R`, the outer edge of what the dial draws
+/// around its scale: half the side of the largest square centred in the
+/// rectangle, less the ring of outside labels when there is one.
+///
+/// From the outside in: the labels (when ``ScaleLabels/placement`` is
+/// `.outside`), the value arc (``valueArc``, round ends, in the tint, from the
+/// scale's start to the value), the band (the environment's track colour under
+/// the ``sections``), the ticks (their outer ends on one circle), the labels
+/// (when inside), and the free centre: the label above the hub, the current
+/// value below it, the needle (the tint's colour at the value, or its own)
+/// over all of it and the hub over the needle.
+///
+/// Text sizes: scale labels at ``DrawContext/endLabelSize`` (at most `0.16 R`,
+/// a step of ``TypeScale/steps`` on a type scale), the label at
+/// ``DrawContext/titleSize``, the current value at the largest size (at most
+/// the type scale's value size) at which the widest value fits the free
+/// centre. Every text lies inside the free centre's circle or the label ring,
+/// so none meets a tick, the band or another text.
+///
+/// Scale labels never overlap each other or the ticks: when they would (too
+/// many, too wide, too small a dial) every `k`-th is shown, `k` the smallest
+/// divisor of the number of major intervals that separates them (so both ends
+/// keep their labels: every 2nd, 5th, 10th of 11 majors); when even the two
+/// ends collide, none is shown. ``DialLayout/labelStep`` tells which.
+///
+/// A parameter that is not finite (an angle, a length, a width, a section's
+/// bound) makes the style draw nothing.
+public struct DialGaugeStyle: GaugeStyle, Hashable {
+    /// Where the scale starts (value 0), in degrees clockwise from 3 o'clock.
+    public var startAngle: Angle
+    /// The scale's extent from ``startAngle``; negative runs counter-clockwise.
+    /// At most a full turn (larger values are clamped).
+    public var sweep: Angle
+    /// The major ticks: ``Ticks/count`` ticks over the scale, both ends included.
+    public var majorTicks: Ticks
+    /// The minor ticks: ``Ticks/count`` ticks between two major ones. Left out
+    /// when they would come closer than their width plus 1.5 px at their inner ends.
+    public var minorTicks: Ticks
+    /// Numbers at the major ticks; nil shows none.
+    public var labels: ScaleLabels?
+    /// Coloured ranges of the scale, in the gauge's units, drawn over the band
+    /// in order.
+    public var sections: [Section]
+    /// Whether a gauge's ``Thresholds`` become sections when ``sections`` is empty:
+    /// the base colour from the range's start to the first step, each step's
+    /// colour from its bound to the next.
+    public var sectionsFromThresholds: Bool
+    /// The band's width as a fraction of `R` (0 leaves it out, sections too).
+    public var bandWidth: Double
+    /// The needle and its hub.
+    public var needle: Needle
+    /// The value arc's width as a fraction of `R`; nil draws no value arc.
+    public var valueArc: Double?
+
+    /// A dial; every argument has the default the type's documentation gives.
+    public init(
+        startAngle: Angle = 135, sweep: Angle = 270, majorTicks: Ticks = .major, minorTicks: Ticks = .minor,
+        labels: ScaleLabels? = ScaleLabels(), sections: [Section] = [], sectionsFromThresholds: Bool = true,
+        bandWidth: Double = 0.05, needle: Needle = Needle(), valueArc: Double? = nil
+    ) {
+        self.startAngle = startAngle
+        self.sweep = sweep
+        self.majorTicks = majorTicks
+        self.minorTicks = minorTicks
+        self.labels = labels
+        self.sections = sections
+        self.sectionsFromThresholds = sectionsFromThresholds
+        self.bandWidth = bandWidth
+        self.needle = needle
+        self.valueArc = valueArc
+    }
+
+    /// One kind of tick mark: a butt-ended radial segment.
+    public struct Ticks: Sendable, Hashable {
+        /// How many: over the scale for major ticks (both ends included; fewer
+        /// than 2 draws none), between two major ticks for minor ones.
+        public var count: Int
+        /// Length, from the ticks' outer circle inward, as a fraction of `R`.
+        public var length: Double
+        /// Width as a fraction of `R`; never thinner than ``minimumWidth`` px.
+        public var width: Double
+        /// Thinnest width in pixels, so that small dials keep visible ticks.
+        public var minimumWidth: Double
+        /// Colour; nil takes the environment's foreground (at 0.6 opacity for
+        /// minor ticks).
+        public var color: Color?
+
+        /// Ticks of `count`, `length` and `width` (fractions of `R`).
+        public init(count: Int, length: Double, width: Double, minimumWidth: Double = 1, color: Color? = nil) {
+            self.count = count
+            self.length = length
+            self.width = width
+            self.minimumWidth = minimumWidth
+            self.color = color
+        }
+
+        /// 11 major ticks (every 10 %), `0.15 R` long, `0.025 R` wide.
+        public static let major = Ticks(count: 11, length: 0.15, width: 0.025)
+        /// 4 minor ticks between two major ones, `0.08 R` long, `0.012 R` wide (at least 0.75 px).
+        public static let minor = Ticks(count: 4, length: 0.08, width: 0.012, minimumWidth: 0.75)
+    }
+
+    /// Which side of the ticks the scale labels go.
+    public enum LabelPlacement: String, Sendable, Hashable {
+        /// Inside the ticks' ring, toward the centre.
+        case inside
+        /// Outside the scale; the dial shrinks to make room for them.
+        case outside
+    }
+
+    /// The numbers at the major ticks.
+    public struct ScaleLabels: Sendable, Hashable {
+        /// How a tick's value is written (in the gauge's units or as a percentage of the range).
+        public var format: ValueFormat
+        /// Inside or outside the ticks.
+        public var placement: LabelPlacement
+        /// Colour; nil takes the environment's foreground.
+        public var color: Color?
+
+        /// Labels in `format` on the `placement` side; whole numbers inside by default.
+        public init(
+            format: ValueFormat = .number(decimals: 0), placement: LabelPlacement = .inside, color: Color? = nil
+        ) {
+            self.format = format
+            self.placement = placement
+            self.color = color
+        }
+    }
+
+    /// A coloured part of the scale's band.
+    public struct Section: Sendable, Hashable {
+        /// Where the section begins and ends, in the gauge's units (either order;
+        /// clamped to the range).
+        public var from: Double
+        /// See ``from``.
+        public var to: Double
+        /// The section's colour.
+        public var color: Color
+
+        /// The band from `from` to `to` in `color`.
+        public init(from: Double, to: Double, color: Color) {
+            self.from = from
+            self.to = to
+            self.color = color
+        }
+    }
+
+    /// The needle: a tapered convex quadrilateral along the value's direction,
+    /// from the end of its tail through the centre to its tip, and a disc (the
+    /// hub) over its base.
+    public struct Needle: Sendable, Hashable {
+        /// From the centre to the tip, as a fraction of the ticks' outer radius.
+        public var length: Double
+        /// Width at the centre (and at the tail's end), as a fraction of `R`.
+        public var baseWidth: Double
+        /// Width at the tip, as a fraction of `R`.
+        public var tipWidth: Double
+        /// Length of the tail behind the centre, as a fraction of ``length``; 0 for none.
+        public var tail: Double
+        /// The hub's radius as a fraction of `R`; 0 for none.
+        public var hubRadius: Double
+        /// Colour; nil takes the tint's colour at the value (a threshold's colour).
+        public var color: Color?
+        /// The hub's colour; nil takes the environment's foreground.
+        public var hubColor: Color?
+
+        /// A needle; the defaults reach 0.92 of the way to the ticks' outer
+        /// ends, `0.06 R` wide at the centre, `0.012 R` at the tip, no tail, a
+        /// hub of `0.08 R`.
+        public init(
+            length: Double = 0.92, baseWidth: Double = 0.06, tipWidth: Double = 0.012, tail: Double = 0,
+            hubRadius: Double = 0.08, color: Color? = nil, hubColor: Color? = nil
+        ) {
+            self.length = length
+            self.baseWidth = baseWidth
+            self.tipWidth = tipWidth
+            self.tail = tail
+            self.hubRadius = hubRadius
+            self.color = color
+            self.hubColor = hubColor
+        }
+    }
+
+    /// The needle's red unless the gauge sets a tint.
+    public var defaultTint: Tint { .color(.red) }
+
+    /// True: the scale is static, the needle, hub, value arc and current value dynamic.
+    public var separatesLayers: Bool { true }
+
+    /// The label (above the hub) and the current value (below it); the scale's
+    /// numbers take the place of end labels.
+    public func shownLabels(configuration c: Configuration) -> GaugeLabelKinds {
+        GaugeLabelKinds(of: c).intersection([.label, .currentValue])
+    }
+
+    /// Whether the label is as narrow as its place above the hub.
+    public func labelFits(configuration c: Configuration, in rect: Rect, context: DrawContext) -> Bool {
+        guard let label = c.label, let l = layout(configuration: c, in: rect, context: context),
+            let box = l.titleBox
+        else { return true }
+        return label.size(pixelSize: l.titleSize, context: context).width <= box.width
+    }
+
+    /// Whether every parameter is finite (else the style draws nothing).
+    var isFinite: Bool {
+        let numbers = [
+            startAngle.degrees, sweep.degrees, majorTicks.length, majorTicks.width, majorTicks.minimumWidth,
+            minorTicks.length, minorTicks.width, minorTicks.minimumWidth, bandWidth, needle.length, needle.baseWidth,
+            needle.tipWidth, needle.tail, needle.hubRadius, valueArc ?? 0,
+        ]
+        return numbers.allSatisfy(\.isFinite) && sections.allSatisfy { $0.from.isFinite && $0.to.isFinite }
+    }
+
+    /// The sections drawn for `c`: the explicit ones, or those of its thresholds.
+    public func resolvedSections(_ c: Configuration) -> [Section] {
+        guard sections.isEmpty, sectionsFromThresholds, let t = c.thresholds else { return sections }
+        var out: [Section] = []
+        var from = c.range.lowerBound, color = t.base
+        for s in t.steps {
+            if let color, s.from > from {
+                out.append(Section(from: from, to: min(s.from, c.range.upperBound), color: color))
+            }
+            from = max(from, s.from)
+            color = s.color
+        }
+        if let color, from < c.range.upperBound {
+            out.append(Section(from: from, to: c.range.upperBound, color: color))
+        }
+        return out
+    }
+
+    /// Where every part of the dial goes for `c` drawn into `rect`; nil when
+    /// there is nothing to draw (a parameter not finite, no room).
+    public func layout(configuration c: Configuration, in rect: Rect, context: DrawContext) -> DialLayout? {
+        guard isFinite, rect.width.isFinite, rect.height.isFinite else { return nil }
+        // Every draw, clip and damage computation asks again for the same
+        // gauge; text labels make a key (the current value's own text only
+        // when no sizing texts stand for it).
+        let current = c.sizingText.isEmpty ? c.currentValueLabel : c.currentValueLabel.map { _ in "" }
+        guard c.label?.text != nil || c.label == nil, current?.text != nil || current == nil else {
+            return DialLayout(style: self, configuration: c, rect: rect, context: context)
+        }
+        let key = DialLayoutKey(
+            style: self, rect: rect, range: c.range, label: c.label?.text, current: current?.text,
+            sizingText: c.sizingText, environment: c.environment, textSizes: context.textSizes,
+            fonts: ObjectIdentifier(context.fonts))
+        if let known = dialLayouts.withLock({ $0[key] }) { return known }
+        let made = DialLayout(style: self, configuration: c, rect: rect, context: context)
+        dialLayouts.withLock { table in
+            if table.count >= 64 { table.removeAll(keepingCapacity: true) }
+            table[key] = .some(made)
+        }
+        return made
+    }
+
+    /// The dial in the largest square of its rectangle, drawn in the order
+    /// the type's documentation gives (static parts first).
+    public func makeBody(configuration c: Configuration) -> some Drawable {
+        Draw(size: squareSize) { rect, canvas, context in
+            guard let l = layout(configuration: c, in: rect, context: context) else { return }
+            let env = c.environment
+            if context.layers.contains(.static) {
+                if l.bandWidth > 0 {
+                    let r = l.bandRadius - l.bandWidth / 2
+                    canvas.strokeArc(
+                        center: l.center, radius: r, startAngle: l.startAngle, sweep: l.sweep, width: l.bandWidth,
+                        cap: .butt, paint: .solid(env.track))
+                    for s in resolvedSections(c) {
+                        let v0 = Gauge.normalize(min(s.from, s.to), in: c.range)
+                        let v1 = Gauge.normalize(max(s.from, s.to), in: c.range)
+                        guard v1 > v0 else { continue }
+                        canvas.strokeArc(
+                            center: l.center, radius: r, startAngle: l.angle(for: v0), sweep: l.sweep * (v1 - v0),
+                            width: l.bandWidth, cap: .butt, paint: .solid(s.color))
+                    }
+                }
+                if let p = l.tickPath(minor: true) {
+                    canvas.fill(p, paint: .solid(minorTicks.color ?? env.foreground.opacity(0.6)))
+                }
+                if let p = l.tickPath(minor: false) {
+                    canvas.fill(p, paint: .solid(majorTicks.color ?? env.foreground))
+                }
+                for label in l.labels {
+                    GaugeLabel.text(label.text).draw(
+                        in: label.box, on: canvas, context: context, pixelSize: l.labelSize,
+                        color: labels?.color ?? env.foreground)
+                }
+                if let label = c.label, let box = l.titleBox {
+                    label.draw(in: box, on: canvas, context: context, pixelSize: l.titleSize, color: env.foreground)
+                }
+            }
+            guard context.layers.contains(.dynamic) else { return }
+            if let arc = l.valueArc {
+                arc.strokeValueArc(to: c.value, cap: .round, valueStroke(c, arc), on: canvas)
+            }
+            if let current = c.currentValueLabel, let box = l.valueBox {
+                current.draw(in: box, on: canvas, context: context, pixelSize: l.valueSize, color: env.foreground)
+            }
+            if let p = l.needlePath(for: c.value) {
+                canvas.fill(p, paint: .solid(needle.color ?? c.tint.color(at: c.value)))
+            }
+            if l.hubRadius > 0 {
+                canvas.fillDisc(center: l.center, radius: l.hubRadius, paint: .solid(needle.hubColor ?? env.foreground))
+            }
+        }
+    }
+
+    /// The value arc's paint: the tint along the scale.
+    private func valueStroke(_ c: Configuration, _ arc: CircularGaugeLayout) -> GaugeLayering.ValueArc.Stroke {
+        GaugeLayering.ValueArc.Stroke(
+            paint: c.tint.arcPaint(center: arc.center, arcStart: arc.startAngle, arcSweep: arc.sweep))
+    }
+
+    /// Band, sections, ticks, scale labels and the label are static; the value
+    /// arc, the current value, the needle and the hub are dynamic. The needle's
+    /// bounds are boxes along its length, so a move repaints a strip around the
+    /// needle rather than the box of its whole sweep.
+    public func layering(configuration c: Configuration, in rect: Rect, context: DrawContext) -> GaugeLayering {
+        guard let l = layout(configuration: c, in: rect, context: context) else {
+            return GaugeLayering(staticKey: AnyHashable(0), dynamicBounds: [])
+        }
+        var others = l.needleBounds(for: c.value)
+        if l.hubRadius > 0 {
+            others.append(Rect(x: l.center.x, y: l.center.y, width: 0, height: 0).insetBy(-(l.hubRadius + 1)))
+        }
+        var bounds: [Rect]? = others
+        if let current = c.currentValueLabel, let box = l.valueBox {
+            bounds = adding(current.drawnBounds(in: box, context: context, pixelSize: l.valueSize), to: bounds)
+        }
+        let key = AnyHashable(StaticKey(layout: l, sections: resolvedSections(c), label: c.label.map { "\($0)" }))
+        guard let arc = l.valueArc else { return GaugeLayering(staticKey: key, dynamicBounds: bounds) }
+        let arcBounds = c.value > 0 ? arc.strokePieces(from: 0, to: c.value) : []
+        let valueArc = bounds.map {
+            GaugeLayering.ValueArc(layout: arc, value: c.value, cap: .round, paint: AnyHashable(c.tint), others: $0)
+        }
+        return GaugeLayering(staticKey: key, dynamicBounds: adding(bounds, to: arcBounds), valueArc: valueArc)
+    }
+
+    /// What the static layer depends on.
+    private struct StaticKey: Hashable {
+        var layout: DialLayout
+        var sections: [Section]
+        var label: String?
+    }
+}
+
+/// Where the parts of a ``DialGaugeStyle`` go in one rectangle. Pure geometry,
+/// so tests can check a drawing against it; angles and lengths as the style
+/// documents them.
+public struct DialLayout: Sendable, Hashable {
+    /// The dial's centre: the centre of the largest square in the rectangle.
+    public var center: Point
+    /// `R`: the outer radius of the scale's parts (value arc, band), inside the
+    /// ring of outside labels.
+    public var radius: Double
+    /// Where the scale starts (value 0).
+    public var startAngle: Angle
+    /// The scale's extent (at most a full turn either way).
+    public var sweep: Angle
+    /// The band's outer radius and width.
+    public var bandRadius: Double
+    /// See ``bandRadius``.
+    public var bandWidth: Double
+    /// The thin value arc's stroke, when the style has one.
+    public var valueArc: CircularGaugeLayout?
+    /// The radius of the ticks' outer ends.
+    public var tickRadius: Double
+    /// The major ticks' length and width, in pixels.
+    public var majorTickLength: Double
+    /// See ``majorTickLength``.
+    public var majorTickWidth: Double
+    /// The minor ticks' length and width, in pixels.
+    public var minorTickLength: Double
+    /// See ``minorTickLength``.
+    public var minorTickWidth: Double
+    /// How many major ticks (0 for none) and minor ticks between two of them
+    /// (0 when there are none or they were too close to draw).
+    public var majorCount: Int
+    /// See ``majorCount``.
+    public var minorCount: Int
+    /// The scale labels drawn, each with the major tick it belongs to.
+    public var labels: [Label]
+    /// Every `labelStep`-th major tick has its label (from the first); 0 when
+    /// none fit (or the style shows none).
+    public var labelStep: Int
+    /// The scale labels' text size.
+    public var labelSize: Double
+    /// Radius of the circle inside the ticks that the label and the current
+    /// value stay in (they also keep clear of the scale labels).
+    public var freeRadius: Double
+    /// The label's line above the hub, and its text size.
+    public var titleBox: Rect?
+    /// See ``titleBox``.
+    public var titleSize: Double
+    /// The current value's line below the hub, and its text size.
+    public var valueBox: Rect?
+    /// See ``valueBox``.
+    public var valueSize: Double
+    /// The hub's radius (0: none).
+    public var hubRadius: Double
+    /// The needle: from the centre to its tip, the tail behind the centre,
+    /// its widths at the centre and at the tip (pixels).
+    public var needleLength: Double
+    /// See ``needleLength``.
+    public var needleTail: Double
+    /// See ``needleLength``.
+    public var needleBaseWidth: Double
+    /// See ``needleLength``.
+    public var needleTipWidth: Double
+
+    /// A scale label: its text, the index of its major tick, its box.
+    public struct Label: Sendable, Hashable {
+        /// The formatted value.
+        public var text: String
+        /// Which major tick (0 at the scale's start).
+        public var tick: Int
+        /// The text's box (its advance by its ink's height), centred where the text goes.
+        public var box: Rect
+    }
+
+    /// The angle of normalized value `v` (clamped to 0...1).
+    public func angle(for v: Double) -> Angle { startAngle + sweep * min(1, max(0, v)) }
+
+    /// Every tick of one kind as one path of disjoint rectangles (nil: none).
+    func tickPath(minor: Bool) -> Path? {
+        let count = minor ? minorCount : majorCount
+        guard majorCount >= 2, count > 0 else { return nil }
+        let length = minor ? minorTickLength : majorTickLength
+        let half = (minor ? minorTickWidth : majorTickWidth) / 2
+        guard length > 0, half > 0 else { return nil }
+        var path = Path()
+        let intervals = majorCount - 1
+        let steps = minor ? intervals * (count + 1) : intervals
+        for t in 0...steps {
+            if minor && t % (count + 1) == 0 { continue }
+            let v = Double(t) / Double(steps)
+            if minor == false, abs(sweep.degrees) >= 360, t == steps { continue }
+            let a = angle(for: v).radians
+            let d = Point(x: cos(a), y: sin(a)), n = Point(x: -d.y, y: d.x)
+            func at(_ r: Double, _ side: Double) -> Point {
+                Point(x: center.x + r * d.x + side * n.x, y: center.y + r * d.y + side * n.y)
+            }
+            path.move(to: at(tickRadius - length, half))
+            path.line(to: at(tickRadius, half))
+            path.line(to: at(tickRadius, -half))
+            path.line(to: at(tickRadius - length, -half))
+            path.closeSubpath()
+        }
+        return path
+    }
+
+    /// The needle's corners at normalized value `v`: tail end (left, right),
+    /// tip (right, left), a convex quadrilateral.
+    public func needleCorners(for v: Double) -> [Point] {
+        let a = angle(for: v).radians
+        let d = Point(x: cos(a), y: sin(a)), n = Point(x: -d.y, y: d.x)
+        func at(_ r: Double, _ side: Double) -> Point {
+            Point(x: center.x + r * d.x + side * n.x, y: center.y + r * d.y + side * n.y)
+        }
+        let b = needleBaseWidth / 2, t = needleTipWidth / 2
+        return [at(-needleTail, b), at(needleLength, t), at(needleLength, -t), at(-needleTail, -b)]
+    }
+
+    /// The needle's polygon at normalized value `v` (nil: no needle).
+    func needlePath(for v: Double) -> Path? {
+        guard needleLength > 0, needleBaseWidth > 0 || needleTipWidth > 0 else { return nil }
+        let p = needleCorners(for: v)
+        var path = Path()
+        path.move(to: p[0])
+        for q in p.dropFirst() { path.line(to: q) }
+        path.closeSubpath()
+        return path
+    }
+
+    /// Boxes holding every pixel of the needle at `v`: one per quarter of its
+    /// length (each a pixel larger than the needle's part in it).
+    public func needleBounds(for v: Double) -> [Rect] {
+        guard needlePath(for: v) != nil else { return [] }
+        let p = needleCorners(for: v)
+        var out: [Rect] = []
+        let pieces = 4
+        for k in 0..<pieces {
+            let s0 = Double(k) / Double(pieces), s1 = Double(k + 1) / Double(pieces)
+            func mix(_ a: Point, _ b: Point, _ s: Double) -> Point {
+                Point(x: a.x + (b.x - a.x) * s, y: a.y + (b.y - a.y) * s)
+            }
+            let q = [mix(p[0], p[1], s0), mix(p[0], p[1], s1), mix(p[3], p[2], s0), mix(p[3], p[2], s1)]
+            let x0 = q.map(\.x).min()!, x1 = q.map(\.x).max()!, y0 = q.map(\.y).min()!, y1 = q.map(\.y).max()!
+            out.append(Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0).insetBy(-1.5))
+        }
+        return out
+    }
+}
+
+extension DialLayout {
+    /// Lays out `style` for `c` in `rect`; nil when the dial has no room.
+    init?(style: DialGaugeStyle, configuration c: GaugeStyleConfiguration, rect: Rect, context: DrawContext) {
+        let square = PanelLayout.centredSquare(in: rect)
+        let outer = square.width / 2
+        guard outer >= 4 else { return nil }
+        center = square.center
+        startAngle = style.startAngle
+        sweep = .degrees(min(360, max(-360, style.sweep.degrees)))
+        let majors = style.majorTicks.count >= 2 ? min(style.majorTicks.count, 361) : 0
+        majorCount = majors
+
+        // The scale labels' texts and sizes (measured once; placed below).
+        var size = context.endLabelSize
+        if context.textSizes != nil {
+            size = TypeScale.step(atMost: min(size, 0.16 * outer))
+        } else {
+            size = min(size, max(1, (0.16 * outer).rounded(.down)))
+        }
+        // (A size that is not a number, or below a pixel, shows no labels.)
+        if !(size >= 1 && size.isFinite) { size = 0 }
+        labelSize = size
+        let font = style.labels == nil || majors == 0 || size == 0 ? nil : context.font(size: size)
+        var texts: [(text: String, w: Double, h: Double)] = []
+        if let font, let format = style.labels?.format {
+            let full = abs(sweep.degrees) >= 360
+            for i in 0..<(full ? majors - 1 : majors) {
+                let value =
+                    c.range.lowerBound + Double(i) / Double(majors - 1) * (c.range.upperBound - c.range.lowerBound)
+                let s = format.string(for: value, in: c.range)
+                // The ink's height, and its advance; a pixel of slack for the
+                // whole-pixel pen position.
+                let h = Double(font.inkBounds(of: s)?.height ?? 0)
+                texts.append((s, font.advance(of: s) + 1, h + 1))
+            }
+        }
+        let gap = max(2, (0.3 * size).rounded())
+        let outside = style.labels?.placement == .outside && !texts.isEmpty
+        // Outside labels take the ring their boxes need: the scale's radius is
+        // moved until the farthest corner of a label placed outside it
+        // touches the square (the depth changes little with the radius).
+        var r = outer
+        if outside {
+            let (a0, span) = (startAngle, sweep)
+            let directions = (0..<texts.count).map { i in
+                let a = (a0 + span * (Double(i) / Double(majors - 1))).radians
+                return Point(x: cos(a), y: sin(a))
+            }
+            func farthest(_ r: Double) -> Double {
+                var far = 0.0
+                for (d, t) in zip(directions, texts) {
+                    guard let at = Self.placeOutside(d, t.w, t.h, beyond: r + gap) else { return .infinity }
+                    let x = abs(at * d.x) + t.w / 2, y = abs(at * d.y) + t.h / 2
+                    far = max(far, (x * x + y * y).squareRoot())
+                }
+                return far
+            }
+            r = outer - gap - (texts.map { max($0.w, $0.h) }.max() ?? 0)
+            for _ in 0..<8 where r > 0 {
+                let over = farthest(r) - outer
+                guard over.isFinite, abs(over) > 0.01 else { break }
+                r -= over
+            }
+            if farthest(r) > outer { r -= farthest(r) - outer + 0.01 }
+        }
+        guard r >= 4 else { return nil }
+        radius = r
+        var edge = r
+        if let w = style.valueArc, w > 0 {
+            let width = max(1, w * r)
+            valueArc = CircularGaugeLayout(
+                center: center, radius: r - width / 2, lineWidth: width, startAngle: startAngle, sweep: sweep)
+            edge = r - width - 0.03 * r
+        } else {
+            valueArc = nil
+        }
+        bandRadius = edge
+        bandWidth = max(0, style.bandWidth * r)
+        tickRadius = edge - (bandWidth > 0 ? bandWidth + 0.025 * r : 0)
+        majorTickLength = max(0, style.majorTicks.length * r)
+        majorTickWidth = max(style.majorTicks.minimumWidth, style.majorTicks.width * r)
+        minorTickLength = max(0, style.minorTicks.length * r)
+        minorTickWidth = max(style.minorTicks.minimumWidth, style.minorTicks.width * r)
+        // Minor ticks closer than their width and 1.5 px at their inner ends are left out.
+        let minors = max(0, min(style.minorTicks.count, 100))
+        if majors >= 2, minors > 0 {
+            let step = abs(sweep.radians) / Double((majors - 1) * (minors + 1))
+            let spacing = step * (tickRadius - minorTickLength)
+            minorCount = spacing >= minorTickWidth + 1.5 ? minors : 0
+        } else {
+            minorCount = 0
+        }
+        let tickInner = tickRadius - (majors > 0 ? majorTickLength : 0)
+
+        // Scale labels: each box as far out as it goes inside the ticks (or
+        // as far in as it goes outside the scale), then thinned until no two
+        // come within `gap` of each other.
+        var placed: [Label] = []
+        for (i, t) in texts.enumerated() {
+            let a = (startAngle + sweep * (Double(i) / Double(majors - 1))).radians
+            let d = Point(x: cos(a), y: sin(a))
+            let centre =
+                outside
+                ? Self.placeOutside(d, t.w, t.h, beyond: r + gap)
+                : Self.placeInside(d, t.w, t.h, within: tickInner - gap)
+            guard let centre else { continue }
+            let box = Rect(
+                x: center.x + centre * d.x - t.w / 2, y: center.y + centre * d.y - t.h / 2, width: t.w, height: t.h)
+            placed.append(Label(text: t.text, tick: i, box: box))
+        }
+        labelStep = 0
+        labels = []
+        if placed.count == texts.count, !placed.isEmpty {
+            let intervals = max(1, majors - 1)
+            for k in 1...intervals where intervals % k == 0 {
+                let shown = placed.filter { $0.tick % k == 0 }
+                if Self.apart(shown, gap: gap) {
+                    labelStep = k
+                    labels = shown
+                    break
+                }
+            }
+        }
+
+        // The free centre, and the label and value in it.
+        freeRadius = max(0, tickInner - gap)
+        hubRadius = max(0, style.needle.hubRadius * r)
+        needleLength = max(0, style.needle.length * tickRadius)
+        needleTail = max(0, style.needle.tail * needleLength)
+        needleBaseWidth = max(0, style.needle.baseWidth * r)
+        needleTipWidth = max(0, style.needle.tipWidth * r)
+
+        // The label above the hub and the current value below it: each at
+        // the largest size at which its line, next to the hub, stays inside
+        // the ticks and clear of the scale labels.
+        let clear = hubRadius + gap
+        let shown = labels, ctr = square.center, limit = max(0, tickInner - gap)
+        let textSizes = context.textSizes
+        func fit(_ sizes: [Double], below: Bool, width: (Double) -> Double) -> (size: Double, box: Rect)? {
+            for s in sizes {
+                let w = width(s)
+                let y0 = below ? ctr.y + clear : ctr.y - clear - s
+                let box = Rect(x: ctr.x - w / 2, y: y0, width: w, height: s)
+                let far = Self.farthest(of: box, from: ctr)
+                if far <= limit && Self.apart(shown + [Label(text: "", tick: -1, box: box)], gap: gap) {
+                    return (s, box)
+                }
+            }
+            return nil
+        }
+        /// Sizes from `top` down: steps of the type scale, or whole pixels.
+        func sizes(from top: Double) -> [Double] {
+            // No text taller than the free circle's radius; none for sizes that are not numbers.
+            let top = min(top, limit)
+            guard top.isFinite, top >= 1 else { return [] }
+            if textSizes != nil { return TypeScale.steps.filter { $0 <= top }.reversed() }
+            return stride(from: top.rounded(.down), through: min(6, top.rounded(.down)), by: -1).map { $0 }
+        }
+        titleSize = 0
+        titleBox = nil
+        if let label = c.label {
+            // As large as the scale labels when there are some, so the dial's
+            // smaller texts share one size.
+            let top = shown.isEmpty ? context.titleSize : min(context.titleSize, labelSize)
+            let natural = { (s: Double) in label.size(pixelSize: s, context: context).width + 1 }
+            if let (s, box) = fit(sizes(from: top), below: false, width: natural) {
+                (titleSize, titleBox) = (s, box)
+            } else if let s = sizes(from: top).last {
+                // Too long at any size: the smallest, as wide as its place
+                // allows, ending in an ellipsis.
+                var lo = 0.0, hi = 2 * limit
+                for _ in 0..<30 {
+                    let w = (lo + hi) / 2
+                    if fit([s], below: false, width: { _ in w }) != nil { lo = w } else { hi = w }
+                }
+                if lo >= 2 * s, let (_, box) = fit([s], below: false, width: { _ in lo }) {
+                    (titleSize, titleBox) = (s, box)
+                }
+            }
+        }
+        valueSize = 0
+        valueBox = nil
+        if let current = c.currentValueLabel {
+            // Sized by the widest value the gauge can show, so it never changes size.
+            // (The current text itself only when no sizing texts stand for it,
+            // so that the layout does not change with the value.)
+            var texts = c.sizingText
+            if texts.isEmpty, let t = current.text { texts.append(t) }
+            let top = min(context.textSizes?.value ?? 0.3 * limit, 0.5 * limit)
+            let width = { (s: Double) -> Double in
+                texts.isEmpty
+                    ? current.size(pixelSize: s, context: context).width + 1
+                    : widestAdvance(of: texts, size: s, context) + 1
+            }
+            if let (s, box) = fit(sizes(from: top), below: true, width: width) { (valueSize, valueBox) = (s, box) }
+        }
+    }
+
+    /// The distance from `p` to the farthest corner of `box`.
+    static func farthest(of box: Rect, from p: Point) -> Double {
+        let x = max(abs(box.minX - p.x), abs(box.maxX - p.x)), y = max(abs(box.minY - p.y), abs(box.maxY - p.y))
+        return (x * x + y * y).squareRoot()
+    }
+
+    /// The largest distance along `d` at which a `w` x `h` box centred there
+    /// lies within radius `limit` of the centre; nil when none does.
+    static func placeInside(_ d: Point, _ w: Double, _ h: Double, within limit: Double) -> Double? {
+        func far(_ t: Double) -> Double {
+            let x = abs(t * d.x) + w / 2, y = abs(t * d.y) + h / 2
+            return (x * x + y * y).squareRoot()
+        }
+        guard limit > 0, far(0) <= limit else { return nil }
+        var lo = 0.0, hi = limit
+        for _ in 0..<40 {
+            let m = (lo + hi) / 2
+            if far(m) <= limit { lo = m } else { hi = m }
+        }
+        return lo
+    }
+
+    /// The smallest distance along `d` at which a `w` x `h` box centred there
+    /// keeps at least `limit` from the centre.
+    static func placeOutside(_ d: Point, _ w: Double, _ h: Double, beyond limit: Double) -> Double? {
+        func near(_ t: Double) -> Double {
+            let x = max(0, abs(t * d.x) - w / 2), y = max(0, abs(t * d.y) - h / 2)
+            return (x * x + y * y).squareRoot()
+        }
+        var lo = 0.0, hi = limit + w + h
+        guard near(hi) >= limit else { return nil }
+        for _ in 0..<40 {
+            let m = (lo + hi) / 2
+            if near(m) >= limit { hi = m } else { lo = m }
+        }
+        return hi
+    }
+
+    /// The distance from `p` to the nearest point of `box`.
+    static func nearest(of box: Rect, to p: Point) -> Double {
+        let x = max(0, box.minX - p.x, p.x - box.maxX), y = max(0, box.minY - p.y, p.y - box.maxY)
+        return (x * x + y * y).squareRoot()
+    }
+
+    /// Whether no two boxes come within `gap` of each other.
+    static func apart(_ labels: [Label], gap: Double) -> Bool {
+        for (i, a) in labels.enumerated() {
+            for b in labels[(i + 1)...] {
+                let dx = max(a.box.minX - b.box.maxX, b.box.minX - a.box.maxX)
+                let dy = max(a.box.minY - b.box.maxY, b.box.minY - a.box.maxY)
+                if dx < gap && dy < gap { return false }
+            }
+        }
+        return true
+    }
+}
+
+extension GaugeStyle where Self == DialGaugeStyle {
+    /// A dial with the defaults of ``DialGaugeStyle``.
+    public static var dial: Self { Self() }
+}
+
+extension Gauge {
+    /// Where this gauge's dial goes when it is drawn into `rect` (after its
+    /// title, if any, takes its line); nil unless its style is a
+    /// ``DialGaugeStyle`` with room to draw. A program can tell from
+    /// ``DialLayout/labelStep`` whether the scale labels were thinned.
+    public func dialLayout(in rect: Rect, fonts: FontCache = .shared) -> DialLayout? {
+        guard let dial = style as? DialGaugeStyle, rect.isDrawable else { return nil }
+        let context = context(fonts: fonts, cell: rect)
+        let parts = titled(in: rect, context: context)
+        return dial.layout(configuration: parts.configuration, in: parts.body, context: context)
+    }
+}
+
+/// What a ``DialLayout`` depends on.
+private struct DialLayoutKey: Hashable {
+    var style: DialGaugeStyle
+    var rect: Rect
+    var range: ClosedRange<Double>
+    var label: String?
+    var current: String?
+    var sizingText: [String]
+    var environment: GaugeEnvironment
+    var textSizes: TextSizes?
+    var fonts: ObjectIdentifier
+}
+
+/// Layouts already worked out (a pure function of their key: font files do
+/// not change while they are open); emptied when it reaches 64 entries.
+private let dialLayouts = Mutex<[DialLayoutKey: DialLayout?]>([:])

@@ -1,0 +1,172 @@
+import Testing
+
+@testable import PanelGauge
+
+/// The dial style's geometry: scale labels that never meet each other or the
+/// ticks (thinned when they would), sections from thresholds, the needle's
+/// bounds, and nothing drawn for parameters that are not finite.
+@Suite struct DialStyleTests {
+    func gauge(_ style: DialGaugeStyle = DialGaugeStyle(), range: ClosedRange<Double> = 0...100) throws -> Gauge {
+        try Gauge(value: range.lowerBound + 0.73 * (range.upperBound - range.lowerBound), in: range) { "Speed" }
+            .valueFormat(.number(decimals: 0, unit: "km/h")).gaugeStyle(style)
+            .environment { $0.typeScale = TypeScale() }
+    }
+
+    func layout(_ g: Gauge, _ w: Double, _ h: Double) throws -> DialLayout {
+        try #require(g.dialLayout(in: Rect(x: 0, y: 0, width: w, height: h)))
+    }
+
+    func distance(_ a: Rect, _ b: Rect) -> (Double, Double) {
+        (max(a.minX - b.maxX, b.minX - a.maxX), max(a.minY - b.maxY, b.minY - a.maxY))
+    }
+
+    /// At every size, shown labels keep apart, inside the ticks' inner
+    /// circle (or outside the scale, within the square), and the label and
+    /// value lines lie inside the ticks clear of the hub and the scale labels.
+    @Test(arguments: [DialGaugeStyle.LabelPlacement.inside, .outside])
+    func labelsNeverMeetTicksOrEachOther(placement: DialGaugeStyle.LabelPlacement) throws {
+        let style = DialGaugeStyle(labels: DialGaugeStyle.ScaleLabels(placement: placement))
+        for range in [0.0...100, -20...40, 0...12000] {
+            let g = try gauge(style, range: range)
+            for side in stride(from: 40.0, through: 480, by: 20) {
+                let l = try layout(g, side * 1.4, side)
+                let tickInner = l.tickRadius - l.majorTickLength
+                for (i, a) in l.labels.enumerated() {
+                    for corner in [
+                        Point(x: a.box.minX, y: a.box.minY), Point(x: a.box.maxX, y: a.box.minY),
+                        Point(x: a.box.minX, y: a.box.maxY), Point(x: a.box.maxX, y: a.box.maxY),
+                    ] {
+                        let d =
+                            ((corner.x - l.center.x) * (corner.x - l.center.x)
+                            + (corner.y - l.center.y) * (corner.y - l.center.y)).squareRoot()
+                        if placement == .inside {
+                            #expect(d <= tickInner, "\(range) \(side): label \(a.text) reaches the ticks")
+                        } else {
+                            #expect(d <= side / 2 + 1e-6, "\(range) \(side): label \(a.text) leaves the square")
+                        }
+                    }
+                    if placement == .outside {
+                        #expect(DialLayout.nearest(of: a.box, to: l.center) >= l.radius, "\(range) \(side) \(a.text)")
+                    }
+                    for b in l.labels[(i + 1)...] {
+                        let (dx, dy) = distance(a.box, b.box)
+                        #expect(dx >= 2 || dy >= 2, "\(range) \(side): \(a.text) meets \(b.text)")
+                    }
+                }
+                for box in [l.titleBox, l.valueBox].compactMap({ $0 }) {
+                    #expect(DialLayout.farthest(of: box, from: l.center) <= tickInner)
+                    #expect(DialLayout.nearest(of: box, to: l.center) >= l.hubRadius)
+                    for a in l.labels {
+                        let (dx, dy) = distance(a.box, box)
+                        #expect(dx >= 2 || dy >= 2, "\(range) \(side): \(a.text) meets the label or value")
+                    }
+                }
+            }
+        }
+    }
+
+    /// Crowded labels are thinned to every k-th major tick, k a divisor of
+    /// the intervals (both ends labelled); a large dial shows them all, a
+    /// tiny one none.
+    @Test func crowdedLabelsAreThinnedKeepingBothEnds() throws {
+        // At a fixed text size (a type scale grows the labels with the dial).
+        let g = try gauge(DialGaugeStyle(majorTicks: DialGaugeStyle.Ticks(count: 21, length: 0.15, width: 0.025)))
+            .environment {
+                $0.typeScale = nil
+                $0.labelSize = 12
+            }
+        let big = try layout(g, 1600, 1600)
+        #expect(big.labelStep == 1 && big.labels.count == 21)
+        var steps: Set<Int> = []
+        for side in stride(from: 60.0, through: 400, by: 10) {
+            let l = try layout(g, side, side)
+            steps.insert(l.labelStep)
+            guard l.labelStep > 0 else { continue }
+            #expect(20 % l.labelStep == 0)
+            #expect(l.labels.first?.text == "0" && l.labels.last?.text == "100", "\(side)")
+            #expect(l.labels.count == 20 / l.labelStep + 1)
+        }
+        #expect(steps.count >= 3, "sizes from 60 to 400 px thin differently: \(steps.sorted())")
+        // A full turn puts the two ends on one tick: one label for both.
+        let full = try layout(try gauge(DialGaugeStyle(startAngle: 270, sweep: 360)), 400, 400)
+        #expect(full.labels.map(\.text) == ["0", "10", "20", "30", "40", "50", "60", "70", "80", "90"])
+    }
+
+    @Test func sectionsComeFromThresholdsUnlessGiven() throws {
+        let t = try Thresholds(base: nil, steps: [.init(from: 60, color: .orange), .init(from: 85, color: .red)])
+        let c = try gauge(range: 0...100).thresholds(t).configuration
+        #expect(
+            DialGaugeStyle().resolvedSections(c) == [
+                .init(from: 60, to: 85, color: .orange), .init(from: 85, to: 100, color: .red),
+            ])
+        let based = try gauge(range: 0...100).thresholds(try Thresholds(.green, (60, .orange))).configuration
+        #expect(
+            DialGaugeStyle().resolvedSections(based) == [
+                .init(from: 0, to: 60, color: .green), .init(from: 60, to: 100, color: .orange),
+            ])
+        let own = [DialGaugeStyle.Section(from: 10, to: 20, color: .blue)]
+        #expect(DialGaugeStyle(sections: own).resolvedSections(c) == own)
+        #expect(DialGaugeStyle(sectionsFromThresholds: false).resolvedSections(c).isEmpty)
+    }
+
+    /// Every needle pixel lies in its bounds, and a small move repaints a
+    /// small part of the dial.
+    @Test func needleBoundsHoldTheNeedle() throws {
+        let rect = Rect(x: 0, y: 0, width: 200, height: 160)
+        let style = DialGaugeStyle(labels: nil, needle: DialGaugeStyle.Needle(tail: 0.25), valueArc: nil)
+        let g = try Gauge(value: 0, in: 0...100).gaugeStyle(style).environment { $0.track = .clear }
+        for v in [0.0, 13.7, 50, 73, 99.9] {
+            let gv = try g.withValue(v)
+            let img = Image(width: 200, height: 160)
+            let canvas = Canvas(surface: img.surface)
+            canvas.clear(.black)
+            gv.draw(in: rect, on: canvas, layers: .dynamic)
+            let l = try #require(gv.dialLayout(in: rect))
+            let boxes =
+                (l.needleBounds(for: v / 100) + [
+                    Rect(x: l.center.x, y: l.center.y, width: 0, height: 0).insetBy(-(l.hubRadius + 1))
+                ]).map(IntRect.init(covering:))
+            var outside = 0, painted = 0
+            for y in 0..<160 {
+                for x in 0..<200 where img.surface.pixel(x: x, y: y) != img.surface.pixel(x: 0, y: 0) {
+                    painted += 1
+                    if !boxes.contains(where: { $0.contains(IntRect(x: x, y: y, width: 1, height: 1)) }) {
+                        outside += 1
+                    }
+                }
+            }
+            #expect(painted > 100 && outside == 0, "at \(v): \(outside) of \(painted) outside")
+        }
+        let a = g.layering(in: rect), b = try g.withValue(1).layering(in: rect)
+        let changed = try #require(a.changedBounds(to: b))
+        let area = changed.reduce(0) { $0 + $1.width * $1.height }
+        #expect(area < 0.25 * rect.width * rect.height, "\(area)")
+    }
+
+    @Test func parametersThatAreNotFiniteDrawNothing() throws {
+        var broken: [DialGaugeStyle] = []
+        for k in 0..<6 {
+            var s = DialGaugeStyle()
+            switch k {
+            case 0: s.startAngle = .degrees(.nan)
+            case 1: s.sweep = .degrees(.infinity)
+            case 2: s.majorTicks.width = .nan
+            case 3: s.needle.length = -.infinity
+            case 4: s.sections = [.init(from: 0, to: .nan, color: .red)]
+            default: s.valueArc = .nan
+            }
+            broken.append(s)
+        }
+        for s in broken {
+            let img = Image(width: 120, height: 100)
+            let canvas = Canvas(surface: img.surface)
+            canvas.clear(.black)
+            try gauge(s).draw(in: Rect(x: 0, y: 0, width: 120, height: 100), on: canvas)
+            let blank = (0..<100).allSatisfy { y in
+                (0..<120).allSatisfy { img.surface.pixel(x: $0, y: y) == img.surface.pixel(x: 0, y: 0) }
+            }
+            #expect(blank)
+            #expect(try gauge(s).dialLayout(in: Rect(x: 0, y: 0, width: 120, height: 100)) == nil)
+        }
+    }
+}
