@@ -21,7 +21,6 @@ let package = Package(
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
-        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
 
         // Pure-Swift rasterizer and gauges; never imports libdrm. No unsafe flags, so
         // other packages can depend on it by version (Tests/tools/depend-by-version.sh):
@@ -37,6 +36,9 @@ let package = Package(
             name: "PanelDisplay",
             dependencies: ["PanelGauge", "CDRM"]
         ),
+        // libmosquitto, opened at run time only when a layout configures MQTT (its
+        // header comes from libmosquitto-dev; the library is not linked).
+        .target(name: "CMosquitto"),
         // `paneld --version`: the version and revision above, as C string constants.
         .target(
             name: "PaneldBuildInfo",

@@ -120,7 +120,7 @@ cp "$HERE/debian/control" "$SRC/debian/control"
 # shlibs and symbols files), and their files unpacked beside it.
 # The candidates: the runtime packages whose libraries a paneld build may load;
 # dpkg-shlibdeps below fails if the binary needs a library none of them ships.
-CANDIDATES=(libc6 libgcc-s1 libdrm2 libfreetype6 zlib1g libmosquitto1)
+CANDIDATES=(libc6 libgcc-s1 libdrm2 libfreetype6 zlib1g)
 foreign_admindir() {
     local key dir apt=$HERE/.cache/apt-$SUITE deb pkg
     key=$(printf '%s ' "${CANDIDATES[@]}" | sha256sum | cut -c1-8)

@@ -94,6 +94,39 @@ import Testing
         d.log().split(separator: "\n").filter { $0.contains(text) }.count
     }
 
+    /// libmosquitto (and the OpenSSL it loads) is mapped into paneld only when the
+    /// layout configures MQTT; a daemon without MQTT never opens it.
+    @Test func libmosquittoIsMappedOnlyWithMQTT() throws {
+        func maps(_ d: DaemonProcess) throws -> String {
+            try procFile("/proc/\(d.pid)/maps")
+        }
+        let plain = TempDirectory()
+        try plain.write("l.json", #"{"gauges": [{"name": "cpu"}]}"#)
+        let p = try Self.start(plain)
+        #expect(try TestClient(p.socketPath).ask("get cpu") == "cpu 0")
+        #expect(try !maps(p).contains("libmosquitto"), "a daemon without MQTT maps libmosquitto")
+        let dir = TempDirectory()
+        let broker = try Broker(dir)
+        try Self.writeLayout(
+            dir, broker: "mqtt://127.0.0.1:\(broker.port)", gauges: #"{"name": "cpu", "mqtt": "host/cpu"}"#)
+        let d = try Self.start(dir)
+        #expect(Self.waitForLog(d, "connected; subscribed"), "\(d.log())")
+        #expect(try maps(d).contains("/libmosquitto.so"))  // the file is libmosquitto.so.VERSION
+    }
+
+    /// Without the library, the MQTT input is refused with the package to install
+    /// and the loader's reason; an earlier successful load stays usable.
+    @Test func aMissingLibmosquittoIsNamed() throws {
+        #expect {
+            try MQTTInput.loadLibrary(named: "libmosquitto-absent.so.1", label: "mqtt mqtt://h:1883")
+        } throws: { error in
+            let text = "\(error)"
+            return text.hasPrefix("mqtt mqtt://h:1883: MQTT needs libmosquitto (Debian package libmosquitto1): ")
+                && text.contains("libmosquitto-absent.so.1")
+        }
+        try MQTTInput.loadLibrary(label: "mqtt mqtt://h:1883")
+    }
+
     /// With the broker down, paneld starts and serves its socket and display;
     /// it retries with backoff, saying so once, and takes the retained value
     /// once the broker is up.

@@ -671,7 +671,8 @@ case_virtio() {
 # dumb buffers, mapped), draws the first frame and three updates that page-flip
 # between both buffers (the screen is checked after each), then gets no input:
 # its CPU ticks (utime + stime in /proc/PID/stat) over 10 s must not change, and
-# its VmRSS (/proc/PID/status) after that must be at most RSS_BOUND_KB. The
+# its VmRSS (/proc/PID/status) after that must be at most RSS_BOUND_KB, with no
+# libmosquitto among its mappings (the layout has no MQTT). The
 # breakdown (status lines, smaps_rollup, resident kB per mapping) goes to the log.
 # bochs-drm's dumb buffers live in the device's VRAM: their mappings are PFN maps,
 # which the kernel does not count in RSS (the log lists them: mapped, 0 resident).
@@ -703,6 +704,10 @@ case_rss() {
     if [ "$rss" -gt "$RSS_BOUND_KB" ]; then fail_vm "paneld's VmRSS is $rss kB, above the bound of $RSS_BOUND_KB kB"; fi
     log "PASS rss/vmrss: $rss kB <= $RSS_BOUND_KB kB (800x480 XRGB8888, two dumb buffers, 4 frames, 10 s idle)"
     PASSED+=("rss/vmrss")
+    # libmosquitto (and the OpenSSL it loads) is opened only for a layout with MQTT.
+    if grep -a -q 'SMAPS .*libmosquitto' "$VM/serial.log"; then fail_vm "paneld maps libmosquitto without MQTT"; fi
+    log "PASS rss/no-mqtt-library: libmosquitto not mapped (the layout has no MQTT)"
+    PASSED+=("rss/no-mqtt-library")
     stop_paneld
     shutdown_vm
 }

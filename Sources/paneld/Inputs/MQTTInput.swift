@@ -64,6 +64,18 @@ final class MQTTInput: ValueInput {
     /// Packets read per poll turn at most, so a flood cannot hold the loop.
     static let packetsPerTurn = 256
 
+    /// The shared library the MQTT input opens (package libmosquitto1).
+    static let libraryName = "libmosquitto.so.1"
+
+    /// Opens libmosquitto (once per process) so a daemon without MQTT never maps it
+    /// or the OpenSSL it loads. Throws, naming the package, when it cannot.
+    static func loadLibrary(named name: String = libraryName, label: String) throws {
+        var message = [CChar](repeating: 0, count: 512)
+        guard cmosq_load(name, &message, message.count) != 0 else { return }
+        let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        throw DaemonError("\(label): MQTT needs libmosquitto (Debian package libmosquitto1): \(reason)")
+    }
+
     /// Prepares the client; the first connection attempt is made by the loop's
     /// first turn. `password` is the password file's first line.
     init(settings: MQTTSettings, subscriptions: [(gauge: String, subscription: MQTTSubscription)], password: String?)
@@ -74,44 +86,45 @@ final class MQTTInput: ValueInput {
         var routes: [String: [(gauge: String, subscription: MQTTSubscription)]] = [:]
         for s in subscriptions { routes[s.subscription.topic, default: []].append(s) }
         self.routes = routes
-        mosquitto_lib_init()
-        guard let h = mosquitto_new(settings.clientID, true, nil) else {
-            mosquitto_lib_cleanup()
+        try MQTTInput.loadLibrary(label: label)
+        cmosq_lib_init()
+        guard let h = cmosq_new(settings.clientID, true, nil) else {
+            cmosq_lib_cleanup()
             throw DaemonError("\(label): cannot create an MQTT client (\(String(cString: strerror(errno))))")
         }
         handle = h
         state = .waiting(until: monotonicMilliseconds())
         do {
-            try check(mosquitto_int_option(h, MOSQ_OPT_PROTOCOL_VERSION, CMOSQ_PROTOCOL_V311), "protocol version")
-            if let u = settings.username { try check(mosquitto_username_pw_set(h, u, password), "username") }
+            try check(cmosq_int_option(h, MOSQ_OPT_PROTOCOL_VERSION, CMOSQ_PROTOCOL_V311), "protocol version")
+            if let u = settings.username { try check(cmosq_username_pw_set(h, u, password), "username") }
             if settings.tls {
-                if settings.caFile == nil { try check(mosquitto_int_option(h, MOSQ_OPT_TLS_USE_OS_CERTS, 1), "CA") }
+                if settings.caFile == nil { try check(cmosq_int_option(h, MOSQ_OPT_TLS_USE_OS_CERTS, 1), "CA") }
                 if settings.caFile != nil || settings.certificateFile != nil {
                     // A key with a passphrase is refused rather than prompted for on a terminal.
                     let noPassphrase:
                         @convention(c) (UnsafeMutablePointer<CChar>?, Int32, Int32, UnsafeMutableRawPointer?)
                             -> Int32 = { _, _, _, _ in 0 }
                     try check(
-                        mosquitto_tls_set(
+                        cmosq_tls_set(
                             h, settings.caFile, nil, settings.certificateFile, settings.keyFile, noPassphrase),
                         "TLS files")
                 }
             }
         } catch {
-            mosquitto_destroy(h)
-            mosquitto_lib_cleanup()
+            cmosq_destroy(h)
+            cmosq_lib_cleanup()
             throw error
         }
-        mosquitto_user_data_set(h, Unmanaged.passUnretained(self).toOpaque())
-        mosquitto_connect_callback_set(h) { _, context, rc in
+        cmosq_user_data_set(h, Unmanaged.passUnretained(self).toOpaque())
+        cmosq_connect_callback_set(h) { _, context, rc in
             guard let context else { return }
             Unmanaged<MQTTInput>.fromOpaque(context).takeUnretainedValue().connected(rc)
         }
-        mosquitto_log_callback_set(h) { _, context, level, text in
+        cmosq_log_callback_set(h) { _, context, level, text in
             guard let context, let text, level == CMOSQ_LOG_ERR else { return }
             Unmanaged<MQTTInput>.fromOpaque(context).takeUnretainedValue().libraryError = String(cString: text)
         }
-        mosquitto_message_callback_set(h) { _, context, message in
+        cmosq_message_callback_set(h) { _, context, message in
             guard let context, let message else { return }
             Unmanaged<MQTTInput>.fromOpaque(context).takeUnretainedValue().message(message.pointee)
         }
@@ -131,14 +144,14 @@ final class MQTTInput: ValueInput {
             let text = String(cString: strerror(code))
             return NetworkSandbox.hint(forErrno: code).map { "\(text) (\($0))" } ?? text
         }
-        return String(cString: mosquitto_strerror(rc))
+        return String(cString: cmosq_strerror(rc))
     }
 
     var interest: (fd: FileDescriptor, events: PollEvents)? {
         if case .waiting = state { return nil }
-        let s = mosquitto_socket(handle)
+        let s = cmosq_socket(handle)
         guard s >= 0 else { return nil }
-        return (FileDescriptor(rawValue: s), mosquitto_want_write(handle) ? [.input, .output] : .input)
+        return (FileDescriptor(rawValue: s), cmosq_want_write(handle) ? [.input, .output] : .input)
     }
 
     var nextDeadline: Int64? {
@@ -151,17 +164,17 @@ final class MQTTInput: ValueInput {
 
     func receive(_ events: PollEvents, _ apply: (Command) -> Result<String, LineError>) {
         if events.contains(.output) || events.contains(.error) {
-            let rc = mosquitto_loop_write(handle, 1)
+            let rc = cmosq_loop_write(handle, 1)
             guard rc == MOSQ_ERR_SUCCESS.rawValue else { return lost(rc) }
         }
         if events.contains(.input) || events.contains(.hangUp) || events.contains(.error) {
             for _ in 0..<MQTTInput.packetsPerTurn {
-                let rc = mosquitto_loop_read(handle, 1)
+                let rc = cmosq_loop_read(handle, 1)
                 guard rc == MOSQ_ERR_SUCCESS.rawValue else {
                     flush(apply)
                     return lost(rc)
                 }
-                let s = mosquitto_socket(handle)
+                let s = cmosq_socket(handle)
                 guard s >= 0,
                     (try? pollDescriptors([(FileDescriptor(rawValue: s), .input)], timeout: 0))?.first?
                         .isEmpty == false
@@ -180,8 +193,8 @@ final class MQTTInput: ValueInput {
         case .connected:
             guard let due = miscDue, now >= due else { return }
             miscDue = now + keepaliveCheckInterval
-            let rc = mosquitto_loop_misc(handle)
-            if rc != MOSQ_ERR_SUCCESS.rawValue || mosquitto_socket(handle) < 0 { lost(rc) }
+            let rc = cmosq_loop_misc(handle)
+            if rc != MOSQ_ERR_SUCCESS.rawValue || cmosq_socket(handle) < 0 { lost(rc) }
         default: break
         }
     }
@@ -198,8 +211,8 @@ final class MQTTInput: ValueInput {
     private func attempt(now: Int64) {
         let rc =
             hasConnectedBefore || reported != nil
-            ? mosquitto_reconnect_async(handle)
-            : mosquitto_connect_async(handle, settings.host, Int32(settings.port), Int32(settings.keepalive))
+            ? cmosq_reconnect_async(handle)
+            : cmosq_connect_async(handle, settings.host, Int32(settings.port), Int32(settings.keepalive))
         if rc == MOSQ_ERR_SUCCESS.rawValue {
             state = .connecting(since: now)
         } else {
@@ -210,7 +223,7 @@ final class MQTTInput: ValueInput {
     /// CONNACK: subscribed to every topic when accepted; a refusal is an error once.
     private func connected(_ rc: Int32) {
         guard rc == 0 else {
-            let why = String(cString: mosquitto_connack_string(rc))
+            let why = String(cString: cmosq_connack_string(rc))
             refusal = why
             if reported != "refused: " + why {
                 reported = "refused: " + why
@@ -228,7 +241,7 @@ final class MQTTInput: ValueInput {
         var failures: [String] = []
         for (topic, list) in routes.sorted(by: { $0.key < $1.key }) {
             let qos = Int32(list.map(\.subscription.qos).max() ?? 0)
-            let r = mosquitto_subscribe(handle, nil, topic, qos)
+            let r = cmosq_subscribe(handle, nil, topic, qos)
             if r != MOSQ_ERR_SUCCESS.rawValue { failures.append("\(topic): \(MQTTInput.describe(r))") }
         }
         reported = "connected"
@@ -315,10 +328,10 @@ final class MQTTInput: ValueInput {
 
     func close() {
         if state == .connected {
-            mosquitto_disconnect(handle)
-            _ = mosquitto_loop_write(handle, 1)
+            cmosq_disconnect(handle)
+            _ = cmosq_loop_write(handle, 1)
         }
-        mosquitto_destroy(handle)
-        mosquitto_lib_cleanup()
+        cmosq_destroy(handle)
+        cmosq_lib_cleanup()
     }
 }

@@ -55,6 +55,20 @@ func paneldBinary() -> String {
     return ".build/debug/paneld"
 }
 
+/// The text of a /proc file (its stat size is 0, so it is read until end of file).
+func procFile(_ path: String) throws -> String {
+    guard let f = fopen(path, "r") else { throw TestFailure("cannot open \(path)") }
+    defer { fclose(f) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let n = fread(&chunk, 1, chunk.count, f)
+        if n == 0 { break }
+        bytes += chunk[0..<n]
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
 struct TestFailure: Error, CustomStringConvertible {
     var description: String
     init(_ d: String) { description = d }
