@@ -201,10 +201,15 @@ build_release() {
         -Xlinker "'$shim'" \
         -Xlinker -L"'$ROOT/Sources/paneld/Link'" --product panelgauge-bench >>"$B/build-release.log" 2>&1 \
         || { tail -40 "$B/build-release.log"; exit 1; }
+    # The display library's example (the arm64 e2e runs it on bochs-display).
+    swift_build "$SYSROOT" "$B/release" swift_static -c release --static-swift-stdlib \
+        -Xlinker "'$shim'" \
+        -Xlinker -L"'$ROOT/Sources/paneld/Link'" --product gauge-on-screen >>"$B/build-release.log" 2>&1 \
+        || { tail -40 "$B/build-release.log"; exit 1; }
     log "release build: $((SECONDS - t)) s"
     mkdir -p "$OUT"
     local p
-    for p in paneld panelgauge-bench; do
+    for p in paneld panelgauge-bench gauge-on-screen; do
         aarch64-linux-gnu-strip --strip-debug -o "$OUT/$p" "$B/release/aarch64-unknown-linux-gnu/release/$p"
     done
 }

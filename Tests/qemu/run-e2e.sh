@@ -30,7 +30,7 @@
 # Usage: bash Tests/qemu/run-e2e.sh [--arch x86_64|arm64] [CASE...]
 # Environment: E2E_TIMEOUT (seconds, default 600), E2E_KEEP=1 keeps Tests/qemu/.work,
 #   PANELD=path uses that binary instead of building one (the guest's: aarch64 for
-#   arm64), E2E_RSS_BOUND_KB (case rss, default 12288: issue 6's 12 MB).
+#   arm64, with the aarch64 gauge-on-screen in the same directory), E2E_RSS_BOUND_KB (case rss, default 12288: issue 6's 12 MB).
 # Needs root for apt-get (it installs what is missing) and nothing else.
 set -Eeuo pipefail
 
@@ -251,23 +251,27 @@ build_paneld() {
             || { tail -30 "$WORK/build.log"; die "swift build failed"; }
         HOST_PANELD=$(cd "$ROOT" && swift build -c release --static-swift-stdlib --show-bin-path)/paneld
     fi
+    # The display library's example program: the host's draws the expected picture
+    # (--png), EXAMPLE runs in the guest (the same binary on x86_64).
+    log "building gauge-on-screen (release, static Swift stdlib)"
+    (cd "$ROOT" && swift build -c release --static-swift-stdlib --product gauge-on-screen >"$WORK/build-example.log" 2>&1) \
+        || { tail -30 "$WORK/build-example.log"; die "swift build of gauge-on-screen failed"; }
+    HOST_EXAMPLE=$(cd "$ROOT" && swift build -c release --static-swift-stdlib --show-bin-path)/gauge-on-screen
     if [ "$ARCH" = arm64 ]; then
         if [ -z "${PANELD:-}" ]; then
             PANELD=$AARCH64_DIR/out/paneld
-            if [ ! -x "$PANELD" ]; then
+            if [ ! -x "$PANELD" ] || [ ! -x "$AARCH64_DIR/out/gauge-on-screen" ]; then
                 log "building the aarch64 paneld (packaging/build-aarch64.sh)"
                 bash "$ROOT/packaging/build-aarch64.sh" >"$WORK/build-aarch64.log" 2>&1 \
                     || { tail -30 "$WORK/build-aarch64.log"; die "packaging/build-aarch64.sh failed"; }
             fi
         fi
+        EXAMPLE=$(dirname "$PANELD")/gauge-on-screen
+        [ -x "$EXAMPLE" ] || die "no aarch64 gauge-on-screen beside $PANELD"
     else
         PANELD=${PANELD:-$HOST_PANELD}
         HOST_PANELD=$PANELD
-        # The display library's example program (x86_64 only: the aarch64 build makes paneld).
-        log "building gauge-on-screen (release, static Swift stdlib)"
-        (cd "$ROOT" && swift build -c release --static-swift-stdlib --product gauge-on-screen >"$WORK/build-example.log" 2>&1) \
-            || { tail -30 "$WORK/build-example.log"; die "swift build of gauge-on-screen failed"; }
-        EXAMPLE=$(cd "$ROOT" && swift build -c release --static-swift-stdlib --show-bin-path)/gauge-on-screen
+        EXAMPLE=$HOST_EXAMPLE
     fi
 }
 
@@ -308,6 +312,7 @@ prepare_initrd() {
     rm -rf "$dir" && mkdir -p "$dir/e2e"
     if [ "$ARCH" = arm64 ]; then
         copy_with_libs_arm64 "$PANELD" "$dir" /usr/local/bin/paneld
+        copy_with_libs_arm64 "$EXAMPLE" "$dir" /usr/local/bin/gauge-on-screen
     else
         copy_with_libs "$PANELD" "$dir" /usr/local/bin/paneld
         # Debug info is most of the binary's size; the guest does not need it.
@@ -532,15 +537,13 @@ case_bochs800() {
     expect_screen master-returns "$WORK/b800-second.png"
     guest_ok "p=\$(cat /tmp/second.pid); kill -TERM \$p; wait \$p; rc=\$?; echo second-exit=\$rc; [ \$rc = 0 ]" 20
     expect_screen second-sigterm-console "$console"
-    if [ "$ARCH" = x86_64 ]; then
-        # The display library without paneld: its example shows the frame it also
-        # writes as a PNG, and gives the console back on SIGTERM.
-        "$EXAMPLE" 64 --png "$WORK/example64.png" || die "gauge-on-screen --png failed"
-        guest_ok "gauge-on-screen 64 </dev/null >/tmp/example.log 2>&1 & echo \$! >/tmp/example.pid"
-        expect_screen example "$WORK/example64.png"
-        guest_ok "p=\$(cat /tmp/example.pid); kill -TERM \$p; wait \$p; rc=\$?; cat /tmp/example.log; echo example-exit=\$rc; [ \$rc = 0 ]" 20
-        expect_screen example-console "$console"
-    fi
+    # The display library without paneld: its example shows the frame it also
+    # writes as a PNG, and gives the console back on SIGTERM.
+    "$HOST_EXAMPLE" 64 --png "$WORK/example64.png" || die "gauge-on-screen --png failed"
+    guest_ok "gauge-on-screen 64 </dev/null >/tmp/example.log 2>&1 & echo \$! >/tmp/example.pid"
+    expect_screen example "$WORK/example64.png"
+    guest_ok "p=\$(cat /tmp/example.pid); kill -TERM \$p; wait \$p; rc=\$?; cat /tmp/example.log; echo example-exit=\$rc; [ \$rc = 0 ]" 20
+    expect_screen example-console "$console"
     shutdown_vm
 }
 
