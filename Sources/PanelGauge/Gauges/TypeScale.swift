@@ -25,8 +25,32 @@ public struct TypeScale: Sendable, Hashable {
     public var endLabel = 0.08
     /// Smallest size of the title and end labels, in pixels.
     public var minimum = 9.0
+    /// Largest title, in pixels; nil: no limit but the cell's. A panel sets
+    /// the title its smallest cell gets (``uniform(over:)``), so every title
+    /// on it is one size however large its cell.
+    public var titleLimit: Double?
+    /// Largest end label, in pixels; nil: no limit but the cell's (see
+    /// ``titleLimit``).
+    public var endLabelLimit: Double?
 
     public init() {}
+
+    /// This scale with the title and end labels limited to what the smallest
+    /// of `cells` gets (by its measure), so gauges in cells of any size on one
+    /// panel show titles of one size and end labels of one size; current
+    /// values keep following their own cells. Cells with no area count for
+    /// nothing; with none left, the scale is returned as it is.
+    public func uniform(over cells: [Size]) -> TypeScale {
+        var unlimited = self
+        unlimited.titleLimit = nil
+        unlimited.endLabelLimit = nil
+        let sizes = cells.filter { Self.measure(of: $0) > 0 }.map { unlimited.sizes(for: $0) }
+        guard let title = sizes.map(\.title).min(), let end = sizes.map(\.endLabel).min() else { return self }
+        var limited = self
+        limited.titleLimit = min(title, titleLimit ?? title)
+        limited.endLabelLimit = min(end, endLabelLimit ?? end)
+        return limited
+    }
 
     /// The ladder of sizes in pixels, about 1.1 to 1.2 apart; above the last
     /// step, sizes go by multiples of 32.
@@ -57,8 +81,9 @@ public struct TypeScale: Sendable, Hashable {
             Self.step(atMost: max(1, min(cap, max(floor, fraction * m))))
         }
         return TextSizes(
-            title: role(title, floor: minimum), value: role(value, floor: minimum),
-            endLabel: role(endLabel, floor: minimum))
+            title: min(role(title, floor: minimum), titleLimit.map { Self.step(atMost: $0) } ?? .infinity),
+            value: role(value, floor: minimum),
+            endLabel: min(role(endLabel, floor: minimum), endLabelLimit.map { Self.step(atMost: $0) } ?? .infinity))
     }
 }
 

@@ -135,6 +135,25 @@ import Testing
         #expect(TypeScale.step(atMost: 3.5) == 3)
     }
 
+    /// A panel's scale: every cell gets the smallest cell's title and end-label
+    /// sizes, values still follow their cells; empty cells count for nothing.
+    @Test func uniformOverAPanel() {
+        let small = Size(width: 260, height: 220), wide = Size(width: 528, height: 220)
+        let free = TypeScale()
+        #expect(free.sizes(for: wide).title > free.sizes(for: small).title, "the case it is for")
+        let panel = free.uniform(over: [small, wide, Size(width: 0, height: 90)])
+        for cell in [small, wide] {
+            #expect(panel.sizes(for: cell).title == free.sizes(for: small).title)
+            #expect(panel.sizes(for: cell).endLabel == free.sizes(for: small).endLabel)
+            #expect(panel.sizes(for: cell).value == free.sizes(for: cell).value)
+        }
+        // A cell smaller than the panel's smallest keeps its own (smaller) sizes.
+        let tiny = Size(width: 90, height: 60)
+        #expect(panel.sizes(for: tiny) == free.sizes(for: tiny))
+        #expect(free.uniform(over: []) == free)
+        #expect(panel.uniform(over: [small, wide]) == panel, "applying it again changes nothing")
+    }
+
     /// On a type scale a centred value is the same size at every value (sized
     /// by the widest value of the range) and stays inside the ring.
     @Test(arguments: [
