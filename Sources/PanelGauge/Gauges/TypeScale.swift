@@ -26,6 +26,7 @@ public struct TypeScale: Sendable, Hashable {
     /// Smallest size of the title and end labels, in pixels.
     public var minimum = 9.0
 
+    /// Creates a type scale with the default fractions: title 0.1, value 0.3, end labels 0.08 of the measure, at least 9 pixels.
     public init() {}
 
     /// The ladder of sizes in pixels, about 1.1 to 1.2 apart; above the last
@@ -73,6 +74,12 @@ public struct TextSizes: Sendable, Hashable {
     /// Minimum and maximum labels.
     public var endLabel: Double
 
+    /// Creates a set of text sizes.
+    ///
+    /// - Parameters:
+    ///   - title: The label's size, in pixels.
+    ///   - value: The upper bound of a centred current value's size, in pixels.
+    ///   - endLabel: The minimum and maximum labels' size, in pixels.
     public init(title: Double, value: Double, endLabel: Double) {
         self.title = title
         self.value = value
