@@ -132,7 +132,7 @@ public final class DRMOutput: FrameOutput {
     public var pollDescriptor: Int32? { closed ? nil : device.fd }
     /// A pending flip, or the display given up to another terminal: no `present` now.
     public var isBusy: Bool { flipPending || released }
-    /// True until a frame has set the CRTC: for the first frame, and again after DRM master was lost or the display was reacquired.
+    /// True until a frame has set the CRTC: for the first frame, and again after DRM master was lost or the display was released.
     public var needsFullRedraw: Bool { !crtcIsSet }
     /// True between a refused SetCrtc/flip (another process is master) and the next successful SetCrtc.
     package var hasLostMaster: Bool { masterLost }

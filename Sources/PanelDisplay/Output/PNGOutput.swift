@@ -38,7 +38,7 @@ public final class PNGOutput: FrameOutput {
     /// - Parameters:
     ///   - damage: What changed since the previous frame, in pixels.
     ///   - draw: Paints the given rectangles (and nothing else differently) on the surface.
-    /// - Throws: ``PanelGauge/PNG/Error`` when the file cannot be written, or whatever `draw` throws.
+    /// - Throws: `PNG.Error` when the file cannot be written, or whatever `draw` throws.
     public func present(damage: [IntRect], draw: (Surface, [IntRect]) throws -> Void) throws {
         let rects = firstFrame ? [image.surface.bounds] : damage
         try draw(image.surface, rects)

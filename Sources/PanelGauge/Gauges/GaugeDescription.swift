@@ -53,7 +53,8 @@ public struct GaugeDescription: Sendable, Decodable {
     public var style: GaugeStyleName
     /// The lower end of the range (`min`); 0 when absent.
     public var min: Double?
-    /// The upper end of the range (`max`); 1 when absent, and never below the lower end.
+    /// The upper end of the range (`max`); 1 when absent. ``makeGauge()`` raises a maximum below the
+    /// minimum to the minimum, and then refuses the empty range.
     public var max: Double?
     /// The value (`value`), in the range's units; the lower end of the range when absent.
     public var value: Double?

@@ -47,7 +47,7 @@ public protocol GaugeStyle: Sendable {
 extension GaugeStyle {
     /// The tint of gauges that set none.
     ///
-    /// The default implementation returns blue (``Color/blue``).
+    /// The default implementation returns blue (``Color/blue-type.property``).
     public var defaultTint: Tint { .color(.blue) }
     /// Whether the body draws every static part before any dynamic one.
     ///

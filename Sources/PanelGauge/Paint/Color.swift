@@ -74,18 +74,18 @@ public struct Color: Sendable, Hashable {
     public static let white = Color(hex: 0xFFFFFF)
     /// Fully transparent black.
     public static let clear = Color(hex: 0x000000, alpha: 0)
-    /// The system red of Apple's dark appearance, `#FF3B30`.
+    /// Apple's system red (light appearance), `#FF3B30`.
     public static let red = Color(hex: 0xFF3B30)
-    /// The system orange, `#FF9500`.
+    /// Apple's system orange (light appearance), `#FF9500`.
     public static let orange = Color(hex: 0xFF9500)
-    /// The system yellow of Apple's dark appearance, `#FFD60A`.
+    /// Apple's system yellow (dark appearance), `#FFD60A`.
     public static let yellow = Color(hex: 0xFFD60A)
-    /// The system green, `#34C759`.
+    /// Apple's system green (light appearance), `#34C759`.
     public static let green = Color(hex: 0x34C759)
-    /// The system blue of Apple's dark appearance, `#0A84FF`.
+    /// Apple's system blue (dark appearance), `#0A84FF`.
     public static let blue = Color(hex: 0x0A84FF)
-    /// The system purple, `#AF52DE`.
+    /// Apple's system purple (light appearance), `#AF52DE`.
     public static let purple = Color(hex: 0xAF52DE)
-    /// The system gray, `#8E8E93`.
+    /// Apple's system gray, `#8E8E93`.
     public static let gray = Color(hex: 0x8E8E93)
 }

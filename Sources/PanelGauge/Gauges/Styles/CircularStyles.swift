@@ -5,7 +5,7 @@ import Synchronization
 /// `startAngle` clockwise through `sweep`. Pure, so tests can check drawings
 /// against it.
 public struct CircularGaugeLayout: Sendable, Hashable {
-    /// The centre of the arc, in pixels: the centre of the largest square centred in the rectangle.
+    /// The centre of the arc, in pixels.
     public var center: Point
     /// Centre line of the stroke.
     public var radius: Double
