@@ -10,7 +10,8 @@
 public struct LinearGaugeLayout: Sendable, Hashable {
     /// The line of the label, or nil when it is not shown.
     public var labelRect: Rect?
-    /// The line of the current value, or nil when it is not shown in a line of its own.
+    /// Where the current value goes: a line below the bar row, or a slot at the bar row's leading
+    /// end as wide as the widest value; nil when it is not shown.
     public var currentValueRect: Rect?
     /// The place of the minimum value label at the bar row's leading end, or nil when it is not shown.
     public var minimumRect: Rect?
