@@ -47,9 +47,11 @@ public struct DRMOutputOptions: Equatable, Sendable {
 /// terminal, ``releaseDisplay()``) drops master and holds frames back until
 /// ``acquireDisplay()``, which takes master again and redraws everything.
 public final class DRMOutput: FrameOutput {
-    /// The logical width frames are drawn at, in pixels: the mode's width, or its height when the rotation is a quarter turn.
+    /// The logical width frames are drawn at, in pixels: the mode's width, or its height when the rotation is a quarter
+    /// turn.
     public let width: Int
-    /// The logical height frames are drawn at, in pixels: the mode's height, or its width when the rotation is a quarter turn.
+    /// The logical height frames are drawn at, in pixels: the mode's height, or its width when the rotation is a
+    /// quarter turn.
     public let height: Int
     /// The format of the dumb buffers and of the surface passed to `draw`.
     public let format: PixelFormat
@@ -132,7 +134,8 @@ public final class DRMOutput: FrameOutput {
     public var pollDescriptor: Int32? { closed ? nil : device.fd }
     /// A pending flip, or the display given up to another terminal: no `present` now.
     public var isBusy: Bool { flipPending || released }
-    /// True until a frame has set the CRTC: for the first frame, and again after DRM master was lost or the display was released.
+    /// True until a frame has set the CRTC: for the first frame, and again after DRM master was lost or the display was
+    /// released.
     public var needsFullRedraw: Bool { !crtcIsSet }
     /// True between a refused SetCrtc/flip (another process is master) and the next successful SetCrtc.
     package var hasLostMaster: Bool { masterLost }

@@ -66,7 +66,8 @@ public struct GaugeDescription: Sendable, Decodable {
     public var minimumLabel: String?
     /// The label of the range's upper end (`maximumLabel`).
     public var maximumLabel: String?
-    /// The tint (`tint`): one colour or a list of colours for an evenly spaced gradient; the style's default tint when absent.
+    /// The tint (`tint`): one colour or a list of colours for an evenly spaced gradient; the style's default tint when
+    /// absent.
     public var tint: Tint?
     /// The colour zones (`thresholds`), in the range's units.
     public var thresholds: Thresholds?

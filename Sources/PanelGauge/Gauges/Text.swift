@@ -35,7 +35,8 @@ public struct Text: Drawable {
         self.alignment = alignment
     }
 
-    /// Returns the text's advance width by the font's ascender plus descender, whatever the proposal; zero when the font cannot be loaded.
+    /// Returns the text's advance width by the font's ascender plus descender, whatever the proposal; zero when the
+    /// font cannot be loaded.
     ///
     /// - Parameters:
     ///   - proposal: The size offered.
@@ -45,7 +46,8 @@ public struct Text: Drawable {
         return Size(width: font.advance(of: string), height: font.ascender + font.descender)
     }
 
-    /// Draws the text aligned horizontally in `rect` and with its ink centred vertically; nothing when the font cannot be loaded.
+    /// Draws the text aligned horizontally in `rect` and with its ink centred vertically; nothing when the font cannot
+    /// be loaded.
     ///
     /// - Parameters:
     ///   - rect: The rectangle to draw into, in pixels.

@@ -26,7 +26,8 @@ public struct TypeScale: Sendable, Hashable {
     /// Smallest size of the title and end labels, in pixels.
     public var minimum = 9.0
 
-    /// Creates a type scale with the default fractions: title 0.1, value 0.3, end labels 0.08 of the measure, at least 9 pixels.
+    /// Creates a type scale with the default fractions: title 0.1, value 0.3, end labels 0.08 of the measure, at least
+    /// 9 pixels.
     public init() {}
 
     /// The ladder of sizes in pixels, about 1.1 to 1.2 apart; above the last

@@ -20,7 +20,8 @@ public struct DashPattern: Sendable, Hashable {
         public let description: String
     }
 
-    /// The on and off lengths, in pixels, starting with an on length; always an even number (an odd list given to the initializer appears twice).
+    /// The on and off lengths, in pixels, starting with an on length; always an even number (an odd list given to the
+    /// initializer appears twice).
     public let lengths: [Double]
     /// How far into the pattern the stroke starts, in pixels; may be negative or exceed the period.
     public let phase: Double

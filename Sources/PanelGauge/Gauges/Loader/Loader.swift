@@ -115,7 +115,8 @@ public struct LoaderIndicator: Drawable {
         return copy
     }
 
-    /// Returns the indicator painted with a tint, solid or gradient; a gradient runs along the full turn from the start.
+    /// Returns the indicator painted with a tint, solid or gradient; a gradient runs along the full turn from the
+    /// start.
     ///
     /// - Parameter tint: The arc's paint.
     public func tint(_ tint: Tint) -> LoaderIndicator {

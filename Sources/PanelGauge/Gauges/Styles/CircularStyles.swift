@@ -106,7 +106,8 @@ public struct AccessoryCircularGaugeStyle: GaugeStyle {
     /// - Returns: `0.625 w` for the dot and `0.775 w` for the halo.
     public static func markerRadii(lineWidth w: Double) -> (dot: Double, halo: Double) { (0.625 * w, 0.775 * w) }
 
-    /// The geometry of the style's arc in a rectangle: a 270° arc from 135° (bottom left) with a stroke of a tenth of the square's side, the halo kept inside the square.
+    /// The geometry of the style's arc in a rectangle: a 270° arc from 135° (bottom left) with a stroke of a tenth of
+    /// the square's side, the halo kept inside the square.
     ///
     /// - Parameter rect: The gauge's rectangle, in pixels.
     public static func layout(in rect: Rect) -> CircularGaugeLayout {
@@ -272,7 +273,8 @@ public struct AccessoryCircularCapacityGaugeStyle: GaugeStyle {
         GaugeLabelKinds(of: c).intersection(.currentValue)
     }
 
-    /// The geometry of the style's ring in a rectangle: a full turn from the top (270°), the stroke a tenth of the square's side.
+    /// The geometry of the style's ring in a rectangle: a full turn from the top (270°), the stroke a tenth of the
+    /// square's side.
     ///
     /// - Parameter rect: The gauge's rectangle, in pixels.
     public static func layout(in rect: Rect) -> CircularGaugeLayout {
@@ -457,10 +459,12 @@ private func measuredCentreTextSize(
 }
 
 extension GaugeStyle where Self == AccessoryCircularGaugeStyle {
-    /// A gauge style that shows the value as a marker on an open ring, with the current value in the centre and the range or label in the opening.
+    /// A gauge style that shows the value as a marker on an open ring, with the current value in the centre and the
+    /// range or label in the opening.
     public static var accessoryCircular: Self { Self() }
 }
 extension GaugeStyle where Self == AccessoryCircularCapacityGaugeStyle {
-    /// A gauge style that fills a ring clockwise from the top in proportion to the value, with the current value in the centre.
+    /// A gauge style that fills a ring clockwise from the top in proportion to the value, with the current value in the
+    /// centre.
     public static var accessoryCircularCapacity: Self { Self() }
 }

@@ -402,7 +402,8 @@ private func stackSize(_ proposal: Size, _ l: LinearGaugeLayout) -> Size {
 }
 
 extension GaugeStyle where Self == LinearCapacityGaugeStyle {
-    /// A gauge style that fills a bar from its leading end in proportion to the value, with the label above and the current value below.
+    /// A gauge style that fills a bar from its leading end in proportion to the value, with the label above and the
+    /// current value below.
     public static var linearCapacity: Self { Self() }
 }
 extension GaugeStyle where Self == AccessoryLinearGaugeStyle {
@@ -410,6 +411,7 @@ extension GaugeStyle where Self == AccessoryLinearGaugeStyle {
     public static var accessoryLinear: Self { Self() }
 }
 extension GaugeStyle where Self == AccessoryLinearCapacityGaugeStyle {
-    /// A gauge style that fills a thin bar from its leading end in proportion to the value, with the label and the current value at the leading edge.
+    /// A gauge style that fills a thin bar from its leading end in proportion to the value, with the label and the
+    /// current value at the leading edge.
     public static var accessoryLinearCapacity: Self { Self() }
 }

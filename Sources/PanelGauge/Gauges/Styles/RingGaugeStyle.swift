@@ -27,7 +27,8 @@ public struct RingGaugeStyle: GaugeStyle {
 
     /// Creates a ring gauge style.
     ///
-    /// - Parameter fontSize: The centre's text size in pixels, or nil for the largest size whose ring fits the rectangle.
+    /// - Parameter fontSize: The centre's text size in pixels, or nil for the largest size whose ring fits the
+    ///   rectangle.
     public init(fontSize: Double? = nil) {
         self.fontSize = fontSize
     }
@@ -208,7 +209,8 @@ public struct SteppedGaugeStyle: GaugeStyle {
     /// The ring with the default stroke width.
     public static func layout(in rect: Rect) -> CircularGaugeLayout { Self(segments: 1).layout(in: rect) }
 
-    /// The geometry of the ring in a rectangle: a full turn from the top (270°), the stroke ``lineWidth`` of the square's side, drawn inside the square.
+    /// The geometry of the ring in a rectangle: a full turn from the top (270°), the stroke ``lineWidth`` of the
+    /// square's side, drawn inside the square.
     ///
     /// - Parameter rect: The gauge's rectangle, in pixels.
     public func layout(in rect: Rect) -> CircularGaugeLayout {
