@@ -130,7 +130,8 @@ public final class DRMOutput: FrameOutput {
         shadow = rotation == .none ? nil : Image(width: width, height: height, format: format)
     }
 
-    /// The DRM device's descriptor, readable when a page-flip completion is pending; nil after ``close()``.
+    /// The DRM device's descriptor, readable when an event such as a page-flip completion is waiting; nil after
+    /// ``close()``.
     public var pollDescriptor: Int32? { closed ? nil : device.fd }
     /// A pending flip, or the display given up to another terminal: no `present` now.
     public var isBusy: Bool { flipPending || released }
