@@ -2,8 +2,8 @@
 # Builds the libraries' documentation, PanelGauge's and PanelDisplay's (their DocC
 # catalogs Sources/NAME/NAME.docc and the doc comments), with the toolchain's docc,
 # warnings as errors: a broken symbol link, an undocumented parameter or a malformed
-# comment fails. Then counts each library's public symbols without a doc comment
-# (printed, not a failure).
+# comment fails. Then lists each library's public symbols without a doc comment; any
+# such symbol fails the script (exit 1) after both libraries are built.
 #
 # Usage: bash Tests/tools/docs.sh [OUTPUT-DIR]   (default .build/docs; NAME.doccarchive in it)
 # No swift-docc-plugin: the symbol graphs come from the compiler (-emit-symbol-graph).
@@ -13,6 +13,7 @@ OUT=${1:-$ROOT/.build/docs}
 SG=$(mktemp -d /tmp/paneld-symbols.XXXXXX)
 trap 'rm -rf "$SG"' EXIT
 cd "$ROOT"
+status=0
 for module in PanelGauge PanelDisplay; do
     all=$SG/all-$module && one=$SG/$module && mkdir -p "$all" "$one"
     swift build --target "$module" -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$all" >/dev/null
@@ -24,12 +25,36 @@ for module in PanelGauge PanelDisplay; do
     docc convert "Sources/$module/$module.docc" --additional-symbol-graph-dir "$one" \
         --fallback-display-name "$module" --fallback-bundle-identifier "$module" \
         --warnings-as-errors --output-path "$OUT/$module.doccarchive"
-    python3 - "$one/$module.symbols.json" "$module" <<'PY'
-import json, sys
-symbols = json.load(open(sys.argv[1]))["symbols"]
-public = [s for s in symbols if s["accessLevel"] in ("public", "open")]
-bare = [s for s in public if not s.get("docComment")]
-print(f"docs {sys.argv[2]}: {len(public) - len(bare)} of {len(public)} public symbols documented ({len(bare)} without a doc comment)")
+    # Symbols without a doc comment fail the check. Excluded: symbols whose location is
+    # not a file in this package's Sources (or that have no location), which are the ones
+    # the compiler synthesizes or inherits from other modules, e.g. Equatable's `!=`,
+    # Hashable's `hash(into:)` or the standard library protocols' default implementations.
+    python3 - "$one" "$module" "$ROOT/Sources/" <<'PY' || status=1
+import glob, json, os, sys
+from urllib.parse import unquote, urlparse
+directory, module, sources = sys.argv[1], sys.argv[2], sys.argv[3]
+seen, public, bare = set(), [], []
+for path in sorted(glob.glob(os.path.join(directory, "*.symbols.json"))):
+    for s in json.load(open(path))["symbols"]:
+        if s["accessLevel"] not in ("public", "open"):
+            continue
+        uri = s.get("location", {}).get("uri", "")
+        file = unquote(urlparse(uri).path) if uri else ""
+        if not file.startswith(sources):
+            continue
+        key = s["identifier"]["precise"]
+        if key in seen:
+            continue
+        seen.add(key)
+        public.append(s)
+        if not s.get("docComment"):
+            bare.append((os.path.relpath(file, sources), s["location"]["position"]["line"] + 1,
+                         s["kind"]["displayName"], ".".join(s["pathComponents"])))
+print(f"docs {module}: {len(public) - len(bare)} of {len(public)} public symbols documented ({len(bare)} without a doc comment)")
+for file, line, kind, name in sorted(bare):
+    print(f"  {file}:{line}: {kind} {name}")
+sys.exit(1 if bare else 0)
 PY
     echo "docs: $OUT/$module.doccarchive"
 done
+exit $status

@@ -47,8 +47,13 @@ public struct DRMOutputOptions: Equatable, Sendable {
 /// terminal, ``releaseDisplay()``) drops master and holds frames back until
 /// ``acquireDisplay()``, which takes master again and redraws everything.
 public final class DRMOutput: FrameOutput {
+    /// The logical width frames are drawn at, in pixels: the mode's width, or its height when the rotation is a quarter
+    /// turn.
     public let width: Int
+    /// The logical height frames are drawn at, in pixels: the mode's height, or its width when the rotation is a
+    /// quarter turn.
     public let height: Int
+    /// The format of the dumb buffers and of the surface passed to `draw`.
     public let format: PixelFormat
     /// How the logical picture is turned on the panel.
     public let rotation: PanelRotation
@@ -125,15 +130,32 @@ public final class DRMOutput: FrameOutput {
         shadow = rotation == .none ? nil : Image(width: width, height: height, format: format)
     }
 
+    /// The DRM device's descriptor, readable when an event such as a page-flip completion is waiting; nil after
+    /// ``close()``.
     public var pollDescriptor: Int32? { closed ? nil : device.fd }
     /// A pending flip, or the display given up to another terminal: no `present` now.
     public var isBusy: Bool { flipPending || released }
+    /// True until a frame has set the CRTC: for the first frame, and again after DRM master was lost or the display was
+    /// released.
     public var needsFullRedraw: Bool { !crtcIsSet }
     /// True between a refused SetCrtc/flip (another process is master) and the next successful SetCrtc.
     package var hasLostMaster: Bool { masterLost }
 
     package var bounds: IntRect { IntRect(x: 0, y: 0, width: width, height: height) }
 
+    /// Draws a frame into the back buffer and shows it.
+    ///
+    /// The first frame, and the first after master is regained, is drawn whole and shown
+    /// with SetCrtc; later frames repaint their damage plus the previous frame's and are
+    /// shown with a page flip, after which ``isBusy`` is true until ``handleEvents()``
+    /// reads its completion. Empty damage shows nothing. With a rotation, `draw` gets the
+    /// logical shadow surface and only this frame's damage.
+    ///
+    /// - Parameters:
+    ///   - damage: What changed since the previous frame, in logical pixels.
+    ///   - draw: Paints the given rectangles (and nothing else differently) on the surface.
+    /// - Throws: ``DRMError`` after ``close()`` or while a flip is pending, for a failed
+    ///   SetCrtc or page flip other than a loss of master, or whatever `draw` throws.
     public func present(damage: [IntRect], draw: (Surface, [IntRect]) throws -> Void) throws {
         guard !closed else { throw DRMError("present after close", errno: EBADF) }
         guard !flipPending else {
@@ -246,6 +268,9 @@ public final class DRMOutput: FrameOutput {
         }
     }
 
+    /// Reads the pending DRM events and clears ``isBusy``'s pending flip when its completion is among them.
+    ///
+    /// - Throws: ``DRMError`` when reading the device fails.
     public func handleEvents() throws {
         for event in try sys.readEvents(device.fd) {
             if case .flipComplete = event { flipPending = false }

@@ -38,8 +38,11 @@ public struct FBDevOutputOptions: Equatable, Sendable {
 public final class FBDevOutput: FrameOutput {
     /// The device node in use, such as `/dev/fb0`.
     public let path: String
+    /// The logical width frames are drawn at, in pixels (after rotation).
     public let width: Int
+    /// The logical height frames are drawn at, in pixels (after rotation).
     public let height: Int
+    /// The framebuffer's pixel format, which is also the format of the surface passed to `draw`.
     public let format: PixelFormat
     /// How the logical picture is turned on the panel.
     public let rotation: PanelRotation
@@ -155,8 +158,11 @@ public final class FBDevOutput: FrameOutput {
         }
     }
 
+    /// Always nil: an fbdev output has no events to poll.
     public var pollDescriptor: Int32? { nil }
+    /// Always false: ``present(damage:draw:)`` returns when the frame is shown.
     public var isBusy: Bool { false }
+    /// True until the first frame is drawn.
     public var needsFullRedraw: Bool { !drewFirstFrame }
     package var bounds: IntRect { IntRect(x: 0, y: 0, width: width, height: height) }
 
@@ -167,6 +173,19 @@ public final class FBDevOutput: FrameOutput {
             stride: Int(fix.lineLength), format: format)
     }
 
+    /// Draws a frame and shows it.
+    ///
+    /// The first frame is drawn whole. With two pages, the back page gets its damage plus
+    /// the previous frame's, the display pans to it and waits for a vertical blank where
+    /// the driver supports it; with one page, the damage is drawn in place. The drawn
+    /// rectangles are written back to the device with `pwrite`. Empty damage shows nothing.
+    /// With a rotation, `draw` gets the logical shadow surface and only this frame's damage.
+    ///
+    /// - Parameters:
+    ///   - damage: What changed since the previous frame, in logical pixels.
+    ///   - draw: Paints the given rectangles (and nothing else differently) on the surface.
+    /// - Throws: ``DRMError`` after ``close()`` or when panning or writing back fails, or
+    ///   whatever `draw` throws.
     public func present(damage: [IntRect], draw: (Surface, [IntRect]) throws -> Void) throws {
         guard !closed else { throw DRMError("present after close", errno: EBADF) }
         let full = !drewFirstFrame
@@ -214,6 +233,7 @@ public final class FBDevOutput: FrameOutput {
         }
     }
 
+    /// Does nothing: an fbdev output has no events.
     public func handleEvents() throws {}
 
     /// Pans back, restores the screen info, unmaps, then gives the console back its

@@ -17,14 +17,28 @@ public final class PNGOutput: FrameOutput {
         self.image = Image(width: width, height: height, format: format)
     }
 
+    /// The image's width, in pixels.
     public var width: Int { image.width }
+    /// The image's height, in pixels.
     public var height: Int { image.height }
+    /// The image's pixel format.
     public var format: PixelFormat { image.format }
+    /// Always nil: a PNG output has no events to poll.
     public var pollDescriptor: Int32? { nil }
     /// Writing the file is synchronous, so a frame is never pending.
     public var isBusy: Bool { false }
+    /// True until the first frame is written.
     public var needsFullRedraw: Bool { firstFrame }
 
+    /// Draws a frame into the in-memory image and replaces the PNG file with it.
+    ///
+    /// The first frame is drawn whole; later ones only their damage, since the image keeps
+    /// the previous frame. The file is written even when the damage is empty.
+    ///
+    /// - Parameters:
+    ///   - damage: What changed since the previous frame, in pixels.
+    ///   - draw: Paints the given rectangles (and nothing else differently) on the surface.
+    /// - Throws: `PNG.Error` when the file cannot be written, or whatever `draw` throws.
     public func present(damage: [IntRect], draw: (Surface, [IntRect]) throws -> Void) throws {
         let rects = firstFrame ? [image.surface.bounds] : damage
         try draw(image.surface, rects)
@@ -32,6 +46,8 @@ public final class PNGOutput: FrameOutput {
         firstFrame = false
     }
 
+    /// Does nothing: a PNG output has no events.
     public func handleEvents() throws {}
+    /// Does nothing: the file is complete after each frame and nothing is held open.
     public func close() {}
 }

@@ -47,6 +47,7 @@ public final class Canvas {
     }
     private let state: UnsafeMutablePointer<State>
 
+    /// The surface the canvas draws into; change it with ``retarget(_:)``.
     public private(set) var surface: Surface {
         get { state.pointee.surface }
         set { state.pointee.surface = newValue }
@@ -106,6 +107,13 @@ public final class Canvas {
         set { state.pointee.spansShadedInPlace = newValue }
     }
 
+    /// Creates a canvas that draws into a surface's pixels.
+    ///
+    /// The canvas allocates its scratch memory for rows of the surface's width here;
+    /// drawing into the surface writes through its ``Surface/base`` pointer, which must
+    /// stay valid while the canvas draws into it.
+    ///
+    /// - Parameter surface: The pixels to draw into.
     public init(surface: Surface) {
         let width = max(1, surface.width)
         let scratch = Self.allocateScratch(width)

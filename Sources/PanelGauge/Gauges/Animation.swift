@@ -5,7 +5,9 @@
 /// model Core Animation's `CAMediaTimingFunction` uses; ``easeIn`` has the
 /// control points of `kCAMediaTimingFunctionEaseIn`, (0.42, 0) and (1, 1).
 public struct TimingCurve: Sendable, Hashable {
+    /// The first control point; its x coordinate is in 0...1.
     public let c1: Point
+    /// The second control point; its x coordinate is in 0...1.
     public let c2: Point
 
     /// Control point x coordinates are clamped to 0...1 so that the curve is a
@@ -15,9 +17,13 @@ public struct TimingCurve: Sendable, Hashable {
         self.c2 = Point(x: min(1, max(0, c2.x)), y: c2.y)
     }
 
+    /// Constant speed: the progress equals the time fraction.
     public static let linear = TimingCurve(Point(x: 0, y: 0), Point(x: 1, y: 1))
+    /// Starts slowly and ends at full speed: control points (0.42, 0) and (1, 1).
     public static let easeIn = TimingCurve(Point(x: 0.42, y: 0), Point(x: 1, y: 1))
+    /// Starts at full speed and slows down at the end: control points (0, 0) and (0.58, 1).
     public static let easeOut = TimingCurve(Point(x: 0, y: 0), Point(x: 0.58, y: 1))
+    /// Starts and ends slowly: control points (0.42, 0) and (0.58, 1).
     public static let easeInOut = TimingCurve(Point(x: 0.42, y: 0), Point(x: 0.58, y: 1))
 
     /// The progress at time fraction `t`; `t` is clamped to 0...1.
@@ -47,6 +53,7 @@ public struct TimingCurve: Sendable, Hashable {
 public struct GaugeAnimation: Sendable, Hashable {
     /// Seconds; 0 means the change is shown at once.
     public let duration: Double
+    /// The timing curve the change follows.
     public let curve: TimingCurve
 
     /// A negative or non-finite duration is treated as 0 (no animation).
@@ -55,9 +62,15 @@ public struct GaugeAnimation: Sendable, Hashable {
         self.curve = curve
     }
 
+    /// Returns an ease-in animation.
+    ///
+    /// - Parameter duration: The length in seconds; negative or non-finite means no animation.
     public static func easeIn(duration: Double = 0.2) -> GaugeAnimation {
         GaugeAnimation(duration: duration, curve: .easeIn)
     }
+    /// Returns an animation at constant speed.
+    ///
+    /// - Parameter duration: The length in seconds; negative or non-finite means no animation.
     public static func linear(duration: Double) -> GaugeAnimation {
         GaugeAnimation(duration: duration, curve: .linear)
     }
@@ -73,11 +86,20 @@ public struct GaugeAnimation: Sendable, Hashable {
 ///
 /// Times are seconds on any monotonic clock the caller chooses.
 public struct AnimatedValue: Sendable, Hashable {
+    /// The value shown when the current change started.
     public private(set) var from: Double
+    /// The value the current change ends at.
     public private(set) var target: Double
+    /// The time the current change started, in seconds on the caller's clock.
     public private(set) var startTime: Double
+    /// How changes are shown; a new animation also applies to the running change.
     public var animation: GaugeAnimation
 
+    /// Creates a value that shows `value` at every time until it is set.
+    ///
+    /// - Parameters:
+    ///   - value: The initial value.
+    ///   - animation: How later changes are shown.
     public init(_ value: Double, animation: GaugeAnimation = .default) {
         from = value
         target = value
@@ -121,11 +143,17 @@ public struct AnimatedGauge: Sendable {
     public private(set) var target: Gauge
     private var shown: AnimatedValue
 
+    /// Creates an animated gauge that shows `gauge` until its value is set.
+    ///
+    /// - Parameters:
+    ///   - gauge: The gauge with its initial value.
+    ///   - animation: How later value changes are shown.
     public init(_ gauge: Gauge, animation: GaugeAnimation = .default) {
         target = gauge
         shown = AnimatedValue(gauge.clampedValue, animation: animation)
     }
 
+    /// How value changes are shown; a new animation also applies to the running change.
     public var animation: GaugeAnimation {
         get { shown.animation }
         set { shown.animation = newValue }
@@ -146,5 +174,8 @@ public struct AnimatedGauge: Sendable {
         return (try? target.withValue(shown.value(at: time))) ?? target
     }
 
+    /// Returns whether the gauge drawn at `time` still differs from ``target``.
+    ///
+    /// - Parameter time: Seconds on the clock given to ``setValue(_:at:)``.
     public func isAnimating(at time: Double) -> Bool { shown.isAnimating(at: time) }
 }

@@ -14,25 +14,53 @@ extension Drawable {
     }
 }
 
+/// A drawing with a fixed size, drawn centred in the rectangle it is given; made by ``Drawable/frame(width:height:)``.
 public struct Framed<Content: Drawable>: Drawable {
+    /// The drawing inside the frame.
     public let content: Content
+    /// The frame's size, in pixels, whatever size is proposed.
     public let size: Size
 
+    /// Returns the frame's fixed size, whatever the proposal.
+    ///
+    /// - Parameters:
+    ///   - proposal: The size offered.
+    ///   - context: The drawing context.
     public func sizeThatFits(_ proposal: Size, context: DrawContext) -> Size { size }
 
+    /// Draws the content into a rectangle of the frame's size centred in `rect`; the content is not clipped to it.
+    ///
+    /// - Parameters:
+    ///   - rect: The rectangle to draw into, in pixels.
+    ///   - canvas: The canvas to draw on.
+    ///   - context: The drawing context.
     public func draw(in rect: Rect, on canvas: Canvas, context: DrawContext) {
         content.draw(in: rect.centred(size), on: canvas, context: context)
     }
 }
 
+/// A drawing with another drawn over it, centred; made by ``Drawable/overlay(_:)``.
 public struct Overlaid<Base: Drawable, Overlay: Drawable>: Drawable {
+    /// The drawing underneath, which gives the size.
     public let base: Base
+    /// The drawing on top, at its own ideal size for the base's rectangle, centred.
     public let overlay: Overlay
 
+    /// Returns the base's size for the proposal; the overlay does not change it.
+    ///
+    /// - Parameters:
+    ///   - proposal: The size offered.
+    ///   - context: The drawing context.
     public func sizeThatFits(_ proposal: Size, context: DrawContext) -> Size {
         base.sizeThatFits(proposal, context: context)
     }
 
+    /// Draws the base into `rect`, then the overlay centred over it at the size it asks for `rect`'s size.
+    ///
+    /// - Parameters:
+    ///   - rect: The rectangle to draw into, in pixels.
+    ///   - canvas: The canvas to draw on.
+    ///   - context: The drawing context.
     public func draw(in rect: Rect, on canvas: Canvas, context: DrawContext) {
         base.draw(in: rect, on: canvas, context: context)
         let s = overlay.sizeThatFits(Size(width: rect.width, height: rect.height), context: context)

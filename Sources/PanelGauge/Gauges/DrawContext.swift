@@ -1,6 +1,8 @@
 /// What drawing needs besides the geometry: the fonts and the environment.
 public struct DrawContext: Sendable {
+    /// The fonts labels are drawn with, loaded and cached on first use.
     public var fonts: FontCache
+    /// The colours, font and sizes drawing uses besides a gauge's tint.
     public var environment: GaugeEnvironment
     /// The parts to draw; styles that separate their layers skip the others.
     public var layers: GaugeLayers
@@ -9,6 +11,13 @@ public struct DrawContext: Sendable {
     /// ``GaugeEnvironment/labelSize`` and a centred value is sized from its ring.
     public var textSizes: TextSizes?
 
+    /// Creates a drawing context.
+    ///
+    /// - Parameters:
+    ///   - fonts: The font cache; the process-wide ``FontCache/shared`` by default.
+    ///   - environment: The colours, font and sizes.
+    ///   - layers: The parts to draw; both layers by default.
+    ///   - textSizes: The text sizes of the gauge's cell, or nil for the environment's label size.
     public init(
         fonts: FontCache = .shared, environment: GaugeEnvironment = GaugeEnvironment(), layers: GaugeLayers = .all,
         textSizes: TextSizes? = nil

@@ -23,6 +23,17 @@ public struct Draw: Drawable {
         self.body = body
     }
 
+    /// Returns the size closure's answer for the proposal.
+    ///
+    /// - Parameters:
+    ///   - proposal: The size offered.
+    ///   - context: The drawing context.
     public func sizeThatFits(_ proposal: Size, context: DrawContext) -> Size { size(proposal, context) }
+    /// Calls the body closure with the rectangle, canvas and context.
+    ///
+    /// - Parameters:
+    ///   - rect: The rectangle to draw into, in pixels.
+    ///   - canvas: The canvas to draw on.
+    ///   - context: The drawing context.
     public func draw(in rect: Rect, on canvas: Canvas, context: DrawContext) { body(rect, canvas, context) }
 }

@@ -23,7 +23,9 @@ public struct Gauge: Sendable {
     /// The current value as the user reads it. If nil and ``valueFormat`` is set,
     /// styles show the formatted value instead.
     public var currentValueLabel: GaugeLabel?
+    /// The label of the range's lower end.
     public var minimumValueLabel: GaugeLabel?
+    /// The label of the range's upper end.
     public var maximumValueLabel: GaugeLabel?
 
     /// How the style draws the gauge; `.linearCapacity` by default, as in SwiftUI
@@ -239,10 +241,14 @@ public struct Gauge: Sendable {
 
 /// Why a gauge was refused.
 public enum GaugeError: Error, Equatable, CustomStringConvertible {
+    /// The value is NaN or infinite.
     case valueNotFinite(Double)
+    /// A bound of the range, or their distance, is not finite.
     case rangeNotFinite(ClosedRange<Double>)
+    /// The range's lower bound is not below its upper bound.
     case emptyRange(ClosedRange<Double>)
 
+    /// A sentence naming the refused value or range.
     public var description: String {
         switch self {
         case .valueNotFinite(let v): "gauge value \(v) is not a finite number"

@@ -1,8 +1,21 @@
 /// Names of the built-in styles, as a layout file spells them.
 public enum GaugeStyleName: String, Sendable, CaseIterable, Codable {
-    case linearCapacity, accessoryLinear, accessoryLinearCapacity
-    case accessoryCircular, accessoryCircularCapacity
-    case ring, stepped, dial
+    /// ``LinearCapacityGaugeStyle``.
+    case linearCapacity
+    /// ``AccessoryLinearGaugeStyle``.
+    case accessoryLinear
+    /// ``AccessoryLinearCapacityGaugeStyle``.
+    case accessoryLinearCapacity
+    /// ``AccessoryCircularGaugeStyle``.
+    case accessoryCircular
+    /// ``AccessoryCircularCapacityGaugeStyle``.
+    case accessoryCircularCapacity
+    /// ``RingGaugeStyle``.
+    case ring
+    /// ``SteppedGaugeStyle``, with the description's `segments`.
+    case stepped
+    /// ``DialGaugeStyle``.
+    case dial
 
     /// The style; `segments` is used by `.stepped` only.
     public func style(segments: Int = 10) -> any GaugeStyle {
@@ -36,16 +49,29 @@ public enum GaugeStyleName: String, Sendable, CaseIterable, Codable {
 /// zones along the track). `tint` is one colour or a
 /// list (an evenly spaced gradient); colours are `#RGB`, `#RRGGBB` or `#RRGGBBAA`.
 public struct GaugeDescription: Sendable, Decodable {
+    /// The style's name (`style`), the one required key.
     public var style: GaugeStyleName
+    /// The lower end of the range (`min`); 0 when absent.
     public var min: Double?
+    /// The upper end of the range (`max`); 1 when absent. ``makeGauge()`` raises a maximum below the
+    /// minimum to the minimum, and then refuses the empty range.
     public var max: Double?
+    /// The value (`value`), in the range's units; the lower end of the range when absent.
     public var value: Double?
+    /// The label that describes what the gauge measures (`label`).
     public var label: String?
+    /// The current value label (`currentLabel`); without one a gauge with a ``format`` shows its formatted value.
     public var currentLabel: String?
+    /// The label of the range's lower end (`minimumLabel`).
     public var minimumLabel: String?
+    /// The label of the range's upper end (`maximumLabel`).
     public var maximumLabel: String?
+    /// The tint (`tint`): one colour or a list of colours for an evenly spaced gradient; the style's default tint when
+    /// absent.
     public var tint: Tint?
+    /// The colour zones (`thresholds`), in the range's units.
     public var thresholds: Thresholds?
+    /// How the current value is written (`format`).
     public var format: ValueFormat?
     /// Steps of a `stepped` gauge.
     public var segments: Int?
@@ -56,7 +82,9 @@ public struct GaugeDescription: Sendable, Decodable {
     /// Text colour, panel background (painted as the markers' clear padding) and
     /// track colour; hex strings in the file.
     public var foreground: Color?
+    /// The panel background (`background`), painted as the markers' clear padding.
     public var background: Color?
+    /// The colour of the unfilled track (`track`).
     public var track: Color?
     /// Whether the thresholds' zones are shown along the track.
     public var showZones: Bool?
@@ -66,6 +94,11 @@ public struct GaugeDescription: Sendable, Decodable {
         case segments, labelSize, font, foreground, background, track, showZones
     }
 
+    /// Creates a description by decoding a layout file's gauge object.
+    ///
+    /// - Parameter decoder: The decoder to read from.
+    /// - Throws: `DecodingError` for a missing `style`, an unknown style name, a value of the
+    ///   wrong type or a colour that is not `#RGB`, `#RRGGBB` or `#RRGGBBAA`.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         style = try c.decode(GaugeStyleName.self, forKey: .style)

@@ -10,6 +10,9 @@ public enum GaugeLabel: Sendable, ExpressibleByStringLiteral {
     /// Anything that can size itself and draw into a rectangle.
     case custom(any Drawable)
 
+    /// Creates a text label from a string literal.
+    ///
+    /// - Parameter value: The label's text.
     public init(stringLiteral value: String) { self = .text(value) }
 
     /// The text, if this is a text label.
@@ -22,7 +25,9 @@ public enum GaugeLabel: Sendable, ExpressibleByStringLiteral {
 /// A monochrome icon: an 8-bit coverage mask (0 = transparent, 255 = solid),
 /// painted in a colour when drawn. Its size is its natural size in pixels.
 public struct Icon: Sendable, Hashable {
+    /// The icon's width, in pixels.
     public let width: Int
+    /// The icon's height, in pixels.
     public let height: Int
     /// Row-major coverage, `width * height` bytes.
     public let coverage: [UInt8]
@@ -82,11 +87,15 @@ public struct Icon: Sendable, Hashable {
 
 /// A width and a height in pixels (continuous, see ``Point``).
 public struct Size: Sendable, Hashable {
+    /// The width, in pixels.
     public var width: Double
+    /// The height, in pixels.
     public var height: Double
+    /// Creates a size from a width and a height, in pixels.
     public init(width: Double, height: Double) {
         self.width = width
         self.height = height
     }
+    /// A size of zero width and height.
     public static let zero = Size(width: 0, height: 0)
 }

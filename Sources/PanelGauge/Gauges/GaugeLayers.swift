@@ -23,13 +23,16 @@
 /// gauge.withValue(v).draw(in: rect, on: canvas, layers: .dynamic)   // over a copy of the picture
 /// ```
 public struct GaugeLayers: OptionSet, Sendable, Hashable {
+    /// The bits of the set: 1 static, 2 dynamic.
     public let rawValue: UInt8
+    /// Creates a set from its bits (see ``rawValue``).
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// What does not depend on the value (as long as ``GaugeLayering/staticKey`` stays the same).
     public static let `static` = GaugeLayers(rawValue: 1)
     /// The value indicator and the current-value label.
     public static let dynamic = GaugeLayers(rawValue: 2)
+    /// Both layers: the whole drawing.
     public static let all: GaugeLayers = [.static, .dynamic]
 }
 
@@ -50,6 +53,12 @@ public struct GaugeLayering {
     /// values (see ``changedBounds(to:)``).
     public var valueArc: ValueArc?
 
+    /// Creates a layering.
+    ///
+    /// - Parameters:
+    ///   - staticKey: A value equal for every drawing with the same static layer.
+    ///   - dynamicBounds: Rectangles holding every pixel the dynamic layer can change, or nil for anywhere.
+    ///   - valueArc: The value indicator, when it is an arc stroked from the layout's start to the value.
     public init(staticKey: AnyHashable, dynamicBounds: [Rect]?, valueArc: ValueArc? = nil) {
         self.staticKey = staticKey
         self.dynamicBounds = dynamicBounds
@@ -67,10 +76,15 @@ public struct GaugeLayering {
     /// dashed with butt ends from a fixed phase) and its paint is laid over the
     /// whole arc, not the value's sweep.
     public struct ValueArc {
+        /// The arc's geometry: centre, radius, stroke width, start and sweep.
         public var layout: CircularGaugeLayout
+        /// The normalized value, in 0...1, the arc is stroked to.
         public var value: Double
+        /// The shape of the arc's ends.
         public var cap: LineCap
+        /// A value equal for every drawing whose arc has the same paint.
         public var paint: AnyHashable
+        /// Rectangles of the dynamic layer's other parts, such as the current-value label.
         public var others: [Rect]
         /// How the arc is stroked, when the style draws it with
         /// ``CircularGaugeLayout/strokeValueArc(to:cap:_:on:)``: a program can
@@ -90,15 +104,33 @@ public struct GaugeLayering {
 
         /// The paint and dashes of a value arc (its width is the layout's).
         public struct Stroke: Sendable, Hashable {
+            /// The arc's paint.
             public var paint: Paint
+            /// The arc's dashes, or nil for a solid stroke.
             public var dash: DashPattern?
 
+            /// Creates a stroke description.
+            ///
+            /// - Parameters:
+            ///   - paint: The arc's paint.
+            ///   - dash: The arc's dashes, or nil for a solid stroke.
             public init(paint: Paint, dash: DashPattern? = nil) {
                 self.paint = paint
                 self.dash = dash
             }
         }
 
+        /// Creates a value arc description.
+        ///
+        /// - Parameters:
+        ///   - layout: The arc's geometry.
+        ///   - value: The normalized value, in 0...1, the arc is stroked to.
+        ///   - cap: The shape of the arc's ends.
+        ///   - paint: A value equal for every drawing whose arc has the same paint.
+        ///   - others: Rectangles of the dynamic layer's other parts.
+        ///   - stroke: How the arc is stroked, or nil when not known.
+        ///   - glyphs: The glyphs of the current-value label, when `others` holds exactly that label's box.
+        ///   - text: The current-value label as a line of text, when the arc and this text are the whole dynamic layer.
         public init(
             layout: CircularGaugeLayout, value: Double, cap: LineCap, paint: AnyHashable, others: [Rect],
             stroke: Stroke? = nil, glyphs: [DrawnGlyph]? = nil, text: DrawnText? = nil

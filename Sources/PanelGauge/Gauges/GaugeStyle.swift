@@ -13,7 +13,9 @@
 /// }
 /// ```
 public protocol GaugeStyle: Sendable {
+    /// The type of drawing this style makes for a gauge.
     associatedtype Body: Drawable
+    /// The properties of a gauge that a style draws: its normalized value, labels, tint and environment.
     typealias Configuration = GaugeStyleConfiguration
     /// The drawing for one gauge in this style.
     func makeBody(configuration: Configuration) -> Body
@@ -43,25 +45,58 @@ public protocol GaugeStyle: Sendable {
 }
 
 extension GaugeStyle {
+    /// The tint of gauges that set none.
+    ///
+    /// The default implementation returns blue (``Color/blue-type.property``).
     public var defaultTint: Tint { .color(.blue) }
+    /// Whether the body draws every static part before any dynamic one.
+    ///
+    /// The default implementation returns `false`: all of the style's drawing counts as dynamic.
     public var separatesLayers: Bool { false }
+    /// What the static layer depends on and where the dynamic layer paints.
+    ///
+    /// The default implementation returns ``GaugeLayering/unseparated``.
+    ///
+    /// - Parameters:
+    ///   - configuration: The gauge to draw.
+    ///   - rect: The rectangle the gauge is drawn into, in pixels.
+    ///   - context: The drawing context.
     public func layering(configuration: Configuration, in rect: Rect, context: DrawContext) -> GaugeLayering {
         .unseparated
     }
+    /// The labels of a configuration this style draws.
+    ///
+    /// The default implementation returns ``GaugeLabelKinds/all``.
+    ///
+    /// - Parameter configuration: The gauge to draw.
     public func shownLabels(configuration: Configuration) -> GaugeLabelKinds { .all }
+    /// Whether the label fits the place the style has for it.
+    ///
+    /// The default implementation returns `true`.
+    ///
+    /// - Parameters:
+    ///   - configuration: The gauge to draw.
+    ///   - rect: The rectangle the gauge is drawn into, in pixels.
+    ///   - context: The drawing context.
     public func labelFits(configuration: Configuration, in rect: Rect, context: DrawContext) -> Bool { true }
 }
 
 /// A gauge's labels by kind: what a style shows, or what a gauge was given.
 public struct GaugeLabelKinds: OptionSet, Sendable, Hashable {
+    /// The bits of the set: 1 label, 2 current value, 4 minimum value, 8 maximum value.
     public let rawValue: Int
+    /// Creates a set from its bits (see ``rawValue``).
     public init(rawValue: Int) { self.rawValue = rawValue }
 
+    /// The gauge's label, which describes what it measures.
     public static let label = Self(rawValue: 1)
     /// The current value (a current-value label or the formatted value).
     public static let currentValue = Self(rawValue: 2)
+    /// The label of the range's lower end.
     public static let minimumValue = Self(rawValue: 4)
+    /// The label of the range's upper end.
     public static let maximumValue = Self(rawValue: 8)
+    /// Every kind of label: label, current value, minimum and maximum value.
     public static let all: Self = [.label, .currentValue, .minimumValue, .maximumValue]
 
     /// The kinds `configuration` has a label of.
@@ -78,11 +113,14 @@ public struct GaugeLabelKinds: OptionSet, Sendable, Hashable {
 public struct GaugeStyleConfiguration: Sendable {
     /// The clamped value mapped to 0...1.
     public var value: Double
+    /// The label that describes what the gauge measures, if any.
     public var label: GaugeLabel?
     /// The current value label; the formatted value if the gauge has a
     /// ``ValueFormat`` and no explicit label.
     public var currentValueLabel: GaugeLabel?
+    /// The label of the range's lower end, if any.
     public var minimumValueLabel: GaugeLabel?
+    /// The label of the range's upper end, if any.
     public var maximumValueLabel: GaugeLabel?
     /// Strings whose widest one sizes the current-value slot, so that a gauge never
     /// changes size as its value changes (the article's invisible "100 %").
@@ -94,6 +132,7 @@ public struct GaugeStyleConfiguration: Sendable {
     /// colours along the value axis (see ``Thresholds/zoneTint(over:opacity:uncovered:)``).
     /// Styles draw their track with it instead of their usual track colour.
     public var zoneTrack: Tint?
+    /// The colours, fonts and sizes the style draws with besides the tint.
     public var environment: GaugeEnvironment
     /// The gauge's range, in its units: what a style that labels its scale
     /// (``DialGaugeStyle``) writes at its ticks. 0...1 unless the gauge says.
@@ -102,6 +141,20 @@ public struct GaugeStyleConfiguration: Sendable {
     /// parts of their scale (``DialGaugeStyle``'s sections).
     public var thresholds: Thresholds?
 
+    /// Creates a configuration.
+    ///
+    /// - Parameters:
+    ///   - value: The value mapped to 0...1; clamped to that range, and NaN becomes 0.
+    ///   - label: The label that describes what the gauge measures.
+    ///   - currentValueLabel: The label of the current value.
+    ///   - minimumValueLabel: The label of the range's lower end.
+    ///   - maximumValueLabel: The label of the range's upper end.
+    ///   - sizingText: Strings whose widest one sizes the current-value slot.
+    ///   - tint: The indicator's colour or gradient.
+    ///   - zoneTrack: The track's colours along the value axis, or nil for the usual track colour.
+    ///   - environment: Colours, fonts and sizes besides the tint.
+    ///   - range: The gauge's range, in its units.
+    ///   - thresholds: The gauge's colour zones, in its units.
     public init(
         value: Double, label: GaugeLabel? = nil, currentValueLabel: GaugeLabel? = nil,
         minimumValueLabel: GaugeLabel? = nil, maximumValueLabel: GaugeLabel? = nil,
@@ -155,5 +208,6 @@ public struct GaugeEnvironment: Sendable, Hashable {
     /// Opacity of the zone colours on the track.
     public var thresholdZoneOpacity = 0.35
 
+    /// Creates an environment with the default colours, font and sizes.
     public init() {}
 }

@@ -96,11 +96,22 @@ extension GaugeLabel {
 /// at `origin` on the baseline, in `color`. ``draw(on:)`` paints what the
 /// label paints.
 public struct DrawnText: Sendable {
+    /// The text.
     public var string: String
+    /// The font at its pixel size.
     public var font: Font
+    /// Where the pen starts: the left end of the baseline, in pixels.
     public var origin: Point
+    /// The text's colour.
     public var color: Color
 
+    /// Creates a line of text.
+    ///
+    /// - Parameters:
+    ///   - string: The text.
+    ///   - font: The font at its pixel size.
+    ///   - origin: Where the pen starts on the baseline, in pixels.
+    ///   - color: The text's colour.
     public init(string: String, font: Font, origin: Point, color: Color) {
         self.string = string
         self.font = font
@@ -108,6 +119,9 @@ public struct DrawnText: Sendable {
         self.color = color
     }
 
+    /// Paints the text in its colour, as the label it was taken from paints it.
+    ///
+    /// - Parameter canvas: The canvas to draw on; the canvas's clip applies.
     public func draw(on canvas: Canvas) {
         font.draw(string, at: origin, on: canvas, paint: .solid(color))
     }
@@ -126,7 +140,10 @@ public struct DrawnText: Sendable {
 /// One glyph of a drawn text label: the character, the text size and where
 /// its bitmap lands. Two equal values paint the same pixels.
 public struct DrawnGlyph: Sendable, Hashable {
+    /// The character the glyph shows.
     public var scalar: Unicode.Scalar
+    /// The text size, in pixels.
     public var pixelSize: Double
+    /// The whole-pixel rectangle the glyph's bitmap covers.
     public var box: IntRect
 }

@@ -43,9 +43,14 @@ public struct SteppedGauge: Sendable, Hashable {
     /// The fraction of the gauge to draw at `time`.
     public func value(at time: Double) -> Double { shown.value(at: time) }
 
+    /// Returns whether the value drawn at `time` still differs from the current step's fraction.
+    ///
+    /// - Parameter time: Seconds on the clock the changes were started with.
     public func isAnimating(at time: Double) -> Bool { shown.isAnimating(at: time) }
 }
 
+/// Why a stepped gauge was refused.
 public enum SteppedGaugeError: Error, Equatable {
+    /// The number of segments given, which is less than 1.
     case noSegments(Int)
 }

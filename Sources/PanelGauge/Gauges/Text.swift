@@ -1,19 +1,33 @@
 /// Horizontal placement of content inside a wider rectangle.
 public enum HorizontalAlignment: Sendable, Hashable {
-    case leading, center, trailing
+    /// Against the left edge.
+    case leading
+    /// Centred.
+    case center
+    /// Against the right edge.
+    case trailing
 }
 
 /// A line of text as a ``Drawable``: its size is its advance width by the
 /// font's ascender + descender; it is drawn in `color`, aligned horizontally in
 /// its rectangle and centred vertically on its ink.
 public struct Text: Drawable {
+    /// The text, drawn on one line.
     public var string: String
     /// Pixel size; nil takes the environment's label size.
     public var size: Double?
     /// Nil takes the environment's foreground colour.
     public var color: Color?
+    /// The text's horizontal placement in its rectangle.
     public var alignment: HorizontalAlignment
 
+    /// Creates a line of text.
+    ///
+    /// - Parameters:
+    ///   - string: The text, drawn on one line.
+    ///   - size: The text size in pixels, or nil for the environment's label size.
+    ///   - color: The text's colour, or nil for the environment's foreground colour.
+    ///   - alignment: The text's horizontal placement in its rectangle.
     public init(_ string: String, size: Double? = nil, color: Color? = nil, alignment: HorizontalAlignment = .center) {
         self.string = string
         self.size = size
@@ -21,11 +35,24 @@ public struct Text: Drawable {
         self.alignment = alignment
     }
 
+    /// Returns the text's advance width by the font's ascender plus descender, whatever the proposal; zero when the
+    /// font cannot be loaded.
+    ///
+    /// - Parameters:
+    ///   - proposal: The size offered.
+    ///   - context: The drawing context, which gives the font.
     public func sizeThatFits(_ proposal: Size, context: DrawContext) -> Size {
         guard let font = context.font(size: size ?? context.environment.labelSize) else { return .zero }
         return Size(width: font.advance(of: string), height: font.ascender + font.descender)
     }
 
+    /// Draws the text aligned horizontally in `rect` and with its ink centred vertically; nothing when the font cannot
+    /// be loaded.
+    ///
+    /// - Parameters:
+    ///   - rect: The rectangle to draw into, in pixels.
+    ///   - canvas: The canvas to draw on.
+    ///   - context: The drawing context, which gives the font and default colour.
     public func draw(in rect: Rect, on canvas: Canvas, context: DrawContext) {
         guard let font = context.font(size: size ?? context.environment.labelSize) else { return }
         let origin = Self.origin(of: string, font: font, in: rect, alignment: alignment)

@@ -6,7 +6,9 @@
 /// at its own position. ``Gradient`` is the rasterizer's colour ramp (8-bit sRGB
 /// interpolation, padded with the end colours).
 public enum Tint: Sendable, Hashable {
+    /// One colour for the whole indicator.
     case color(Color)
+    /// A colour ramp along the value axis, 0 at the minimum and 1 at the maximum.
     case gradient(Gradient)
 
     /// A gradient of evenly spaced colours (`.gradient([.green, .red])`), mixed in
@@ -39,10 +41,17 @@ public enum Tint: Sendable, Hashable {
 /// above them. Without a base, values below the first step keep the gauge's
 /// tint (a gradient stays a gradient there).
 public struct Thresholds: Sendable, Hashable {
+    /// One zone: the colour of values from a bound up to the next step's bound.
     public struct Step: Sendable, Hashable {
         /// Lower bound of the zone, inclusive, in the gauge's units.
         public var from: Double
+        /// The zone's colour.
         public var color: Color
+        /// Creates a zone.
+        ///
+        /// - Parameters:
+        ///   - from: The zone's lower bound, inclusive, in the gauge's units.
+        ///   - color: The zone's colour.
         public init(from: Double, color: Color) {
             self.from = from
             self.color = color
@@ -97,9 +106,13 @@ public struct Thresholds: Sendable, Hashable {
     }
 }
 
+/// The reason ``Thresholds`` rejects its steps.
 public enum ThresholdsError: Error, Equatable, CustomStringConvertible {
+    /// A step's bound is NaN or infinite.
     case boundNotFinite(Double)
+    /// A step's bound is not greater than the bound before it; the two bounds in order.
     case notIncreasing(Double, Double)
+    /// A sentence naming the offending bound or bounds.
     public var description: String {
         switch self {
         case .boundNotFinite(let v): "threshold bound \(v) is not a finite number"
@@ -150,6 +163,7 @@ extension Tint {
         }
     }
 
+    /// Whether the tint is a gradient rather than one colour.
     public var isGradient: Bool {
         if case .gradient = self { return true }
         return false

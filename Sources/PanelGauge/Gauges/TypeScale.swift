@@ -33,6 +33,8 @@ public struct TypeScale: Sendable, Hashable {
     /// ``titleLimit``).
     public var endLabelLimit: Double?
 
+    /// Creates a type scale with the default fractions: title 0.1, value 0.3, end labels 0.08 of the measure, at least
+    /// 9 pixels.
     public init() {}
 
     /// This scale with the title and end labels limited to what the smallest
@@ -98,6 +100,12 @@ public struct TextSizes: Sendable, Hashable {
     /// Minimum and maximum labels.
     public var endLabel: Double
 
+    /// Creates a set of text sizes.
+    ///
+    /// - Parameters:
+    ///   - title: The label's size, in pixels.
+    ///   - value: The upper bound of a centred current value's size, in pixels.
+    ///   - endLabel: The minimum and maximum labels' size, in pixels.
     public init(title: Double, value: Double, endLabel: Double) {
         self.title = title
         self.value = value

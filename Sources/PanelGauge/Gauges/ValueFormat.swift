@@ -7,17 +7,27 @@
 ///
 /// Rounding is to nearest, ties away from zero; "-0" never appears.
 public struct ValueFormat: Sendable, Hashable {
+    /// What the formatted number is.
     public enum Kind: Sendable, Hashable {
+        /// The value's position in the range, 0 at the lower bound and 100 at the upper.
         case percent
+        /// The value itself, in the gauge's units.
         case number
     }
 
+    /// What the formatted number is: a percentage of the range or the value itself.
     public var kind: Kind
     /// Digits after the decimal point, 0...9.
     public var decimals: Int
     /// Text after the number ("%" for percent); nil for none.
     public var unit: String?
 
+    /// Creates a format.
+    ///
+    /// - Parameters:
+    ///   - kind: What the formatted number is.
+    ///   - decimals: Digits after the decimal point, clamped to 0...9.
+    ///   - unit: Text written after the number and a space, or nil for none.
     public init(kind: Kind, decimals: Int, unit: String?) {
         self.kind = kind
         self.decimals = min(9, max(0, decimals))

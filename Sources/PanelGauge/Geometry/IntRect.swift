@@ -4,9 +4,13 @@
 /// negative; an empty rectangle has zero area. (The small members are
 /// inlinable: paneld's damage bookkeeping calls them hundreds of times a frame.)
 public struct IntRect: Sendable, Hashable, CustomStringConvertible {
+    /// The first column, in pixels from the left edge.
     public var x: Int
+    /// The first row, in pixels from the top edge.
     public var y: Int
+    /// The number of columns; not negative when set by an initializer.
     public var width: Int
+    /// The number of rows; not negative when set by an initializer.
     public var height: Int
 
     /// Creates a rectangle; negative sizes are clamped to zero.
@@ -24,16 +28,22 @@ public struct IntRect: Sendable, Hashable, CustomStringConvertible {
         self.init(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
     }
 
+    /// The first column (`x`).
     @inlinable
     public var minX: Int { x }
+    /// The first row (`y`).
     @inlinable
     public var minY: Int { y }
+    /// The column just past the right edge (`x + width`, wrapping on overflow).
     @inlinable
     public var maxX: Int { x &+ width }
+    /// The row just past the bottom edge (`y + height`, wrapping on overflow).
     @inlinable
     public var maxY: Int { y &+ height }
+    /// Whether the rectangle covers no pixel (zero width or height).
     @inlinable
     public var isEmpty: Bool { width == 0 || height == 0 }
+    /// The number of pixels covered (`width * height`).
     @inlinable
     public var area: Int { width * height }
 
@@ -56,9 +66,11 @@ public struct IntRect: Sendable, Hashable, CustomStringConvertible {
             maxX: max(maxX, other.maxX), maxY: max(maxY, other.maxY))
     }
 
+    /// Returns whether the two rectangles share at least one pixel.
     @inlinable
     public func intersects(_ other: IntRect) -> Bool { !intersection(other).isEmpty }
 
+    /// Returns whether every pixel of `other` is in this rectangle; an empty `other` is always contained.
     @inlinable
     public func contains(_ other: IntRect) -> Bool {
         other.isEmpty
@@ -72,5 +84,6 @@ public struct IntRect: Sendable, Hashable, CustomStringConvertible {
         self.init(minX: x0, minY: y0, maxX: x1, maxY: y1)
     }
 
+    /// The rectangle as `WIDTHxHEIGHT+X+Y`, the X11 geometry notation (for example `64x32+10+0`).
     public var description: String { "\(width)x\(height)+\(x)+\(y)" }
 }

@@ -2,26 +2,48 @@
 /// and circular arcs, in surface coordinates (see ``Point``). Filled with a
 /// ``FillRule``; every contour is implicitly closed when filled.
 public struct Path: Sendable, Hashable {
+    /// One drawing command of a path.
     public enum Element: Sendable, Hashable {
+        /// Starts a new contour at the point.
         case move(Point)
+        /// A straight line from the current point to the given point.
         case line(Point)
+        /// A quadratic Bézier curve from the current point to `to`, with one control point.
         case quad(control: Point, to: Point)
+        /// A cubic Bézier curve from the current point to `to`, with two control points.
         case cubic(control1: Point, control2: Point, to: Point)
         /// A circular arc about `center` (see ``Angle``); a line joins the
         /// current point to the arc's start.
         case arc(center: Point, radius: Double, start: Angle, sweep: Angle)
+        /// Closes the current contour with a straight line back to its first point.
         case close
     }
 
+    /// The path's commands, in the order they were added.
     public private(set) var elements: [Element] = []
 
+    /// Creates an empty path.
     public init() {}
 
+    /// Whether the path has no commands.
     public var isEmpty: Bool { elements.isEmpty }
 
+    /// Starts a new contour at `p`.
     public mutating func move(to p: Point) { elements.append(.move(p)) }
+    /// Adds a straight line from the current point to `p`.
     public mutating func line(to p: Point) { elements.append(.line(p)) }
+    /// Adds a quadratic Bézier curve from the current point to `p`.
+    ///
+    /// - Parameters:
+    ///   - p: The end point.
+    ///   - c: The control point.
     public mutating func quadCurve(to p: Point, control c: Point) { elements.append(.quad(control: c, to: p)) }
+    /// Adds a cubic Bézier curve from the current point to `p`.
+    ///
+    /// - Parameters:
+    ///   - p: The end point.
+    ///   - c1: The first control point.
+    ///   - c2: The second control point.
     public mutating func curve(to p: Point, control1 c1: Point, control2 c2: Point) {
         elements.append(.cubic(control1: c1, control2: c2, to: p))
     }
@@ -29,6 +51,7 @@ public struct Path: Sendable, Hashable {
     public mutating func addArc(center: Point, radius: Double, startAngle: Angle, sweep: Angle) {
         elements.append(.arc(center: center, radius: radius, start: startAngle, sweep: sweep))
     }
+    /// Closes the current contour with a straight line back to its first point.
     public mutating func closeSubpath() { elements.append(.close) }
 
     /// Adds a closed circle (clockwise).

@@ -14,15 +14,28 @@ public enum LineCap: Sendable, Hashable {
 /// at least one is positive, the phase is finite. An odd number of lengths is
 /// repeated once, as SVG and Core Graphics do (`[5]` means 5 on, 5 off).
 public struct DashPattern: Sendable, Hashable {
+    /// The error thrown when a dash pattern breaks one of its invariants.
     public struct Error: Swift.Error, CustomStringConvertible {
+        /// A sentence saying which invariant the lengths or phase break.
         public let description: String
     }
 
+    /// The on and off lengths, in pixels, starting with an on length; always an even number (an odd list given to the
+    /// initializer appears twice).
     public let lengths: [Double]
+    /// How far into the pattern the stroke starts, in pixels; may be negative or exceed the period.
     public let phase: Double
     /// The sum of the lengths (> 0).
     public let period: Double
 
+    /// Creates a dash pattern.
+    ///
+    /// - Parameters:
+    ///   - lengths: Alternating on and off lengths in pixels, starting with on. Each must be finite
+    ///     and not negative, and at least one positive; an odd count is repeated once.
+    ///   - phase: How far into the pattern the stroke starts, in pixels; must be finite.
+    /// - Throws: ``DashPattern/Error`` when `lengths` is empty, has a negative or non-finite
+    ///   length or sums to zero, or when `phase` is not finite.
     public init(_ lengths: [Double], phase: Double = 0) throws {
         guard !lengths.isEmpty else { throw Error(description: "a dash pattern needs at least one length") }
         guard lengths.allSatisfy({ $0.isFinite && $0 >= 0 }) else {

@@ -3,11 +3,18 @@ import CZlib
 /// Reading and writing PNG files through zlib (Debian's zlib1g): we build the
 /// chunks, zlib does the deflate and the CRCs.
 public enum PNG {
+    /// The error thrown when a PNG file cannot be read, decoded, encoded or written.
     public struct Error: Swift.Error, CustomStringConvertible {
+        /// A sentence saying what failed, with the path where there is one.
         public let description: String
         /// The `errno` of the failed call; 0 when no call failed (a refused file type).
         public let code: Int32
 
+        /// Creates an error.
+        ///
+        /// - Parameters:
+        ///   - description: A sentence saying what failed.
+        ///   - code: The `errno` of the failed call, or 0 when no call failed.
         public init(description: String, code: Int32 = 0) {
             self.description = description
             self.code = code
@@ -165,11 +172,18 @@ extension PNG {
 
 /// Minimal file I/O on top of the C library (PanelGauge does not need Foundation).
 public enum FileIO {
+    /// The error thrown when a file cannot be opened, read or written, or is not a regular file.
     public struct Error: Swift.Error, CustomStringConvertible {
+        /// A sentence saying what failed, starting with the path.
         public let description: String
         /// The `errno` of the failed call; 0 when no call failed (a refused file type).
         public let code: Int32
 
+        /// Creates an error.
+        ///
+        /// - Parameters:
+        ///   - description: A sentence saying what failed.
+        ///   - code: The `errno` of the failed call, or 0 when no call failed.
         public init(description: String, code: Int32 = 0) {
             self.description = description
             self.code = code
@@ -186,7 +200,22 @@ public enum FileIO {
 
     /// The kind of a directory entry, for messages that say why a path is refused.
     public enum FileType: Equatable, Sendable, CustomStringConvertible {
-        case regular, directory, symbolicLink, fifo, socket, characterDevice, blockDevice, other
+        /// A regular file.
+        case regular
+        /// A directory.
+        case directory
+        /// A symbolic link (`fileType(_:)` does not follow links).
+        case symbolicLink
+        /// A named pipe.
+        case fifo
+        /// A Unix domain socket.
+        case socket
+        /// A character device, such as `/dev/fb0`.
+        case characterDevice
+        /// A block device.
+        case blockDevice
+        /// Any other kind.
+        case other
 
         init(mode: mode_t) {
             switch mode & S_IFMT {
@@ -201,6 +230,7 @@ public enum FileIO {
             }
         }
 
+        /// The kind as a phrase for a message, such as "a directory".
         public var description: String {
             switch self {
             case .regular: "a regular file"
@@ -236,6 +266,12 @@ public enum FileIO {
         return fd
     }
 
+    /// Reads a whole regular file into memory.
+    ///
+    /// - Parameter path: The file's path.
+    /// - Returns: The file's bytes.
+    /// - Throws: ``FileIO/Error`` when the path cannot be opened or read, or is not a regular file
+    ///   (a FIFO or device is refused without blocking).
     public static func read(_ path: String) throws -> [UInt8] {
         let fd = try openRegularFile(path)
         defer { close(fd) }

@@ -4,12 +4,22 @@
 /// Compositing is source-over directly on the 8-bit sRGB values (no
 /// linearisation), as cairo does by default and as SCENE.md specifies.
 public struct Color: Sendable, Hashable {
+    /// The red channel, 0...255, sRGB-encoded and not premultiplied.
     public var red: UInt8
+    /// The green channel, 0...255, sRGB-encoded and not premultiplied.
     public var green: UInt8
+    /// The blue channel, 0...255, sRGB-encoded and not premultiplied.
     public var blue: UInt8
     /// Opacity in 0...1 (clamped).
     public var alpha: Double
 
+    /// Creates a colour from 8-bit sRGB channels and an opacity.
+    ///
+    /// - Parameters:
+    ///   - red: The red channel, not premultiplied.
+    ///   - green: The green channel, not premultiplied.
+    ///   - blue: The blue channel, not premultiplied.
+    ///   - alpha: The opacity, clamped to 0...1; NaN becomes 0 (transparent).
     public init(red: UInt8, green: UInt8, blue: UInt8, alpha: Double = 1) {
         self.red = red
         self.green = green
@@ -58,14 +68,24 @@ public struct Color: Sendable, Hashable {
             alpha: a.alpha + (b.alpha - a.alpha) * t)
     }
 
+    /// Opaque black, `#000000`.
     public static let black = Color(hex: 0x000000)
+    /// Opaque white, `#FFFFFF`.
     public static let white = Color(hex: 0xFFFFFF)
+    /// Fully transparent black.
     public static let clear = Color(hex: 0x000000, alpha: 0)
+    /// Apple's system red (light appearance), `#FF3B30`.
     public static let red = Color(hex: 0xFF3B30)
+    /// Apple's system orange (light appearance), `#FF9500`.
     public static let orange = Color(hex: 0xFF9500)
+    /// Apple's system yellow (dark appearance), `#FFD60A`.
     public static let yellow = Color(hex: 0xFFD60A)
+    /// Apple's system green (light appearance), `#34C759`.
     public static let green = Color(hex: 0x34C759)
+    /// Apple's system blue (dark appearance), `#0A84FF`.
     public static let blue = Color(hex: 0x0A84FF)
+    /// Apple's system purple (light appearance), `#AF52DE`.
     public static let purple = Color(hex: 0xAF52DE)
+    /// Apple's system gray, `#8E8E93`.
     public static let gray = Color(hex: 0x8E8E93)
 }

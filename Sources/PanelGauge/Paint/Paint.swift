@@ -6,9 +6,17 @@
 /// channel by default or in Oklab (``ColorInterpolation``), alpha linearly,
 /// padded with the end colours outside the stops.
 public struct Gradient: Sendable, Hashable {
+    /// A colour at a position along the ramp.
     public struct Stop: Sendable, Hashable {
+        /// The stop's colour (non-premultiplied).
         public var color: Color
+        /// The stop's position along the ramp, in 0...1.
         public var location: Double
+        /// Creates a stop.
+        ///
+        /// - Parameters:
+        ///   - color: The stop's colour.
+        ///   - location: The stop's position along the ramp, in 0...1.
         public init(color: Color, location: Double) {
             self.color = color
             self.location = location

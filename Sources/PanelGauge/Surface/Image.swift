@@ -2,6 +2,7 @@
 ///
 /// Its memory lives as long as the image; ``surface`` is the view to draw into.
 public final class Image {
+    /// The view of the image's pixels to draw into; valid as long as the image lives.
     public let surface: Surface
     private let storage: UnsafeMutableRawPointer
 
@@ -23,7 +24,10 @@ public final class Image {
 
     deinit { storage.deallocate() }
 
+    /// The width in pixels.
     public var width: Int { surface.width }
+    /// The height in pixels.
     public var height: Int { surface.height }
+    /// The memory layout of a pixel.
     public var format: PixelFormat { surface.format }
 }

@@ -16,6 +16,7 @@ public enum PixelFormat: Sendable, Hashable, CaseIterable, CustomStringConvertib
         }
     }
 
+    /// The format's DRM-style name: `XRGB8888` or `RGB565`.
     public var description: String {
         switch self {
         case .xrgb8888: "XRGB8888"

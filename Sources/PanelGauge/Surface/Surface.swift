@@ -5,11 +5,15 @@
 /// never assume equality). The view does not keep the memory alive: its owner
 /// must outlive every use.
 public struct Surface {
+    /// The address of the first pixel of the top row.
     public let base: UnsafeMutableRawPointer
+    /// The width in pixels; not negative.
     public let width: Int
+    /// The height in pixels (the number of rows); not negative.
     public let height: Int
     /// Distance in bytes between the starts of two consecutive rows.
     public let stride: Int
+    /// The memory layout of a pixel.
     public let format: PixelFormat
 
     /// Wraps memory. Traps if the geometry is impossible (negative sizes, a

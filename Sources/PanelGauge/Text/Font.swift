@@ -13,6 +13,11 @@ public struct FontDescriptor: Sendable, Hashable {
     /// Face index inside the file (collections hold several).
     public var faceIndex: Int
 
+    /// Creates a descriptor for a font file; the file is opened on first use, not here.
+    ///
+    /// - Parameters:
+    ///   - path: The path of a TrueType or OpenType file.
+    ///   - faceIndex: The face inside the file; 0 for a file with one face.
     public init(path: String, faceIndex: Int = 0) {
         self.path = path
         self.faceIndex = faceIndex
@@ -33,6 +38,7 @@ public enum FontError: Error, Equatable, CustomStringConvertible {
     /// The size is not a positive finite number of pixels.
     case invalidSize(Double)
 
+    /// A sentence saying why the font could not be used, naming the file.
     public var description: String {
         switch self {
         case .unreadable(let p):
@@ -53,7 +59,9 @@ public struct Glyph: Sendable {
     public let left: Int
     /// Offset from the baseline up to the bitmap's top row (positive = above).
     public let top: Int
+    /// The bitmap's width, in pixels (0 for a glyph without ink, such as a space).
     public let width: Int
+    /// The bitmap's height, in pixels (0 for a glyph without ink).
     public let height: Int
     /// 8-bit coverage, row-major, `width * height` bytes.
     public let coverage: [UInt8]
@@ -65,6 +73,7 @@ public struct Glyph: Sendable {
 /// the face go through its lock, since a face is not safe to share across
 /// threads.
 public final class FontFile: Sendable {
+    /// The file and face this font file was opened from.
     public let descriptor: FontDescriptor
     /// Whether the face has a 'kern' table that layout applies.
     public let hasKerning: Bool
@@ -126,7 +135,9 @@ private struct SizeState {
 /// on small panels, while horizontal shapes and spacing keep the designer's
 /// proportions. Pens sit on whole pixels.
 public final class Font: Sendable {
+    /// The open font file this size belongs to.
     public let file: FontFile
+    /// The file and face the font was opened from.
     public var descriptor: FontDescriptor { file.descriptor }
     /// The requested size: the em square in pixels (to 1/64 px).
     public let pixelSize: Double
@@ -206,6 +217,7 @@ public final class Font: Sendable {
     /// A laid-out run: each glyph with its pen position relative to the start of
     /// the baseline, and the total advance.
     public struct Run: Sendable {
+        /// Each glyph with its pen position, in whole pixels from the start of the baseline.
         public let glyphs: [(glyph: Glyph, penX: Int)]
         /// Width from the first pen position to the pen after the last glyph.
         public let advance: Double

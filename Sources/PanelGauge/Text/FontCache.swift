@@ -10,6 +10,7 @@ public final class FontCache: Sendable {
     private let fonts = Mutex<[Key: Font]>([:])
     private let files = Mutex<[FontDescriptor: FontFile]>([:])
 
+    /// Creates an empty cache; fonts are opened on first request. Most programs use ``shared``.
     public init() {}
 
     /// The process-wide cache.

@@ -16,10 +16,16 @@
 public struct Loader: Sendable {
     /// 0...1 (clamped; NaN is 0).
     public let progress: Double
+    /// The look of the loader.
     public var style: any LoaderStyle
     /// Seconds per turn; 1 s as in the article. 0 or less stops the spin.
     public var rotationPeriod: Double = 1
 
+    /// Creates a loader.
+    ///
+    /// - Parameters:
+    ///   - progress: The part of a turn the arc covers, clamped to 0...1; NaN becomes 0.
+    ///   - style: The look of the loader.
     public init(progress: Double, style: any LoaderStyle = PlainLoaderStyle()) {
         self.progress = progress.isNaN ? 0 : min(1, max(0, progress))
         self.style = style
@@ -57,14 +63,21 @@ public struct Loader: Sendable {
 
 /// Turns a loader's configuration into a drawing (the article's `LoaderStyle`).
 public protocol LoaderStyle: Sendable {
+    /// The type of drawing this style makes for a loader.
     associatedtype Body: Drawable
+    /// The properties of a loader that a style draws: its progress and the ready-made indicator.
     typealias Configuration = LoaderStyleConfiguration
+    /// Returns the drawing of a loader in this style.
+    ///
+    /// - Parameter configuration: The loader's progress and indicator.
     func makeBody(configuration: Configuration) -> Body
 }
 
 /// What a ``LoaderStyle`` receives: the progress and the ready-made indicator.
 public struct LoaderStyleConfiguration: Sendable {
+    /// The part of a turn the arc covers, in 0...1.
     public let progress: Double
+    /// The spinning arc, ready to be tinted, framed or drawn as it is.
     public let indicator: LoaderIndicator
 }
 
@@ -74,23 +87,38 @@ public struct LoaderStyleConfiguration: Sendable {
 /// stroke is 0.1 of the square's side (8 px at the article's ideal 80 px), and
 /// stays inside the square.
 public struct LoaderIndicator: Drawable {
+    /// The part of a turn the arc covers, in 0...1; 0 draws nothing.
     public let progress: Double
+    /// Where the arc starts; see ``Angle`` for the convention.
     public let rotation: Angle
+    /// The arc's paint; blue unless set with ``tint(_:)-(Color)``.
     public private(set) var tint: Tint = .color(.blue)
     /// The article's ideal size.
     public static let idealSide = 80.0
 
+    /// Creates an indicator in the default tint.
+    ///
+    /// - Parameters:
+    ///   - progress: The part of a turn the arc covers, in 0...1.
+    ///   - rotation: Where the arc starts.
     public init(progress: Double, rotation: Angle) {
         self.progress = progress
         self.rotation = rotation
     }
 
+    /// Returns the indicator painted in a solid colour.
+    ///
+    /// - Parameter color: The arc's colour.
     public func tint(_ color: Color) -> LoaderIndicator {
         var copy = self
         copy.tint = .color(color)
         return copy
     }
 
+    /// Returns the indicator painted with a tint, solid or gradient; a gradient runs along the full turn from the
+    /// start.
+    ///
+    /// - Parameter tint: The arc's paint.
     public func tint(_ tint: Tint) -> LoaderIndicator {
         var copy = self
         copy.tint = tint
@@ -102,10 +130,21 @@ public struct LoaderIndicator: Drawable {
         .inscribed(in: rect, lineWidthFraction: 0.1, startAngle: rotation)
     }
 
+    /// Returns the indicator's ideal size, ``idealSide`` square, whatever the proposal.
+    ///
+    /// - Parameters:
+    ///   - proposal: The size offered.
+    ///   - context: The drawing context.
     public func sizeThatFits(_ proposal: Size, context: DrawContext) -> Size {
         Size(width: Self.idealSide, height: Self.idealSide)
     }
 
+    /// Draws the arc in the largest square of a rectangle.
+    ///
+    /// - Parameters:
+    ///   - rect: The rectangle to draw into, in pixels.
+    ///   - canvas: The canvas to draw on.
+    ///   - context: The drawing context.
     public func draw(in rect: Rect, on canvas: Canvas, context: DrawContext) {
         let l = layout(in: rect)
         guard progress > 0, l.radius > 0 else { return }
@@ -118,7 +157,11 @@ public struct LoaderIndicator: Drawable {
 
 /// The indicator alone at its ideal size, in the default tint.
 public struct PlainLoaderStyle: LoaderStyle {
+    /// Creates the plain loader style.
     public init() {}
+    /// Returns the indicator framed at its ideal size.
+    ///
+    /// - Parameter configuration: The loader's progress and indicator.
     public func makeBody(configuration: Configuration) -> some Drawable {
         configuration.indicator.frame(width: LoaderIndicator.idealSide, height: LoaderIndicator.idealSide)
     }

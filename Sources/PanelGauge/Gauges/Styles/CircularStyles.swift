@@ -5,11 +5,15 @@ import Synchronization
 /// `startAngle` clockwise through `sweep`. Pure, so tests can check drawings
 /// against it.
 public struct CircularGaugeLayout: Sendable, Hashable {
+    /// The centre of the arc, in pixels.
     public var center: Point
     /// Centre line of the stroke.
     public var radius: Double
+    /// The stroke's width, in pixels.
     public var lineWidth: Double
+    /// Where the arc starts (value 0); see ``Angle`` for the convention.
     public var startAngle: Angle
+    /// How far the arc turns clockwise from ``startAngle`` to value 1.
     public var sweep: Angle
 
     /// The angle of normalized value `v` on the arc.
@@ -93,10 +97,19 @@ func adding(_ part: [Rect]?, to bounds: [Rect]?) -> [Rect]? {
 /// (solid tints draw it in the track colour) and the dot takes the tint's colour
 /// at its position, as in SwiftUI.
 public struct AccessoryCircularGaugeStyle: GaugeStyle {
+    /// Creates the accessory circular gauge style.
     public init() {}
 
+    /// The radii of the value marker: the dot in the tint and the halo of background colour around it.
+    ///
+    /// - Parameter w: The stroke width, in pixels.
+    /// - Returns: `0.625 w` for the dot and `0.775 w` for the halo.
     public static func markerRadii(lineWidth w: Double) -> (dot: Double, halo: Double) { (0.625 * w, 0.775 * w) }
 
+    /// The geometry of the style's arc in a rectangle: a 270° arc from 135° (bottom left) with a stroke of a tenth of
+    /// the square's side, the halo kept inside the square.
+    ///
+    /// - Parameter rect: The gauge's rectangle, in pixels.
     public static func layout(in rect: Rect) -> CircularGaugeLayout {
         let sq = PanelLayout.centredSquare(in: rect)
         let d = sq.width
@@ -106,6 +119,7 @@ public struct AccessoryCircularGaugeStyle: GaugeStyle {
             startAngle: 135, sweep: 270)
     }
 
+    /// True: this style draws its static parts (the track) before any dynamic one (value, marker, labels).
     public var separatesLayers: Bool { true }
 
     /// The track's paint along the arc, when it is not the plain track colour.
@@ -179,6 +193,12 @@ public struct AccessoryCircularGaugeStyle: GaugeStyle {
         return GaugeLayering(staticKey: AnyHashable(along(c)), dynamicBounds: bounds)
     }
 
+    /// Boxes around the parts this style draws for a gauge, by part.
+    ///
+    /// - Parameters:
+    ///   - c: The gauge to draw.
+    ///   - rect: The rectangle the gauge is drawn into, in pixels.
+    ///   - context: The drawing context.
     public func partBounds(configuration c: Configuration, in rect: Rect, context: DrawContext) -> [GaugePart: [Rect]] {
         let l = Self.layout(in: rect)
         guard l.radius > 0 else { return [:] }
@@ -202,6 +222,9 @@ public struct AccessoryCircularGaugeStyle: GaugeStyle {
         return out
     }
 
+    /// Returns the drawing of a gauge in this style.
+    ///
+    /// - Parameter c: The gauge to draw.
     public func makeBody(configuration c: Configuration) -> some Drawable {
         Draw(size: squareSize) { rect, canvas, context in
             let l = Self.layout(in: rect)
@@ -239,8 +262,10 @@ public struct AccessoryCircularGaugeStyle: GaugeStyle {
 /// Stroke width `0.1 D` of the square side `D`; the ring touches the square.
 /// Current value as in ``AccessoryCircularGaugeStyle``.
 public struct AccessoryCircularCapacityGaugeStyle: GaugeStyle {
+    /// Creates the accessory circular capacity gauge style.
     public init() {}
 
+    /// The opacity of the tint in the full ring behind the value arc (0.3).
     public static let trackOpacity = 0.3
 
     /// The current value only, when given.
@@ -248,12 +273,23 @@ public struct AccessoryCircularCapacityGaugeStyle: GaugeStyle {
         GaugeLabelKinds(of: c).intersection(.currentValue)
     }
 
+    /// The geometry of the style's ring in a rectangle: a full turn from the top (270°), the stroke a tenth of the
+    /// square's side.
+    ///
+    /// - Parameter rect: The gauge's rectangle, in pixels.
     public static func layout(in rect: Rect) -> CircularGaugeLayout {
         .inscribed(in: rect, lineWidthFraction: 0.1, startAngle: 270)
     }
 
+    /// True: this style draws its static parts (the track) before any dynamic one (value, marker, labels).
     public var separatesLayers: Bool { true }
 
+    /// What the static layer depends on and where the dynamic layer paints.
+    ///
+    /// - Parameters:
+    ///   - c: The gauge to draw.
+    ///   - rect: The rectangle the gauge is drawn into, in pixels.
+    ///   - context: The drawing context.
     public func layering(configuration c: Configuration, in rect: Rect, context: DrawContext) -> GaugeLayering {
         let l = Self.layout(in: rect)
         guard l.radius > 0 else { return GaugeLayering(staticKey: AnyHashable(0), dynamicBounds: []) }
@@ -275,6 +311,12 @@ public struct AccessoryCircularCapacityGaugeStyle: GaugeStyle {
             staticKey: AnyHashable(c.zoneTrack ?? c.tint), dynamicBounds: adding(others, to: arc), valueArc: valueArc)
     }
 
+    /// Boxes around the parts this style draws for a gauge, by part.
+    ///
+    /// - Parameters:
+    ///   - c: The gauge to draw.
+    ///   - rect: The rectangle the gauge is drawn into, in pixels.
+    ///   - context: The drawing context.
     public func partBounds(configuration c: Configuration, in rect: Rect, context: DrawContext) -> [GaugePart: [Rect]] {
         let l = Self.layout(in: rect)
         guard l.radius > 0, let current = c.currentValueLabel else { return [:] }
@@ -297,6 +339,9 @@ public struct AccessoryCircularCapacityGaugeStyle: GaugeStyle {
         .degrees(360 - 2 * Angle(radians: l.lineWidth / 2 / l.radius).degrees)
     }
 
+    /// Returns the drawing of a gauge in this style.
+    ///
+    /// - Parameter c: The gauge to draw.
     public func makeBody(configuration c: Configuration) -> some Drawable {
         Draw(size: squareSize) { rect, canvas, context in
             let l = Self.layout(in: rect)
@@ -414,8 +459,12 @@ private func measuredCentreTextSize(
 }
 
 extension GaugeStyle where Self == AccessoryCircularGaugeStyle {
+    /// A gauge style that shows the value as a marker on an open ring, with the current value in the centre and the
+    /// range or label in the opening.
     public static var accessoryCircular: Self { Self() }
 }
 extension GaugeStyle where Self == AccessoryCircularCapacityGaugeStyle {
+    /// A gauge style that fills a ring clockwise from the top in proportion to the value, with the current value in the
+    /// centre.
     public static var accessoryCircularCapacity: Self { Self() }
 }

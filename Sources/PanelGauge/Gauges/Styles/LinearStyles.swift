@@ -8,9 +8,14 @@
 /// The label and the current value are set at ``DrawContext/titleSize``, the
 /// minimum and maximum at ``DrawContext/endLabelSize``.
 public struct LinearGaugeLayout: Sendable, Hashable {
+    /// The line of the label, or nil when it is not shown.
     public var labelRect: Rect?
+    /// Where the current value goes: a line below the bar row, or a slot at the bar row's leading
+    /// end as wide as the widest value; nil when it is not shown.
     public var currentValueRect: Rect?
+    /// The place of the minimum value label at the bar row's leading end, or nil when it is not shown.
     public var minimumRect: Rect?
+    /// The place of the maximum value label at the bar row's trailing end, or nil when it is not shown.
     public var maximumRect: Rect?
     /// The track: a horizontal capsule of the bar's thickness.
     public var bar: Rect
@@ -170,8 +175,15 @@ public struct LinearGaugeLayout: Sendable, Hashable {
 /// Bar thickness is half the label size. A gradient tint is laid out over the
 /// whole bar, so the fill reveals the part of it up to the value.
 public struct LinearCapacityGaugeStyle: GaugeStyle {
+    /// Creates the linear capacity gauge style.
     public init() {}
 
+    /// Where the parts of a gauge in this style go inside a rectangle.
+    ///
+    /// - Parameters:
+    ///   - c: The gauge to draw.
+    ///   - rect: The gauge's rectangle, in pixels.
+    ///   - context: The drawing context, which gives the text sizes.
     public func layout(_ c: GaugeStyleConfiguration, in rect: Rect, context: DrawContext) -> LinearGaugeLayout {
         let t = context.titleSize * 0.5
         return .make(
@@ -179,17 +191,33 @@ public struct LinearCapacityGaugeStyle: GaugeStyle {
             labelAlignment: .center, current: .below(.center))
     }
 
+    /// True: this style draws its static parts (the track) before any dynamic one (value, marker, labels).
     public var separatesLayers: Bool { true }
 
+    /// What the static layer depends on and where the dynamic layer paints.
+    ///
+    /// - Parameters:
+    ///   - c: The gauge to draw.
+    ///   - rect: The rectangle the gauge is drawn into, in pixels.
+    ///   - context: The drawing context.
     public func layering(configuration c: Configuration, in rect: Rect, context: DrawContext) -> GaugeLayering {
         layout(c, in: rect, context: context).capacityLayering(c, labels: .center, context: context)
     }
 
+    /// Boxes around the parts this style draws for a gauge, by part.
+    ///
+    /// - Parameters:
+    ///   - c: The gauge to draw.
+    ///   - rect: The rectangle the gauge is drawn into, in pixels.
+    ///   - context: The drawing context.
     public func partBounds(configuration c: Configuration, in rect: Rect, context: DrawContext) -> [GaugePart: [Rect]] {
         layout(c, in: rect, context: context).labelParts(
             c, context: context, labelAlignment: .center, currentAlignment: .center)
     }
 
+    /// Returns the drawing of a gauge in this style.
+    ///
+    /// - Parameter c: The gauge to draw.
     public func makeBody(configuration c: Configuration) -> some Drawable {
         Draw(size: { proposal, context in
             stackSize(proposal, layout(c, in: Rect(x: 0, y: 0, width: proposal.width, height: 0), context: context))
@@ -215,11 +243,18 @@ public struct LinearCapacityGaugeStyle: GaugeStyle {
 /// 0.35 x the label size, dot radius 0.9 x the thickness, padding 0.4 x the
 /// thickness.
 public struct AccessoryLinearGaugeStyle: GaugeStyle {
+    /// Creates the accessory linear gauge style.
     public init() {}
 
     /// Radii of the dot and of its clear padding for a bar of thickness `t`.
     public static func markerRadii(thickness t: Double) -> (dot: Double, halo: Double) { (t * 0.9, t * 1.3) }
 
+    /// Where the parts of a gauge in this style go inside a rectangle.
+    ///
+    /// - Parameters:
+    ///   - c: The gauge to draw.
+    ///   - rect: The gauge's rectangle, in pixels.
+    ///   - context: The drawing context, which gives the text sizes.
     public func layout(_ c: GaugeStyleConfiguration, in rect: Rect, context: DrawContext) -> LinearGaugeLayout {
         let t = context.titleSize * 0.35
         let halo = Self.markerRadii(thickness: t).halo
@@ -228,6 +263,7 @@ public struct AccessoryLinearGaugeStyle: GaugeStyle {
             endInset: halo - t / 2, labelAlignment: nil, current: .leadingEdge)
     }
 
+    /// True: this style draws its static parts (the track) before any dynamic one (value, marker, labels).
     public var separatesLayers: Bool { true }
 
     /// The bar's paint, when it is not the plain track colour.
@@ -239,6 +275,12 @@ public struct AccessoryLinearGaugeStyle: GaugeStyle {
         return ends.isEmpty ? .currentValue : ends
     }
 
+    /// What the static layer depends on and where the dynamic layer paints.
+    ///
+    /// - Parameters:
+    ///   - c: The gauge to draw.
+    ///   - rect: The rectangle the gauge is drawn into, in pixels.
+    ///   - context: The drawing context.
     public func layering(configuration c: Configuration, in rect: Rect, context: DrawContext) -> GaugeLayering {
         let l = layout(c, in: rect, context: context)
         let p = l.marker(for: c.value)
@@ -249,6 +291,12 @@ public struct AccessoryLinearGaugeStyle: GaugeStyle {
             dynamicBounds: adding(l.currentBounds(c, context: context, alignment: .leading), to: [marker]))
     }
 
+    /// Boxes around the parts this style draws for a gauge, by part.
+    ///
+    /// - Parameters:
+    ///   - c: The gauge to draw.
+    ///   - rect: The rectangle the gauge is drawn into, in pixels.
+    ///   - context: The drawing context.
     public func partBounds(configuration c: Configuration, in rect: Rect, context: DrawContext) -> [GaugePart: [Rect]] {
         let l = layout(c, in: rect, context: context)
         let p = l.marker(for: c.value)
@@ -258,6 +306,9 @@ public struct AccessoryLinearGaugeStyle: GaugeStyle {
         return out
     }
 
+    /// Returns the drawing of a gauge in this style.
+    ///
+    /// - Parameter c: The gauge to draw.
     public func makeBody(configuration c: Configuration) -> some Drawable {
         Draw(size: { proposal, context in
             stackSize(proposal, layout(c, in: Rect(x: 0, y: 0, width: proposal.width, height: 0), context: context))
@@ -290,8 +341,15 @@ public struct AccessoryLinearGaugeStyle: GaugeStyle {
 /// leading edge. Gradient tints are not drawn as gradients here (as in
 /// SwiftUI): the fill takes the gradient's colour at the value.
 public struct AccessoryLinearCapacityGaugeStyle: GaugeStyle {
+    /// Creates the accessory linear capacity gauge style.
     public init() {}
 
+    /// Where the parts of a gauge in this style go inside a rectangle.
+    ///
+    /// - Parameters:
+    ///   - c: The gauge to draw.
+    ///   - rect: The gauge's rectangle, in pixels.
+    ///   - context: The drawing context, which gives the text sizes.
     public func layout(_ c: GaugeStyleConfiguration, in rect: Rect, context: DrawContext) -> LinearGaugeLayout {
         let t = context.titleSize * 0.35
         return .make(
@@ -299,17 +357,33 @@ public struct AccessoryLinearCapacityGaugeStyle: GaugeStyle {
             labelAlignment: .leading, current: .below(.leading))
     }
 
+    /// True: this style draws its static parts (the track) before any dynamic one (value, marker, labels).
     public var separatesLayers: Bool { true }
 
+    /// What the static layer depends on and where the dynamic layer paints.
+    ///
+    /// - Parameters:
+    ///   - c: The gauge to draw.
+    ///   - rect: The rectangle the gauge is drawn into, in pixels.
+    ///   - context: The drawing context.
     public func layering(configuration c: Configuration, in rect: Rect, context: DrawContext) -> GaugeLayering {
         layout(c, in: rect, context: context).capacityLayering(c, labels: .leading, context: context)
     }
 
+    /// Boxes around the parts this style draws for a gauge, by part.
+    ///
+    /// - Parameters:
+    ///   - c: The gauge to draw.
+    ///   - rect: The rectangle the gauge is drawn into, in pixels.
+    ///   - context: The drawing context.
     public func partBounds(configuration c: Configuration, in rect: Rect, context: DrawContext) -> [GaugePart: [Rect]] {
         layout(c, in: rect, context: context).labelParts(
             c, context: context, labelAlignment: .leading, currentAlignment: .leading)
     }
 
+    /// Returns the drawing of a gauge in this style.
+    ///
+    /// - Parameter c: The gauge to draw.
     public func makeBody(configuration c: Configuration) -> some Drawable {
         Draw(size: { proposal, context in
             stackSize(proposal, layout(c, in: Rect(x: 0, y: 0, width: proposal.width, height: 0), context: context))
@@ -328,11 +402,16 @@ private func stackSize(_ proposal: Size, _ l: LinearGaugeLayout) -> Size {
 }
 
 extension GaugeStyle where Self == LinearCapacityGaugeStyle {
+    /// A gauge style that fills a bar from its leading end in proportion to the value, with the label above and the
+    /// current value below.
     public static var linearCapacity: Self { Self() }
 }
 extension GaugeStyle where Self == AccessoryLinearGaugeStyle {
+    /// A gauge style that shows the value as a marker dot on a thin bar.
     public static var accessoryLinear: Self { Self() }
 }
 extension GaugeStyle where Self == AccessoryLinearCapacityGaugeStyle {
+    /// A gauge style that fills a thin bar from its leading end in proportion to the value, with the label and the
+    /// current value at the leading edge.
     public static var accessoryLinearCapacity: Self { Self() }
 }

@@ -25,6 +25,10 @@ public struct RingGaugeStyle: GaugeStyle {
     /// rectangle it is drawn into.
     public var fontSize: Double?
 
+    /// Creates a ring gauge style.
+    ///
+    /// - Parameter fontSize: The centre's text size in pixels, or nil for the largest size whose ring fits the
+    ///   rectangle.
     public init(fontSize: Double? = nil) {
         self.fontSize = fontSize
     }
@@ -73,6 +77,9 @@ public struct RingGaugeStyle: GaugeStyle {
         return (label, size, width)
     }
 
+    /// Returns the drawing of a gauge in this style.
+    ///
+    /// - Parameter c: The gauge to draw.
     public func makeBody(configuration c: Configuration) -> some Drawable {
         Draw(
             size: { proposal, context in
@@ -104,11 +111,18 @@ public struct RingGaugeStyle: GaugeStyle {
             })
     }
 
+    /// True: this style draws its static parts (the track) before any dynamic one (value arc, labels).
     public var separatesLayers: Bool { true }
 
     /// The current value (or the percentage) in the centre; no label, no end labels.
     public func shownLabels(configuration c: Configuration) -> GaugeLabelKinds { .currentValue }
 
+    /// What the static layer depends on and where the dynamic layer paints.
+    ///
+    /// - Parameters:
+    ///   - c: The gauge to draw.
+    ///   - rect: The rectangle the gauge is drawn into, in pixels.
+    ///   - context: The drawing context.
     public func layering(configuration c: Configuration, in rect: Rect, context: DrawContext) -> GaugeLayering {
         let centre = centre(c, in: rect, context: context)
         let l = Self.layout(centreWidth: centre.width, in: rect).ring
@@ -136,6 +150,12 @@ public struct RingGaugeStyle: GaugeStyle {
         return GaugeLayering(staticKey: AnyHashable(l), dynamicBounds: adding(label, to: arc), valueArc: valueArc)
     }
 
+    /// Boxes around the parts this style draws for a gauge, by part.
+    ///
+    /// - Parameters:
+    ///   - c: The gauge to draw.
+    ///   - rect: The rectangle the gauge is drawn into, in pixels.
+    ///   - context: The drawing context.
     public func partBounds(configuration c: Configuration, in rect: Rect, context: DrawContext) -> [GaugePart: [Rect]] {
         let centre = centre(c, in: rect, context: context)
         let l = Self.layout(centreWidth: centre.width, in: rect).ring
@@ -170,11 +190,17 @@ public struct RingGaugeStyle: GaugeStyle {
 /// Stroke width `0.12 D` of the square side `D` by default, drawn inside the square;
 /// gaps of `max(1.5, 0.25 x stroke width)` pixels along the centre line.
 public struct SteppedGaugeStyle: GaugeStyle {
+    /// The number of segments the ring is split into; at least 1.
     public let segments: Int
     /// Stroke width as a fraction of the square's side, 0.01...0.5 (SBGauge's
     /// `width`, which is how it gets its different looks: 0.5 fills a disc).
     public let lineWidth: Double
 
+    /// Creates a stepped ring style.
+    ///
+    /// - Parameters:
+    ///   - segments: The number of segments; values below 1 become 1.
+    ///   - lineWidth: The stroke width as a fraction of the square's side, clamped to 0.01...0.5; NaN becomes 0.12.
     public init(segments: Int, lineWidth: Double = 0.12) {
         self.segments = max(1, segments)
         self.lineWidth = lineWidth.isNaN ? 0.12 : min(0.5, max(0.01, lineWidth))
@@ -183,6 +209,10 @@ public struct SteppedGaugeStyle: GaugeStyle {
     /// The ring with the default stroke width.
     public static func layout(in rect: Rect) -> CircularGaugeLayout { Self(segments: 1).layout(in: rect) }
 
+    /// The geometry of the ring in a rectangle: a full turn from the top (270°), the stroke ``lineWidth`` of the
+    /// square's side, drawn inside the square.
+    ///
+    /// - Parameter rect: The gauge's rectangle, in pixels.
     public func layout(in rect: Rect) -> CircularGaugeLayout {
         .inscribed(in: rect, lineWidthFraction: lineWidth, startAngle: 270)
     }
@@ -209,6 +239,7 @@ public struct SteppedGaugeStyle: GaugeStyle {
         return (value * n).rounded(.toNearestOrAwayFromZero) / n
     }
 
+    /// True: this style draws its static parts (the track) before any dynamic one (value arc, labels).
     public var separatesLayers: Bool { true }
 
     /// The current value in the centre, when given; no label, no end labels.
@@ -216,6 +247,12 @@ public struct SteppedGaugeStyle: GaugeStyle {
         GaugeLabelKinds(of: c).intersection(.currentValue)
     }
 
+    /// What the static layer depends on and where the dynamic layer paints.
+    ///
+    /// - Parameters:
+    ///   - c: The gauge to draw.
+    ///   - rect: The rectangle the gauge is drawn into, in pixels.
+    ///   - context: The drawing context.
     public func layering(configuration c: Configuration, in rect: Rect, context: DrawContext) -> GaugeLayering {
         let l = layout(in: rect)
         guard l.radius > 0 else { return GaugeLayering(staticKey: AnyHashable(0), dynamicBounds: []) }
@@ -236,6 +273,12 @@ public struct SteppedGaugeStyle: GaugeStyle {
         return GaugeLayering(staticKey: AnyHashable(l), dynamicBounds: adding(others, to: arc), valueArc: valueArc)
     }
 
+    /// Boxes around the parts this style draws for a gauge, by part.
+    ///
+    /// - Parameters:
+    ///   - c: The gauge to draw.
+    ///   - rect: The rectangle the gauge is drawn into, in pixels.
+    ///   - context: The drawing context.
     public func partBounds(configuration c: Configuration, in rect: Rect, context: DrawContext) -> [GaugePart: [Rect]] {
         let l = layout(in: rect)
         guard l.radius > 0, let current = c.currentValueLabel else { return [:] }
@@ -253,6 +296,9 @@ public struct SteppedGaugeStyle: GaugeStyle {
             paint: c.tint.arcPaint(center: l.center, arcStart: l.startAngle, arcSweep: l.sweep), dash: segmentDash(l))
     }
 
+    /// Returns the drawing of a gauge in this style.
+    ///
+    /// - Parameter c: The gauge to draw.
     public func makeBody(configuration c: Configuration) -> some Drawable {
         Draw(size: squareSize) { rect, canvas, context in
             let l = layout(in: rect)
@@ -279,6 +325,9 @@ public struct SteppedGaugeStyle: GaugeStyle {
 extension GaugeStyle where Self == RingGaugeStyle {
     /// The self-sizing ring gauge (see ``RingGaugeStyle``).
     public static var ring: Self { Self() }
+    /// The self-sizing ring gauge with a given centre text size (see ``RingGaugeStyle``).
+    ///
+    /// - Parameter fontSize: The centre's text size in pixels, or nil for the largest size whose ring fits.
     public static func ring(fontSize: Double?) -> Self { Self(fontSize: fontSize) }
 }
 extension GaugeStyle where Self == SteppedGaugeStyle {
