@@ -436,6 +436,11 @@ private func layout(_ json: String) throws -> Layout { try LayoutReader.parse(Ar
             ##"{"gauges": [{"name": "a", "style": "dial", "scale": {"labels": "none"}, "valueArc": true}]}"##)
         let d = try #require(plain.gauges[0].gauge.style as? DialGaugeStyle)
         #expect(d.labels == nil && d.valueArc == 0.035)
+        // Without a count the major ticks fall on round numbers of the range.
+        let warm = try layout(##"{"gauges": [{"name": "t", "style": "dial", "range": [20, 90]}]}"##)
+        #expect((warm.gauges[0].gauge.style as? DialGaugeStyle)?.majorTicks.count == 8)
+        let odd = try layout(##"{"gauges": [{"name": "t", "style": "dial", "range": [-40, 125]}]}"##)
+        #expect((odd.gauges[0].gauge.style as? DialGaugeStyle)?.majorTicks.count == 11)
     }
 
     @Test(arguments: [

@@ -55,7 +55,8 @@ struct LayoutError: Error, CustomStringConvertible {
 ///           "staleAfter": 30 or null, "staleOnRestore": true | false,
 ///           dial only (PanelGauge's DialGaugeStyle; lengths and widths are fractions of the dial's radius):
 ///           "scale": { "start": 135, "sweep": 270 (degrees clockwise from 3 o'clock, -360 to 360, not 0),
-///                      "majorTicks": 11 (2 to 101, both ends included) or { "count": 11, "length": 0.15,
+///                      "majorTicks": 11 (2 to 101, both ends included; default: 5 to 11 at a round step
+///                                    of the range, DialGaugeStyle.Ticks.roundCount, else 11) or { "count": 11, "length": 0.15,
 ///                                    "width": 0.025, "color": "#FFFFFF" },
 ///                      "minorTicks": 4 (0 to 20 between two major ticks) or { ...the same keys },
 ///                      "labels": "inside" | "outside" | "none" or { "placement": "inside",
@@ -556,7 +557,6 @@ private struct Checker {
         for key in ["scale", "sections", "needle", "valueArc"] where m[key] != nil && style != .dial {
             fail(m[key], path + "." + key, "only a 'dial' gauge has \(key == "scale" ? "a scale" : key)")
         }
-        if style == .dial { dialOptions(m, path, into: &dial) }
         var rect: IntRect? = nil
         if let r = m["rect"] {
             if case .array(let a) = r.kind, a.count == 4, let n = intArray(a), n[2] > 0, n[3] > 0 {
@@ -582,6 +582,12 @@ private struct Checker {
             } else {
                 fail(r, path + ".range", "expected [min, max]")
             }
+        }
+        if style == .dial {
+            // Round numbers on the scale unless the layout gives a count.
+            dial.majorTicks.count =
+                DialGaugeStyle.Ticks.roundCount(for: range.lower...range.upper) ?? dial.majorTicks.count
+            dialOptions(m, path, into: &dial)
         }
         let label = string(m["label"], path + ".label")
         var title = TitlePlacement.automatic

@@ -92,7 +92,6 @@ final class PanelRenderer {
     init(
         layout: Layout, width: Int, height: Int, cachesStaticLayers: Bool = true, fonts: FontCache = .shared
     ) {
-        self.layout = layout
         self.width = width
         self.height = height
         self.cachesStaticLayers = cachesStaticLayers
@@ -100,6 +99,7 @@ final class PanelRenderer {
         let screen = IntRect(x: 0, y: 0, width: width, height: height)
         let frames = layout.placement(screen: (width, height)).frames.map { $0.intersection(screen) }
         self.frames = frames
+        self.layout = Self.uniformText(layout, frames: frames)
         clusters = PanelRenderer.overlapClusters(frames)
         pictures = Array(repeating: nil, count: frames.count)
         arcPictures = Array(repeating: nil, count: frames.count)
@@ -108,6 +108,24 @@ final class PanelRenderer {
         let font = layout.gauges.first?.gauge.environment.font ?? .default
         let hasDash = (try? fonts.font(font, pixelSize: 16))?.hasGlyph(for: "\u{2014}") ?? true
         staleDash = hasDash ? "\u{2014}" : "-"
+    }
+
+    /// `layout` with one title size and one end-label size on the panel: every
+    /// gauge on the type scale takes at most what the smallest such gauge's
+    /// frame gets (``TypeScale/uniform(over:)``), so a gauge spanning two grid
+    /// cells shows its title at its neighbours' size. Current values keep
+    /// following their own frames.
+    static func uniformText(_ layout: Layout, frames: [IntRect]) -> Layout {
+        let onScale = layout.gauges.indices.filter {
+            $0 < frames.count && layout.gauges[$0].gauge.environment.typeScale != nil
+        }
+        let cells = onScale.map { Size(width: Double(frames[$0].width), height: Double(frames[$0].height)) }
+        var uniform = layout
+        for i in onScale {
+            uniform.gauges[i].gauge.environment.typeScale = layout.gauges[i].gauge.environment.typeScale?.uniform(
+                over: cells)
+        }
+        return uniform
     }
 
     /// For each rectangle, the indices of the rectangles connected to it by

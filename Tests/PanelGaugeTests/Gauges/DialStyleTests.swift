@@ -92,6 +92,20 @@ import Testing
         #expect(full.labels.map(\.text) == ["0", "10", "20", "30", "40", "50", "60", "70", "80", "90"])
     }
 
+    /// Round numbers on the scale: the most ticks (5 to 11) at a step of 1, 2,
+    /// 2.5 or 5 times a power of ten that starts at the lower bound.
+    @Test func roundMajorTickCounts() {
+        let cases: [(ClosedRange<Double>, Int?)] = [
+            (0...100, 11), (20...90, 8), (0...8, 9), (0...5000, 11), (0...1, 11), (0...3, 7), (-20...20, 9),
+            (0...270, nil), (-40...125, nil), (3...53, nil), (0...13, nil), (0...0.5, 11), (0...0.0075, nil),
+        ]
+        for (range, want) in cases {
+            #expect(DialGaugeStyle.Ticks.roundCount(for: range) == want, "\(range)")
+        }
+        #expect(DialGaugeStyle.Ticks.roundCount(for: 0...Double.infinity) == nil)
+        #expect(DialGaugeStyle.Ticks.roundCount(for: 5...5) == nil)
+    }
+
     @Test func sectionsComeFromThresholdsUnlessGiven() throws {
         let t = try Thresholds(base: nil, steps: [.init(from: 60, color: .orange), .init(from: 85, color: .red)])
         let c = try gauge(range: 0...100).thresholds(t).configuration

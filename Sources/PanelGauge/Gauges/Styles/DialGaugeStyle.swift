@@ -110,6 +110,31 @@ public struct DialGaugeStyle: GaugeStyle, Hashable {
 
         /// 11 major ticks (every 10 %), `0.15 R` long, `0.025 R` wide.
         public static let major = Ticks(count: 11, length: 0.15, width: 0.025)
+
+        /// A major-tick count that puts round numbers on the scale of `range`:
+        /// the most ticks, from 5 to 11, whose step is 1, 2, 2.5 or 5 times a
+        /// power of ten and whose first tick, the range's lower bound, is a
+        /// multiple of that step (20...90 gets 8 ticks, 20, 30 ... 90; 0...8
+        /// gets 9; 0...100 gets 11). Nil when no such step fits (-40...125),
+        /// or the range is empty or not finite.
+        public static func roundCount(for range: ClosedRange<Double>) -> Int? {
+            let lo = range.lowerBound, span = range.upperBound - range.lowerBound
+            guard span > 0, span.isFinite, lo.isFinite else { return nil }
+            let decade = log10(span).rounded(.down)
+            var best: Int?
+            for exponent in stride(from: decade - 2, through: decade, by: 1) {
+                for mantissa in [1, 2, 2.5, 5] {
+                    let step = mantissa * pow(10, exponent)
+                    let intervals = span / step, first = lo / step
+                    guard abs(intervals - intervals.rounded()) <= 1e-9 * intervals,
+                        abs(first - first.rounded()) <= 1e-9 * max(1, abs(first)),
+                        (4...10).contains(intervals.rounded())
+                    else { continue }
+                    best = max(best ?? 0, Int(intervals.rounded()) + 1)
+                }
+            }
+            return best
+        }
         /// 4 minor ticks between two major ones, `0.08 R` long, `0.012 R` wide (at least 0.75 px).
         public static let minor = Ticks(count: 4, length: 0.08, width: 0.012, minimumWidth: 0.75)
     }
