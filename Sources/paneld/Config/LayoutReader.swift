@@ -467,6 +467,17 @@ private struct Checker {
             frames = placed.frames
         }
         LayoutReader.matchValueSizes(&layout.gauges, frames: frames)
+        // A dial's scale labels are thinned at the size it is drawn: its rect,
+        // or its grid cell once the placement is known.
+        if issues.isEmpty {
+            for (k, spec) in layout.gauges.enumerated() where (spec.gauge.style as? DialGaugeStyle)?.labels != nil {
+                var at = items[k]
+                if case .object(let members) = at.kind, let scale = members.first(where: { $0.key == "scale" }) {
+                    at = scale.value
+                }
+                warnThinned(spec.gauge, at: at, "gauges[\(k)]", cell: k < frames.count ? frames[k] : spec.rect)
+            }
+        }
         if layout.grid != nil, layout.gauges.allSatisfy({ $0.rect != nil }) {
             warn(m["grid"], "grid", "has no effect: every gauge has a \"rect\"")
         }
@@ -665,11 +676,6 @@ private struct Checker {
                 g.thresholds = try Thresholds(base: style == .dial ? nil : g.resolvedTint.color(at: 0), steps: steps)
             }
             warnUnshown(g, m, path, style: style, hasFormat: format != nil)
-            if style == .dial, dial.labels != nil {
-                warnThinned(
-                    g, at: m["scale"] ?? v, path,
-                    cell: rect ?? screen.map { IntRect(x: 0, y: 0, width: $0.width, height: $0.height) })
-            }
             if !g.resolvedTint.isGradient, m["interpolation"] != nil {
                 warn(
                     m["interpolation"], path + ".interpolation", "has no effect: the tint is one colour, not a gradient"
@@ -818,7 +824,7 @@ private struct Checker {
     }
 
     /// Warns when a dial's scale labels are thinned or left out in `cell`
-    /// (its rectangle, or the screen; nothing to say when neither is known).
+    /// (its rectangle on the screen; nothing to say when it is not known).
     mutating func warnThinned(_ g: Gauge, at v: JSONValue, _ path: String, cell: IntRect?) {
         guard let cell, let l = g.dialLayout(in: Rect(cell)), l.majorCount >= 2 else { return }
         let size = "\(cell.width)x\(cell.height)"
