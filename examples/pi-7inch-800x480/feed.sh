@@ -10,8 +10,8 @@ set -eu
 socket=${PANELD_SOCKET:-/run/paneld.sock}
 interval=${PANELD_FEED_INTERVAL:-1}
 
-# "total idle" jiffies of all CPUs.
-cpu_times() { awk '$1 == "cpu" { t = 0; for (i = 2; i <= NF; i++) t += $i; print t, $5 + $6; exit }' /proc/stat; }
+# "total idle" jiffies of all CPUs (user to steal; guest time is counted in user already).
+cpu_times() { awk '$1 == "cpu" { t = 0; for (i = 2; i <= 9 && i <= NF; i++) t += $i; print t, $5 + $6; exit }' /proc/stat; }
 # "received transmitted" bytes of every interface but lo.
 net_bytes() {
     awk 'NR > 2 { sub(/:/, " "); if ($1 != "lo") { rx += $2; tx += $10 } } END { print rx + 0, tx + 0 }' /proc/net/dev
