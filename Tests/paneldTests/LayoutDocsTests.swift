@@ -50,6 +50,16 @@ import Testing
         }
     }
 
+    /// The dial's own keys are gauge keys, and each is refused on another style.
+    @Test func theDialsKeysAreGaugeKeysOnlyADialAccepts() {
+        #expect(LayoutKeys.dialOnly.allSatisfy(LayoutKeys.gauge.contains))
+        for key in LayoutKeys.dialOnly {
+            let found = issues(##"{"gauges": [{"name": "a", "style": "ring", "\##(key)": {}}]}"##)
+            #expect(
+                found.contains { $0.path == "gauges[0].\(key)" && $0.message.hasPrefix("only a 'dial'") }, "\(found)")
+        }
+    }
+
     /// The reader refuses a key of no list: what the document's tables are checked against is what it accepts.
     @Test func theReaderRefusesAKeyOutsideItsLists() throws {
         let probes: [(json: String, path: String)] = [

@@ -16,6 +16,8 @@ enum LayoutKeys {
         "minimumLabel", "maximumLabel", "labelSize", "metric", "interpolation", "title", "mqtt", "staleAfter",
         "staleOnRestore", "cell", "scale", "sections", "needle", "valueArc",
     ]
+    /// The gauge keys only a dial accepts (on another style they are errors).
+    static let dialOnly = ["scale", "sections", "needle", "valueArc"]
     /// A gauge's `"cell"`.
     static let cell = ["row", "column", "rowSpan", "columnSpan"]
     /// A value format given as an object (a gauge's `"format"`, a dial's scale labels' `"format"`).

@@ -555,7 +555,7 @@ private struct Checker {
             if style != .stepped { fail(m["segments"], path + ".segments", "only a 'stepped' gauge has segments") }
         }
         var dial = DialGaugeStyle()
-        for key in ["scale", "sections", "needle", "valueArc"] where m[key] != nil && style != .dial {
+        for key in LayoutKeys.dialOnly where m[key] != nil && style != .dial {
             fail(m[key], path + "." + key, "only a 'dial' gauge has \(key == "scale" ? "a scale" : key)")
         }
         if style == .dial { dialOptions(m, path, into: &dial) }
