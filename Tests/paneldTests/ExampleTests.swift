@@ -85,7 +85,8 @@ import Testing
         #expect(Set(names).subtracting(fed).subtracting(["temp"]).isEmpty, "\(example): fed only \(fed.sorted())")
     }
 
-    /// The timer runs the service, and the service the installed feeder, as a user in group paneld.
+    /// The timer runs the service, and the service the installed feeder, as a
+    /// user in group paneld; both pass `systemd-analyze verify`.
     @Test(arguments: examples) func theUnitsRunTheFeederUnprivileged(_ example: String) throws {
         let folder = Self.root + "/examples/" + example
         let service = try String(contentsOfFile: folder + "/paneld-feed.service", encoding: .utf8)
@@ -93,5 +94,33 @@ import Testing
         #expect(service.contains("\nExecStart=/usr/local/bin/paneld-feed\n"))
         #expect(service.contains("\nDynamicUser=yes\n") && service.contains("\nSupplementaryGroups=paneld\n"))
         #expect(timer.contains("\nOnUnitActiveSec=") && timer.contains("\nAccuracySec="))
+        // systemd-analyze verify, where systemd is installed: copies with ExecStart
+        // pointed at a stub, beside the package's socket unit.
+        guard
+            let analyze = ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"].first(where: {
+                FileManager.default.isExecutableFile(atPath: $0)
+            })
+        else { return }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("paneld-units-\(example)-\(getpid())")
+            .path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "#!/bin/sh\n".write(toFile: dir + "/feed", atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir + "/feed")
+        try service.replacingOccurrences(of: "=/usr/local/bin/paneld-feed", with: "=" + dir + "/feed")
+            .write(toFile: dir + "/paneld-feed.service", atomically: true, encoding: .utf8)
+        try timer.write(toFile: dir + "/paneld-feed.timer", atomically: true, encoding: .utf8)
+        try FileManager.default.copyItem(atPath: Self.root + "/systemd/paneld.socket", toPath: dir + "/paneld.socket")
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: analyze)
+        p.arguments = ["verify", dir + "/paneld-feed.service", dir + "/paneld-feed.timer"]
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        p.standardError = pipe
+        try p.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        // verify exits 0 on some warnings: any output is a failure.
+        #expect(p.terminationStatus == 0 && output.isEmpty, "\(example): \(output)")
     }
 }
