@@ -432,6 +432,14 @@ private func layout(_ json: String) throws -> Layout { try LayoutReader.parse(Ar
             l.warnings.map(\.description) == [
                 "line 2: gauges[0].scale: scale labels would overlap on a 400x400 dial: every 3rd major tick is labelled"
             ])
+        // In a grid cell, the cell's size counts (a 3x2 grid at 320x240: 106x120), not the screen's.
+        let inCell = try layout(
+            ##"{"mode": "320x240", "grid": {"columns": 3, "rows": 2}, "gauges": [{"name": "a", "style": "dial", "scale": {"majorTicks": 21}}]}"##
+        )
+        #expect(
+            inCell.warnings.map(\.description) == [
+                "line 1: gauges[0].scale: scale labels would overlap on a 106x120 dial: every 2nd major tick is labelled"
+            ])
         let plain = try layout(
             ##"{"gauges": [{"name": "a", "style": "dial", "scale": {"labels": "none"}, "valueArc": true}]}"##)
         let d = try #require(plain.gauges[0].gauge.style as? DialGaugeStyle)

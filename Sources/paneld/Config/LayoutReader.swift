@@ -27,7 +27,8 @@ struct LayoutError: Error, CustomStringConvertible {
 
 /// Turns layout JSON into a checked ``Layout``. Pure: bytes in, layout or issues out.
 ///
-/// The format (every key optional except `gauges`; unknown keys are errors, so
+/// The format (each object's keys are ``LayoutKeys``, documented in `docs/layout.md`;
+/// every key optional except `gauges`; unknown keys are errors, so
 /// typos never pass silently):
 ///
 ///     {
@@ -346,12 +347,7 @@ private struct Checker {
     }
 
     mutating func layout(_ root: JSONValue) -> Layout? {
-        let keys = [
-            "display", "connector", "mode", "format", "rotation", "background", "foreground", "font", "default",
-            "statsd", "statsdSocket", "animation", "gauges", "mqtt", "staleAfter", "staleOnRestore", "grid",
-            "overlap",
-        ]
-        guard let m = members(root, "", known: keys) else { return nil }
+        guard let m = members(root, "", known: LayoutKeys.topLevel) else { return nil }
         var layout = Layout(gauges: [])
         layout.display = string(m["display"], "display")
         if let d = layout.display, !d.hasPrefix("/") {
@@ -472,6 +468,17 @@ private struct Checker {
             frames = placed.frames
         }
         LayoutReader.matchValueSizes(&layout.gauges, frames: frames)
+        // A dial's scale labels are thinned at the size it is drawn: its rect,
+        // or its grid cell once the placement is known.
+        if issues.isEmpty {
+            for (k, spec) in layout.gauges.enumerated() where (spec.gauge.style as? DialGaugeStyle)?.labels != nil {
+                var at = items[k]
+                if case .object(let members) = at.kind, let scale = members.first(where: { $0.key == "scale" }) {
+                    at = scale.value
+                }
+                warnThinned(spec.gauge, at: at, "gauges[\(k)]", cell: k < frames.count ? frames[k] : spec.rect)
+            }
+        }
         if layout.grid != nil, layout.gauges.allSatisfy({ $0.rect != nil }) {
             warn(m["grid"], "grid", "has no effect: every gauge has a \"rect\"")
         }
@@ -499,12 +506,7 @@ private struct Checker {
     )
         -> LayoutGauge?
     {
-        let keys = [
-            "name", "style", "rect", "range", "label", "units", "tint", "gradient", "thresholds", "format", "segments",
-            "minimumLabel", "maximumLabel", "labelSize", "metric", "interpolation", "title", "mqtt", "staleAfter",
-            "staleOnRestore", "cell", "scale", "sections", "needle", "valueArc",
-        ]
-        guard let m = members(v, path, known: keys) else { return nil }
+        guard let m = members(v, path, known: LayoutKeys.gauge) else { return nil }
         let before = issues.count
         var name = "?"
         if let n = string(m["name"], path + ".name") {
@@ -554,7 +556,7 @@ private struct Checker {
             if style != .stepped { fail(m["segments"], path + ".segments", "only a 'stepped' gauge has segments") }
         }
         var dial = DialGaugeStyle()
-        for key in ["scale", "sections", "needle", "valueArc"] where m[key] != nil && style != .dial {
+        for key in LayoutKeys.dialOnly where m[key] != nil && style != .dial {
             fail(m[key], path + "." + key, "only a 'dial' gauge has \(key == "scale" ? "a scale" : key)")
         }
         var rect: IntRect? = nil
@@ -638,7 +640,7 @@ private struct Checker {
             if case .array(let a) = t.kind {
                 for (k, item) in a.enumerated() {
                     let p = path + ".thresholds[\(k)]"
-                    guard let tm = members(item, p, known: ["above", "color"]) else { continue }
+                    guard let tm = members(item, p, known: LayoutKeys.threshold) else { continue }
                     let value = number(tm["above"], p + ".above")
                     let c = color(tm["color"], p + ".color")
                     if tm["above"] == nil { fail(item, p + ".above", "missing") }
@@ -680,11 +682,6 @@ private struct Checker {
                 g.thresholds = try Thresholds(base: style == .dial ? nil : g.resolvedTint.color(at: 0), steps: steps)
             }
             warnUnshown(g, m, path, style: style, hasFormat: format != nil)
-            if style == .dial, dial.labels != nil {
-                warnThinned(
-                    g, at: m["scale"] ?? v, path,
-                    cell: rect ?? screen.map { IntRect(x: 0, y: 0, width: $0.width, height: $0.height) })
-            }
             if !g.resolvedTint.isGradient, m["interpolation"] != nil {
                 warn(
                     m["interpolation"], path + ".interpolation", "has no effect: the tint is one colour, not a gradient"
@@ -733,8 +730,7 @@ private struct Checker {
     mutating func dialOptions(_ m: [String: JSONValue], _ path: String, into dial: inout DialGaugeStyle) {
         if let v = m["scale"] {
             let p = path + ".scale"
-            let keys = ["start", "sweep", "majorTicks", "minorTicks", "labels", "band"]
-            if let sm = members(v, p, known: keys) {
+            if let sm = members(v, p, known: LayoutKeys.scale) {
                 if let a = number(sm["start"], p + ".start", in: -360...360) { dial.startAngle = .degrees(a) }
                 if let a = number(sm["sweep"], p + ".sweep", in: -360...360) {
                     if a == 0 { fail(sm["sweep"], p + ".sweep", "must not be 0") } else { dial.sweep = .degrees(a) }
@@ -751,8 +747,8 @@ private struct Checker {
                 var out: [DialGaugeStyle.Section] = []
                 for (k, item) in a.enumerated() {
                     let q = p + "[\(k)]"
-                    guard let sm = members(item, q, known: ["from", "to", "color"]) else { continue }
-                    for key in ["from", "to", "color"] where sm[key] == nil { fail(item, q + "." + key, "missing") }
+                    guard let sm = members(item, q, known: LayoutKeys.section) else { continue }
+                    for key in LayoutKeys.section where sm[key] == nil { fail(item, q + "." + key, "missing") }
                     if let from = number(sm["from"], q + ".from"), let to = number(sm["to"], q + ".to"),
                         let c = color(sm["color"], q + ".color")
                     {
@@ -769,8 +765,7 @@ private struct Checker {
         }
         if let v = m["needle"] {
             let p = path + ".needle"
-            let keys = ["length", "width", "tipWidth", "tail", "hub", "color", "hubColor"]
-            if let nm = members(v, p, known: keys) {
+            if let nm = members(v, p, known: LayoutKeys.needle) {
                 if let x = number(nm["length"], p + ".length", in: 0...1.2) { dial.needle.length = x }
                 if let x = number(nm["width"], p + ".width", in: 0...0.3) { dial.needle.baseWidth = x }
                 if let x = number(nm["tipWidth"], p + ".tipWidth", in: 0...0.3) { dial.needle.tipWidth = x }
@@ -795,7 +790,7 @@ private struct Checker {
             if let k = count(v, path, in: counts) { t.count = k }
             return
         }
-        guard let tm = members(v, path, known: ["count", "length", "width", "color"]) else { return }
+        guard let tm = members(v, path, known: LayoutKeys.ticks) else { return }
         if let k = count(tm["count"], path + ".count", in: counts) { t.count = k }
         if let x = number(tm["length"], path + ".length", in: 0...1) { t.length = x }
         if let x = number(tm["width"], path + ".width", in: 0...0.2) { t.width = x }
@@ -818,7 +813,7 @@ private struct Checker {
         case .string(let s):
             return placement(s, v, path) ? labels : nil
         case .object:
-            guard let lm = members(v, path, known: ["placement", "format", "color"]) else { return labels }
+            guard let lm = members(v, path, known: LayoutKeys.scaleLabels) else { return labels }
             if let s = string(lm["placement"], path + ".placement"), !placement(s, lm["placement"], path + ".placement")
             {
                 return nil
@@ -835,7 +830,7 @@ private struct Checker {
     }
 
     /// Warns when a dial's scale labels are thinned or left out in `cell`
-    /// (its rectangle, or the screen; nothing to say when neither is known).
+    /// (its rectangle on the screen; nothing to say when it is not known).
     mutating func warnThinned(_ g: Gauge, at v: JSONValue, _ path: String, cell: IntRect?) {
         guard let cell, let l = g.dialLayout(in: Rect(cell)), l.majorCount >= 2 else { return }
         let size = "\(cell.width)x\(cell.height)"
@@ -884,7 +879,7 @@ private struct Checker {
         switch v.kind {
         case .string(let s): kind = s
         case .object:
-            guard let m = members(v, path, known: ["kind", "decimals"]) else { return nil }
+            guard let m = members(v, path, known: LayoutKeys.format) else { return nil }
             kind = string(m["kind"], path + ".kind")
             if m["kind"] == nil { fail(v, path + ".kind", "missing") }
             if let d = number(m["decimals"], path + ".decimals") {
@@ -921,7 +916,7 @@ private struct Checker {
 
     /// `{"columns": 3, "rows": 2, "gap": 8, "margin": 8}`, every key optional.
     mutating func grid(_ v: JSONValue, _ path: String) -> LayoutGrid? {
-        guard let m = members(v, path, known: ["columns", "rows", "gap", "margin"]) else { return nil }
+        guard let m = members(v, path, known: LayoutKeys.grid) else { return nil }
         var grid = LayoutGrid(line: v.line)
         grid.columns = wholeNumber(m["columns"], path + ".columns", in: 1...LayoutGrid.maxCells)
         grid.rows = wholeNumber(m["rows"], path + ".rows", in: 1...LayoutGrid.maxCells)
@@ -932,7 +927,7 @@ private struct Checker {
 
     /// `{"row": 0, "column": 1, "rowSpan": 1, "columnSpan": 2}`; the spans default to 1.
     mutating func gridCell(_ v: JSONValue, _ path: String) -> GridCell? {
-        guard let m = members(v, path, known: ["row", "column", "rowSpan", "columnSpan"]) else { return nil }
+        guard let m = members(v, path, known: LayoutKeys.cell) else { return nil }
         let before = issues.count
         let row = wholeNumber(m["row"], path + ".row", in: 0...LayoutGrid.maxCells - 1)
         let column = wholeNumber(m["column"], path + ".column", in: 0...LayoutGrid.maxCells - 1)
