@@ -276,7 +276,7 @@ extension Gauge {
             if let title = parts.title, context.layers.contains(.static) {
                 title.label.draw(
                     in: title.rect, on: canvas, context: context, pixelSize: context.titleSize,
-                    color: environment.foreground)
+                    color: environment.foreground, vertical: .lineCentred)
             }
             style.makeBody(configuration: parts.configuration).draw(in: parts.body, on: canvas, context: context)
         }

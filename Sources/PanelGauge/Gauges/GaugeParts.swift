@@ -32,7 +32,8 @@ extension Gauge {
         let parts = titled(in: rect, context: context)
         var out = style.partBounds(configuration: parts.configuration, in: parts.body, context: context)
         if let title = parts.title,
-            let ink = title.label.drawnBounds(in: title.rect, context: context, pixelSize: context.titleSize)
+            let ink = title.label.drawnBounds(
+                in: title.rect, context: context, pixelSize: context.titleSize, vertical: .lineCentred)
         {
             out[.title] = ink
         }

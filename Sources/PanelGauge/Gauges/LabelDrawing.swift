@@ -1,12 +1,13 @@
 extension GaugeLabel {
     /// Draws the label in `rect`: text at `pixelSize` in `color`, aligned
-    /// horizontally and centred vertically on its ink, ending in an ellipsis
+    /// horizontally, placed vertically by `vertical` (its ink centred unless
+    /// told otherwise), ending in an ellipsis
     /// when it is wider than `rect` (see ``Font/truncated(_:toWidth:)``); an icon at its natural
     /// size in `color`; a custom drawing at the size it asks for, aligned the
     /// same way.
     public func draw(
         in rect: Rect, on canvas: Canvas, context: DrawContext, pixelSize: Double, color: Color,
-        alignment: HorizontalAlignment = .center
+        alignment: HorizontalAlignment = .center, vertical: TextVerticalPlacement = .inkCentred
     ) {
         guard rect.isDrawable else { return }
         switch self {
@@ -14,7 +15,8 @@ extension GaugeLabel {
             guard let font = context.font(size: pixelSize) else { return }
             let line = font.truncated(s, toWidth: rect.width)
             font.draw(
-                line, at: Text.origin(of: line, font: font, in: rect, alignment: alignment), on: canvas,
+                line, at: Text.origin(of: line, font: font, in: rect, alignment: alignment, vertical: vertical),
+                on: canvas,
                 paint: .solid(color))
         case .icon(let icon):
             let r = Self.aligned(Size(width: Double(icon.width), height: Double(icon.height)), in: rect, alignment)
@@ -30,11 +32,12 @@ extension GaugeLabel {
         }
     }
 
-    /// Boxes holding every pixel that ``draw(in:on:context:pixelSize:color:alignment:)``
+    /// Boxes holding every pixel that ``draw(in:on:context:pixelSize:color:alignment:vertical:)``
     /// paints with the same arguments: none for text without ink, nil when
     /// unknown (a custom drawing may paint anywhere in its clip).
     public func drawnBounds(
-        in rect: Rect, context: DrawContext, pixelSize: Double, alignment: HorizontalAlignment = .center
+        in rect: Rect, context: DrawContext, pixelSize: Double, alignment: HorizontalAlignment = .center,
+        vertical: TextVerticalPlacement = .inkCentred
     ) -> [Rect]? {
         guard rect.isDrawable else { return [] }
         switch self {
@@ -43,7 +46,7 @@ extension GaugeLabel {
             let s = font.truncated(text, toWidth: rect.width)
             guard let ink = font.inkBounds(of: s) else { return [] }
             // Font.draw rounds the pen origin to whole pixels.
-            let o = Text.origin(of: s, font: font, in: rect, alignment: alignment)
+            let o = Text.origin(of: s, font: font, in: rect, alignment: alignment, vertical: vertical)
             let x0 = o.x.rounded(), y0 = o.y.rounded()
             return [
                 Rect(x: x0 + Double(ink.x), y: y0 + Double(ink.y), width: Double(ink.width), height: Double(ink.height))
@@ -56,7 +59,7 @@ extension GaugeLabel {
         }
     }
 
-    /// What ``draw(in:on:context:pixelSize:color:alignment:)`` paints for a
+    /// What ``draw(in:on:context:pixelSize:color:alignment:vertical:)`` paints for a
     /// text label with the same arguments, as a line of text to draw again;
     /// nil for icons and custom drawings, and for text it draws nothing of.
     public func drawnText(
@@ -70,7 +73,7 @@ extension GaugeLabel {
             string: s, font: font, origin: Text.origin(of: s, font: font, in: rect, alignment: alignment), color: color)
     }
 
-    /// The glyphs that ``draw(in:on:context:pixelSize:color:alignment:)``
+    /// The glyphs that ``draw(in:on:context:pixelSize:color:alignment:vertical:)``
     /// paints for a text label with the same arguments, each where its bitmap
     /// lands; nil for icons and custom drawings.
     public func drawnGlyphs(

@@ -8,6 +8,17 @@ public enum HorizontalAlignment: Sendable, Hashable {
     case trailing
 }
 
+/// How a line of text sits vertically in its rectangle.
+public enum TextVerticalPlacement: Sendable, Hashable {
+    /// Its ink centred on the rectangle's middle: a number in a ring looks
+    /// centred whatever its glyphs.
+    case inkCentred
+    /// The font's line (ascender over descender) centred on the rectangle's
+    /// middle: texts of one size in rectangles of one height share a
+    /// baseline, with descenders or without (titles in a row of gauges).
+    case lineCentred
+}
+
 /// A line of text as a ``Drawable``: its size is its advance width by the
 /// font's ascender + descender; it is drawn in `color`, aligned horizontally in
 /// its rectangle and centred vertically on its ink.
@@ -60,8 +71,11 @@ public struct Text: Drawable {
     }
 
     /// Where the pen starts so that the text's advance is aligned in `rect` and
-    /// its ink is centred vertically on the rectangle's middle.
-    static func origin(of string: String, font: Font, in rect: Rect, alignment: HorizontalAlignment) -> Point {
+    /// the text is placed vertically by `vertical`.
+    static func origin(
+        of string: String, font: Font, in rect: Rect, alignment: HorizontalAlignment,
+        vertical: TextVerticalPlacement = .inkCentred
+    ) -> Point {
         // (Laid out once: the advance is the run's, and the ink needs the run.)
         let run = font.layout(string)
         let w = run.advance
@@ -71,6 +85,7 @@ public struct Text: Drawable {
         case .center: x = rect.midX - w / 2
         case .trailing: x = rect.maxX - w
         }
+        if vertical == .lineCentred { return Point(x: x, y: rect.midY + (font.ascender - font.descender) / 2) }
         let ink = font.inkBounds(of: run)
         // Baseline such that the ink's vertical middle sits on rect.midY.
         let inkMid = ink.map { Double($0.minY + $0.maxY) / 2 } ?? -font.ascender / 2

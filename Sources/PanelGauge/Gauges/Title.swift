@@ -4,8 +4,10 @@
 ///
 /// A title takes the label's line height (at ``DrawContext/titleSize``), and
 /// the style's drawing keeps `0.3 x` the title size away from it. It is
-/// centred across the rectangle, ends in an ellipsis when it is wider, and
-/// belongs to the gauge's static layer.
+/// centred across the rectangle, its line centred vertically
+/// (``TextVerticalPlacement/lineCentred``: titles of one size share a
+/// baseline, "CPU" beside "Memory"), ends in an ellipsis when it is wider,
+/// and belongs to the gauge's static layer.
 public enum TitlePlacement: Sendable, Hashable {
     /// No title: the label shows only where the style has a place for it
     /// (SwiftUI's behaviour, and the default).

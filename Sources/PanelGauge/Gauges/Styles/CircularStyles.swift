@@ -50,7 +50,7 @@ public struct CircularGaugeLayout: Sendable, Hashable {
     }
 
     /// Where ``drawCentre(_:_:preferred:fitting:on:context:)`` paints (see
-    /// ``GaugeLabel/drawnBounds(in:context:pixelSize:alignment:)``).
+    /// ``GaugeLabel/drawnBounds(in:context:pixelSize:alignment:vertical:)``).
     func centreBounds(
         _ label: GaugeLabel, _ c: GaugeStyleConfiguration, preferred: Double, fitting: Double, context: DrawContext
     ) -> [Rect]? {
