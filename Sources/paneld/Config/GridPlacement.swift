@@ -89,7 +89,7 @@ extension Layout {
     /// on its own grid (its `grid`, else the layout's), so slots of different
     /// pages may share pixels.
     func placement(screen: (width: Int, height: Int)?) -> LayoutPlacement {
-        guard pages.count > 1 else { return placeSlots(screen: screen) }
+        guard pages.count > 1 || pages.first?.grid != nil else { return placeSlots(screen: screen) }
         var frames = Array(repeating: IntRect(x: 0, y: 0, width: 0, height: 0), count: gauges.count)
         var issues: [LayoutIssue] = []
         for (p, page) in pages.enumerated() {

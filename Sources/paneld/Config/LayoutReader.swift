@@ -27,7 +27,7 @@ struct LayoutError: Error, CustomStringConvertible {
 
 /// Turns layout JSON into a checked ``Layout``. Pure: bytes in, layout or issues out.
 ///
-/// The format (every key optional except `gauges`; unknown keys are errors, so
+/// The format (every key optional except `gauges` or `pages`; unknown keys are errors, so
 /// typos never pass silently):
 ///
 ///     {
@@ -66,9 +66,32 @@ struct LayoutError: Error, CustomStringConvertible {
 ///           "needle": { "length": 0.92 (of the ticks' radius), "width": 0.06, "tipWidth": 0.012, "tail": 0
 ///                       (of its length), "hub": 0.08, "color": "#FF3B30" (default: the tint, or the
 ///                       threshold's colour), "hubColor": "#FFFFFF" },
-///           "valueArc": true | false | 0.035 (its width) }
+///           "valueArc": true | false | 0.035 (its width) },
+///         { "name": "status", "kind": "text", "text": "Starting" (until the socket sets it; default ""),
+///           "rect" or "cell" as a gauge's, "size": "title" (default) | "value",
+///           "align": "center" (default) | "leading" | "trailing", "color": "#FFFFFF" (default: foreground) },
+///         { "name": "time", "kind": "clock", "format": "%H:%M" (default; strftime, local time),
+///           "rect" or "cell", "size": "value" (default) | "title", "align": ..., "color": ... }
 ///       ]
+///       or, instead of "gauges", pages shown one at a time:
+///       "pages": [ { "name": "system", "gauges": [ ... ], "grid": { ... } (default: the layout's) }, ... ],
+///       "pageInterval": 10 (seconds each page is shown before the next, 1 to 86400; default: no rotation)
 ///     }
+///
+/// `"kind"` is `"gauge"` (the default), `"text"` or `"clock"`. A text
+/// widget's text is set on the socket by a line of its name and the text
+/// (`status Pump 2 running`; at most 256 bytes); a clock shows the local
+/// time in its `format` (strftime conversions; `%n` and `%t` are refused,
+/// the text is one line) and changes each second when the format shows
+/// seconds (`%S`, `%T`, `%r`, `%X`, `%c`, `%s`), else each minute. Widgets
+/// take the keys listed for them only; their text is one line at the
+/// title or value step of the type scale for their rectangle, at most the
+/// step of the page's gauges, and ends in an ellipsis when wider.
+///
+/// With `"pages"`, each page's slots are placed on their own grid, and a
+/// value reaches its gauge on any page: names are unique across pages. The
+/// daemon shows the first page, then each in turn every `pageInterval`
+/// seconds; `page NAME` on the socket shows one (the rotation goes on from it).
 ///
 /// Styles are PanelGauge's: linearCapacity, accessoryLinear, accessoryLinearCapacity,
 /// accessoryCircular, accessoryCircularCapacity, ring, stepped, dial (default ring);

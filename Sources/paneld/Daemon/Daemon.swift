@@ -503,6 +503,14 @@ final class Daemon {
             ? [IntRect(x: 0, y: 0, width: output.width, height: output.height)]
             : renderer.damage(
                 for: pendingNames.union(moving), from: shownValues, to: values, stale: (shownStale, stale))
+        if !full && damage.isEmpty {
+            // Only slots of hidden pages changed: nothing to show.
+            shownValues = values
+            shownStale = stale
+            shownTexts = texts
+            pendingNames = []
+            return
+        }
         try output.present(damage: damage) { surface, rects in
             renderer.draw(surface, rects: rects, values: values, stale: stale, texts: texts)
         }
