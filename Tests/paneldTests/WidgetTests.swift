@@ -354,10 +354,8 @@ import Testing
         }
         #expect(wakeUps == 1, "one wake-up for the change")
         #expect(rig.output.presents.last == [IntRect(x: 32, y: 0, width: 32, height: 32)], "the clock's rect alone")
-        let shown = rig.daemon.widgetTexts(wall: ClockFormat.now())["w"]!
-        #expect(
-            pixels(rig.output.image) == picture(l, texts: ["w": shown])
-                || shown != ClockFormat.text("%S", at: Int(ClockFormat.now() / 1000)))
+        let shown = try #require(rig.daemon.shownTexts["w"])
+        #expect(pixels(rig.output.image) == picture(l, texts: ["w": shown]))
         let minutes = try layout(Self.twoSlots(#""kind": "clock""#))
         let idle = try LoopRig(minutes)
         try idle.turn()
@@ -441,7 +439,12 @@ import Testing
             _ = d.wait(timeout: 5_000)
         }
         let c = try TestClient(d.socketPath)
-        try c.send("status Pump 2: running on the spare line, a long note\nb 23\na 64\n")
+        let sent = try runPaneld(
+            [
+                "send", "--socket", d.socketPath, "--text", "status",
+                "status Pump 2: running on the spare line, a long note", "b 23", "a 64",
+            ], in: dir)
+        #expect(sent.status == 0 && sent.out.isEmpty, "\(sent.out) \(sent.err)")
         #expect(try c.ask("page two") == "OK page two")
         let r = try runPaneld(
             [
@@ -456,6 +459,31 @@ import Testing
             if let got = try? PNG.read(dir.file("d.png")) { same = got.rgb == want.rgb }
         }
         #expect(same, "the daemon's frame equals paneld render's output")
+    }
+
+    /// A reload keeps the page shown (by name) and the texts of widgets that keep their names.
+    @Test func aReloadKeepsThePageAndTheTexts() throws {
+        let dir = TempDirectory()
+        try dir.write("l.json", Self.twoPages)
+        let rig = try LoopRig(try LayoutReader.read(file: dir.file("l.json")), layoutFile: dir.file("l.json"))
+        try rig.turn()
+        try rig.turn()
+        let c = try TestClient(rig.dir.file("s.sock"))
+        try rig.turn()
+        try c.send("t Pump 2\npage two\n")
+        try rig.turn()
+        #expect(try c.readLine(timeout: 1000) == "OK page two")
+        try dir.write(
+            "l.json", Self.twoPages.replacingOccurrences(of: "\"name\": \"one\"", with: "\"name\": \"first\""))
+        try c.send("reload\npage\nget t\n")
+        try rig.turn()
+        #expect(try c.readLine(timeout: 1000).hasPrefix("OK layout"))
+        #expect(try c.readLine(timeout: 1000) == "page two")
+        #expect(try c.readLine(timeout: 1000) == "t Pump 2")
+        try rig.turn()
+        #expect(
+            pixels(rig.output.image)
+                == picture(try LayoutReader.read(file: dir.file("l.json")), page: 1, texts: ["t": "Pump 2"]))
     }
 
     @Test func renderRefusesAnUnknownPageOrTextWidget() throws {

@@ -83,7 +83,7 @@ final class Daemon {
     /// The page the renderer draws.
     private(set) var page: Int
     /// The widgets' texts the last presented frame showed (clocks of the page shown included).
-    private var shownTexts: [String: String] = [:]
+    private(set) var shownTexts: [String: String] = [:]
     /// The text widgets' names (lines starting with one are its text).
     private var textNames: Set<String>
     private var fullRedraw = true
