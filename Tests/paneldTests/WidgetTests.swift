@@ -201,6 +201,18 @@ import Testing
         #expect(s.apply(.page("x")) == .failure(.notOnThisInput("page")))
     }
 
+    @Test func textsAreKeptInTheStateFile() {
+        var store = GaugeStore(names: ["cpu"], defaultGauge: "cpu", initial: [:], texts: ["status": "", "note": ""])
+        store.set("cpu", 12.5)
+        store.setText("status", "Pump 2: running 42")
+        let bytes = StateFile.encode(store)
+        #expect(String(decoding: bytes, as: UTF8.self) == "cpu 12.5\nnote \nstatus Pump 2: running 42\n")
+        let back = StateFile.parse(bytes, texts: ["status", "note"])
+        #expect(back.values == ["cpu": 12.5] && back.texts == ["status": "Pump 2: running 42", "note": ""])
+        #expect(back.skipped == 0)
+        #expect(StateFile.parse(bytes).skipped == 2, "without the widgets, their lines are not values")
+    }
+
     // MARK: the clock's schedule
 
     @Test func aClockWakesWhenItsTextChanges() {
