@@ -150,6 +150,19 @@ import Testing
         #expect(found.contains { $0.line == line && $0.path == path && $0.message.contains(message) }, "got \(found)")
     }
 
+    @Test func aPagesGridThatLeavesNoRoomIsNamedForThePage() throws {
+        let l = try layout(
+            """
+            {"pages": [{"name": "p", "gauges": [{"name": "a"}]},
+                       {"name": "q", "grid": {"columns": 4, "margin": 30},
+                        "gauges": [{"name": "b"}]}]}
+            """)
+        let found = l.placement(screen: (63, 64)).issues
+        #expect(
+            found.count == 1 && found[0].path == "pages[1].grid" && found[0].line == 2
+                && found[0].message.contains("no room for pages[1].gauges[0] ('b')"), "\(found)")
+    }
+
     @Test func aPageIntervalWithOnePageIsAWarning() throws {
         let l = try layout("{\"pageInterval\": 5,\n \"gauges\": [{\"name\": \"a\"}]}")
         #expect(l.warnings.contains { $0.line == 1 && $0.path == "pageInterval" && $0.message.contains("one page") })
@@ -496,6 +509,30 @@ import Testing
         #expect(
             pixels(rig.output.image)
                 == picture(try LayoutReader.read(file: dir.file("l.json")), page: 1, texts: ["t": "Pump 2"]))
+    }
+
+    /// A clock with seconds wakes the daemon about once a second, not more:
+    /// a handful of wake-ups in 2.5 s.
+    @Test func theDaemonSleepsBetweenTheClocksSeconds() throws {
+        let dir = TempDirectory()
+        try dir.write(
+            "l.json",
+            """
+            {"gauges": [{"name": "a", "style": "ring", "rect": [0, 0, 64, 64]},
+                        {"name": "time", "kind": "clock", "format": "%H:%M:%S", "rect": [64, 0, 64, 64]}]}
+            """)
+        let d = try DaemonProcess(
+            dir, args: ["--config", dir.file("l.json"), "--output", "png:" + dir.file("f.png"), "--size", "128x64"])
+        defer {
+            d.signal(SIGTERM)
+            _ = d.wait(timeout: 5_000)
+        }
+        usleep(200_000)
+        let before = try #require(d.status("voluntary_ctxt_switches"))
+        usleep(2_500_000)
+        let after = try #require(d.status("voluntary_ctxt_switches"))
+        print("clock: \(after - before) wake-ups in 2.5 s, the text changing 2 or 3 times")
+        #expect(after - before <= 15, "wake-ups: \(after - before)")
     }
 
     @Test func renderRefusesAnUnknownPageOrTextWidget() throws {

@@ -99,7 +99,14 @@ extension Layout {
             let members = gauges.indices.filter { gauges[$0].page == p }
             one.gauges = members.map { gauges[$0] }
             let placed = one.placeSlots(screen: screen)
-            issues += placed.issues
+            // A grid that leaves no room is the page's own, or the layout's, named for the page.
+            issues += placed.issues.map { issue in
+                var issue = issue
+                if issue.path == "gauges" || (issue.path == "grid" && page.grid != nil) {
+                    issue.path = "pages[\(p)].\(issue.path)"
+                }
+                return issue
+            }
             for (k, i) in members.enumerated() where k < placed.frames.count { frames[i] = placed.frames[k] }
         }
         return LayoutPlacement(frames: screen == nil ? [] : frames, issues: issues)
