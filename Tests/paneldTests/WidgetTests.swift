@@ -89,6 +89,15 @@ import Testing
         ),
         ("{\"gauges\": [{\"kind\": \"text\"}]}", 1, "gauges[0].name", "missing"),
         (
+            "{\"gauges\": [{\"name\": \"t\", \"kind\": \"text\",\n \"text\": \"\(String(repeating: "x", count: 257))\"}]}",
+            2,
+            "gauges[0].text", "longer than 256 bytes"
+        ),
+        (
+            "{\"gauges\": [{\"name\": \"t\", \"kind\": \"text\",\n \"text\": \"a\\nb\"}]}", 2, "gauges[0].text",
+            "one line"
+        ),
+        (
             "{\"gauges\": [{\"name\": \"page\", \"kind\": \"text\"}]}", 1, "gauges[0].name",
             "not 'get', 'list', 'page', 'reload'"
         ),

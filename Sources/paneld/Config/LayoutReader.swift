@@ -80,7 +80,8 @@ struct LayoutError: Error, CustomStringConvertible {
 ///
 /// `"kind"` is `"gauge"` (the default), `"text"` or `"clock"`. A text
 /// widget's text is set on the socket by a line of its name and the text
-/// (`status Pump 2 running`; at most 256 bytes); a clock shows the local
+/// (`status Pump 2 running`; at most 256 bytes; a number shows as sent; the
+/// text is kept in the state file with the values); a clock shows the local
 /// time in its `format` (strftime conversions; `%n` and `%t` are refused,
 /// the text is one line) and changes each second when the format shows
 /// seconds (`%S`, `%T`, `%r`, `%X`, `%c`, `%s`), else each minute. Widgets
