@@ -71,6 +71,9 @@ func canonical(_ c: Command) -> String {
     case .get(nil): "get"
     case .list: "list"
     case .reload: "reload"
+    case .setText(let w, let t): "\(w) \(t)"
+    case .page(let p?): "page \(p)"
+    case .page(nil): "page"
     }
 }
 

@@ -1,3 +1,4 @@
+import Glibc
 import PanelDisplay
 import PanelGauge
 
@@ -14,6 +15,8 @@ struct Render: PaneldCommand {
             Example:
               paneld render --config panel.json --set cpu=73 --set mem=41.5 --output panel.png
               paneld render --config panel.json --set cpu=73 --stale cpu --output stale.png
+              paneld render --config pages.json --page system --text status='Pump 2 running' \\
+                --time 2026-11-27T14:05 --output system.png
             """,
         options: [
             .option("config", help: "Layout file (JSON). Default: one ring gauge named 'value'."),
@@ -21,6 +24,13 @@ struct Render: PaneldCommand {
             .option(
                 "stale", "NAME",
                 help: "Draw a gauge as stale: dimmed, a dash for its value (repeatable).", repeatable: true),
+            .option(
+                "text", "NAME=TEXT", help: "A text widget's text, NAME=TEXT (repeatable).", repeatable: true),
+            .option("page", "NAME", help: "The page to draw. Default: the first."),
+            .option(
+                "time",
+                help:
+                    "The time clocks show: local YYYY-MM-DDTHH:MM[:SS], or seconds since 1970. Default: now."),
             .option("output", help: "Where to write the PNG.", required: true),
             .option(
                 "size",
@@ -30,6 +40,9 @@ struct Render: PaneldCommand {
     var config: String?
     var values: [String]
     var stale: [String]
+    var texts: [String]
+    var page: String?
+    var time: String?
     var output: String
     var size: String?
 
@@ -37,6 +50,9 @@ struct Render: PaneldCommand {
         config = arguments.string("config")
         values = arguments.strings("set")
         stale = arguments.strings("stale")
+        texts = arguments.strings("text")
+        page = arguments.string("page")
+        time = arguments.string("time")
         output = try arguments.required("output")
         size = arguments.string("size")
     }
@@ -48,7 +64,41 @@ struct Render: PaneldCommand {
         for v in values where Render.parseAssignment(v) == nil {
             throw ValidationError("--set '\(v)' is not NAME=VALUE with a finite decimal VALUE, e.g. --set cpu=73")
         }
+        for t in texts where Render.parseText(t) == nil {
+            throw ValidationError("--text '\(t)' is not NAME=TEXT, e.g. --text status='Pump 2 running'")
+        }
+        if let time, Render.parseTime(time) == nil {
+            throw ValidationError(
+                "--time '\(time)' is not a local time YYYY-MM-DDTHH:MM[:SS] or seconds since 1970")
+        }
         if output.isEmpty { throw ValidationError("--output needs a file name") }
+    }
+
+    /// `NAME=TEXT`: a gauge name, `=`, then any text (empty clears it).
+    static func parseText(_ s: String) -> (String, String)? {
+        guard let eq = s.firstIndex(of: "="), GaugeName.isValid(s[..<eq].utf8) else { return nil }
+        return (String(s[..<eq]), String(s[s.index(after: eq)...]))
+    }
+
+    /// Seconds since 1970 from `--time`: all digits, or a local `YYYY-MM-DDTHH:MM[:SS]`.
+    static func parseTime(_ s: String) -> Int? {
+        if !s.isEmpty, s.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) { return Int(s) }
+        let parts = s.split(whereSeparator: { "-T: ".contains($0) }).map { Int($0) }
+        guard parts.count == 5 || parts.count == 6, parts.allSatisfy({ $0 != nil }) else { return nil }
+        let n = parts.map { $0! }
+        guard (1970...9999).contains(n[0]), (1...12).contains(n[1]), (1...31).contains(n[2]),
+            (0...23).contains(n[3]), (0...59).contains(n[4]), n.count == 5 || (0...60).contains(n[5])
+        else { return nil }
+        var t = tm()
+        t.tm_year = Int32(n[0] - 1900)
+        t.tm_mon = Int32(n[1] - 1)
+        t.tm_mday = Int32(n[2])
+        t.tm_hour = Int32(n[3])
+        t.tm_min = Int32(n[4])
+        t.tm_sec = Int32(n.count == 6 ? n[5] : 0)
+        t.tm_isdst = -1
+        let seconds = mktime(&t)
+        return seconds == -1 ? nil : Int(seconds)
     }
 
     /// `NAME=VALUE` through the socket protocol's own parser, so the same text means the same thing.
@@ -81,6 +131,31 @@ struct Render: PaneldCommand {
                 )
             }
         }
+        for t in texts {
+            let (name, text) = Render.parseText(t)!
+            guard text.utf8.count <= GaugeStore.maxTextLength else {
+                throw DaemonError("--text \(name): text longer than \(GaugeStore.maxTextLength) bytes")
+            }
+            guard store.setText(name, text) else {
+                let known = store.textNames.sorted()
+                throw DaemonError(
+                    "--text \(t): the layout has no text widget named '\(name)' (text widgets: \(known.isEmpty ? "none" : known.joined(separator: ", ")))"
+                )
+            }
+        }
+        var pageIndex = 0
+        if let page {
+            guard let k = layout.pageNames.firstIndex(of: page) else {
+                throw DaemonError("--page \(page): \(LineError.unknownPage(page, known: layout.pageNames))")
+            }
+            pageIndex = k
+        }
+        tzset()
+        let seconds = time.flatMap(Render.parseTime) ?? Int(ClockFormat.now() / 1000)
+        var shown = store.texts
+        for g in layout.gauges {
+            if let format = g.widget?.clockFormat { shown[g.name] = ClockFormat.text(format, at: seconds) }
+        }
         for name in stale where !store.names.contains(name) {
             throw DaemonError(
                 "--stale \(name): the layout has no gauge named '\(name)' (gauges: \(store.names.joined(separator: ", ")))"
@@ -91,9 +166,9 @@ struct Render: PaneldCommand {
         try layout.checkFits(width: w, height: h, file: config ?? "layout")
         let output = PNGOutput(path: self.output, width: w, height: h, format: layout.pixelFormat ?? .xrgb8888)
         // One frame: a static-layer picture would never be reused.
-        let renderer = PanelRenderer(layout: layout, width: w, height: h, cachesStaticLayers: false)
+        let renderer = PanelRenderer(layout: layout, width: w, height: h, page: pageIndex, cachesStaticLayers: false)
         try output.present(damage: [IntRect(x: 0, y: 0, width: w, height: h)]) { surface, rects in
-            renderer.draw(surface, rects: rects, values: store.values, stale: Set(stale))
+            renderer.draw(surface, rects: rects, values: store.values, stale: Set(stale), texts: shown)
         }
     }
 }

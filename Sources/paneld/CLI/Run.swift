@@ -129,7 +129,11 @@ struct Run: PaneldCommand {
         // Gauges whose values come from the state file (stale until fresh input with `staleOnRestore`).
         var restored: Set<String> = []
         if let statePath {
-            for (name, value) in StateFile.load(statePath) {
+            let saved = StateFile.load(statePath, texts: store.textNames)
+            for (name, text) in saved.texts where text.utf8.count <= GaugeStore.maxTextLength {
+                store.setText(name, text)
+            }
+            for (name, value) in saved.values {
                 if store.set(name, value) {
                     restored.insert(name)
                 } else {

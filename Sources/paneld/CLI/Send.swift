@@ -17,21 +17,30 @@ struct Send: PaneldCommand {
               paneld send 73
               paneld send 'cpu 41' 'get cpu'
               echo list | paneld send
+              paneld send --text status 'status Pump 2 running'
+
+            A line that starts with a text widget's name is its text; name the
+            widget with --text so that the line is not refused here as a value.
             """,
         options: [
             .option("socket", help: "Control socket path.", default: Run.defaultSocket),
             .option("timeout", help: "Seconds to wait for the replies.", default: "\(defaultTimeout)"),
+            .option(
+                "text", "NAME", help: "A text widget: lines starting with NAME are its text (repeatable).",
+                repeatable: true),
         ],
         arguments: ("lines", "Lines to send, e.g. 73, 'cpu 73', 'get cpu', list. None: read standard input."))
 
     var socket: String
     var timeout: Int
     var lines: [String]
+    var texts: [String]
 
     init(_ arguments: Arguments) throws {
         socket = arguments.string("socket") ?? Run.defaultSocket
         timeout = try arguments.int("timeout") ?? Self.defaultTimeout
         lines = arguments.positional
+        texts = arguments.strings("text")
     }
 
     func validate() throws {
@@ -46,13 +55,20 @@ struct Send: PaneldCommand {
         // `paneld send mem 5` would otherwise send 'mem' (refused) and '5' (which
         // sets the default gauge).
         for line in lines {
-            switch LineParser.parse(Array(line.utf8)) {
+            switch LineParser.parse(Array(line.utf8), texts: Set(texts)) {
             case .success: continue
             case .failure(.missingValue(let name)):
                 throw ValidationError(
                     "'\(name)' has no value; a LINE is one argument: paneld send '\(name) VALUE' (nothing was sent)")
             case .failure(let e):
-                throw ValidationError("'\(LineError.clip(line))': \(e) (nothing was sent)")
+                let name = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map(String.init) ?? ""
+                var hint = ""
+                switch e {
+                case .tooManyFields, .notANumber:
+                    if GaugeName.isValid(name.utf8) { hint = "; for a text widget: paneld send --text \(name) LINE" }
+                default: break
+                }
+                throw ValidationError("'\(LineError.clip(line))': \(e)\(hint) (nothing was sent)")
             }
         }
     }

@@ -84,10 +84,40 @@ extension Layout {
     /// - Parameter screen: the logical screen size (after rotation); nil checks
     ///   only what does not depend on it (cells beyond the grid, cells taken
     ///   twice, overlapping rects) and gives no frames.
+    ///
+    /// A layout with several pages is placed page by page: each page's slots
+    /// on its own grid (its `grid`, else the layout's), so slots of different
+    /// pages may share pixels.
     func placement(screen: (width: Int, height: Int)?) -> LayoutPlacement {
+        guard pages.count > 1 || pages.first?.grid != nil else { return placeSlots(screen: screen) }
+        var frames = Array(repeating: IntRect(x: 0, y: 0, width: 0, height: 0), count: gauges.count)
+        var issues: [LayoutIssue] = []
+        for (p, page) in pages.enumerated() {
+            var one = self
+            one.pages = [page]
+            one.grid = page.grid ?? grid
+            let members = gauges.indices.filter { gauges[$0].page == p }
+            one.gauges = members.map { gauges[$0] }
+            let placed = one.placeSlots(screen: screen)
+            // A grid that leaves no room is the page's own, or the layout's, named for the page.
+            issues += placed.issues.map { issue in
+                var issue = issue
+                if issue.path == "gauges" || (issue.path == "grid" && page.grid != nil) {
+                    issue.path = "pages[\(p)].\(issue.path)"
+                }
+                return issue
+            }
+            for (k, i) in members.enumerated() where k < placed.frames.count { frames[i] = placed.frames[k] }
+        }
+        return LayoutPlacement(frames: screen == nil ? [] : frames, issues: issues)
+    }
+
+    /// ``placement(screen:)`` of every slot on one grid.
+    private func placeSlots(screen: (width: Int, height: Int)?) -> LayoutPlacement {
         var issues: [LayoutIssue] = []
         let grid = self.grid ?? LayoutGrid()
-        func name(_ i: Int) -> String { "gauges[\(i)] ('\(gauges[i].name)')" }
+        func keyPath(_ i: Int) -> String { gauges[i].path ?? "gauges[\(i)]" }
+        func name(_ i: Int) -> String { "\(keyPath(i)) ('\(gauges[i].name)')" }
         let cellIndices = gauges.indices.filter { gauges[$0].cell != nil }
         let autoIndices = gauges.indices.filter { gauges[$0].rect == nil && gauges[$0].cell == nil }
 
@@ -114,7 +144,7 @@ extension Layout {
         var cellOf: [Int: GridCell] = [:]
         for i in cellIndices {
             let cell = gauges[i].cell!
-            let path = "gauges[\(i)].cell"
+            let path = keyPath(i) + ".cell"
             // A cell that ends past the grid's last column or row: by how much.
             func beyond(_ axis: String, start: Int, span: Int, count: Int) -> LayoutIssue? {
                 let over = start + span - count
@@ -163,7 +193,7 @@ extension Layout {
                     let left = autoIndices.count - n
                     issues.append(
                         LayoutIssue(
-                            line: gauges[i].line, path: "gauges[\(i)]",
+                            line: gauges[i].line, path: keyPath(i),
                             message:
                                 "\(name(i)) finds no free cell: the \(columns)x\(rows) grid is full, \(left) gauge\(left == 1 ? "" : "s") more than it holds (give the grid more rows or columns)"
                         ))
@@ -242,7 +272,7 @@ extension Layout {
                         LayoutIssue(
                             line: gauges[i].rect != nil
                                 ? gauges[i].rectLine : gauges[i].cell?.line ?? gauges[i].line,
-                            path: "gauges[\(i)]" + (gauges[i].rect != nil || gauges[i].cell != nil ? "." + key : ""),
+                            path: keyPath(i) + (gauges[i].rect != nil || gauges[i].cell != nil ? "." + key : ""),
                             message:
                                 "\(name(i)) at \(a.x),\(a.y) \(a.width)x\(a.height) overlaps \(name(j)) at \(b.x),\(b.y) \(b.width)x\(b.height) by \(common.width)x\(common.height) px (set \"overlap\": true to allow it)"
                         ))

@@ -22,7 +22,13 @@ struct Layout: Sendable {
     var font: String?
     /// The gauge a bare number sets (the first gauge unless the file names one).
     var defaultGauge: String?
+    /// Every slot of every page (gauges and widgets), page by page in layout order.
     var gauges: [LayoutGauge]
+    /// The pages, in the order they are shown in turn; one named `main` when
+    /// the layout has a plain `gauges` list.
+    var pages = [LayoutPage(name: "main")]
+    /// Milliseconds each page is shown before the next when there are several; nil = no rotation.
+    var pageInterval: Int64?
     /// The grid gauges without a `rect` are placed on; nil = an automatic
     /// one with no gap or margin (see ``placement(screen:)``).
     var grid: LayoutGrid?
@@ -73,8 +79,11 @@ extension Layout {
 
     /// Each gauge's staleness rule, for ``Staleness``.
     var staleRules: [String: Staleness.Rule] {
-        Dictionary(uniqueKeysWithValues: gauges.map { ($0.name, $0.staleness) })
+        Dictionary(uniqueKeysWithValues: gauges.filter { $0.widget == nil }.map { ($0.name, $0.staleness) })
     }
+
+    /// The names of the pages, in order.
+    var pageNames: [String] { pages.map(\.name) }
 
     /// Each gauge's other name (``LayoutGauge/metric``), for ``GaugeStore``.
     var aliases: [String: String] {
@@ -83,11 +92,22 @@ extension Layout {
 
     /// The store for this layout's gauges, starting from `values` (a gauge without
     /// one starts at its range's lower bound).
+    /// Text widgets start with their layout text, clocks are listed.
     func store(values: [String: Double] = [:]) -> GaugeStore {
-        GaugeStore(
-            names: gauges.map(\.name), defaultGauge: defaultGauge,
-            initial: Dictionary(uniqueKeysWithValues: gauges.map { ($0.name, values[$0.name] ?? $0.range.lower) }),
-            aliases: aliases)
+        let numeric = gauges.filter { $0.widget == nil }
+        var texts: [String: String] = [:]
+        var clocks: Set<String> = []
+        for g in gauges {
+            switch g.widget?.kind {
+            case .text(let initial)?: texts[g.name] = initial
+            case .clock?: clocks.insert(g.name)
+            case nil: break
+            }
+        }
+        return GaugeStore(
+            names: numeric.map(\.name), defaultGauge: defaultGauge,
+            initial: Dictionary(uniqueKeysWithValues: numeric.map { ($0.name, values[$0.name] ?? $0.range.lower) }),
+            aliases: aliases, texts: texts, clocks: clocks)
     }
 }
 
@@ -127,6 +147,13 @@ struct LayoutGauge: Sendable {
     /// Lines of the gauge's object and of its `"rect"` in the layout file, for messages.
     var line: Int? = nil
     var rectLine: Int? = nil
+    /// What it shows instead of a gauge; nil = the gauge. (A widget's
+    /// ``gauge`` only carries the environment: font and colours.)
+    var widget: LayoutWidget? = nil
+    /// Index of its page in ``Layout/pages``.
+    var page = 0
+    /// Its key path in the layout file (`pages[1].gauges[0]`); nil = `gauges[i]`.
+    var path: String? = nil
 
     /// The gauge showing `value` (clamped by the style; a non-finite value shows the lower bound).
     func gauge(showing value: Double) -> Gauge {

@@ -6,16 +6,22 @@ enum LayoutKeys {
     static let topLevel = [
         "display", "connector", "mode", "format", "rotation", "background", "foreground", "font", "default",
         "statsd", "statsdSocket", "animation", "gauges", "mqtt", "staleAfter", "staleOnRestore", "grid",
-        "overlap",
+        "overlap", "pages", "pageInterval",
     ]
+    /// One page of `"pages"`.
+    static let page = ["name", "gauges", "grid"]
     /// `"grid"`.
     static let grid = ["columns", "rows", "gap", "margin"]
     /// One gauge of `"gauges"`.
     static let gauge = [
         "name", "style", "rect", "range", "label", "units", "tint", "gradient", "thresholds", "format", "segments",
         "minimumLabel", "maximumLabel", "labelSize", "metric", "interpolation", "title", "mqtt", "staleAfter",
-        "staleOnRestore", "cell", "scale", "sections", "needle", "valueArc",
+        "staleOnRestore", "cell", "scale", "sections", "needle", "valueArc", "kind",
     ]
+    /// A slot of `"gauges"` with `"kind": "text"`.
+    static let textWidget = ["name", "kind", "rect", "cell", "text", "size", "align", "color"]
+    /// A slot of `"gauges"` with `"kind": "clock"`.
+    static let clock = ["name", "kind", "rect", "cell", "format", "size", "align", "color"]
     /// The gauge keys only a dial accepts (on another style they are errors).
     static let dialOnly = ["scale", "sections", "needle", "valueArc"]
     /// A gauge's `"cell"`.
@@ -41,7 +47,8 @@ enum LayoutKeys {
 
     /// Every object with its keys, named as `docs/layout.md` names them.
     static let objects: [(name: String, keys: [String])] = [
-        ("top level", topLevel), ("grid", grid), ("gauge", gauge), ("cell", cell), ("format", format),
+        ("top level", topLevel), ("page", page), ("grid", grid), ("gauge", gauge), ("text widget", textWidget),
+        ("clock", clock), ("cell", cell), ("format", format),
         ("threshold", threshold), ("scale", scale), ("ticks", ticks), ("scale labels", scaleLabels),
         ("section", section), ("needle", needle), ("mqtt", mqtt), ("gauge mqtt", gaugeMQTT),
     ]

@@ -28,7 +28,7 @@ struct LayoutError: Error, CustomStringConvertible {
 /// Turns layout JSON into a checked ``Layout``. Pure: bytes in, layout or issues out.
 ///
 /// The format (each object's keys are ``LayoutKeys``, documented in `docs/layout.md`;
-/// every key optional except `gauges`; unknown keys are errors, so
+/// every key optional except `gauges` or `pages`; unknown keys are errors, so
 /// typos never pass silently):
 ///
 ///     {
@@ -68,9 +68,33 @@ struct LayoutError: Error, CustomStringConvertible {
 ///           "needle": { "length": 0.92 (of the ticks' radius), "width": 0.06, "tipWidth": 0.012, "tail": 0
 ///                       (of its length), "hub": 0.08, "color": "#FF3B30" (default: the tint, or the
 ///                       threshold's colour), "hubColor": "#FFFFFF" },
-///           "valueArc": true | false | 0.035 (its width) }
+///           "valueArc": true | false | 0.035 (its width) },
+///         { "name": "status", "kind": "text", "text": "Starting" (until the socket sets it; default ""),
+///           "rect" or "cell" as a gauge's, "size": "title" (default) | "value",
+///           "align": "center" (default) | "leading" | "trailing", "color": "#FFFFFF" (default: foreground) },
+///         { "name": "time", "kind": "clock", "format": "%H:%M" (default; strftime, local time),
+///           "rect" or "cell", "size": "value" (default) | "title", "align": ..., "color": ... }
 ///       ]
+///       or, instead of "gauges", pages shown one at a time:
+///       "pages": [ { "name": "system", "gauges": [ ... ], "grid": { ... } (default: the layout's) }, ... ],
+///       "pageInterval": 10 (seconds each page is shown before the next, 1 to 86400; default: no rotation)
 ///     }
+///
+/// `"kind"` is `"gauge"` (the default), `"text"` or `"clock"`. A text
+/// widget's text is set on the socket by a line of its name and the text
+/// (`status Pump 2 running`; at most 256 bytes; a number shows as sent; the
+/// text is kept in the state file with the values); a clock shows the local
+/// time in its `format` (strftime conversions; `%n` and `%t` are refused,
+/// the text is one line) and changes each second when the format shows
+/// seconds (`%S`, `%T`, `%r`, `%X`, `%c`, `%s`), else each minute. Widgets
+/// take the keys listed for them only; their text is one line at the
+/// title or value step of the type scale for their rectangle, at most the
+/// step of the page's gauges, and ends in an ellipsis when wider.
+///
+/// With `"pages"`, each page's slots are placed on their own grid, and a
+/// value reaches its gauge on any page: names are unique across pages. The
+/// daemon shows the first page, then each in turn every `pageInterval`
+/// seconds; `page NAME` on the socket shows one (the rotation goes on from it).
 ///
 /// Styles are PanelGauge's: linearCapacity, accessoryLinear, accessoryLinearCapacity,
 /// accessoryCircular, accessoryCircularCapacity, ring, stepped, dial (default ring);
@@ -130,6 +154,9 @@ struct LayoutError: Error, CustomStringConvertible {
 /// with its line (``Layout/warnings``), logged when paneld reads the layout.
 enum LayoutReader {
     static let maxGauges = 256
+    static let maxPages = 32
+    /// Seconds a page may be shown before the next (`pageInterval`).
+    static let pageIntervalLimits = 1.0...86_400.0
     /// Short names kept from the first layout format: `arc` is the open
     /// speedometer arc, `bar` the horizontal capacity bar.
     static let styleAliases: [String: GaugeStyleName] = ["arc": .accessoryCircular, "bar": .linearCapacity]
@@ -431,35 +458,98 @@ private struct Checker {
             }
         }
 
-        guard let g = m["gauges"] else {
-            fail(root, "gauges", "missing (a layout needs at least one gauge)")
-            return nil
-        }
-        guard case .array(let items) = g.kind else {
-            fail(g, "gauges", "expected an array of gauges [ { ... } ]")
-            return nil
-        }
-        if items.isEmpty { fail(g, "gauges", "needs at least one gauge") }
-        if items.count > LayoutReader.maxGauges { fail(g, "gauges", "at most \(LayoutReader.maxGauges) gauges") }
-        var seen: [String: Int] = [:]
-        var metrics: [String: (Int, JSONValue)] = [:]
-        for (k, item) in items.prefix(LayoutReader.maxGauges).enumerated() {
-            let path = "gauges[\(k)]"
-            guard
-                let spec = gauge(
-                    item, path, screen: layout.logicalSize, environment: environment, staleness: staleness)
-            else { continue }
-            if let first = seen[spec.name] {
-                fail(item, path + ".name", "duplicate name '\(spec.name)' (also gauges[\(first)])")
+        // The slots: one plain list, or each page's.
+        var lists: [(items: [JSONValue], path: String, at: JSONValue)] = []
+        if let p = m["pages"] {
+            if m["gauges"] != nil { fail(m["gauges"], "gauges", "give either gauges or pages, not both") }
+            guard case .array(let pageItems) = p.kind, !pageItems.isEmpty else {
+                fail(p, "pages", "expected an array of pages [ { \"name\": \"system\", \"gauges\": [ ... ] } ]")
+                return nil
             }
-            seen[spec.name] = k
-            if let a = spec.metric {
-                if let (first, _) = metrics[a] {
-                    fail(item, path + ".metric", "'\(a)' is already the metric of gauges[\(first)]")
+            if pageItems.count > LayoutReader.maxPages { fail(p, "pages", "at most \(LayoutReader.maxPages) pages") }
+            layout.pages = []
+            var pageNames: [String: Int] = [:]
+            for (k, item) in pageItems.prefix(LayoutReader.maxPages).enumerated() {
+                let path = "pages[\(k)]"
+                guard let pm = members(item, path, known: LayoutKeys.page) else { continue }
+                var page = LayoutPage(name: "?", line: item.line)
+                if let n = string(pm["name"], path + ".name") {
+                    if !GaugeName.isValid(n.utf8) {
+                        fail(
+                            pm["name"], path + ".name",
+                            "'\(n)' is not a page name (the rules of a gauge name: letters, digits, '_', '-', '.')")
+                    } else if let first = pageNames[n] {
+                        fail(pm["name"], path + ".name", "duplicate page name '\(n)' (also pages[\(first)])")
+                    }
+                    pageNames[n] = k
+                    page.name = n
+                } else if pm["name"] == nil {
+                    fail(item, path + ".name", "missing")
                 }
-                metrics[a] = (k, item)
+                if let v = pm["grid"] { page.grid = grid(v, path + ".grid") }
+                layout.pages.append(page)
+                guard let g = pm["gauges"] else {
+                    fail(item, path + ".gauges", "missing (a page needs at least one gauge or widget)")
+                    continue
+                }
+                guard case .array(let items) = g.kind else {
+                    fail(g, path + ".gauges", "expected an array of gauges [ { ... } ]")
+                    continue
+                }
+                lists.append((items, path + ".gauges", g))
             }
-            layout.gauges.append(spec)
+        } else {
+            guard let g = m["gauges"] else {
+                fail(root, "gauges", "missing (a layout needs at least one gauge)")
+                return nil
+            }
+            guard case .array(let items) = g.kind else {
+                fail(g, "gauges", "expected an array of gauges [ { ... } ]")
+                return nil
+            }
+            lists.append((items, "gauges", g))
+        }
+        if let v = m["pageInterval"] {
+            if let s = number(v, "pageInterval", in: LayoutReader.pageIntervalLimits) {
+                layout.pageInterval = Int64((s * 1000).rounded())
+                if layout.pages.count < 2 {
+                    warn(v, "pageInterval", "has no effect: the layout has one page")
+                }
+            }
+        }
+        var seen: [String: String] = [:]
+        var metrics: [String: (String, JSONValue)] = [:]
+        var total = 0
+        // Per slot read, in layout order: its JSON and key path.
+        var read: [(item: JSONValue, path: String)] = []
+        for (p, list) in lists.enumerated() {
+            if list.items.isEmpty { fail(list.at, list.path, "needs at least one gauge") }
+            for (k, item) in list.items.enumerated() {
+                total += 1
+                if total > LayoutReader.maxGauges {
+                    fail(list.at, list.path, "at most \(LayoutReader.maxGauges) gauges in all")
+                    break
+                }
+                let path = "\(list.path)[\(k)]"
+                guard
+                    var spec = slot(
+                        item, path, screen: layout.logicalSize, environment: environment, staleness: staleness)
+                else { continue }
+                if let first = seen[spec.name] {
+                    fail(item, path + ".name", "duplicate name '\(spec.name)' (also \(first))")
+                }
+                seen[spec.name] = path
+                if let a = spec.metric {
+                    if let (first, _) = metrics[a] {
+                        fail(item, path + ".metric", "'\(a)' is already the metric of \(first)")
+                    }
+                    metrics[a] = (path, item)
+                }
+                spec.page = m["pages"] != nil ? p : 0
+                if m["pages"] != nil { spec.path = path }
+                layout.gauges.append(spec)
+                read.append((item, path))
+            }
         }
         var frames: [IntRect] = []
         if issues.isEmpty {
@@ -472,19 +562,19 @@ private struct Checker {
         // or its grid cell once the placement is known.
         if issues.isEmpty {
             for (k, spec) in layout.gauges.enumerated() where (spec.gauge.style as? DialGaugeStyle)?.labels != nil {
-                var at = items[k]
+                var at = read[k].item
                 if case .object(let members) = at.kind, let scale = members.first(where: { $0.key == "scale" }) {
                     at = scale.value
                 }
-                warnThinned(spec.gauge, at: at, "gauges[\(k)]", cell: k < frames.count ? frames[k] : spec.rect)
+                warnThinned(spec.gauge, at: at, read[k].path, cell: k < frames.count ? frames[k] : spec.rect)
             }
         }
         if layout.grid != nil, layout.gauges.allSatisfy({ $0.rect != nil }) {
             warn(m["grid"], "grid", "has no effect: every gauge has a \"rect\"")
         }
         // A metric must not shadow a gauge's own name (that gauge would be unreachable by it).
-        for (a, (k, item)) in metrics.sorted(by: { $0.value.0 < $1.value.0 }) where seen[a] != nil {
-            fail(item, "gauges[\(k)].metric", "'\(a)' is the name of gauges[\(seen[a]!)]")
+        for (a, (at, item)) in metrics.sorted(by: { $0.value.0 < $1.value.0 }) where seen[a] != nil {
+            fail(item, at + ".metric", "'\(a)' is the name of \(seen[a]!)")
         }
         if let first = layout.gauges.first(where: { $0.mqtt != nil }), m["mqtt"] == nil {
             fail(root, "mqtt", "missing: gauge '\(first.name)' has an MQTT topic but no broker is given")
@@ -492,10 +582,14 @@ private struct Checker {
             fail(m["mqtt"], "mqtt", "no gauge has an \"mqtt\" topic")
         }
         if let d = string(m["default"], "default") {
-            if seen[d] == nil { fail(m["default"], "default", "no gauge is named '\(d)'") }
+            if seen[d] == nil {
+                fail(m["default"], "default", "no gauge is named '\(d)'")
+            } else if layout.gauges.contains(where: { $0.name == d && $0.widget != nil }) {
+                fail(m["default"], "default", "'\(d)' is a widget, not a gauge")
+            }
             layout.defaultGauge = d
         } else {
-            layout.defaultGauge = layout.gauges.first?.name
+            layout.defaultGauge = layout.gauges.first { $0.widget == nil }?.name
         }
         return layout
     }
@@ -508,18 +602,7 @@ private struct Checker {
     {
         guard let m = members(v, path, known: LayoutKeys.gauge) else { return nil }
         let before = issues.count
-        var name = "?"
-        if let n = string(m["name"], path + ".name") {
-            if !GaugeName.isValid(n.utf8) || GaugeName.reserved.contains(n) {
-                fail(
-                    m["name"], path + ".name",
-                    "'\(n)' is not a gauge name (start with a letter or '_', then letters, digits, '_', '-', '.'; at most \(GaugeName.maxLength); not 'get' or 'list')"
-                )
-            }
-            name = n
-        } else if m["name"] == nil {
-            fail(v, path + ".name", "missing")
-        }
+        let name = slotName(v, m, path)
         var metric: String? = nil
         if let a = string(m["metric"], path + ".metric") {
             if GaugeName.isValid(a.utf8) && !GaugeName.reserved.contains(a) {
@@ -559,22 +642,7 @@ private struct Checker {
         for key in LayoutKeys.dialOnly where m[key] != nil && style != .dial {
             fail(m[key], path + "." + key, "only a 'dial' gauge has \(key == "scale" ? "a scale" : key)")
         }
-        var rect: IntRect? = nil
-        if let r = m["rect"] {
-            if case .array(let a) = r.kind, a.count == 4, let n = intArray(a), n[2] > 0, n[3] > 0 {
-                rect = IntRect(x: n[0], y: n[1], width: n[2], height: n[3])
-                if let s = screen, !IntRect(x: 0, y: 0, width: s.width, height: s.height).contains(rect!) {
-                    fail(r, path + ".rect", "\(n) does not fit on the \(s.width)x\(s.height) screen")
-                }
-            } else {
-                fail(r, path + ".rect", "expected [x, y, width, height] in whole pixels, width and height > 0")
-            }
-        }
-        var cell: GridCell? = nil
-        if let c = m["cell"] {
-            cell = gridCell(c, path + ".cell")
-            if m["rect"] != nil { fail(c, path + ".cell", "give either rect or cell, not both") }
-        }
+        let (rect, cell) = place(m, path, screen: screen)
         var range = try! ValueRange(0, 100)
         if let r = m["range"] {
             if case .array(let a) = r.kind, a.count == 2, case .number(let lo) = a[0].kind,
@@ -702,6 +770,112 @@ private struct Checker {
             fail(v, path, "\(error)")
             return nil
         }
+    }
+
+    /// A slot's `name`: reported when missing or not a gauge name; "?" then.
+    mutating func slotName(_ v: JSONValue, _ m: [String: JSONValue], _ path: String) -> String {
+        guard let n = string(m["name"], path + ".name") else {
+            if m["name"] == nil { fail(v, path + ".name", "missing") }
+            return "?"
+        }
+        if !GaugeName.isValid(n.utf8) || GaugeName.reserved.contains(n) {
+            let words = GaugeName.reserved.sorted().map { "'\($0)'" }.joined(separator: ", ")
+            fail(
+                m["name"], path + ".name",
+                "'\(n)' is not a gauge name (start with a letter or '_', then letters, digits, '_', '-', '.'; at most \(GaugeName.maxLength); not \(words))"
+            )
+        }
+        return n
+    }
+
+    /// A slot's `rect` or `cell` (neither: the next free cell).
+    mutating func place(_ m: [String: JSONValue], _ path: String, screen: (width: Int, height: Int)?) -> (
+        IntRect?, GridCell?
+    ) {
+        var rect: IntRect? = nil
+        if let r = m["rect"] {
+            if case .array(let a) = r.kind, a.count == 4, let n = intArray(a), n[2] > 0, n[3] > 0 {
+                rect = IntRect(x: n[0], y: n[1], width: n[2], height: n[3])
+                if let s = screen, !IntRect(x: 0, y: 0, width: s.width, height: s.height).contains(rect!) {
+                    fail(r, path + ".rect", "\(n) does not fit on the \(s.width)x\(s.height) screen")
+                }
+            } else {
+                fail(r, path + ".rect", "expected [x, y, width, height] in whole pixels, width and height > 0")
+            }
+        }
+        var cell: GridCell? = nil
+        if let c = m["cell"] {
+            cell = gridCell(c, path + ".cell")
+            if m["rect"] != nil { fail(c, path + ".cell", "give either rect or cell, not both") }
+        }
+        return (rect, cell)
+    }
+
+    /// A text widget or a clock (`"kind": "text"` or `"clock"`; see ``LayoutWidget``).
+    mutating func widget(
+        _ v: JSONValue, _ path: String, kind: String, screen: (width: Int, height: Int)?,
+        environment: GaugeEnvironment
+    ) -> LayoutGauge? {
+        guard let m = members(v, path, known: kind == "text" ? LayoutKeys.textWidget : LayoutKeys.clock)
+        else { return nil }
+        let before = issues.count
+        let name = slotName(v, m, path)
+        let (rect, cell) = place(m, path, screen: screen)
+        var widget: LayoutWidget
+        if kind == "text" {
+            let text = string(m["text"], path + ".text") ?? ""
+            if text.utf8.count > GaugeStore.maxTextLength {
+                fail(m["text"], path + ".text", "longer than \(GaugeStore.maxTextLength) bytes")
+            } else if text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                fail(m["text"], path + ".text", "must be one line without control characters")
+            }
+            widget = LayoutWidget(kind: .text(initial: text))
+        } else {
+            let format = string(m["format"], path + ".format") ?? LayoutWidget.defaultClockFormat
+            if let problem = ClockFormat.problem(format) { fail(m["format"], path + ".format", problem) }
+            widget = LayoutWidget(kind: .clock(format: format))
+            widget.size = .value
+        }
+        if let s = string(m["size"], path + ".size") {
+            if let size = LayoutWidget.Step(rawValue: s) {
+                widget.size = size
+            } else {
+                fail(m["size"], path + ".size", "'\(s)' is not 'title' or 'value' (a step of the panel's type scale)")
+            }
+        }
+        if let a = string(m["align"], path + ".align") {
+            switch a {
+            case "leading": widget.alignment = .leading
+            case "center": widget.alignment = .center
+            case "trailing": widget.alignment = .trailing
+            default: fail(m["align"], path + ".align", "'\(a)' is not 'leading', 'center' or 'trailing'")
+            }
+        }
+        widget.color = color(m["color"], path + ".color")
+        guard issues.count == before else { return nil }
+        var g = try! Gauge(value: 0, in: 0...1)
+        g.environment = environment
+        return LayoutGauge(
+            name: name, rect: rect, range: try! ValueRange(0, 1), gauge: g, cell: cell, line: v.line,
+            rectLine: m["rect"]?.line, widget: widget)
+    }
+
+    /// A gauge or a widget, by its `kind` (default `"gauge"`).
+    mutating func slot(
+        _ v: JSONValue, _ path: String, screen: (width: Int, height: Int)?, environment: GaugeEnvironment,
+        staleness: Staleness.Rule
+    ) -> LayoutGauge? {
+        var kind = "gauge"
+        if case .object(let m) = v.kind, let k = m.first(where: { $0.key == "kind" })?.value {
+            guard let s = string(k, path + ".kind") else { return nil }
+            guard ["gauge", "text", "clock"].contains(s) else {
+                fail(k, path + ".kind", "'\(s)' is not 'gauge', 'text' or 'clock'")
+                return nil
+            }
+            kind = s
+        }
+        if kind != "gauge" { return widget(v, path, kind: kind, screen: screen, environment: environment) }
+        return gauge(v, path, screen: screen, environment: environment, staleness: staleness)
     }
 
     /// A number at `path` in `range`, or nil (with an issue when it is out of it).

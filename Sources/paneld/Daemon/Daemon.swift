@@ -13,8 +13,11 @@ import PanelGauge
 /// the watchdog ping when systemd asks for one, a full frame once a second
 /// while the display has lost its picture (DRM master taken), and an input's
 /// own deadlines (``ValueInput/nextDeadline``: an MQTT keepalive or reconnection),
-/// and the moment the next gauge's value goes stale (``Staleness``), which
-/// repaints that gauge's frame alone.
+/// the moment the next gauge's value goes stale (``Staleness``), which
+/// repaints that gauge's frame alone, the moment a clock's text changes
+/// (``ClockFormat/nextChange(_:after:utcOffset:)``: each second or each
+/// minute), which repaints the clock's frame alone, and the next page of a
+/// rotation (``PageRotation``), a full frame.
 ///
 /// Clients are bounded in time as in memory: a line must be finished within
 /// `lineTimeout` of its first byte, a client that sends nothing for `idleTimeout`
@@ -75,6 +78,14 @@ final class Daemon {
     /// The gauges stale as of the last turn, and as the last presented frame drew them.
     private(set) var stale: Set<String> = []
     private var shownStale: Set<String> = []
+    /// Which page is shown when (pages in turn, or the one `page NAME` chose).
+    private var rotation: PageRotation
+    /// The page the renderer draws.
+    private(set) var page: Int
+    /// The widgets' texts the last presented frame showed (clocks of the page shown included).
+    private(set) var shownTexts: [String: String] = [:]
+    /// The text widgets' names (lines starting with one are its text).
+    private var textNames: Set<String>
     private var fullRedraw = true
     private var lastFrameAt: Int64 = .min / 2
     private var saveDue: Int64?
@@ -99,7 +110,7 @@ final class Daemon {
         self.layout = layout
         self.slot = slot
         self.lateDisplay = lateDisplay
-        self.renderer = Daemon.makeRenderer(layout, for: slot.current, settings: settings)
+        self.renderer = Daemon.makeRenderer(layout, for: slot.current, page: 0, settings: settings)
         self.listener = listener
         self.signals = signals
         self.inputs = inputs
@@ -110,6 +121,10 @@ final class Daemon {
         let now = monotonicMilliseconds()
         self.staleness = Staleness(rules: layout.staleRules, restored: restored, now: now)
         self.stale = staleness.staleNames(at: now)
+        self.rotation = PageRotation(count: layout.pages.count, interval: layout.pageInterval, now: now)
+        self.page = 0
+        self.textNames = store.textNames
+        tzset()
         if settings.followsTerminal, slot.current is DRMOutput { terminal = VirtualTerminal.take() }
     }
 
@@ -230,6 +245,11 @@ final class Daemon {
         let now = monotonicMilliseconds()
         stale = staleness.staleNames(at: now)
         pendingNames.formUnion(stale.symmetricDifference(shownStale))
+        let shownPage = rotation.page(at: now)
+        if shownPage != page { show(page: shownPage) }
+        for (name, text) in widgetTexts(wall: ClockFormat.now()) where shownTexts[name] != text {
+            pendingNames.insert(name)
+        }
         dropExpiredClients(now: now)
         if let late = lateDisplay, let at = late.attemptAt, now >= at { tryLateDisplay(late, now: now) }
         let recovering = recoveryDue.map { now >= $0 } ?? false  // `present` then redraws everything
@@ -272,9 +292,54 @@ final class Daemon {
         if let a = lateDisplay?.attemptAt { deadlines.append(a) }
         deadlines += inputs.compactMap(\.nextDeadline)
         if let s = staleness.nextChange(after: now) { deadlines.append(s) }
+        if let p = rotation.nextChange(after: now) { deadlines.append(p) }
+        if let c = nextClockChange(now: now) { deadlines.append(c) }
         if let c = clients.values.lazy.map({ self.deadline(of: $0) }).min() { deadlines.append(c) }
         guard let first = deadlines.min() else { return -1 }
         return Int32(clamping: max(0, first - now))
+    }
+
+    /// The monotonic time at which a clock of the page shown next changes its
+    /// text (a few milliseconds after, so that the text has changed when the
+    /// daemon wakes); nil without clocks.
+    private func nextClockChange(now: Int64) -> Int64? {
+        let formats = layout.gauges.compactMap { $0.page == page ? $0.widget?.clockFormat : nil }
+        guard !formats.isEmpty else { return nil }
+        let wall = ClockFormat.now()
+        let offset = ClockFormat.utcOffset(at: Int(wall / 1000))
+        let next = formats.map { ClockFormat.nextChange($0, after: wall, utcOffset: offset) }.min()!
+        return now + (next - wall) + Daemon.clockMargin
+    }
+
+    /// How long after a clock's change the daemon wakes for it, in milliseconds.
+    static let clockMargin: Int64 = 2
+
+    /// Each text widget's text and, for the page shown, each clock's text at
+    /// `wall` (milliseconds since the epoch).
+    func widgetTexts(wall: Int64) -> [String: String] {
+        var texts = store.texts
+        for g in layout.gauges where g.page == page {
+            if let format = g.widget?.clockFormat { texts[g.name] = ClockFormat.text(format, at: Int(wall / 1000)) }
+        }
+        return texts
+    }
+
+    /// Shows page `index` from the next frame on, in one full frame.
+    private func show(page index: Int) {
+        page = index
+        renderer = Daemon.makeRenderer(layout, for: output, page: index, settings: settings)
+        fullRedraw = true
+    }
+
+    /// `page NAME` on the socket: shows that page (the rotation goes on from it).
+    private func choosePage(_ name: String?) -> String {
+        guard let name else { return "page \(layout.pages[page].name)\n" }
+        guard let index = layout.pageNames.firstIndex(of: name) else {
+            return "ERR \(LineError.unknownPage(name, known: layout.pageNames))\n"
+        }
+        rotation.choose(index, now: monotonicMilliseconds())
+        if index != page { show(page: index) }
+        return "OK page \(name)\n"
     }
 
     /// When `c` is next due to be closed if nothing changes: its idle limit, its
@@ -325,11 +390,19 @@ final class Daemon {
         if let change = Daemon.restartOnlyChange(from: layout, to: new) {
             return refuse("layout not reloaded: \(change) changed, which needs a restart")
         }
+        let oldTexts = store.texts
         store = new.store(values: store.values)
+        for (name, text) in oldTexts { store.setText(name, text) }
+        _ = store.takeChanged()
         staleness = staleness.reloaded(rules: new.staleRules, now: monotonicMilliseconds())
         animator = Animator(duration: Int64(new.animation), values: store.values)
+        let pageName = layout.pages[page].name
         layout = new
-        renderer = Daemon.makeRenderer(new, for: output, settings: settings)
+        page = new.pageNames.firstIndex(of: pageName) ?? 0
+        rotation = PageRotation(
+            count: new.pages.count, interval: new.pageInterval, page: page, now: monotonicMilliseconds())
+        textNames = store.textNames
+        renderer = Daemon.makeRenderer(new, for: output, page: page, settings: settings)
         pendingNames = []
         fullRedraw = true
         if settings.statePath != nil, saveDue == nil { saveDue = monotonicMilliseconds() }
@@ -339,9 +412,12 @@ final class Daemon {
 
     /// The renderer for `layout` on `output` (a new one whenever either changes:
     /// its cached pictures are for one layout at one size and format).
-    private static func makeRenderer(_ layout: Layout, for output: FrameOutput, settings: Settings) -> PanelRenderer {
+    private static func makeRenderer(_ layout: Layout, for output: FrameOutput, page: Int, settings: Settings)
+        -> PanelRenderer
+    {
         PanelRenderer(
-            layout: layout, width: output.width, height: output.height, cachesStaticLayers: settings.cachesStaticLayers)
+            layout: layout, width: output.width, height: output.height, page: page,
+            cachesStaticLayers: settings.cachesStaticLayers)
     }
 
     struct ReloadError: Error, CustomStringConvertible {
@@ -393,7 +469,7 @@ final class Daemon {
         for issue in layout.placement(screen: (new.width, new.height)).issues {
             Log.error("the layout does not fit the new \(new.width)x\(new.height) display: \(issue)")
         }
-        renderer = Daemon.makeRenderer(layout, for: new, settings: settings)
+        renderer = Daemon.makeRenderer(layout, for: new, page: page, settings: settings)
         shownValues = [:]
         fullRedraw = true
         settings.minFrameInterval = 0
@@ -407,7 +483,9 @@ final class Daemon {
         let changed = store.takeChanged()
         guard !changed.isEmpty else { return }
         let now = monotonicMilliseconds()
-        for name in changed { animator.retarget(name, to: store.values[name]!, now: now) }
+        for name in changed {
+            if let v = store.values[name] { animator.retarget(name, to: v, now: now) }
+        }
         pendingNames.formUnion(changed)
         if settings.statePath != nil, saveDue == nil {
             saveDue = max(monotonicMilliseconds(), lastSaveAt + settings.saveInterval)
@@ -419,15 +497,25 @@ final class Daemon {
         let values = animator.shown(at: now)
         let moving = animator.advance(to: now)
         let stale = self.stale
+        let texts = widgetTexts(wall: ClockFormat.now())
         let damage =
             full
             ? [IntRect(x: 0, y: 0, width: output.width, height: output.height)]
             : renderer.damage(
                 for: pendingNames.union(moving), from: shownValues, to: values, stale: (shownStale, stale))
+        if !full && damage.isEmpty {
+            // Only slots of hidden pages changed: nothing to show.
+            shownValues = values
+            shownStale = stale
+            shownTexts = texts
+            pendingNames = []
+            return
+        }
         try output.present(damage: damage) { surface, rects in
-            renderer.draw(surface, rects: rects, values: values, stale: stale)
+            renderer.draw(surface, rects: rects, values: values, stale: stale, texts: texts)
         }
         shownValues = values
+        shownTexts = texts
         shownStale = stale
         if Log.threshold == .debug {
             Log.debug("frame: \(damage.count) rectangle(s), \(pendingNames.count) gauge(s) changed")
@@ -594,7 +682,9 @@ final class Daemon {
         case .tooLong:
             reply = "ERR \(LineError.tooLong(limit: LineParser.maxLineLength))\n"
         case .line(let bytes):
-            switch LineParser.parse(bytes) {
+            switch LineParser.parse(bytes, texts: textNames) {
+            case .success(.page(let name)):
+                reply = choosePage(name)
             case .success(.reload):
                 switch reloadLayout() {
                 case .success(let text): reply = "OK \(text)\n"

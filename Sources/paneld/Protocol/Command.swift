@@ -13,6 +13,11 @@
 ///     reload           re-read the layout file; reply `OK ...` or `ERR <why>`
 ///                      (the control socket only; `paneld reload` and the unit's
 ///                      ExecReload send it, so a rejected layout fails the reload)
+///     status Pump 2 on set text widget `status` to `Pump 2 on` (the rest of the
+///                      line after the name and its blanks; the name alone
+///                      clears it); only for a layout's text widgets
+///     page system      show page `system`; reply `OK page system` (the control socket only)
+///     page             reply `page <name>`, the page shown
 ///
 /// A statsd `:` line whose value has no sign sets; `+`/`-` adjusts, as statsd does.
 /// (This is why `cpu:-5|g` lowers the value rather than setting -5: to set a
@@ -28,6 +33,10 @@ enum Command: Equatable, Sendable {
     case list
     /// Re-read the layout file (answered by the daemon, not the store).
     case reload
+    /// Set a text widget's text.
+    case setText(widget: String, text: String)
+    /// Show a page (answered by the daemon, not the store); nil asks which is shown.
+    case page(String?)
 }
 
 /// Why a line was rejected. Its `description` is what follows `ERR ` on the wire.
@@ -47,6 +56,10 @@ enum LineError: Error, Equatable, Sendable, CustomStringConvertible {
     case tooManyFields
     case notOnThisInput(String)
     case badStatsdField(String)
+    case textTooLong(widget: String, limit: Int)
+    case notAGauge(String)
+    case isAClock(String)
+    case unknownPage(String, known: [String])
 
     var description: String {
         switch self {
@@ -67,6 +80,13 @@ enum LineError: Error, Equatable, Sendable, CustomStringConvertible {
         case .badStatsdField(let f):
             "bad statsd field '\(LineError.clip(f))' (expected @RATE, #TAGS, c:CONTAINER or TTIMESTAMP after the type)"
         case .notOnThisInput(let c): "'\(c)' is accepted on the control socket only"
+        case .textTooLong(let w, let limit):
+            "text for '\(LineError.clip(w))' too long (limit \(limit) bytes)"
+        case .notAGauge(let w):
+            "'\(LineError.clip(w))' is a text widget, not a gauge: send its text, e.g. '\(LineError.clip(w)) Pump 2 running'"
+        case .isAClock(let w): "'\(LineError.clip(w))' is a clock: it shows the time and cannot be set"
+        case .unknownPage(let p, let known):
+            "unknown page '\(LineError.clip(p))' (pages: \(known.joined(separator: ", ")))"
         }
     }
 
@@ -113,7 +133,7 @@ enum GaugeName {
     static let maxLength = 64
 
     /// Words that are commands and so can never be gauge names.
-    static let reserved: Set<String> = ["get", "list", "reload"]
+    static let reserved: Set<String> = ["get", "list", "reload", "page"]
 
     /// A name starts with a letter or `_` (so it never looks like a number) and
     /// continues with letters, digits, `_`, `-` or `.`; 1 to ``maxLength`` bytes.

@@ -1,4 +1,5 @@
-/// The live values of a layout's gauges and the rules for changing them.
+/// The live values of a layout's gauges, the texts of its text widgets, and
+/// the rules for changing them.
 ///
 /// A value type with no I/O: the daemon owns one, applies each parsed
 /// ``Command`` to it and sends back whatever reply it returns. A rejected
@@ -11,30 +12,60 @@ struct GaugeStore: Equatable, Sendable {
     /// Other names of gauges (a statsd client's prefixed metric -> the gauge).
     let aliases: [String: String]
     private(set) var values: [String: Double]
-    /// Gauges changed since the last ``takeChanged()``.
+    /// Each text widget's text.
+    private(set) var texts: [String: String]
+    /// Names of clock widgets (they show the time: nothing sets them).
+    let clocks: Set<String>
+    /// Gauges and text widgets changed since the last ``takeChanged()``.
     private(set) var changed: Set<String> = []
     /// Gauges set or adjusted since the last ``takeTouched()``, to the same
     /// value or another (what keeps a value from going stale).
     private(set) var touched: Set<String> = []
 
-    init(names: [String], defaultGauge: String?, initial: [String: Double], aliases: [String: String] = [:]) {
+    /// The longest text a text widget takes, in bytes.
+    static let maxTextLength = 256
+
+    init(
+        names: [String], defaultGauge: String?, initial: [String: Double], aliases: [String: String] = [:],
+        texts: [String: String] = [:], clocks: Set<String> = []
+    ) {
         self.names = names
         self.defaultGauge = defaultGauge
         self.aliases = aliases
         var v: [String: Double] = [:]
         for n in names { v[n] = initial[n] ?? 0 }
         self.values = v
+        self.texts = texts
+        self.clocks = clocks
     }
+
+    /// The text widgets' names (what ``LineParser/parse(_:texts:)`` reads text lines for).
+    var textNames: Set<String> { Set(texts.keys) }
 
     /// Applies `command`. Returns the reply text (each line `\n`-terminated),
     /// `""` when a good command needs no reply, or the error; on error nothing changed.
     mutating func apply(_ command: Command) -> Result<String, LineError> {
         switch command {
+        case .set(let gauge?, let value) where texts[gauge] != nil:
+            // A number for a text widget shows as text.
+            return apply(.setText(widget: gauge, text: GaugeStore.format(value)))
         case .set(let gauge, let value):
             return resolve(gauge).map { name in
                 set(name, value)
                 return ""
             }
+        case .setText(let widget, let text):
+            if clocks.contains(widget) { return .failure(.isAClock(widget)) }
+            guard texts[widget] != nil else { return .failure(.unknownGauge(widget)) }
+            guard text.utf8.count <= GaugeStore.maxTextLength else {
+                return .failure(.textTooLong(widget: widget, limit: GaugeStore.maxTextLength))
+            }
+            setText(widget, text)
+            return .success("")
+        case .get(let gauge?) where texts[gauge] != nil:
+            return .success("\(gauge) \(texts[gauge]!)\n")
+        case .adjust(let gauge, _) where texts[gauge] != nil:
+            return .failure(.notAGauge(gauge))
         case .adjust(let gauge, let delta):
             return resolve(gauge).flatMap { name in
                 let v = values[name]! + delta
@@ -50,7 +81,18 @@ struct GaugeStore: Equatable, Sendable {
             return .success(out + "END\n")
         case .reload:
             return .failure(.notOnThisInput("reload"))
+        case .page:
+            return .failure(.notOnThisInput("page"))
         }
+    }
+
+    /// Sets a known text widget's text directly (`render --text`). Returns false if unknown.
+    @discardableResult
+    mutating func setText(_ name: String, _ text: String) -> Bool {
+        guard let old = texts[name] else { return false }
+        if old != text { changed.insert(name) }
+        texts[name] = text
+        return true
     }
 
     /// Sets a known gauge directly (state restore, `render --set`). Returns false if unknown.
@@ -79,6 +121,7 @@ struct GaugeStore: Equatable, Sendable {
         guard let name = gauge ?? defaultGauge else { return .failure(.noDefaultGauge) }
         if values[name] != nil { return .success(name) }
         if let real = aliases[name] { return .success(real) }
+        if clocks.contains(name) { return .failure(.isAClock(name)) }
         return .failure(.unknownGauge(name))
     }
 

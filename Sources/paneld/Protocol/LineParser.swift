@@ -3,11 +3,16 @@
 /// `line` is the bytes between two newlines, without the `\n` (a trailing `\r`
 /// is allowed and ignored). Anything that is not exactly one well-formed
 /// command is a ``LineError``; see ``Command`` for the grammar.
+///
+/// `texts` names the layout's text widgets: a line that starts with one of
+/// them is that widget's text (``Command/setText(widget:text:)``), whatever
+/// follows; every other line parses as it would without them.
 enum LineParser {
     /// The longest line accepted, in bytes, excluding the newline.
     static let maxLineLength = 512
 
-    static func parse<C: Collection>(_ line: C) -> Result<Command, LineError> where C.Element == UInt8 {
+    static func parse<C: Collection>(_ line: C, texts: Set<String> = []) -> Result<Command, LineError>
+    where C.Element == UInt8 {
         var bytes = Array(line)
         if bytes.last == 0x0D { bytes.removeLast() }
         if bytes.count > maxLineLength { return .failure(.tooLong(limit: maxLineLength)) }
@@ -18,6 +23,15 @@ enum LineParser {
         let trimmed = text.utf8.drop(while: isBlank).reversed().drop(while: isBlank).reversed()
         let body = Array(trimmed)
         if body.isEmpty { return .failure(.empty) }
+        if !texts.isEmpty {
+            let end = body.firstIndex(where: isBlank) ?? body.endIndex
+            let name = string(body[..<end])
+            if texts.contains(name) {
+                // A tab shows as a space.
+                let rest = body[end...].drop(while: isBlank).map { $0 == 0x09 ? 0x20 : $0 }
+                return .success(.setText(widget: name, text: string(rest)))
+            }
+        }
         if body.contains(0x3A) { return parseStatsd(body) }  // ':'
         if let eq = body.firstIndex(of: 0x3D) {  // '='
             let name = trim(body[..<eq]), value = trim(body[(eq + 1)...])
@@ -32,6 +46,7 @@ enum LineParser {
             if word.elementsEqual("list".utf8) { return .success(.list) }
             if word.elementsEqual("reload".utf8) { return .success(.reload) }
             if word.elementsEqual("get".utf8) { return .success(.get(gauge: nil)) }
+            if word.elementsEqual("page".utf8) { return .success(.page(nil)) }
             switch parseNumber(word) {
             case .success(let v): return .success(.set(gauge: nil, value: v))
             case .failure(.notFinite(let s)): return .failure(.notFinite(s))
@@ -41,6 +56,7 @@ enum LineParser {
             if fields[0].elementsEqual("get".utf8) {
                 return parseName(fields[1]).map { Command.get(gauge: $0) }
             }
+            if fields[0].elementsEqual("page".utf8) { return .success(.page(string(fields[1]))) }
             if fields[0].elementsEqual("list".utf8) || fields[0].elementsEqual("reload".utf8) {
                 return .failure(.tooManyFields)
             }

@@ -46,8 +46,15 @@ import PanelGauge
 /// toward the background by ``staleFade``. It is drawn from scratch in whole
 /// frames, without pictures (its own are dropped, so it gets new ones when it
 /// is fresh again); going stale or fresh damages its whole frame.
+///
+/// A renderer draws one page of the layout: slots of other pages have no
+/// frame (they are neither drawn nor damaged). Widgets (``LayoutWidget``)
+/// are drawn whole over their cleared frame from the texts passed in; a
+/// change of a widget's text damages its frame alone.
 final class PanelRenderer {
     let layout: Layout
+    /// The page drawn (an index in ``Layout/pages``).
+    let page: Int
     /// Logical screen size the layout is drawn at.
     let width: Int
     let height: Int
@@ -78,6 +85,8 @@ final class PanelRenderer {
     /// drawn since the picture was made; the whole frame once a frame was drawn
     /// without the whole arc's picture (see `copiesRunsOnly`).
     private var labelZones: [IntRect?]
+    /// The widgets' largest text steps: those of the page's gauges on the type scale.
+    private let widgetCap: TextSizes?
     /// Parts of the dynamic layer repainted from a value arc's `text`, not
     /// through the gauge's body (for tests).
     private(set) var textDraws = 0
@@ -90,17 +99,27 @@ final class PanelRenderer {
     static let staleFade = 0.55
 
     init(
-        layout: Layout, width: Int, height: Int, cachesStaticLayers: Bool = true, fonts: FontCache = .shared
+        layout: Layout, width: Int, height: Int, page: Int = 0, cachesStaticLayers: Bool = true,
+        fonts: FontCache = .shared
     ) {
+        self.page = page
         self.width = width
         self.height = height
         self.cachesStaticLayers = cachesStaticLayers
         self.fonts = fonts
         let screen = IntRect(x: 0, y: 0, width: width, height: height)
-        let frames = layout.placement(screen: (width, height)).frames.map { $0.intersection(screen) }
+        let placed = layout.placement(screen: (width, height)).frames
+        let none = IntRect(x: 0, y: 0, width: 0, height: 0)
+        let frames = layout.gauges.indices.map { i in
+            layout.gauges[i].page == page && i < placed.count ? placed[i].intersection(screen) : none
+        }
         self.frames = frames
         self.layout = Self.uniformText(layout, frames: frames)
         clusters = PanelRenderer.overlapClusters(frames)
+        widgetCap = TextSizes.smallest(
+            of: layout.gauges.indices.filter {
+                layout.gauges[$0].widget == nil && layout.gauges[$0].gauge.environment.typeScale != nil
+            }.map { frames[$0] })
         pictures = Array(repeating: nil, count: frames.count)
         arcPictures = Array(repeating: nil, count: frames.count)
         layerings = Array(repeating: nil, count: frames.count)
@@ -110,14 +129,15 @@ final class PanelRenderer {
         staleDash = hasDash ? "\u{2014}" : "-"
     }
 
-    /// `layout` with one title size and one end-label size on the panel: every
+    /// `layout` with one title size and one end-label size on the page: every
     /// gauge on the type scale takes at most what the smallest such gauge's
-    /// frame gets (``TypeScale/uniform(over:)``), so a gauge spanning two grid
+    /// frame gets (frames of other pages are empty and count for nothing; text
+    /// widgets and clocks neither) (``TypeScale/uniform(over:)``), so a gauge spanning two grid
     /// cells shows its title at its neighbours' size. Current values keep
     /// following their own frames.
     static func uniformText(_ layout: Layout, frames: [IntRect]) -> Layout {
         let onScale = layout.gauges.indices.filter {
-            $0 < frames.count && layout.gauges[$0].gauge.environment.typeScale != nil
+            $0 < frames.count && layout.gauges[$0].widget == nil && layout.gauges[$0].gauge.environment.typeScale != nil
         }
         let cells = onScale.map { Size(width: Double(frames[$0].width), height: Double(frames[$0].height)) }
         var uniform = layout
@@ -153,6 +173,11 @@ final class PanelRenderer {
         var rects: [IntRect] = []
         for (i, g) in layout.gauges.enumerated() where names.contains(g.name) {
             let f = frames[i]
+            if f.isEmpty { continue }
+            if g.widget != nil {
+                rects += clusters[i].map { frames[$0] }
+                continue
+            }
             if clusters[i].count > 1 || stale.old.contains(g.name) || stale.new.contains(g.name) {
                 rects += clusters[i].map { frames[$0] }
                 continue
@@ -210,8 +235,11 @@ final class PanelRenderer {
 
     /// Repaints `rects` of `surface`: the background, and every gauge that
     /// meets them, drawn in whole units (see the type's description); the
-    /// gauges named in `stale` dimmed.
-    func draw(_ surface: Surface, rects: [IntRect], values: [String: Double], stale: Set<String> = []) {
+    /// gauges named in `stale` dimmed; each widget showing its text in `texts`.
+    func draw(
+        _ surface: Surface, rects: [IntRect], values: [String: Double], stale: Set<String> = [],
+        texts: [String: String] = [:]
+    ) {
         let c: Canvas
         if let existing = canvas {
             existing.retarget(surface)
@@ -317,7 +345,14 @@ final class PanelRenderer {
                 c.withClip(frames[j]) { c.clear(layout.background) }
             }
             for j in clusters[i] {
-                if isStale[j] {
+                if let widget = layout.gauges[j].widget {
+                    let f = frames[j]
+                    c.withClip(f) {
+                        widget.draw(
+                            texts[layout.gauges[j].name] ?? "", in: f, cap: widgetCap, on: c,
+                            environment: layout.gauges[j].gauge.environment, fonts: fonts)
+                    }
+                } else if isStale[j] {
                     drawStale(j, value: value(of: j, in: values), on: c)
                 } else {
                     drawFromScratch(j, value: value(of: j, in: values), on: c)
@@ -333,8 +368,10 @@ final class PanelRenderer {
     }
 
     /// The whole screen.
-    func drawAll(_ surface: Surface, values: [String: Double], stale: Set<String> = []) {
-        draw(surface, rects: [surface.bounds], values: values, stale: stale)
+    func drawAll(
+        _ surface: Surface, values: [String: Double], stale: Set<String> = [], texts: [String: String] = [:]
+    ) {
+        draw(surface, rects: [surface.bounds], values: values, stale: stale, texts: texts)
     }
 
     private func value(of i: Int, in values: [String: Double]) -> Double {
@@ -343,7 +380,7 @@ final class PanelRenderer {
 
     /// Whether gauge `i` has a picture of its static layer that is good for `value`.
     private func hasPicture(_ i: Int, value: Double, format: PixelFormat) -> Bool {
-        guard let p = pictures[i], p.format == format else { return false }
+        guard layout.gauges[i].widget == nil, let p = pictures[i], p.format == format else { return false }
         return p.key == layering(i, value: value).staticKey
     }
 

@@ -1,0 +1,42 @@
+/// Which page a layout shows when: pages in turn, each for `interval`
+/// milliseconds, counted from the last time a page was chosen.
+///
+/// A value type with no clock of its own (the daemon passes monotonic
+/// milliseconds): the page is a function of the time asked about, so it
+/// never drifts with how often it is asked, and the next switch is known in
+/// advance (``nextChange(after:)``): the daemon sleeps until then.
+struct PageRotation: Equatable, Sendable {
+    /// How many pages there are (at least 1).
+    let count: Int
+    /// Milliseconds per page; nil = no rotation (the chosen page stays).
+    let interval: Int64?
+    /// The page chosen last, and when.
+    private(set) var chosen: Int
+    private(set) var since: Int64
+
+    init(count: Int, interval: Int64?, page: Int = 0, now: Int64) {
+        self.count = max(1, count)
+        self.interval = interval.flatMap { $0 > 0 ? $0 : nil }
+        chosen = min(max(0, page), self.count - 1)
+        since = now
+    }
+
+    /// Shows `page` from `now` on: the rotation goes on from it, a whole interval later.
+    mutating func choose(_ page: Int, now: Int64) {
+        chosen = min(max(0, page), count - 1)
+        since = now
+    }
+
+    /// The page shown at `now`.
+    func page(at now: Int64) -> Int {
+        guard let interval, count > 1, now > since else { return chosen }
+        return (chosen + Int(((now - since) / interval) % Int64(count))) % count
+    }
+
+    /// When the page next changes after `now`; nil when it never does by itself.
+    func nextChange(after now: Int64) -> Int64? {
+        guard let interval, count > 1 else { return nil }
+        guard now >= since else { return since + interval }
+        return since + ((now - since) / interval + 1) * interval
+    }
+}
