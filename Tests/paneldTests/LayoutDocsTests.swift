@@ -64,6 +64,9 @@ import Testing
     @Test func theReaderRefusesAKeyOutsideItsLists() throws {
         let probes: [(json: String, path: String)] = [
             (##"{"zz": 1, "gauges": [{"name": "a"}]}"##, "zz"),
+            (##"{"pages": [{"name": "p", "zz": 1, "gauges": [{"name": "a"}]}]}"##, "pages[0].zz"),
+            (##"{"gauges": [{"name": "a", "kind": "text", "zz": 1}]}"##, "gauges[0].zz"),
+            (##"{"gauges": [{"name": "a", "kind": "clock", "zz": 1}]}"##, "gauges[0].zz"),
             (##"{"grid": {"zz": 1}, "gauges": [{"name": "a"}]}"##, "grid.zz"),
             (##"{"gauges": [{"name": "a", "zz": 1}]}"##, "gauges[0].zz"),
             (##"{"gauges": [{"name": "a", "cell": {"row": 0, "column": 0, "zz": 1}}]}"##, "gauges[0].cell.zz"),
