@@ -56,7 +56,7 @@ struct LayoutError: Error, CustomStringConvertible {
 ///           "staleAfter": 30 or null, "staleOnRestore": true | false,
 ///           dial only (PanelGauge's DialGaugeStyle; lengths and widths are fractions of the dial's radius):
 ///           "scale": { "start": 135, "sweep": 270 (degrees clockwise from 3 o'clock, -360 to 360, not 0),
-///                      "majorTicks": 11 (2 to 101, both ends included; default: 5 to 11 at a round step
+///                      "majorTicks": 11 (2 to 101, both ends included; default: 5 to 13 at a round step
 ///                                    of the range, DialGaugeStyle.Ticks.roundCount, else 11) or { "count": 11, "length": 0.15,
 ///                                    "width": 0.025, "color": "#FFFFFF" },
 ///                      "minorTicks": 4 (0 to 20 between two major ticks) or { ...the same keys },

@@ -53,8 +53,19 @@ import Testing
                         #expect(dx >= 2 || dy >= 2, "\(range) \(side): \(a.text) meets \(b.text)")
                     }
                 }
+                if let t = l.titleBox { #expect(DialLayout.farthest(of: t, from: l.center) <= tickInner) }
+                if let v = l.valueBox {
+                    // Inside the ticks, or in the scale's opening (outside the
+                    // needle's sweep, so off the ticks and the band) within the square.
+                    let needle = (length: l.needleLength, tail: l.needleTail, halfWidth: l.needleBaseWidth / 2 + 1)
+                    #expect(
+                        DialLayout.farthest(of: v, from: l.center) <= tickInner
+                            || (DialLayout.outsideSweep(
+                                v, center: l.center, start: l.startAngle, sweep: l.sweep, needle: needle)
+                                && DialLayout.farthest(of: v, from: l.center) <= side / 2),
+                        "\(range) \(side): the value reaches the ticks")
+                }
                 for box in [l.titleBox, l.valueBox].compactMap({ $0 }) {
-                    #expect(DialLayout.farthest(of: box, from: l.center) <= tickInner)
                     #expect(DialLayout.nearest(of: box, to: l.center) >= l.hubRadius)
                     for a in l.labels {
                         let (dx, dy) = distance(a.box, box)
@@ -92,11 +103,58 @@ import Testing
         #expect(full.labels.map(\.text) == ["0", "10", "20", "30", "40", "50", "60", "70", "80", "90"])
     }
 
-    /// Round numbers on the scale: the most ticks (5 to 11) at a step of 1, 2,
+    /// Whether the convex polygon `p` and `r` share an area (separating axes:
+    /// the rectangle's two and the polygon's edge normals).
+    func meets(_ p: [Point], _ r: Rect) -> Bool {
+        let box = [
+            Point(x: r.minX, y: r.minY), Point(x: r.maxX, y: r.minY), Point(x: r.maxX, y: r.maxY),
+            Point(x: r.minX, y: r.maxY),
+        ]
+        var axes = [Point(x: 1, y: 0), Point(x: 0, y: 1)]
+        for i in p.indices {
+            let a = p[i], b = p[(i + 1) % p.count]
+            axes.append(Point(x: a.y - b.y, y: b.x - a.x))
+        }
+        for n in axes {
+            let pa = p.map { $0.x * n.x + $0.y * n.y }, pb = box.map { $0.x * n.x + $0.y * n.y }
+            if pa.max()! <= pb.min()! + 1e-9 || pb.max()! <= pa.min()! + 1e-9 { return false }
+        }
+        return true
+    }
+
+    /// The current value sits where the needle never passes: in the scale's
+    /// opening below the hub, for every value, on dials of several sweeps,
+    /// with a tail, with a value arc, at several sizes; a full turn has no
+    /// opening and keeps the value under the hub.
+    @Test func theNeedleNeverCrossesTheValue() throws {
+        var tail = DialGaugeStyle()
+        tail.needle.tail = 0.2
+        let styles: [(String, DialGaugeStyle)] = [
+            ("default", DialGaugeStyle()), ("semicircle", DialGaugeStyle(startAngle: 180, sweep: 180)),
+            ("counter-clockwise", DialGaugeStyle(startAngle: 45, sweep: -270)), ("tail", tail),
+            ("value arc", DialGaugeStyle(valueArc: 0.035)), ("narrow", DialGaugeStyle(startAngle: 120, sweep: 300)),
+        ]
+        for (name, style) in styles {
+            for (w, h) in [(120.0, 120.0), (250, 222), (400, 400), (300, 180)] {
+                let l = try layout(try gauge(style, range: 0...240), w, h)
+                let box = try #require(l.valueBox, "\(name) \(w)x\(h): no value")
+                #expect(box.minY > l.center.y + l.hubRadius, "\(name) \(w)x\(h): below the hub")
+                for k in 0...100 {
+                    #expect(!meets(l.needleCorners(for: Double(k) / 100), box), "\(name) \(w)x\(h) at \(k) %")
+                }
+            }
+        }
+        let full = try layout(try gauge(DialGaugeStyle(startAngle: 270, sweep: 360)), 300, 300)
+        let box = try #require(full.valueBox)
+        #expect(box.minY < full.center.y + full.freeRadius / 2, "a full turn keeps the value near the hub")
+    }
+
+    /// Round numbers on the scale: the most ticks (5 to 13) at a step of 1, 2,
     /// 2.5 or 5 times a power of ten that starts at the lower bound.
     @Test func roundMajorTickCounts() {
         let cases: [(ClosedRange<Double>, Int?)] = [
-            (0...100, 11), (20...90, 8), (0...8, 9), (0...5000, 11), (0...1, 11), (0...3, 7), (-20...20, 9),
+            (0...100, 11), (20...90, 8), (0...8, 9), (0...5000, 11), (0...1, 11), (0...3, 13), (-20...20, 9),
+            (0...240, 13),
             (0...270, nil), (-40...125, nil), (3...53, nil), (0...13, nil), (0...0.5, 11), (0...0.0075, nil),
         ]
         for (range, want) in cases {

@@ -112,11 +112,12 @@ public struct DialGaugeStyle: GaugeStyle, Hashable {
         public static let major = Ticks(count: 11, length: 0.15, width: 0.025)
 
         /// A major-tick count that puts round numbers on the scale of `range`:
-        /// the most ticks, from 5 to 11, whose step is 1, 2, 2.5 or 5 times a
+        /// the most ticks, from 5 to 13, whose step is 1, 2, 2.5 or 5 times a
         /// power of ten and whose first tick, the range's lower bound, is a
         /// multiple of that step (20...90 gets 8 ticks, 20, 30 ... 90; 0...8
-        /// gets 9; 0...100 gets 11). Nil when no such step fits (-40...125),
-        /// or the range is empty or not finite.
+        /// gets 9; 0...100 gets 11; 0...240 gets 13, labelled every 20 or, where
+        /// they crowd, every 40). Nil when no such step fits (-40...125), or the
+        /// range is empty or not finite.
         public static func roundCount(for range: ClosedRange<Double>) -> Int? {
             let lo = range.lowerBound, span = range.upperBound - range.lowerBound
             guard span > 0, span.isFinite, lo.isFinite else { return nil }
@@ -128,7 +129,7 @@ public struct DialGaugeStyle: GaugeStyle, Hashable {
                     let intervals = span / step, first = lo / step
                     guard abs(intervals - intervals.rounded()) <= 1e-9 * intervals,
                         abs(first - first.rounded()) <= 1e-9 * max(1, abs(first)),
-                        (4...10).contains(intervals.rounded())
+                        (4...12).contains(intervals.rounded())
                     else { continue }
                     best = max(best ?? 0, Int(intervals.rounded()) + 1)
                 }
@@ -669,6 +670,9 @@ extension DialLayout {
         let clear = hubRadius + gap
         let shown = labels, ctr = square.center, limit = max(0, tickInner - gap)
         let textSizes = context.textSizes
+        let needle = (
+            length: needleLength, tail: needleTail, halfWidth: max(needleBaseWidth, needleTipWidth) / 2 + 1
+        )
         func fit(_ sizes: [Double], below: Bool, width: (Double) -> Double) -> (size: Double, box: Rect)? {
             for s in sizes {
                 let w = width(s)
@@ -677,6 +681,29 @@ extension DialLayout {
                 let far = Self.farthest(of: box, from: ctr)
                 if far <= limit && Self.apart(shown + [Label(text: "", tick: -1, box: box)], gap: gap) {
                     return (s, box)
+                }
+            }
+            return nil
+        }
+        /// The current value's line below the hub where the needle never
+        /// passes: at each size from the largest, the first position down
+        /// from the hub outside the needle's sweep (which keeps it off the
+        /// band, the ticks and the value arc too, all within the sweep), in
+        /// the dial's circle; nil when there is none (a full-turn scale), and
+        /// the value then sits under the hub as the label sits over it.
+        func fitClearOfNeedle(_ sizes: [Double], width: (Double) -> Double) -> (size: Double, box: Rect)? {
+            for s in sizes {
+                let w = width(s)
+                var y0 = ctr.y + clear
+                while true {
+                    let box = Rect(x: ctr.x - w / 2, y: y0, width: w, height: s)
+                    if Self.farthest(of: box, from: ctr) > outer - 1 { break }
+                    if Self.outsideSweep(box, center: ctr, start: startAngle, sweep: sweep, needle: needle)
+                        && Self.apart(shown + [Label(text: "", tick: -1, box: box)], gap: gap)
+                    {
+                        return (s, box)
+                    }
+                    y0 += 1
                 }
             }
             return nil
@@ -725,8 +752,46 @@ extension DialLayout {
                     ? current.size(pixelSize: s, context: context).width + 1
                     : widestAdvance(of: texts, size: s, context) + 1
             }
-            if let (s, box) = fit(sizes(from: top), below: true, width: width) { (valueSize, valueBox) = (s, box) }
+            if let (s, box) = fitClearOfNeedle(sizes(from: top), width: width)
+                ?? fit(sizes(from: top), below: true, width: width)
+            {
+                (valueSize, valueBox) = (s, box)
+            }
         }
+    }
+
+    /// Whether `box` (below `center`) lies where a needle of `needle`'s length,
+    /// tail and half-width (plus a pixel) never reaches for any value on the
+    /// scale from `start` over `sweep` (less than a full turn): no swept
+    /// direction within the box's directions (widened by the needle's
+    /// half-width), or the whole box beyond the needle's reach; and beyond its
+    /// tail, which sweeps the opposite directions.
+    static func outsideSweep(
+        _ box: Rect, center: Point, start: Angle, sweep: Angle,
+        needle: (length: Double, tail: Double, halfWidth: Double)
+    ) -> Bool {
+        guard box.minY > center.y else { return false }
+        let corners = [
+            Point(x: box.minX, y: box.minY), Point(x: box.maxX, y: box.minY), Point(x: box.minX, y: box.maxY),
+            Point(x: box.maxX, y: box.maxY),
+        ]
+        // Swept directions: [a0, a1] in degrees, clockwise on screen. A full
+        // turn leaves no opening (beyond the needle's tip, the scale's own
+        // labels and ticks take the room).
+        let a0 = min(start.degrees, start.degrees + sweep.degrees)
+        let a1 = max(start.degrees, start.degrees + sweep.degrees)
+        if a1 - a0 >= 360 { return false }
+        let nearest = box.minY - center.y
+        if needle.tail > 0 && nearest <= needle.tail + needle.halfWidth { return false }
+        if nearest > needle.length + needle.halfWidth { return true }
+        // The box's directions: below the centre they lie in (0, 180) degrees,
+        // between its extreme corners'; widened by the needle's half-width at
+        // the nearest corner.
+        let angles = corners.map { atan2($0.y - center.y, $0.x - center.x) * 180 / .pi }
+        let margin = asin(min(1, needle.halfWidth / nearest)) * 180 / .pi
+        let lo = angles.min()! - margin, hi = angles.max()! + margin
+        for turn in [-360.0, 0, 360] where a0 + turn <= hi && a1 + turn >= lo { return false }
+        return true
     }
 
     /// The distance from `p` to the farthest corner of `box`.
