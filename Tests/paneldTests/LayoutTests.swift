@@ -108,6 +108,11 @@ private func layout(_ json: String) throws -> Layout { try LayoutReader.parse(Ar
         #expect(cpu.gauge(showing: 50).indicatorColor == Color(hex: 0x0A84FF))
         #expect(cpu.gauge(showing: 80).indicatorColor == Color(hex: 0xFF9500))
         #expect(cpu.gauge(showing: 99).indicatorColor == Color(hex: 0xFF3B30))
+        // A ring's own colours run red to green: under thresholds without a tint it is green below them.
+        let ring = try LayoutReader.parse(
+            Array(##"{"gauges": [{"name": "r", "thresholds": [{"above": 80, "color": "#FF3B30"}]}]}"##.utf8))
+        #expect(ring.gauges[0].gauge(showing: 10).indicatorColor == .green)
+        #expect(ring.gauges[0].gauge(showing: 90).indicatorColor == Color(hex: 0xFF3B30))
         let mem = l.gauges[1]
         #expect(try mem.range == ValueRange(-10, 10))
         #expect(mem.gauge.style is SteppedGaugeStyle)

@@ -744,10 +744,13 @@ private struct Checker {
             g.title = title
             // Text sizes follow the gauge's rectangle, unless the layout fixes them.
             if let labelSize { g.environment.labelSize = labelSize } else { g.environment.typeScale = TypeScale() }
-            // Below the first threshold the gauge keeps its own colour (the tint at the start of the range).
+            // Below the first threshold the gauge keeps its own colour (the tint at the start of the range);
+            // without a tint of the layout's, a style whose default is a gradient (the ring's red to
+            // green, red at the start) is green there: thresholds mark what is high, so below them is fine.
             // (A dial draws thresholds as sections of its scale: none below the first.)
             if !steps.isEmpty {
-                g.thresholds = try Thresholds(base: style == .dial ? nil : g.resolvedTint.color(at: 0), steps: steps)
+                let own = tint == nil && g.style.defaultTint.isGradient ? Color.green : g.resolvedTint.color(at: 0)
+                g.thresholds = try Thresholds(base: style == .dial ? nil : own, steps: steps)
             }
             warnUnshown(g, m, path, style: style, hasFormat: format != nil)
             if !g.resolvedTint.isGradient, m["interpolation"] != nil {
