@@ -278,3 +278,41 @@ import Testing
         }
     }
 }
+
+/// Text on one page: one title size whatever the cell (a spanning cell's title
+/// is its neighbours' size), and one value size for gauges in frames of one
+/// size whatever their styles (a dial's value has less room than a ring's).
+@Suite struct PanelTextTests {
+    @Test func oneTitleSizeAndOneValueSizePerFrameSize() throws {
+        let l = try LayoutReader.parse(
+            Array(
+                """
+                {"mode": "800x480", "grid": {"columns": 3, "rows": 2, "gap": 8, "margin": 8}, "gauges": [
+                  {"name": "a", "style": "ring", "label": "CPU", "units": "%"},
+                  {"name": "b", "style": "dial", "label": "Temp", "units": "°C", "range": [20, 90]},
+                  {"name": "c", "style": "accessoryCircularCapacity", "label": "Memory", "units": "%"},
+                  {"name": "d", "style": "linearCapacity", "label": "Disk", "units": "%",
+                   "cell": {"row": 1, "column": 0, "columnSpan": 2}},
+                  {"name": "e", "style": "stepped", "label": "Load", "range": [0, 8], "units": ""}
+                ]}
+                """.utf8))
+        let screen = IntRect(x: 0, y: 0, width: 800, height: 480)
+        let frames = l.placement(screen: (800, 480)).frames.map { $0.intersection(screen) }
+        func titleSize(_ layout: Layout, _ i: Int) -> Double? {
+            layout.gauges[i].gauge.environment.typeScale?.sizes(
+                for: Size(width: Double(frames[i].width), height: Double(frames[i].height))
+            ).title
+        }
+        func valueSize(_ layout: Layout, _ i: Int) -> Double? {
+            layout.gauges[i].gauge.currentValueSize(in: Rect(frames[i]))
+        }
+        // As read, the spanning bar's title is larger and the three styles' values differ: what the panel corrects.
+        #expect(titleSize(l, 3)! > titleSize(l, 0)!)
+        #expect(Set([0, 1, 2].map { valueSize(l, $0)! }).count > 1)
+        let panel = PanelRenderer.uniformText(l, frames: frames)
+        #expect(Set((0..<5).map { titleSize(panel, $0)! }).count == 1, "one title size")
+        let cellValues = [0, 1, 2, 4].map { valueSize(panel, $0)! }
+        #expect(Set(cellValues).count == 1, "one value size in the 1x1 cells: \(cellValues)")
+        #expect(cellValues[0] == [0, 1, 2, 4].map { valueSize(l, $0)! }.min())
+    }
+}

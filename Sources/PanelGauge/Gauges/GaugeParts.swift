@@ -20,6 +20,16 @@ extension GaugeStyle {
     public func partBounds(configuration: Configuration, in rect: Rect, context: DrawContext) -> [GaugePart: [Rect]] {
         [:]
     }
+
+    /// The current value's text size: not known for a custom style.
+    ///
+    /// The default implementation returns nil.
+    ///
+    /// - Parameters:
+    ///   - configuration: The gauge to draw.
+    ///   - rect: The rectangle the gauge is drawn into, in pixels.
+    ///   - context: The drawing context.
+    public func currentValueSize(configuration: Configuration, in rect: Rect, context: DrawContext) -> Double? { nil }
 }
 
 extension Gauge {
@@ -38,6 +48,18 @@ extension Gauge {
             out[.title] = ink
         }
         return out
+    }
+}
+
+extension Gauge {
+    /// The pixel size of the current value's text when the gauge is drawn
+    /// into `rect` (its style's ``GaugeStyle/currentValueSize(configuration:in:context:)``
+    /// in the rectangle its title leaves); nil when the style does not say.
+    public func currentValueSize(in rect: Rect, fonts: FontCache = .shared) -> Double? {
+        guard rect.isDrawable else { return nil }
+        let context = context(fonts: fonts, cell: rect)
+        let parts = titled(in: rect, context: context)
+        return style.currentValueSize(configuration: parts.configuration, in: parts.body, context: context)
     }
 }
 

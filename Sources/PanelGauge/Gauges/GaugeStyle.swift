@@ -42,6 +42,11 @@ public protocol GaugeStyle: Sendable {
     /// (``GaugePart``), for checking that they never meet; none unless a
     /// style says otherwise.
     func partBounds(configuration: Configuration, in rect: Rect, context: DrawContext) -> [GaugePart: [Rect]]
+    /// The pixel size of the current value's text when `configuration` is
+    /// drawn into `rect`, for a panel that gives gauges of one size one value
+    /// size (it caps the others at the smallest, ``TypeScale/valueLimit``);
+    /// nil unless a style says otherwise (its value then takes no part).
+    func currentValueSize(configuration: Configuration, in rect: Rect, context: DrawContext) -> Double?
 }
 
 extension GaugeStyle {

@@ -32,6 +32,10 @@ public struct TypeScale: Sendable, Hashable {
     /// Largest end label, in pixels; nil: no limit but the cell's (see
     /// ``titleLimit``).
     public var endLabelLimit: Double?
+    /// Largest current value, in pixels; nil: no limit but the cell's. A panel
+    /// sets the smallest value size its gauges of one cell size choose, so
+    /// they show one value size whatever their styles.
+    public var valueLimit: Double?
 
     /// Creates a type scale with the default fractions: title 0.1, value 0.3, end labels 0.08 of the measure, at least
     /// 9 pixels.
@@ -84,7 +88,7 @@ public struct TypeScale: Sendable, Hashable {
         }
         return TextSizes(
             title: min(role(title, floor: minimum), titleLimit.map { Self.step(atMost: $0) } ?? .infinity),
-            value: role(value, floor: minimum),
+            value: min(role(value, floor: minimum), valueLimit.map { Self.step(atMost: $0) } ?? .infinity),
             endLabel: min(role(endLabel, floor: minimum), endLabelLimit.map { Self.step(atMost: $0) } ?? .infinity))
     }
 }

@@ -131,12 +131,13 @@ struct LayoutError: Error, CustomStringConvertible {
 ///
 /// Text sizes follow each gauge's rectangle (PanelGauge's `TypeScale`): title,
 /// end labels and the largest current value are steps of one ladder relative to
-/// the rectangle, so gauges of the same size show the same sizes; a current
-/// value is set at the largest step at which the widest value of the range
-/// fits, and gauges of one style and size take the widest values of them all,
-/// so they show one value size (see `matchValueSizes`). `labelSize` fixes the label and end-label size in pixels instead (the
-/// current value is then sized from the gauge's geometry). Text wider than its
-/// place ends in an ellipsis.
+/// the rectangle; a current value is set at the largest step at which the widest
+/// value of the range fits (gauges of one style and size take the widest values
+/// of them all, see `matchValueSizes`). On the screen a page has one title and
+/// one end-label size, and gauges in frames of one size one value size
+/// (`PanelRenderer.uniformText`). `labelSize` fixes the label and end-label size
+/// in pixels instead (the current value is then sized from the gauge's geometry).
+/// Text wider than its place ends in an ellipsis.
 ///
 /// Stale values: `staleAfter` is how many seconds (0.1 to 604800, a week;
 /// fractions allowed) a gauge's value stays current without an update from

@@ -133,8 +133,8 @@ final class PanelRenderer {
     /// gauge on the type scale takes at most what the smallest such gauge's
     /// frame gets (frames of other pages are empty and count for nothing; text
     /// widgets and clocks neither) (``TypeScale/uniform(over:)``), so a gauge spanning two grid
-    /// cells shows its title at its neighbours' size. Current values keep
-    /// following their own frames.
+    /// cells shows its title at its neighbours' size; and one value size for
+    /// gauges in frames of one size, whatever their styles.
     static func uniformText(_ layout: Layout, frames: [IntRect]) -> Layout {
         let onScale = layout.gauges.indices.filter {
             $0 < frames.count && layout.gauges[$0].widget == nil && layout.gauges[$0].gauge.environment.typeScale != nil
@@ -144,6 +144,17 @@ final class PanelRenderer {
         for i in onScale {
             uniform.gauges[i].gauge.environment.typeScale = layout.gauges[i].gauge.environment.typeScale?.uniform(
                 over: cells)
+        }
+        // Gauges in frames of one size: one value size, the smallest any of
+        // them chooses (a dial's value has less room than a ring's).
+        var groups: [String: [(index: Int, size: Double)]] = [:]
+        for i in onScale where !frames[i].isEmpty {
+            guard let size = uniform.gauges[i].gauge.currentValueSize(in: Rect(frames[i])), size > 0 else { continue }
+            groups["\(frames[i].width)x\(frames[i].height)", default: []].append((i, size))
+        }
+        for members in groups.values where members.count > 1 {
+            let smallest = members.map(\.size).min()!
+            for m in members { uniform.gauges[m.index].gauge.environment.typeScale?.valueLimit = smallest }
         }
         return uniform
     }

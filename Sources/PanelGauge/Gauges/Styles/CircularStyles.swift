@@ -468,3 +468,33 @@ extension GaugeStyle where Self == AccessoryCircularCapacityGaugeStyle {
     /// centre.
     public static var accessoryCircularCapacity: Self { Self() }
 }
+
+extension AccessoryCircularGaugeStyle {
+    /// The centre value's text size in `rect`; nil without a current value.
+    ///
+    /// - Parameters:
+    ///   - c: The gauge to draw.
+    ///   - rect: The rectangle the gauge is drawn into, in pixels.
+    ///   - context: The drawing context.
+    public func currentValueSize(configuration c: Configuration, in rect: Rect, context: DrawContext) -> Double? {
+        let l = Self.layout(in: rect)
+        guard l.radius > 0, c.currentValueLabel != nil else { return nil }
+        let d = 2 * (l.radius + Self.markerRadii(lineWidth: l.lineWidth).halo)
+        return centreTextSize(c, preferred: 0.3 * d, fitting: 1.3 * l.innerRadius, context)
+    }
+}
+
+extension AccessoryCircularCapacityGaugeStyle {
+    /// The centre value's text size in `rect`; nil without a current value.
+    ///
+    /// - Parameters:
+    ///   - c: The gauge to draw.
+    ///   - rect: The rectangle the gauge is drawn into, in pixels.
+    ///   - context: The drawing context.
+    public func currentValueSize(configuration c: Configuration, in rect: Rect, context: DrawContext) -> Double? {
+        let l = Self.layout(in: rect)
+        guard l.radius > 0, c.currentValueLabel != nil else { return nil }
+        let d = 2 * l.radius + l.lineWidth
+        return centreTextSize(c, preferred: 0.3 * d, fitting: 1.3 * l.innerRadius, context)
+    }
+}

@@ -885,3 +885,19 @@ private struct DialLayoutKey: Hashable {
 /// Layouts already worked out (a pure function of their key: font files do
 /// not change while they are open); emptied when it reaches 64 entries.
 private let dialLayouts = Mutex<[DialLayoutKey: DialLayout?]>([:])
+
+extension DialGaugeStyle {
+    /// The current value's text size in `rect`; nil without a current value
+    /// or room for it.
+    ///
+    /// - Parameters:
+    ///   - c: The gauge to draw.
+    ///   - rect: The rectangle the gauge is drawn into, in pixels.
+    ///   - context: The drawing context.
+    public func currentValueSize(configuration c: Configuration, in rect: Rect, context: DrawContext) -> Double? {
+        guard c.currentValueLabel != nil, let l = layout(configuration: c, in: rect, context: context),
+            l.valueBox != nil
+        else { return nil }
+        return l.valueSize
+    }
+}

@@ -337,3 +337,30 @@ extension GaugeStyle where Self == SteppedGaugeStyle {
         Self(segments: segments, lineWidth: lineWidth)
     }
 }
+
+extension RingGaugeStyle {
+    /// The centre text's size in `rect` (the value, or the percentage the ring
+    /// shows without one).
+    ///
+    /// - Parameters:
+    ///   - c: The gauge to draw.
+    ///   - rect: The rectangle the gauge is drawn into, in pixels.
+    ///   - context: The drawing context.
+    public func currentValueSize(configuration c: Configuration, in rect: Rect, context: DrawContext) -> Double? {
+        centre(c, in: rect, context: context).size
+    }
+}
+
+extension SteppedGaugeStyle {
+    /// The centre value's text size in `rect`; nil without a current value.
+    ///
+    /// - Parameters:
+    ///   - c: The gauge to draw.
+    ///   - rect: The rectangle the gauge is drawn into, in pixels.
+    ///   - context: The drawing context.
+    public func currentValueSize(configuration c: Configuration, in rect: Rect, context: DrawContext) -> Double? {
+        let l = layout(in: rect)
+        guard l.radius > 0, c.currentValueLabel != nil else { return nil }
+        return centreTextSize(c, preferred: 0.5 * l.innerRadius, fitting: 1.5 * l.innerRadius, context)
+    }
+}
