@@ -95,6 +95,11 @@ install -m 0644 "$HERE/debian/copyright" "$PKG/usr/share/doc/paneld/copyright"
 # The network drop-in (statsd over UDP, MQTT) and what the unit's hardening costs with it.
 install -D -m 0644 "$ROOT/systemd/network.conf" "$PKG/usr/share/doc/paneld/examples/network.conf"
 install -m 0644 "$ROOT/systemd/SECURITY.md" "$PKG/usr/share/doc/paneld/SECURITY.md"
+# The example dashboards (layout, feeder script, its service and timer), as examples/
+# holds them; examples/README.md says how to install one from here.
+for d in "$ROOT"/examples/*/; do
+    install -D -m 0644 -t "$PKG/usr/share/doc/paneld/examples/dashboards/$(basename "$d")" "$d"*
+done
 install -m 0644 "$HERE/debian/lintian-overrides" "$PKG/usr/share/lintian/overrides/paneld"
 gzip -9n <"$HERE/debian/paneld.1" >"$PKG/usr/share/man/man1/paneld.1.gz"
 chmod 0644 "$PKG/usr/share/man/man1/paneld.1.gz"

@@ -32,6 +32,9 @@
 #                             journal line naming the package's network drop-in
 #           network-mqtt      with network.conf installed: the retained MQTT value shows
 #           network-statsd    with network.conf: a statsd gauge over UDP shows
+#           example-feeder    the packaged Pi dashboard, installed as its README says: its
+#                             feeder's service runs (DynamicUser, group paneld) and
+#                             memory and disk reach paneld; its timer enables
 #           remove            apt remove: units stopped, conffile and state kept
 #           purge             apt purge: /etc/paneld and /var/lib/paneld gone
 #           old-libc          against a dpkg status whose libc6 and libdrm2 are
@@ -638,6 +641,25 @@ guest_ok "systemctl stop paneld.service
 rm /etc/systemd/system/paneld.service.d/network.conf; systemctl daemon-reload
 cp /root/layout.before-network /etc/paneld/layout.json
 mosquitto_pub -h 127.0.0.1 -t panel/$g -r -n"
+
+# The package's Pi example as its README installs it: the feeder's service (a
+# DynamicUser in group paneld, sandboxed) runs once and its readings reach paneld.
+check example-feeder "the packaged Pi example's feeder did not set its gauges under its own unit" '
+d=/usr/share/doc/paneld/examples/dashboards/pi-7inch-800x480
+cp /etc/paneld/layout.json /root/layout.before-example
+install -m 0644 $d/layout.json /etc/paneld/layout.json
+install -m 0755 $d/feed.sh /usr/local/bin/paneld-feed
+install -m 0644 $d/paneld-feed.service $d/paneld-feed.timer /etc/systemd/system/
+systemctl daemon-reload
+systemctl start paneld-feed.service; rc=$?
+journalctl -u paneld-feed --no-pager -o cat | tail -5
+echo list | socat - UNIX:/run/paneld.sock | tee /tmp/example-list
+[ $rc = 0 ] && [ "$(systemctl show -p Result --value paneld-feed.service)" = success ]
+grep -Eq "^mem [1-9]" /tmp/example-list && grep -Eq "^disk [1-9]" /tmp/example-list
+systemctl enable --now paneld-feed.timer && systemctl is-active paneld-feed.timer
+systemctl disable --now paneld-feed.timer; systemctl stop paneld.service
+rm /etc/systemd/system/paneld-feed.service /etc/systemd/system/paneld-feed.timer /usr/local/bin/paneld-feed
+systemctl daemon-reload; cp /root/layout.before-example /etc/paneld/layout.json' 120
 
 check remove "apt-get remove left paneld running or removed its configuration or state" '
 DEBIAN_FRONTEND=noninteractive apt-get remove -y paneld
