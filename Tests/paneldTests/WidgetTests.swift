@@ -89,7 +89,10 @@ import Testing
         ),
         ("{\"gauges\": [{\"kind\": \"text\"}]}", 1, "gauges[0].name", "missing"),
         (
-            "{\"gauges\": [{\"name\": \"t\", \"kind\": \"text\",\n \"text\": \"\(String(repeating: "x", count: 257))\"}]}",
+            // (Concatenated, not interpolated: Swift 6.0.3's type checker crashes on
+            // an interpolation in a test's arguments.)
+            "{\"gauges\": [{\"name\": \"t\", \"kind\": \"text\",\n \"text\": \"" + String(repeating: "x", count: 257)
+                + "\"}]}",
             2,
             "gauges[0].text", "longer than 256 bytes"
         ),
@@ -515,9 +518,8 @@ import Testing
         #expect(try c.readLine(timeout: 1000) == "page two")
         #expect(try c.readLine(timeout: 1000) == "t Pump 2")
         try rig.turn()
-        #expect(
-            pixels(rig.output.image)
-                == picture(try LayoutReader.read(file: dir.file("l.json")), page: 1, texts: ["t": "Pump 2"]))
+        let want = picture(try LayoutReader.read(file: dir.file("l.json")), page: 1, texts: ["t": "Pump 2"])
+        #expect(pixels(rig.output.image) == want)
     }
 
     /// A clock with seconds wakes the daemon about once a second, not more:

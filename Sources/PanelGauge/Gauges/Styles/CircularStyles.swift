@@ -479,7 +479,7 @@ extension AccessoryCircularGaugeStyle {
     public func currentValueSize(configuration c: Configuration, in rect: Rect, context: DrawContext) -> Double? {
         let l = Self.layout(in: rect)
         guard l.radius > 0, c.currentValueLabel != nil else { return nil }
-        let d = 2 * (l.radius + Self.markerRadii(lineWidth: l.lineWidth).halo)
+        let d: Double = 2 * (l.radius + Self.markerRadii(lineWidth: l.lineWidth).halo)
         return centreTextSize(c, preferred: 0.3 * d, fitting: 1.3 * l.innerRadius, context)
     }
 }
@@ -494,7 +494,7 @@ extension AccessoryCircularCapacityGaugeStyle {
     public func currentValueSize(configuration c: Configuration, in rect: Rect, context: DrawContext) -> Double? {
         let l = Self.layout(in: rect)
         guard l.radius > 0, c.currentValueLabel != nil else { return nil }
-        let d = 2 * l.radius + l.lineWidth
+        let d: Double = 2 * l.radius + l.lineWidth
         return centreTextSize(c, preferred: 0.3 * d, fitting: 1.3 * l.innerRadius, context)
     }
 }
