@@ -61,13 +61,8 @@ import Testing
             ["render", "--config", dir.file("l.json"), "--size", "64x64", "--output", dir.file("want.png")]
                 + values.flatMap { ["--set", $0] }, in: dir)
         guard r.status == 0 else { throw TestFailure("render: \(r.err)") }
-        let want = try PNG.read(dir.file("want.png")).rgb
-        let deadline = monotonicMilliseconds() + 5_000
-        repeat {
-            if let got = try? PNG.read(dir.file("f.png")).rgb, got == want { return true }
-            usleep(20_000)
-        } while monotonicMilliseconds() < deadline
-        return false
+        let want = try PNG.read(dir.file("want.png"))
+        return pngComesToShow(dir.file("f.png"), want, timeout: 5_000, interval: 20_000)
     }
 
     @Test func plainNumbersFromMosquittoPubAppearInFrames() throws {
@@ -98,7 +93,7 @@ import Testing
     /// layout configures MQTT; a daemon without MQTT never opens it.
     @Test func libmosquittoIsMappedOnlyWithMQTT() throws {
         func maps(_ d: DaemonProcess) throws -> String {
-            try procFile("/proc/\(d.pid)/maps")
+            String(decoding: try FileIO.read("/proc/\(d.pid)/maps"), as: UTF8.self)
         }
         let plain = TempDirectory()
         try plain.write("l.json", #"{"gauges": [{"name": "cpu"}]}"#)
@@ -256,11 +251,9 @@ import Testing
         let d = try Self.start(dir)
         #expect(Self.waitForLog(d, "connected; subscribed"))
         usleep(300_000)
-        let before = try #require(d.status("voluntary_ctxt_switches"))
-        usleep(6_500_000)
-        let after = try #require(d.status("voluntary_ctxt_switches"))
-        print("MQTT idle: \(after - before) wake-ups in 6.5 s with a keepalive of 5 s")
-        #expect(after - before <= 16, "wake-ups in 6.5 s: \(after - before)")
+        let wakeUps = try #require(d.wakeUps(during: 6_500_000))
+        print("MQTT idle: \(wakeUps) wake-ups in 6.5 s with a keepalive of 5 s")
+        #expect(wakeUps <= 16, "wake-ups in 6.5 s: \(wakeUps)")
         #expect(broker.log().contains("Received PINGREQ from paneld-idle"), "\(broker.log())")
         #expect(Self.count(d, "connection lost") == 0)
     }

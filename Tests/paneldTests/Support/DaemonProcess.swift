@@ -55,18 +55,21 @@ func paneldBinary() -> String {
     return ".build/debug/paneld"
 }
 
-/// The text of a /proc file (its stat size is 0, so it is read until end of file).
-func procFile(_ path: String) throws -> String {
-    guard let f = fopen(path, "r") else { throw TestFailure("cannot open \(path)") }
-    defer { fclose(f) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let n = fread(&chunk, 1, chunk.count, f)
-        if n == 0 { break }
-        bytes += chunk[0..<n]
-    }
-    return String(decoding: bytes, as: UTF8.self)
+/// Whether the PNG at `path` comes to hold `want`'s pixels, size included,
+/// within `timeout` ms, read every `interval` µs: a daemon writes its frame a
+/// frame interval or more after the input that changed it.
+func pngComesToShow(
+    _ path: String, _ want: (width: Int, height: Int, rgb: [UInt8]), timeout: Int64 = 2_000,
+    interval: UInt32 = 10_000
+) -> Bool {
+    let deadline = monotonicMilliseconds() + timeout
+    repeat {
+        if let got = try? PNG.read(path), got.width == want.width, got.height == want.height, got.rgb == want.rgb {
+            return true
+        }
+        usleep(interval)
+    } while monotonicMilliseconds() < deadline
+    return false
 }
 
 struct TestFailure: Error, CustomStringConvertible {
@@ -184,6 +187,15 @@ final class DaemonProcess {
     }
 
     /// A field of /proc/PID/status in kB (e.g. VmRSS, VmHWM) or as a count.
+    /// How many times the daemon was woken (its voluntary context switches)
+    /// while the test sleeps `microseconds`; nil when /proc does not say.
+    func wakeUps(during microseconds: UInt32) -> Int? {
+        guard let before = status("voluntary_ctxt_switches") else { return nil }
+        usleep(microseconds)
+        guard let after = status("voluntary_ctxt_switches") else { return nil }
+        return after - before
+    }
+
     func status(_ field: String) -> Int? {
         guard let text = try? FileIO.read("/proc/\(pid)/status") else { return nil }
         for line in String(decoding: text, as: UTF8.self).split(separator: "\n") where line.hasPrefix(field + ":") {
