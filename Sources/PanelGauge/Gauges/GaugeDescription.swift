@@ -42,7 +42,7 @@ public enum GaugeStyleName: String, Sendable, CaseIterable, Codable {
 /// ```
 ///
 /// Every key is optional (a ring over 0...100 by default); the keys are
-/// ``keys`` and the article <doc:LayoutFile> describes each. Unknown keys and
+/// ``Keys/gauge`` and the article <doc:LayoutFile> describes each. Unknown keys and
 /// bad values are errors, all of them reported at once with their key paths.
 /// Decode one with `JSONDecoder`, or build a ``GaugeJSON`` from another
 /// parser's tree and use ``init(json:path:alsoAccepted:)``; then
