@@ -37,7 +37,7 @@ public enum GaugeStyleName: String, Sendable, CaseIterable, Codable {
 ///
 /// ```json
 /// { "style": "accessoryCircular", "range": [0, 100], "label": "CPU", "units": "%",
-///   "minimumLabel": "0", "maximumLabel": "100", "gradient": ["#34C759", "#FF3B30"],
+///   "minimumLabel": "0", "maximumLabel": "100", "tint": "#34C759",
 ///   "thresholds": [{ "above": 60, "color": "#FF9500" }, { "above": 85, "color": "#FF3B30" }] }
 /// ```
 ///
