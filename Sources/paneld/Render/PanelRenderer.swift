@@ -277,24 +277,10 @@ final class PanelRenderer {
                 drawDynamicLayer(i, value: shown!.value, in: r, on: c)
             case .copyArcSectors(let i, let r, let runsOnly):
                 if i != shownSlot { (shown, shownSlot) = (repaints[i], i) }
-                let a = shown!.arc!
-                copySectors(r, runsOnly: runsOnly, arc: a.arc, a.sector, on: a.overlay, over: a.picture, on: surface)
+                copySectors(r, runsOnly: runsOnly, shown!.arc!, on: surface)
             case .restoreAndStrokeArc(let i, let part, let withText):
-                // The arc, then the label's text: the dynamic layer (away from
-                // the other parts, the arc alone), drawn without the gauge's
-                // body (which sizes and lays out the label again).
                 if i != shownSlot { (shown, shownSlot) = (repaints[i], i) }
-                let a = shown!.arc!
-                a.picture.restore(part, on: c, background: layout.background)
-                c.withClip(part) {
-                    if let stroke = a.arc.stroke {
-                        a.arc.layout.strokeValueArc(to: a.arc.value, cap: a.arc.cap, stroke, on: c)
-                    }
-                    if withText {
-                        a.arc.text?.draw(on: c)
-                        textDraws += 1
-                    }
-                }
+                strokeArc(shown!.arc!, in: part, withText: withText, on: c)
             }
         }
     }
@@ -365,10 +351,10 @@ final class PanelRenderer {
     /// `rect`'s pixels row by row from `arcPicture` where their centres lie in
     /// the sector the arc sweeps, from `picture` elsewhere: what restoring the
     /// static layer and stroking the arc gives, except next to the arc's ends.
-    private func copySectors(
-        _ rect: IntRect, runsOnly: Bool, arc: GaugeLayering.ValueArc, _ sector: ArcSector,
-        on arcPicture: ArcOverlay, over picture: StaticPicture, on surface: Surface
-    ) {
+    /// (The arc's parts read from `a`, passed by reference: passed one by
+    /// one, each was retained per rectangle.)
+    private func copySectors(_ rect: IntRect, runsOnly: Bool, _ a: ArcRepaint, on surface: Surface) {
+        let arc = a.arc, sector = a.sector, arcPicture = a.overlay, picture = a.picture
         @inline(__always) func restore(_ y: Int, _ columns: Range<Int>, arc inside: Bool) {
             if inside {
                 arcPicture.restoreRow(y, columns: columns, on: surface, over: picture)
@@ -394,6 +380,23 @@ final class PanelRenderer {
         for y in rect.minY..<rect.maxY {
             sector.forEachRun(row: y, columns: rect.minX..<rect.maxX) { columns, inside in
                 restore(y, columns, arc: inside)
+            }
+        }
+    }
+
+    /// The static picture over `part`, then the value arc clipped to it, and
+    /// the label's text `withText`: the dynamic layer (away from the other
+    /// parts, the arc alone), drawn without the gauge's body (which sizes and
+    /// lays out the label again).
+    private func strokeArc(_ a: ArcRepaint, in part: IntRect, withText: Bool, on c: Canvas) {
+        a.picture.restore(part, on: c, background: layout.background)
+        c.withClip(part) {
+            if let stroke = a.arc.stroke {
+                a.arc.layout.strokeValueArc(to: a.arc.value, cap: a.arc.cap, stroke, on: c)
+            }
+            if withText {
+                a.arc.text?.draw(on: c)
+                textDraws += 1
             }
         }
     }

@@ -10,25 +10,28 @@ enum RepaintPlan {
     /// One gauge slot as a repaint sees it.
     struct Slot: Equatable {
         /// Where the gauge lands on the screen; empty on other pages.
-        var frame: IntRect
+        let frame: IntRect
         /// The slots whose frames overlap this one, directly or through others
         /// (itself included), ascending. They are drawn together.
-        var cluster: [Int]
-        var kind: Kind
+        let cluster: [Int]
+        let kind: Kind
         /// The gauge's cached pictures, when they are good for this repaint
         /// (its static key and the output's pixel format). Only a fresh gauge
         /// that overlaps no other repaints from them.
-        var picture: Picture?
+        let picture: Picture?
+        /// Whether the slot repaints from its pictures rather than in its
+        /// whole frame. (Stored: `make` reads it in place, per rectangle; a
+        /// computed property copied the slot with its arrays, about 2 % of
+        /// panel800's `cpu` update.)
+        let repaintsFromPicture: Bool
 
         init(frame: IntRect, cluster: [Int], kind: Kind = .gauge, picture: Picture? = nil) {
             self.frame = frame
             self.cluster = cluster
             self.kind = kind
             self.picture = picture
+            repaintsFromPicture = picture != nil && kind == .gauge && cluster.count == 1
         }
-
-        /// Whether the slot repaints from its pictures rather than in its whole frame.
-        var repaintsFromPicture: Bool { picture != nil && kind == .gauge && cluster.count == 1 }
     }
 
     enum Kind: Equatable {
@@ -44,8 +47,9 @@ enum RepaintPlan {
         /// The static layer: restored, then the dynamic layer drawn over it.
         case staticLayer
         /// The static layer and the whole value arc: the arc copied away from
-        /// its ends and the label.
-        case valueArc(ValueArc)
+        /// its ends and the label. (Boxed: a slot is then copied and tested
+        /// for a picture as a pointer, not as the arc's fields.)
+        indirect case valueArc(ValueArc)
     }
 
     /// A value arc copied from the pictures (``GaugeLayering/ValueArc``, in
@@ -103,23 +107,20 @@ enum RepaintPlan {
     /// rectangle once: from its pictures where it has them, else its whole
     /// cluster over cleared frames (each slot drawn once).
     static func make(rects: [IntRect], slots: [Slot]) -> [Operation] {
-        // Each slot's frame, and whether it repaints from its picture, read
-        // once: a slot is copied with its arrays to be read as a whole (when
-        // read per rectangle, 5 % of panel800's `cpu` update).
-        var units: [(frame: IntRect, pictured: Bool)] = []
-        units.reserveCapacity(slots.count)
-        for i in slots.indices { units.append((slots[i].frame, slots[i].repaintsFromPicture)) }
+        // (Slots are read by index, a field at a time: iterated, or bound to
+        // a name, a slot is copied with its arrays.)
         var operations: [Operation] = []
         operations.reserveCapacity(2 * rects.count + 2 * slots.count)
         var cleared: [IntRect] = []
-        for r in rects where !units.contains(where: { $0.pictured && $0.frame.contains(r) }) {
+        for r in rects
+        where !slots.indices.contains(where: { slots[$0].repaintsFromPicture && slots[$0].frame.contains(r) }) {
             operations.append(.clear(r))
             cleared.append(r)
         }
         // (`map`, not `Array(repeating:count:)`, which took an unspecialized path.)
-        var done = units.map { _ in false }
-        for i in units.indices where !done[i] {
-            let frame = units[i].frame
+        var done = slots.indices.map { _ in false }
+        for i in slots.indices where !done[i] {
+            let frame = slots[i].frame
             var met: [IntRect] = []
             met.reserveCapacity(rects.count)
             for r in rects {
@@ -128,7 +129,7 @@ enum RepaintPlan {
             }
             if met.isEmpty { continue }
             done[i] = true
-            if units[i].pictured {
+            if slots[i].repaintsFromPicture {
                 switch slots[i].picture {
                 case .valueArc(let arc)?:
                     planValueArc(i, arc, frame: frame, met: met, into: &operations)
@@ -141,8 +142,8 @@ enum RepaintPlan {
                 }
                 continue
             }
-            for j in slots[i].cluster where !cleared.contains(where: { $0.contains(units[j].frame) }) {
-                operations.append(.clear(units[j].frame))
+            for j in slots[i].cluster where !cleared.contains(where: { $0.contains(slots[j].frame) }) {
+                operations.append(.clear(slots[j].frame))
             }
             for j in slots[i].cluster {
                 switch slots[j].kind {
