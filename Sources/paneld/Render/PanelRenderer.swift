@@ -286,16 +286,11 @@ final class PanelRenderer {
     }
 
     /// A gauge repainted from its pictures in one `draw`: the value it shows,
-    /// and its value arc when that is copied. (Classes: the operations read
-    /// them by reference, not as copies of the arc.)
-    private final class Repaint {
+    /// and its value arc when that is copied (a class: the operations read it
+    /// by reference, not as copies of the arc).
+    private struct Repaint {
         let value: Double
         let arc: ArcRepaint?
-
-        init(value: Double, arc: ArcRepaint?) {
-            self.value = value
-            self.arc = arc
-        }
     }
 
     /// A value arc copied in one `draw`: the whole arc's picture and the static
