@@ -19,14 +19,16 @@ import PanelGauge
 /// (from the layering's arc and text when it gives them, else through the
 /// gauge's body).
 /// Bands along a value arc away from its label are copied only where the
-/// whole arc's kept runs lie (`copiesRunsOnly`): that takes the surface to
+/// whole arc's kept runs lie (`RepaintPlan.copiesRunsOnly`): that takes the surface to
 /// show a frame this renderer drew since the gauge's picture was made, with
 /// the rectangles holding every pixel changed since (what the outputs pass),
 /// or the rectangles to hold the gauge's whole frame. Gauges that overlap
 /// (and gauges without a cached static layer) are redrawn in whole frames.
 /// Either may rewrite pixels next to the rectangles asked for (a merged box),
 /// and rectangles may overlap: always with the values those pixels have in the
-/// new frame.
+/// new frame. Which of these a repaint does where is decided by ``RepaintPlan``
+/// from plain values (frames, clusters, which pictures are good, the arc's
+/// exact boxes and label zone); `draw` applies its operations.
 ///
 /// A value change damages only where the gauge's dynamic layer (value
 /// indicator, current value) changes (``GaugeLayering/changedBounds(to:)``):
@@ -63,28 +65,8 @@ final class PanelRenderer {
     let cachesStaticLayers: Bool
     private var canvas: Canvas?
     private let fonts: FontCache
-    /// Per gauge, in layout order: where it lands on this screen (its rect or
-    /// grid cell, ``Layout/placement(screen:)``), clipped to the screen.
-    private let frames: [IntRect]
-    /// Per gauge: the gauges whose frames overlap its frame, directly or through
-    /// others (itself included), in layout order. They are redrawn together.
-    private let clusters: [[Int]]
-    private var pictures: [StaticPicture?]
-    /// Per gauge with a ``GaugeLayering/ValueArc`` whose stroke is known: its
-    /// static picture with the whole value arc (at 1) drawn over it, kept as
-    /// the pixels where it differs from the static picture (`ArcOverlay`), and
-    /// what it was drawn for. Away from the arc's ends, a pixel of the arc at
-    /// any value is the pixel of this picture, so a value change copies it.
-    private var arcPictures: [(picture: ArcOverlay, arc: ArcKey)?]
-    /// Per gauge: the last layering asked for, and the value it was for (a
-    /// change asks for the old and the new value; the next change starts from
-    /// this one's new value).
-    private var layerings: [(value: Double, layering: GaugeLayering)?]
-    /// Per gauge with a picture: a box holding every pixel that the other parts
-    /// of its dynamic layer (the current-value label) painted in the frames
-    /// drawn since the picture was made; the whole frame once a frame was drawn
-    /// without the whole arc's picture (see `copiesRunsOnly`).
-    private var labelZones: [IntRect?]
+    /// Per gauge, in layout order: everything the renderer keeps for it.
+    private let slots: [Slot]
     /// The widgets' largest text steps: those of the page's gauges on the type scale.
     private let widgetCap: TextSizes?
     /// Parts of the dynamic layer repainted from a value arc's `text`, not
@@ -113,17 +95,12 @@ final class PanelRenderer {
         let frames = layout.gauges.indices.map { i in
             layout.gauges[i].page == page && i < placed.count ? placed[i].intersection(screen) : none
         }
-        self.frames = frames
         self.layout = Self.uniformText(layout, frames: frames)
-        clusters = PanelRenderer.overlapClusters(frames)
+        slots = zip(frames, PanelRenderer.overlapClusters(frames)).map { Slot(frame: $0, cluster: $1) }
         widgetCap = TextSizes.smallest(
             of: layout.gauges.indices.filter {
                 layout.gauges[$0].widget == nil && layout.gauges[$0].gauge.environment.typeScale != nil
             }.map { frames[$0] })
-        pictures = Array(repeating: nil, count: frames.count)
-        arcPictures = Array(repeating: nil, count: frames.count)
-        layerings = Array(repeating: nil, count: frames.count)
-        labelZones = Array(repeating: nil, count: frames.count)
         let font = layout.gauges.first?.gauge.environment.font ?? .default
         let hasDash = (try? fonts.font(font, pixelSize: 16))?.hasGlyph(for: "\u{2014}") ?? true
         staleDash = hasDash ? "\u{2014}" : "-"
@@ -183,14 +160,11 @@ final class PanelRenderer {
     ) -> [IntRect] {
         var rects: [IntRect] = []
         for (i, g) in layout.gauges.enumerated() where names.contains(g.name) {
-            let f = frames[i]
+            let slot = slots[i]
+            let f = slot.frame
             if f.isEmpty { continue }
-            if g.widget != nil {
-                rects += clusters[i].map { frames[$0] }
-                continue
-            }
-            if clusters[i].count > 1 || stale.old.contains(g.name) || stale.new.contains(g.name) {
-                rects += clusters[i].map { frames[$0] }
+            if g.widget != nil || slot.cluster.count > 1 || stale.old.contains(g.name) || stale.new.contains(g.name) {
+                rects += slot.cluster.map { slots[$0].frame }
                 continue
             }
             let a = layering(i, value: old[g.name] ?? g.range.lower)
@@ -215,39 +189,10 @@ final class PanelRenderer {
         return rects
     }
 
-    /// Pixels a merged box may add before two rectangles of a gauge without a
-    /// copied value arc are repainted apart: each costs a draw of the dynamic
-    /// layer, about what restoring this many pixels costs (measured on
-    /// panel800's `cpu` ring, a draw's text sizing and label alone were about
-    /// 0.1 M instructions).
-    static let mergeSlack = 32_768
-
-    /// `rects` with every two whose box adds at most `slack` pixels to the
-    /// pixels of the two replaced by that box, until none are left.
-    static func merging(_ rects: [IntRect], slack: Int) -> [IntRect] {
-        var rects = rects
-        var merged = true
-        while merged {
-            merged = false
-            search: for i in rects.indices {
-                for j in rects.indices where j > i {
-                    let box = rects[i].union(rects[j])
-                    let common = rects[i].intersects(rects[j]) ? rects[i].intersection(rects[j]).area : 0
-                    if box.area <= rects[i].area + rects[j].area - common + slack {
-                        rects[i] = box
-                        rects.remove(at: j)
-                        merged = true
-                        break search
-                    }
-                }
-            }
-        }
-        return rects
-    }
-
     /// Repaints `rects` of `surface`: the background, and every gauge that
     /// meets them, drawn in whole units (see the type's description); the
     /// gauges named in `stale` dimmed; each widget showing its text in `texts`.
+    /// What is drawn where is ``RepaintPlan``'s; this applies its operations.
     func draw(
         _ surface: Surface, rects: [IntRect], values: [String: Double], stale: Set<String> = [],
         texts: [String: String] = [:]
@@ -272,112 +217,102 @@ final class PanelRenderer {
             if !clipped.isEmpty { inside.append(clipped) }
         }
         let rects = inside
-        // The background where no cached picture will cover a whole rectangle.
-        let isStale = layout.gauges.map { stale.contains($0.name) }
-        let pictured = frames.indices.map { i in
-            clusters[i].count == 1 && !isStale[i] && rects.contains { frames[i].intersects($0) }
-                && hasPicture(i, value: value(of: i, in: values), format: format)
+        // Each slot as the plan sees it. Pictures are looked up only for a
+        // fresh gauge alone in its frame that meets a rectangle (the others
+        // are not laid out); what the operations on them need is kept here.
+        var planned: [RepaintPlan.Slot] = []
+        planned.reserveCapacity(slots.count)
+        // (Appended: `Array(repeating:count:)` took an unspecialized path, 0.5 K instructions.)
+        var repaints: [Repaint?] = []
+        repaints.reserveCapacity(slots.count)
+        for (i, slot) in slots.enumerated() {
+            var repaint: Repaint?
+            let kind: RepaintPlan.Kind =
+                layout.gauges[i].widget != nil ? .widget : stale.contains(layout.gauges[i].name) ? .stale : .gauge
+            var picture: RepaintPlan.Picture?
+            if kind == .gauge && slot.cluster.count == 1 && rects.contains(where: { slot.frame.intersects($0) }) {
+                let v = value(of: i, in: values)
+                if let staticPicture = self.picture(i, value: v, format: format) {
+                    if let (overlay, arc) = arcPicture(i, value: v) {
+                        let sector = ArcSector(arc.layout, upTo: arc.value)
+                        repaint = Repaint(
+                            value: v,
+                            arc: ArcRepaint(overlay: overlay, picture: staticPicture, arc: arc, sector: sector))
+                        picture = .valueArc(
+                            RepaintPlan.ValueArc(
+                                exact: arc.exactBounds.map { IntRect(covering: $0) },
+                                others: arc.others.map { IntRect(covering: $0) }, cap: arc.cap,
+                                hasText: arc.text != nil,
+                                labelZone: slot.labelZone))
+                    } else {
+                        repaint = Repaint(value: v, arc: nil)
+                        picture = layering(i, value: v).dynamicParts == nil ? .staticLayer : .staticLayerWithParts
+                    }
+                }
+            }
+            planned.append(RepaintPlan.Slot(frame: slot.frame, cluster: slot.cluster, kind: kind, picture: picture))
+            repaints.append(repaint)
         }
-        var cleared: [IntRect] = []
-        for r in rects {
-            let covered = frames.indices.contains { pictured[$0] && frames[$0].contains(r) }
-            if !covered {
+        // A slot's operations come one after the other: its repaint is looked
+        // up once, not per rectangle.
+        var shown: Repaint?, shownSlot = -1
+        for operation in RepaintPlan.make(rects: rects, slots: planned) {
+            switch operation {
+            case .clear(let r):
                 c.withClip(r) { c.clear(layout.background) }
-                cleared.append(r)
+            case .noteLabelZone(let i, let box):
+                slots[i].note(box)
+            case .drawFromScratch(let i):
+                drawFromScratch(i, value: value(of: i, in: values), on: c)
+            case .drawStale(let i):
+                drawStale(i, value: value(of: i, in: values), on: c)
+            case .drawWidget(let i):
+                let f = slots[i].frame, gauge = layout.gauges[i]
+                c.withClip(f) {
+                    gauge.widget?.draw(
+                        texts[gauge.name] ?? "", in: f, cap: widgetCap, on: c, environment: gauge.gauge.environment,
+                        fonts: fonts)
+                }
+            case .restoreAndDrawDynamic(let i, let r):
+                if i != shownSlot { (shown, shownSlot) = (repaints[i], i) }
+                drawDynamicLayer(i, value: shown!.value, in: r, on: c)
+            case .copyArcSectors(let i, let r, let runsOnly):
+                if i != shownSlot { (shown, shownSlot) = (repaints[i], i) }
+                copySectors(r, runsOnly: runsOnly, shown!.arc!, on: surface)
+            case .restoreAndStrokeArc(let i, let part, let withText):
+                if i != shownSlot { (shown, shownSlot) = (repaints[i], i) }
+                strokeArc(shown!.arc!, in: part, withText: withText, on: c)
             }
         }
-        // Then every unit that meets a rectangle, once.
-        var done = Array(repeating: false, count: frames.count)
-        for i in frames.indices where !done[i] {
-            var met: [IntRect] = []
-            met.reserveCapacity(rects.count)
-            for r in rects {
-                let m = r.intersection(frames[i])
-                if !m.isEmpty { met.append(m) }
-            }
-            if met.isEmpty { continue }
-            let v = value(of: i, in: values)
-            if pictured[i] {
-                if let (picture, arc) = arcPicture(i, value: v) {
-                    let others = arc.others.map { IntRect(covering: $0) }
-                    for o in others { note(o, for: i) }
-                    // The arc's pixels from the pictures, then the dynamic
-                    // layer drawn where they are not enough (its ends, the label).
-                    let exact = arc.exactBounds.map { IntRect(covering: $0) }
-                    let sector = ArcSector(arc.layout, upTo: arc.value)
-                    let frame = frames[i], zone = labelZones[i], staticPicture = pictures[i]!
-                    for r in met where !exact.contains(where: { $0.contains(r) }) {
-                        let runsOnly = Self.copiesRunsOnly(r, frame: frame, labelZone: zone, cap: arc.cap)
-                        copySectors(
-                            r, runsOnly: runsOnly, arc: arc, sector, on: picture, over: staticPicture, on: surface)
-                    }
-                    // Per exact box, the box around its parts in the rectangles. It
-                    // may take in pixels outside them: it is drawn as a full
-                    // redraw would, so they keep their values.
-                    var parts: [IntRect] = []
-                    parts.reserveCapacity(exact.count)
-                    for z in exact {
-                        var box = IntRect(x: 0, y: 0, width: 0, height: 0)
-                        for r in met { box = box.union(r.intersection(z)) }
-                        if !box.isEmpty { parts.append(box) }
-                    }
-                    for part in Self.merging(parts, slack: Self.exactSlack) {
-                        let meetsOthers = others.contains(where: { $0.intersects(part) })
-                        if meetsOthers && arc.text == nil {
-                            drawDynamicLayer(i, value: v, in: part, on: c)
-                            continue
-                        }
-                        // The arc, then the label's text: the dynamic layer (away
-                        // from the other parts, the arc alone), drawn without
-                        // the gauge's body (which sizes and lays out the label again).
-                        pictures[i]!.restore(part, on: c, background: layout.background)
-                        c.withClip(part) {
-                            if let stroke = arc.stroke {
-                                arc.layout.strokeValueArc(to: arc.value, cap: arc.cap, stroke, on: c)
-                            }
-                            if meetsOthers {
-                                arc.text?.draw(on: c)
-                                textDraws += 1
-                            }
-                        }
-                    }
-                } else {
-                    // Without the whole arc's picture: no runs to rely on later.
-                    note(frames[i], for: i)
-                    // One box after the other, so that where two overlap the
-                    // dynamic layer is laid over the picture once, not twice. A
-                    // merged box is drawn as a full redraw would: pixels it takes
-                    // in outside the rectangles keep their values.
-                    let slack = layering(i, value: v).dynamicParts == nil ? Self.mergeSlack : Self.partSlack
-                    for r in Self.merging(met, slack: slack) { drawDynamicLayer(i, value: v, in: r, on: c) }
-                }
-                done[i] = true
-                continue
-            }
-            for j in clusters[i] where !cleared.contains(where: { $0.contains(frames[j]) }) {
-                c.withClip(frames[j]) { c.clear(layout.background) }
-            }
-            for j in clusters[i] {
-                if let widget = layout.gauges[j].widget {
-                    let f = frames[j]
-                    c.withClip(f) {
-                        widget.draw(
-                            texts[layout.gauges[j].name] ?? "", in: f, cap: widgetCap, on: c,
-                            environment: layout.gauges[j].gauge.environment, fonts: fonts)
-                    }
-                } else if isStale[j] {
-                    drawStale(j, value: value(of: j, in: values), on: c)
-                } else {
-                    drawFromScratch(j, value: value(of: j, in: values), on: c)
-                }
-                done[j] = true
-            }
+    }
+
+    /// A gauge repainted from its pictures in one `draw`: the value it shows,
+    /// and its value arc when that is copied (a class: the operations read it
+    /// by reference, not as copies of the arc).
+    private struct Repaint {
+        let value: Double
+        let arc: ArcRepaint?
+    }
+
+    /// A value arc copied in one `draw`: the whole arc's picture and the static
+    /// one, the arc at the value shown, and the sector it sweeps.
+    private final class ArcRepaint {
+        let overlay: ArcOverlay
+        let picture: StaticPicture
+        let arc: GaugeLayering.ValueArc
+        let sector: ArcSector
+
+        init(overlay: ArcOverlay, picture: StaticPicture, arc: GaugeLayering.ValueArc, sector: ArcSector) {
+            self.overlay = overlay
+            self.picture = picture
+            self.arc = arc
+            self.sector = sector
         }
     }
 
     /// Memory held by the pictures (static layers, whole value arcs), in bytes.
     var pictureBytes: Int {
-        pictures.reduce(0) { $0 + ($1?.bytes ?? 0) } + arcPictures.reduce(0) { $0 + ($1?.picture.bytes ?? 0) }
+        slots.reduce(0) { $0 + ($1.picture?.bytes ?? 0) + ($1.arcPicture?.picture.bytes ?? 0) }
     }
 
     /// The whole screen.
@@ -391,63 +326,31 @@ final class PanelRenderer {
         values[layout.gauges[i].name] ?? layout.gauges[i].range.lower
     }
 
-    /// Whether gauge `i` has a picture of its static layer that is good for `value`.
-    private func hasPicture(_ i: Int, value: Double, format: PixelFormat) -> Bool {
-        guard layout.gauges[i].widget == nil, let p = pictures[i], p.format == format else { return false }
-        return p.key == layering(i, value: value).staticKey
+    /// Gauge `i`'s picture of its static layer, when it is good for `value`.
+    private func picture(_ i: Int, value: Double, format: PixelFormat) -> StaticPicture? {
+        guard layout.gauges[i].widget == nil, let p = slots[i].picture, p.format == format,
+            p.key == layering(i, value: value).staticKey
+        else { return nil }
+        return p
     }
-
-    /// Pixels a merged box of exact parts may add before they are drawn apart.
-    static let exactSlack = 4_096
-
-    /// Pixels a merged box of a gauge with dynamic parts may add before they
-    /// are drawn apart: each box sets up every part that meets it again (a
-    /// dial's needle, arc, hub and value), which costs about what restoring
-    /// and sweeping this many pixels does (on `dial800.json` in
-    /// docs/performance.md a 1 % step cost 430 K instructions unmerged,
-    /// 170 K at 4 096, 161 K at 8 192, 205 K at 32 768).
-    static let partSlack = 8_192
 
     /// Gauge `i`'s picture with the whole value arc, and the value arc at
     /// `value`, when that picture gives the arc's pixels away from its ends:
     /// same static layer, circle, ends and paint, and an arc that follows the circle.
     private func arcPicture(_ i: Int, value: Double) -> (ArcOverlay, GaugeLayering.ValueArc)? {
-        guard let (picture, key) = arcPictures[i], let arc = layering(i, value: value).valueArc,
+        guard let (picture, key) = slots[i].arcPicture, let arc = layering(i, value: value).valueArc,
             ArcKey(arc) == key, arc.followsTheCircle
         else { return nil }
         return (picture, arc)
     }
 
-    /// Adds `box` to gauge `i`'s label zone.
-    private func note(_ box: IntRect, for i: Int) {
-        if !box.isEmpty { labelZones[i] = labelZones[i].map { $0.union(box) } ?? box }
-    }
-
-    /// Whether repainting `rect` of gauge `i` (its value arc's ends `cap`) needs only the
-    /// pixels in the whole arc's kept runs, the others being the static
-    /// picture's already. `rect` holds what changed since the frame the
-    /// surface shows (`draw`'s rectangles do), and that frame was drawn since
-    /// the gauge's picture was made: a picture is made when its whole frame
-    /// is repainted, and an output's repaint of a frame it missed holds that
-    /// whole frame, which is never copied this way. So, outside the label zone,
-    /// only the value arc can have painted in `rect`; with butt ends the arc
-    /// at any value lies inside the whole arc and paints, at most, where the
-    /// whole arc does: in its runs (a pixel that the whole arc leaves as the
-    /// static picture has coverage 0 or its colour, and then so has the arc at
-    /// any value). Round ends reach past the whole arc's end: never.
-    /// (Given the gauge's frame and label zone, read once per repaint: as
-    /// properties of the renderer they cost an exclusivity check per rectangle.)
-    private static func copiesRunsOnly(_ rect: IntRect, frame: IntRect, labelZone: IntRect?, cap: LineCap) -> Bool {
-        cap == .butt && !rect.contains(frame) && !(labelZone?.intersects(rect) ?? false)
-    }
-
     /// `rect`'s pixels row by row from `arcPicture` where their centres lie in
     /// the sector the arc sweeps, from `picture` elsewhere: what restoring the
     /// static layer and stroking the arc gives, except next to the arc's ends.
-    private func copySectors(
-        _ rect: IntRect, runsOnly: Bool, arc: GaugeLayering.ValueArc, _ sector: ArcSector,
-        on arcPicture: ArcOverlay, over picture: StaticPicture, on surface: Surface
-    ) {
+    /// (The arc's parts read from `a`, passed by reference: passed one by
+    /// one, each was retained per rectangle.)
+    private func copySectors(_ rect: IntRect, runsOnly: Bool, _ a: ArcRepaint, on surface: Surface) {
+        let arc = a.arc, sector = a.sector, arcPicture = a.overlay, picture = a.picture
         @inline(__always) func restore(_ y: Int, _ columns: Range<Int>, arc inside: Bool) {
             if inside {
                 arcPicture.restoreRow(y, columns: columns, on: surface, over: picture)
@@ -477,16 +380,33 @@ final class PanelRenderer {
         }
     }
 
+    /// The static picture over `part`, then the value arc clipped to it, and
+    /// the label's text `withText`: the dynamic layer (away from the other
+    /// parts, the arc alone), drawn without the gauge's body (which sizes and
+    /// lays out the label again).
+    private func strokeArc(_ a: ArcRepaint, in part: IntRect, withText: Bool, on c: Canvas) {
+        a.picture.restore(part, on: c, background: layout.background)
+        c.withClip(part) {
+            if let stroke = a.arc.stroke {
+                a.arc.layout.strokeValueArc(to: a.arc.value, cap: a.arc.cap, stroke, on: c)
+            }
+            if withText {
+                a.arc.text?.draw(on: c)
+                textDraws += 1
+            }
+        }
+    }
+
     /// The static picture over `area` (within the frame), then the dynamic
     /// layer over it, clipped to `area`: the rasterizer gives a shape the same
     /// pixels inside a clip as unclipped, so this is what a full redraw shows
     /// there. With the layering's dynamic parts, only those whose bounds meet
     /// `area`, in order (the others paint nothing in it), without the gauge's body.
     private func drawDynamicLayer(_ i: Int, value: Double, in area: IntRect, on c: Canvas) {
-        let f = frames[i]
+        let slot = slots[i], f = slot.frame
         let area = area.intersection(f)
         guard !area.isEmpty else { return }
-        pictures[i]!.restore(area, on: c, background: layout.background)
+        slot.picture!.restore(area, on: c, background: layout.background)
         c.withClip(area) {
             if let parts = layering(i, value: value).dynamicParts {
                 for part in parts where part.bounds.contains(where: { IntRect(covering: $0).intersects(area) }) {
@@ -501,27 +421,26 @@ final class PanelRenderer {
     /// Gauge `i` over a cleared frame: every layer, clipped to its frame. A
     /// gauge that owns its frame keeps a picture of its static layer on the way.
     private func drawFromScratch(_ i: Int, value: Double, on c: Canvas) {
-        let f = frames[i]
+        let slot = slots[i], f = slot.frame
         let gauge = layout.gauges[i].gauge(showing: value)
-        guard cachesStaticLayers, clusters[i].count == 1 else {
+        guard cachesStaticLayers, slot.cluster.count == 1 else {
             c.withClip(f) { gauge.draw(in: Rect(f), on: c, fonts: fonts) }
             return
         }
         c.withClip(f) { gauge.draw(in: Rect(f), on: c, fonts: fonts, layers: .static) }
         let l = layering(i, value: value)
         let picture = StaticPicture(of: f, on: c, background: layout.background, key: l.staticKey)
-        pictures[i] = picture
-        arcPictures[i] = nil
-        labelZones[i] = nil
+        slot.dropPictures()
+        slot.picture = picture
         if let others = l.valueArc?.others {
-            for o in others { note(IntRect(covering: o), for: i) }
+            for o in others { slot.note(IntRect(covering: o)) }
         } else {
-            note(f, for: i)
+            slot.note(f)
         }
         if let arc = l.valueArc, let stroke = arc.stroke, let key = ArcKey(arc) {
             // The whole arc over the static layer, kept, then the static layer back.
             c.withClip(f) { arc.layout.strokeValueArc(to: 1, cap: arc.cap, stroke, on: c) }
-            arcPictures[i] = (ArcOverlay(of: f, on: c.surface, over: picture), key)
+            slot.arcPicture = (ArcOverlay(of: f, on: c.surface, over: picture), key)
             picture.restore(f, on: c, background: layout.background)
         }
         c.withClip(f) { gauge.draw(in: Rect(f), on: c, fonts: fonts, layers: .dynamic) }
@@ -532,10 +451,8 @@ final class PanelRenderer {
     /// Its pictures are dropped: they show it fresh, and the surface no
     /// longer does.
     private func drawStale(_ i: Int, value: Double, on c: Canvas) {
-        let f = frames[i]
-        pictures[i] = nil
-        arcPictures[i] = nil
-        labelZones[i] = nil
+        let slot = slots[i], f = slot.frame
+        slot.dropPictures()
         let gauge = layout.gauges[i].staleGauge(showing: value, dash: staleDash, tint: layout.foreground)
         c.withClip(f) {
             gauge.draw(in: Rect(f), on: c, fonts: fonts)
@@ -544,10 +461,57 @@ final class PanelRenderer {
     }
 
     private func layering(_ i: Int, value: Double) -> GaugeLayering {
-        if let memo = layerings[i], memo.value == value { return memo.layering }
-        let l = layout.gauges[i].gauge(showing: value).layering(in: Rect(frames[i]), fonts: fonts)
-        layerings[i] = (value, l)
+        let slot = slots[i]
+        if let memo = slot.layering, memo.value == value { return memo.layering }
+        let l = layout.gauges[i].gauge(showing: value).layering(in: Rect(slot.frame), fonts: fonts)
+        slot.layering = (value, l)
         return l
+    }
+
+    /// One gauge of the layout on this screen: where it lands, and what the
+    /// renderer keeps for it between repaints.
+    private final class Slot {
+        /// Where the gauge lands on this screen (its rect or grid cell,
+        /// ``Layout/placement(screen:)``), clipped to the screen; empty for
+        /// gauges of other pages.
+        let frame: IntRect
+        /// The slots whose frames overlap this one, directly or through others
+        /// (itself included), in layout order. They are redrawn together.
+        let cluster: [Int]
+        /// The frame with the background and the static layer, for the static key it was drawn for.
+        var picture: StaticPicture?
+        /// With a ``GaugeLayering/ValueArc`` whose stroke is known: the static
+        /// picture with the whole value arc (at 1) drawn over it, kept as the
+        /// pixels where it differs from the static picture (`ArcOverlay`), and
+        /// what it was drawn for. Away from the arc's ends, a pixel of the arc
+        /// at any value is the pixel of this picture, so a value change copies it.
+        var arcPicture: (picture: ArcOverlay, arc: ArcKey)?
+        /// The last layering asked for, and the value it was for (a change
+        /// asks for the old and the new value; the next change starts from
+        /// this one's new value).
+        var layering: (value: Double, layering: GaugeLayering)?
+        /// With a picture: a box holding every pixel that the other parts of
+        /// the dynamic layer (the current-value label) painted in the frames
+        /// drawn since the picture was made; the whole frame once a frame was
+        /// drawn without the whole arc's picture (``RepaintPlan/copiesRunsOnly(_:frame:labelZone:cap:)``).
+        var labelZone: IntRect?
+
+        init(frame: IntRect, cluster: [Int]) {
+            self.frame = frame
+            self.cluster = cluster
+        }
+
+        /// Adds `box` to the label zone.
+        func note(_ box: IntRect) {
+            if !box.isEmpty { labelZone = labelZone.map { $0.union(box) } ?? box }
+        }
+
+        /// Drops the pictures and the label zone that goes with them.
+        func dropPictures() {
+            picture = nil
+            arcPicture = nil
+            labelZone = nil
+        }
     }
 }
 
