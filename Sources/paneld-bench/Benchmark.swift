@@ -1,8 +1,9 @@
 import PanelDisplay
 import Glibc
 import PanelGauge
+import PaneldCore
 
-/// `paneld benchmark` (hidden): the daemon-side figures of docs/performance.md, measured on the
+/// `paneld-bench`: the daemon-side figures of docs/performance.md, measured on the
 /// daemon's own code (``Daemon``, ``PanelRenderer``, a ``FrameOutput``).
 ///
 /// - `--damage --phase full|update`: redraws a layout the way the daemon does, with
@@ -47,7 +48,7 @@ struct Benchmark: PaneldCommand {
                     "With --latency: a queued flip completes at the next vblank of this refresh rate. Default: 0, at once."
             ),
         ],
-        hidden: true)
+        program: "paneld-bench")
 
     enum Phase: String, CaseIterable {
         /// Every measured frame repaints the whole screen (the daemon's full-redraw path).
@@ -127,10 +128,11 @@ struct Benchmark: PaneldCommand {
         let store = layout.store()
         let signals = try SignalPipe(signals: [SIGTERM, SIGINT])
         let listener = try UnixSocket.listen(socket)
+        var settings = Daemon.Settings()
+        settings.cachesStaticLayers = cachesStaticLayers
         let daemon = Daemon(
             layout: layout, output: OutputSlot(output), listener: listener, signals: signals, inputs: [],
-            notifier: nil,
-            store: store, settings: Daemon.Settings(cachesStaticLayers: cachesStaticLayers))
+            notifier: nil, store: store, settings: settings)
         return (daemon, listener, signals)
     }
 

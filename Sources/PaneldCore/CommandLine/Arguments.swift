@@ -9,20 +9,20 @@ import PaneldBuildInfo
 // memory, a quarter of its budget: docs/performance.md, "Idle and memory".)
 
 /// A bad command line: printed with the command's usage; exit status 64.
-struct ValidationError: Error, CustomStringConvertible {
-    let description: String
-    init(_ message: String) { description = message }
+package struct ValidationError: Error, CustomStringConvertible {
+    package let description: String
+    package init(_ message: String) { description = message }
 }
 
 /// Ends the process with `code`, printing nothing more.
-struct ExitCode: Error {
-    let code: Int32
-    init(_ code: Int32) { self.code = code }
-    static let failure = ExitCode(1)
+package struct ExitCode: Error {
+    package let code: Int32
+    package init(_ code: Int32) { self.code = code }
+    package static let failure = ExitCode(1)
 }
 
 /// One option of a command: `--name VALUE` (also `--name=VALUE`), or a flag.
-struct OptionSpec {
+package struct OptionSpec {
     var name: String
     /// Nil for a flag.
     var valueName: String?
@@ -35,7 +35,7 @@ struct OptionSpec {
     /// The command cannot run without it (shown without brackets in the usage line).
     var required = false
 
-    static func option(
+    package static func option(
         _ name: String, _ valueName: String? = nil, help: String, default defaultText: String? = nil,
         hidden: Bool = false, repeatable: Bool = false, required: Bool = false
     ) -> OptionSpec {
@@ -44,7 +44,7 @@ struct OptionSpec {
             repeatable: repeatable, required: required)
     }
 
-    static func flag(_ name: String, help: String) -> OptionSpec {
+    package static func flag(_ name: String, help: String) -> OptionSpec {
         OptionSpec(name: name, valueName: nil, help: help)
     }
 
@@ -53,7 +53,7 @@ struct OptionSpec {
 }
 
 /// A command's name, help texts, options and positional arguments.
-struct CommandSpec {
+package struct CommandSpec {
     var name: String
     var abstract: String
     var discussion: String?
@@ -62,11 +62,30 @@ struct CommandSpec {
     var arguments: (name: String, help: String)?
     /// Left out of the list of subcommands.
     var hidden = false
+    /// A program of its own (`paneld-bench`) rather than a subcommand of paneld:
+    /// its name, which starts the usage line instead of `paneld NAME`.
+    var program: String?
 
-    /// `paneld NAME --required <value> [--option <value>] ... [<arguments> ...]`,
-    /// hidden options left out.
+    package init(
+        name: String, abstract: String, discussion: String? = nil, options: [OptionSpec],
+        arguments: (name: String, help: String)? = nil, hidden: Bool = false, program: String? = nil
+    ) {
+        self.name = name
+        self.abstract = abstract
+        self.discussion = discussion
+        self.options = options
+        self.arguments = arguments
+        self.hidden = hidden
+        self.program = program
+    }
+
+    /// How the command is run: `paneld NAME`, or the program's name.
+    var invocation: String { program ?? "paneld \(name)" }
+
+    /// `paneld NAME --required <value> [--option <value>] ... [<arguments> ...]`
+    /// (a program's name instead of `paneld NAME`), hidden options left out.
     var usage: String {
-        var parts = ["paneld", name]
+        var parts = [invocation]
         for o in options where !o.hidden {
             parts.append((o.required ? o.synopsis : "[\(o.synopsis)]") + (o.repeatable ? " ..." : ""))
         }
@@ -128,10 +147,10 @@ struct CommandSpec {
 }
 
 /// What was given on the command line for one command, by option name.
-struct Arguments {
+package struct Arguments {
     let spec: CommandSpec
     private var values: [String: [String]] = [:]
-    private(set) var positional: [String] = []
+    package private(set) var positional: [String] = []
 
     /// Parses `args` (the words after the command's name). Throws on an
     /// unknown option, a missing value, a repeated single option, or
@@ -188,31 +207,31 @@ struct Arguments {
     }
 
     /// The value of option `name`, if given.
-    func string(_ name: String) -> String? { values[name]?.last }
+    package func string(_ name: String) -> String? { values[name]?.last }
 
     /// Every value of a repeatable option, in order.
-    func strings(_ name: String) -> [String] { values[name] ?? [] }
+    package func strings(_ name: String) -> [String] { values[name] ?? [] }
 
     /// Whether flag `name` was given.
-    func flag(_ name: String) -> Bool { values[name] != nil }
+    package func flag(_ name: String) -> Bool { values[name] != nil }
 
     /// The value of an option the command cannot do without.
-    func required(_ name: String) throws(ValidationError) -> String {
+    package func required(_ name: String) throws(ValidationError) -> String {
         guard let v = string(name) else { throw ValidationError("Missing expected argument '\(synopsis(name))'") }
         return v
     }
 
     /// The value of option `name` read by `parse` (nil when not given); a
     /// value `parse` refuses is an error naming the option.
-    func value<T>(_ name: String, _ parse: (String) -> T?) throws(ValidationError) -> T? {
+    package func value<T>(_ name: String, _ parse: (String) -> T?) throws(ValidationError) -> T? {
         guard let s = string(name) else { return nil }
         guard let v = parse(s) else { throw ValidationError("The value '\(s)' is invalid for '\(synopsis(name))'") }
         return v
     }
 
-    func int(_ name: String) throws(ValidationError) -> Int? { try value(name) { Int($0) } }
-    func int64(_ name: String) throws(ValidationError) -> Int64? { try value(name) { Int64($0) } }
-    func double(_ name: String) throws(ValidationError) -> Double? { try value(name) { Double($0) } }
+    package func int(_ name: String) throws(ValidationError) -> Int? { try value(name) { Int($0) } }
+    package func int64(_ name: String) throws(ValidationError) -> Int64? { try value(name) { Int64($0) } }
+    package func double(_ name: String) throws(ValidationError) -> Double? { try value(name) { Double($0) } }
 
     private func synopsis(_ name: String) -> String {
         spec.options.first { $0.name == name }?.synopsis ?? "--\(name)"
@@ -220,7 +239,7 @@ struct Arguments {
 }
 
 /// A subcommand: its specification, built from its arguments, checked, run.
-protocol PaneldCommand {
+package protocol PaneldCommand {
     static var spec: CommandSpec { get }
     /// Throws ``ValidationError`` for a value it cannot take.
     init(_ arguments: Arguments) throws
@@ -230,15 +249,15 @@ protocol PaneldCommand {
 }
 
 extension PaneldCommand {
-    func validate() throws {}
+    package func validate() throws {}
 }
 
 /// Picks the subcommand, parses its arguments and runs it: `--help` prints
 /// help (status 0); a bad command line prints the error, the usage and where
 /// to find help (status 64); an error from the command prints "Error: " and
 /// its description (status 1); ``ExitCode`` ends with its status.
-enum CommandLineTool {
-    static func main(
+package enum CommandLineTool {
+    package static func main(
         _ args: [String], abstract: String, commands: [any PaneldCommand.Type], default fallback: any PaneldCommand.Type
     ) -> Int32 {
         func named(_ name: String) -> (any PaneldCommand.Type)? { commands.first { $0.spec.name == name } }
@@ -271,6 +290,16 @@ enum CommandLineTool {
         }
     }
 
+    /// A program that is one command (`paneld-bench`): `--version`, else `command`
+    /// run with `args` as a subcommand is.
+    package static func main(_ args: [String], command: any PaneldCommand.Type) -> Int32 {
+        if args == ["--version"] {
+            print(versionText)
+            return 0
+        }
+        return run(command, args)
+    }
+
     /// Parses, checks and runs command `C` with `args`: the process's exit status.
     private static func run<C: PaneldCommand>(_: C.Type, _ args: [String]) -> Int32 {
         let spec = C.spec
@@ -283,7 +312,7 @@ enum CommandLineTool {
             command = try C(try Arguments(spec, parsing: args))
             try command.validate()
         } catch let error as ValidationError {
-            return usageError(error.description, spec.usage, "paneld \(spec.name)")
+            return usageError(error.description, spec.usage, spec.invocation)
         } catch {
             return failure(error)
         }

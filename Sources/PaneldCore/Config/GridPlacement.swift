@@ -288,7 +288,7 @@ extension Layout {
     /// Throws the placement's issues on a `width` x `height` screen, with the
     /// layout file's name (a layout read without a mode is checked here, once
     /// the screen is known).
-    func checkFits(width: Int, height: Int, file: String) throws(LayoutError) {
+    package func checkFits(width: Int, height: Int, file: String) throws(LayoutError) {
         let issues = placement(screen: (width, height)).issues
         guard issues.isEmpty else { throw LayoutError(file: file, issues: issues) }
     }

@@ -6,24 +6,24 @@ import PanelGauge
 /// Read from a JSON file by ``LayoutReader``; every field is checked there, so a
 /// `Layout` that exists is valid (names unique, ranges non-empty, rectangles on
 /// the screen when the mode is known).
-struct Layout: Sendable {
+package struct Layout: Sendable {
     /// DRM card to use, e.g. `/dev/dri/card0`; nil = the first card with a connected display.
-    var display: String?
+    package var display: String?
     /// Connector name, e.g. `HDMI-A-1`; nil = the first connected one.
-    var connector: String?
+    package var connector: String?
     /// Requested mode (physical, before rotation); nil = the connector's preferred mode.
-    var mode: ModeRequest?
-    var pixelFormat: PixelFormat?
-    var rotation: PanelRotation = .none
+    package var mode: ModeRequest?
+    package var pixelFormat: PixelFormat?
+    package var rotation: PanelRotation = .none
     var background: Color = .black
     /// Text colour of labels and values.
     var foreground: Color = .white
     /// Path of a TrueType/OpenType font for labels and values; nil = PanelGauge's default.
     var font: String?
     /// The gauge a bare number sets (the first gauge unless the file names one).
-    var defaultGauge: String?
+    package var defaultGauge: String?
     /// Every slot of every page (gauges and widgets), page by page in layout order.
-    var gauges: [LayoutGauge]
+    package var gauges: [LayoutGauge]
     /// The pages, in the order they are shown in turn; one named `main` when
     /// the layout has a plain `gauges` list.
     var pages = [LayoutPage(name: "main")]
@@ -36,13 +36,13 @@ struct Layout: Sendable {
     /// refuses a layout in which two gauges' rectangles meet.
     var allowsOverlap = false
     /// Address for statsd over UDP (`HOST:PORT`); nil = off.
-    var statsd: String?
+    package var statsd: String?
     /// Path of a Unix datagram socket for statsd/DogStatsD lines; nil = off.
-    var statsdSocket: String?
+    package var statsdSocket: String?
     /// Milliseconds a gauge takes to glide to a new value; 0 = it jumps.
-    var animation: Int = 0
+    package var animation: Int = 0
     /// The MQTT broker the gauges' topics are subscribed at; nil = off.
-    var mqtt: MQTTSettings?
+    package var mqtt: MQTTSettings?
     /// Keys the reader accepted that change nothing on the panel (a label
     /// the gauge's style has no place for, units a percent format drops...):
     /// paneld logs them when it reads the layout, at start and on reload.
@@ -50,7 +50,7 @@ struct Layout: Sendable {
 
     /// The layout used when no file is given: one ring gauge named `value`,
     /// range 0...100, filling the screen; a bare `73` sets it.
-    static let fallback = Layout(
+    package static let fallback = Layout(
         defaultGauge: "value",
         gauges: [
             LayoutGauge(
@@ -61,19 +61,19 @@ struct Layout: Sendable {
         ])
 
     /// Logical size (after rotation) implied by the mode, if one is set.
-    var logicalSize: (width: Int, height: Int)? {
+    package var logicalSize: (width: Int, height: Int)? {
         mode.map { rotation.swapsAxes ? ($0.height, $0.width) : ($0.width, $0.height) }
     }
 }
 
 extension Layout {
     /// Each gauge with an MQTT topic, in layout order.
-    var mqttSubscriptions: [(gauge: String, subscription: MQTTSubscription)] {
+    package var mqttSubscriptions: [(gauge: String, subscription: MQTTSubscription)] {
         gauges.compactMap { g in g.mqtt.map { (g.name, $0) } }
     }
 
     /// Logs each of ``warnings`` with the file's name.
-    func logWarnings(file: String) {
+    package func logWarnings(file: String) {
         for w in warnings { Log.warning("\(file): \(w)") }
     }
 
@@ -83,7 +83,7 @@ extension Layout {
     }
 
     /// The names of the pages, in order.
-    var pageNames: [String] { pages.map(\.name) }
+    package var pageNames: [String] { pages.map(\.name) }
 
     /// Each gauge's other name (``LayoutGauge/metric``), for ``GaugeStore``.
     var aliases: [String: String] {
@@ -93,7 +93,7 @@ extension Layout {
     /// The store for this layout's gauges, starting from `values` (a gauge without
     /// one starts at its range's lower bound).
     /// Text widgets start with their layout text, clocks are listed.
-    func store(values: [String: Double] = [:]) -> GaugeStore {
+    package func store(values: [String: Double] = [:]) -> GaugeStore {
         let numeric = gauges.filter { $0.widget == nil }
         var texts: [String: String] = [:]
         var clocks: Set<String> = []
@@ -112,9 +112,9 @@ extension Layout {
 }
 
 /// A non-empty, finite value range `lower < upper`.
-struct ValueRange: Sendable, Equatable {
-    let lower: Double
-    let upper: Double
+package struct ValueRange: Sendable, Equatable {
+    package let lower: Double
+    package let upper: Double
     struct Invalid: Error {}
 
     init(_ lower: Double, _ upper: Double) throws(Invalid) {
@@ -127,14 +127,14 @@ struct ValueRange: Sendable, Equatable {
 /// One gauge of a layout: its name on the socket, where it goes, its range,
 /// and the PanelGauge ``Gauge`` that draws it (style, labels, tint, thresholds,
 /// value format), prepared at the range's lower bound.
-struct LayoutGauge: Sendable {
-    var name: String
+package struct LayoutGauge: Sendable {
+    package var name: String
     /// Where the gauge is drawn, in logical pixels; nil = in its ``cell`` or
     /// the next free cell of the layout's grid (``Layout/placement(screen:)``).
-    var rect: IntRect?
-    var range: ValueRange
+    package var rect: IntRect?
+    package var range: ValueRange
     /// The gauge as drawn; each frame sets its value.
-    var gauge: Gauge
+    package var gauge: Gauge
     /// Another name that sets this gauge (a statsd metric with a client's prefix,
     /// e.g. `host1.cpu`); nil = none.
     var metric: String? = nil
@@ -149,7 +149,7 @@ struct LayoutGauge: Sendable {
     var rectLine: Int? = nil
     /// What it shows instead of a gauge; nil = the gauge. (A widget's
     /// ``gauge`` only carries the environment: font and colours.)
-    var widget: LayoutWidget? = nil
+    package var widget: LayoutWidget? = nil
     /// Index of its page in ``Layout/pages``.
     var page = 0
     /// Its key path in the layout file (`pages[1].gauges[0]`); nil = `gauges[i]`.
@@ -184,7 +184,7 @@ struct LayoutGauge: Sendable {
 
 extension FBDevOutputOptions {
     /// The framebuffer part of a layout: format and rotation (`display` names a DRM card, not a framebuffer).
-    init(layout: Layout, devicePath: String?) {
+    package init(layout: Layout, devicePath: String?) {
         self.init(
             devicePath: devicePath, format: layout.pixelFormat,
             rotation: layout.rotation)

@@ -17,10 +17,10 @@ struct LayoutIssue: Equatable, Sendable, CustomStringConvertible {
 }
 
 /// Every mistake found in a layout file (the reader reports all, not just the first).
-struct LayoutError: Error, CustomStringConvertible {
+package struct LayoutError: Error, CustomStringConvertible {
     var file: String
     var issues: [LayoutIssue]
-    var description: String {
+    package var description: String {
         issues.map { "\(file): \($0)" }.joined(separator: "\n")
     }
 }
@@ -153,7 +153,7 @@ struct LayoutError: Error, CustomStringConvertible {
 /// cannot show, units a percent format drops, `interpolation` of a single
 /// colour, a gradient under thresholds, `title` without `label`) is a warning
 /// with its line (``Layout/warnings``), logged when paneld reads the layout.
-enum LayoutReader {
+package enum LayoutReader {
     static let maxGauges = 256
     static let maxPages = 32
     /// Seconds a page may be shown before the next (`pageInterval`).
@@ -203,7 +203,7 @@ enum LayoutReader {
         }
     }
 
-    static func read(file path: String) throws -> Layout {
+    package static func read(file path: String) throws -> Layout {
         let bytes: [UInt8]
         do {
             bytes = try readBounded(path, limit: maxFileSize)
@@ -222,7 +222,7 @@ enum LayoutReader {
 
     /// Reads a regular file of at most `limit` bytes (so `/dev/zero` or a huge file
     /// is refused instead of exhausting memory).
-    static func readBounded(_ path: String, limit: Int) throws -> [UInt8] {
+    package static func readBounded(_ path: String, limit: Int) throws -> [UInt8] {
         let fd: Int32
         do { fd = try FileIO.openRegularFile(path) } catch let e as FileIO.Error {
             if e.code != 0 { throw Errno(code: e.code, call: "open") }
@@ -1128,11 +1128,11 @@ private struct Checker {
 }
 
 /// `A.B.C.D:PORT` for the optional statsd UDP listener.
-struct StatsdAddress: Equatable, Sendable {
+package struct StatsdAddress: Equatable, Sendable {
     var octets: [UInt8]
     var port: UInt16
 
-    init?(_ text: String) {
+    package init?(_ text: String) {
         let hp = text.split(separator: ":", omittingEmptySubsequences: false)
         guard hp.count == 2, let port = UInt16(hp[1]), port > 0 else { return nil }
         let parts = hp[0].split(separator: ".", omittingEmptySubsequences: false)

@@ -8,7 +8,7 @@ import PanelGauge
 /// for its rectangle, the gauges' title or value step, so widgets and gauges
 /// in rectangles of one size show the same sizes; a text wider than its place
 /// ends in an ellipsis.
-struct LayoutWidget: Sendable, Equatable {
+package struct LayoutWidget: Sendable, Equatable {
     enum Kind: Sendable, Equatable {
         /// Text set on the socket (`NAME TEXT`); `initial` until then.
         case text(initial: String)
@@ -34,7 +34,7 @@ struct LayoutWidget: Sendable, Equatable {
     /// The default clock format: hours and minutes.
     static let defaultClockFormat = "%H:%M"
 
-    var clockFormat: String? {
+    package var clockFormat: String? {
         if case .clock(let f) = kind { return f }
         return nil
     }

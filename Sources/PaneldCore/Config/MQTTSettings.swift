@@ -2,7 +2,7 @@
 /// signs in. Checked by ``read(_:path:fileReadable:)``, so settings that exist
 /// are valid. A password is never in the layout: `passwordFile` names a file
 /// whose first line is the password.
-struct MQTTSettings: Equatable, Sendable {
+package struct MQTTSettings: Equatable, Sendable {
     /// `mqtts://` (TLS) rather than `mqtt://`.
     var tls = false
     var host = ""
@@ -10,7 +10,7 @@ struct MQTTSettings: Equatable, Sendable {
     /// The client id; nil = one the library makes up (`auto-...`).
     var clientID: String?
     var username: String?
-    var passwordFile: String?
+    package var passwordFile: String?
     /// CA certificate(s) a `mqtts://` broker's certificate must chain to; nil = the system's.
     var caFile: String?
     /// Client certificate and key (PEM), for brokers that ask for one.
@@ -136,7 +136,7 @@ struct MQTTSettings: Equatable, Sendable {
 
 /// A gauge's `"mqtt"`: the topic that sets it and how its payload is read.
 /// `"mqtt": "TOPIC"` is a topic whose payload is a plain number.
-struct MQTTSubscription: Equatable, Sendable {
+package struct MQTTSubscription: Equatable, Sendable {
     /// One topic name (no `+` or `#` wildcards).
     var topic: String
     /// Where the number is in a JSON payload, e.g. `["state", "cpu", "load"]`

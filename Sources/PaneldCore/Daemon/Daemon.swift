@@ -25,30 +25,32 @@ import PanelGauge
 /// and when every slot is taken a new connection evicts the client that has held
 /// an unfinished line longest (else the one idle longest), so connections that
 /// trickle bytes or sit idle never lock others out.
-final class Daemon {
-    struct Settings {
+package final class Daemon {
+    package struct Settings {
         /// Shortest time between two frames (PNG output); 0 = paced by the display alone.
-        var minFrameInterval: Int64 = 0
+        package var minFrameInterval: Int64 = 0
         /// Shortest time between two state-file writes, in milliseconds.
-        var saveInterval: Int64 = 5000
-        var maxClients = 256
+        package var saveInterval: Int64 = 5000
+        package var maxClients = 256
         /// Reads per client per loop turn, so one busy client cannot starve the rest.
         var readsPerTurn = 8
-        var statePath: String?
+        package var statePath: String?
         /// The layout file, re-read on SIGHUP; nil = the built-in layout (nothing to reload).
-        var layoutPath: String?
+        package var layoutPath: String?
         /// A client whose unsent replies stay above the high-water mark this long is dropped.
-        var stuckClientTimeout: Int64 = 10_000
+        package var stuckClientTimeout: Int64 = 10_000
         /// A line must be finished this long after its first byte arrived.
-        var lineTimeout: Int64 = 10_000
+        package var lineTimeout: Int64 = 10_000
         /// A client that sends nothing for this long is closed.
-        var idleTimeout: Int64 = 900_000
-        var watchdogInterval: Int64?
+        package var idleTimeout: Int64 = 900_000
+        package var watchdogInterval: Int64?
         /// Whether a DRM display follows the virtual terminal's switches (``VirtualTerminal``).
-        var followsTerminal = false
+        package var followsTerminal = false
         /// Whether the renderer keeps pictures of the gauges' static layers
         /// (off only to measure redraws from scratch).
-        var cachesStaticLayers = true
+        package var cachesStaticLayers = true
+
+        package init() {}
     }
 
     private var layout: Layout
@@ -66,7 +68,7 @@ final class Daemon {
     private let notifier: Notifier?
     private var settings: Settings
 
-    private(set) var store: GaugeStore
+    package private(set) var store: GaugeStore
     private var animator: Animator
     private var clients: [Int32: Client] = [:]
     private var nextClientID = 0
@@ -102,7 +104,7 @@ final class Daemon {
     private var acceptPausedUntil: Int64?
     static let acceptPause: Int64 = 250
 
-    init(
+    package init(
         layout: Layout, output slot: OutputSlot, listener: FileDescriptor, signals: SignalPipe,
         inputs: [any ValueInput], notifier: Notifier?, store: GaugeStore, settings: Settings,
         restored: Set<String> = [], lateDisplay: LateDisplay? = nil
@@ -129,7 +131,7 @@ final class Daemon {
     }
 
     /// Memory held by the renderer's static-layer pictures, in bytes.
-    var staticPictureBytes: Int { renderer.pictureBytes }
+    package var staticPictureBytes: Int { renderer.pictureBytes }
 
     /// Frames while an animation runs come at most this often (about 60 per second).
     static let animationFrameInterval: Int64 = 16
@@ -150,7 +152,7 @@ final class Daemon {
     }
 
     /// Runs until SIGTERM or SIGINT; then saves the values and disconnects clients.
-    func run() throws {
+    package func run() throws {
         notifier?.send("READY=1\nSTATUS=showing \(store.names.count) gauge(s)")
         if let w = settings.watchdogInterval { nextWatchdogAt = monotonicMilliseconds() + w / 2 }
         while !stopping {
@@ -167,7 +169,7 @@ final class Daemon {
 
     /// One poll and everything it reported. (Internal so tests can drive the loop
     /// one step at a time.)
-    func turn() throws {
+    package func turn() throws {
         // Fixed entries first: signals, the control socket, the display if it polls, the
         // display watcher, then the value inputs and the clients.
         if let until = acceptPausedUntil, monotonicMilliseconds() >= until { acceptPausedUntil = nil }

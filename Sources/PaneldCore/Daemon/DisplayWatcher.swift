@@ -14,7 +14,7 @@ import Glibc
 /// a node in `/dev/dri` is created or changes its attributes (udev sets the
 /// node's group and mode just after the kernel creates it, and until then open
 /// fails with EACCES).
-final class DisplayWatcher {
+package final class DisplayWatcher {
     let fd: FileDescriptor
     private let directory: String
     private let parent: String
@@ -24,7 +24,7 @@ final class DisplayWatcher {
     private var directoryWatch: Int32 = -1
 
     /// Watches `directory` (`/dev/dri`), or its parent until it exists.
-    init(directory: String = "/dev/dri") throws {
+    package init(directory: String = "/dev/dri") throws {
         let raw = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard raw >= 0 else { throw Errno.current("inotify_init1") }
         fd = FileDescriptor(rawValue: raw)
@@ -101,7 +101,7 @@ final class DisplayWatcher {
 
 /// A display that may still appear: the watch on /dev/dri, how to open the
 /// display, and when to try next. The daemon owns it while its output is a fallback.
-final class LateDisplay {
+package final class LateDisplay {
     let watcher: DisplayWatcher
     let open: () throws -> FrameOutput
     /// When to try opening the display next; nil = wait for the watcher.
@@ -112,7 +112,7 @@ final class LateDisplay {
     /// Pauses after failed attempts, in milliseconds: then the watcher decides.
     static let retryPauses: [Int64] = [500, 1000, 2000, 4000, 8000]
 
-    init(watcher: DisplayWatcher, open: @escaping () throws -> FrameOutput) {
+    package init(watcher: DisplayWatcher, open: @escaping () throws -> FrameOutput) {
         self.watcher = watcher
         self.open = open
     }

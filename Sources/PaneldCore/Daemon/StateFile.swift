@@ -8,7 +8,7 @@ import PanelGauge
 /// then one `name text` line per text widget, as the socket takes it;
 /// written atomically (temporary file, fsync, rename) so a crash leaves the
 /// old or the new file, never a torn one.
-enum StateFile {
+package enum StateFile {
     /// A state file is a few bytes per gauge; anything larger is not ours.
     static let maxSize = 1 << 20
     /// Parses a state file; lines that do not parse are skipped (and counted), so a
@@ -39,7 +39,7 @@ enum StateFile {
 
     /// The values and texts saved at `path`; a line starting with one of
     /// `texts` is that text widget's text.
-    static func load(_ path: String, texts textNames: Set<String> = []) -> (
+    package static func load(_ path: String, texts textNames: Set<String> = []) -> (
         values: [String: Double], texts: [String: String]
     ) {
         let bytes: [UInt8]
@@ -61,7 +61,7 @@ enum StateFile {
     /// Why `path` cannot be the state file, or nil: something that exists there and
     /// is not a regular file (a device, a FIFO, a directory, a symlink) is never read,
     /// written or replaced, since it is not paneld's own.
-    static func refusal(_ path: String) -> String? {
+    package static func refusal(_ path: String) -> String? {
         guard let type = FileIO.fileType(path), type != .regular else { return nil }
         return "state file \(path) is \(type), not a regular file"
     }

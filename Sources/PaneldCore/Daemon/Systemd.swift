@@ -3,7 +3,7 @@ import Glibc
 
 /// The parts of the systemd service protocol paneld speaks, without libsystemd:
 /// socket activation (`LISTEN_FDS`), readiness and watchdog (`NOTIFY_SOCKET`).
-enum Systemd {
+package enum Systemd {
     /// The first passed descriptor, by the socket-activation convention.
     static let listenFDsStart: Int32 = 3
 
@@ -19,7 +19,7 @@ enum Systemd {
 
     /// The listening socket systemd passed, if any; clears the variables so child
     /// processes do not inherit them.
-    static func takeListenSocket() throws -> FileDescriptor? {
+    package static func takeListenSocket() throws -> FileDescriptor? {
         let count = passedDescriptorCount(
             listenPID: env("LISTEN_PID"), listenFDs: env("LISTEN_FDS"), pid: getpid())
         unsetenv("LISTEN_PID")
@@ -41,21 +41,21 @@ enum Systemd {
 
     /// The watchdog interval in milliseconds if systemd asked for pings
     /// (`WATCHDOG_USEC`, and `WATCHDOG_PID` if set must be ours). Pure.
-    static func watchdogInterval(usec: String?, watchdogPID: String?, pid: Int32) -> Int64? {
+    package static func watchdogInterval(usec: String?, watchdogPID: String?, pid: Int32) -> Int64? {
         guard let u = usec, let v = Int64(u), v > 0 else { return nil }
         if let p = watchdogPID, Int32(p) != pid { return nil }
         return max(1, v / 1000)
     }
 
-    static func env(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+    package static func env(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
 }
 
 /// Sends `sd_notify`-style datagrams to `NOTIFY_SOCKET`; a no-op when unset.
-final class Notifier {
+package final class Notifier {
     private let fd: Int32
     private let address: [UInt8]
 
-    init?(socketPath: String? = Systemd.env("NOTIFY_SOCKET")) {
+    package init?(socketPath: String? = Systemd.env("NOTIFY_SOCKET")) {
         guard let p = socketPath, !p.isEmpty, p.hasPrefix("/") || p.hasPrefix("@"),
             p.utf8.count <= UnixSocket.maxPathLength
         else { return nil }

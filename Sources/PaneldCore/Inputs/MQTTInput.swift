@@ -23,8 +23,8 @@ import Glibc
 /// refuses the credentials is one error at priority err, then the same backoff.
 /// The broker's host name is resolved when connecting, in the loop: give an
 /// address, or a name the local resolver answers at once.
-final class MQTTInput: ValueInput {
-    let label: String
+package final class MQTTInput: ValueInput {
+    package let label: String
     private let settings: MQTTSettings
     private let handle: OpaquePointer
     /// Topic -> the gauges it sets and how each reads the payload.
@@ -78,7 +78,9 @@ final class MQTTInput: ValueInput {
 
     /// Prepares the client; the first connection attempt is made by the loop's
     /// first turn. `password` is the password file's first line.
-    init(settings: MQTTSettings, subscriptions: [(gauge: String, subscription: MQTTSubscription)], password: String?)
+    package init(
+        settings: MQTTSettings, subscriptions: [(gauge: String, subscription: MQTTSubscription)], password: String?
+    )
         throws
     {
         self.settings = settings
@@ -147,14 +149,14 @@ final class MQTTInput: ValueInput {
         return String(cString: cmosq_strerror(rc))
     }
 
-    var interest: (fd: FileDescriptor, events: PollEvents)? {
+    package var interest: (fd: FileDescriptor, events: PollEvents)? {
         if case .waiting = state { return nil }
         let s = cmosq_socket(handle)
         guard s >= 0 else { return nil }
         return (FileDescriptor(rawValue: s), cmosq_want_write(handle) ? [.input, .output] : .input)
     }
 
-    var nextDeadline: Int64? {
+    package var nextDeadline: Int64? {
         switch state {
         case .waiting(let until): until
         case .connecting(let since): since + connectTimeout
@@ -162,7 +164,7 @@ final class MQTTInput: ValueInput {
         }
     }
 
-    func receive(_ events: PollEvents, _ apply: (Command) -> Result<String, LineError>) {
+    package func receive(_ events: PollEvents, _ apply: (Command) -> Result<String, LineError>) {
         if events.contains(.output) || events.contains(.error) {
             let rc = cmosq_loop_write(handle, 1)
             guard rc == MOSQ_ERR_SUCCESS.rawValue else { return lost(rc) }
@@ -184,7 +186,7 @@ final class MQTTInput: ValueInput {
         flush(apply)
     }
 
-    func tick(now: Int64, _ apply: (Command) -> Result<String, LineError>) {
+    package func tick(now: Int64, _ apply: (Command) -> Result<String, LineError>) {
         switch state {
         case .waiting(let until) where now >= until:
             attempt(now: now)
@@ -326,7 +328,7 @@ final class MQTTInput: ValueInput {
         refusal = nil
     }
 
-    func close() {
+    package func close() {
         if state == .connected {
             cmosq_disconnect(handle)
             _ = cmosq_loop_write(handle, 1)

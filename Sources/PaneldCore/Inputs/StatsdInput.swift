@@ -11,8 +11,8 @@ import Glibc
 /// within a ``LogBudget`` (10 lines per 10 s, then a count), so `--verbose`
 /// shows every kind of drop without a flood. A client's metric prefix reaches a
 /// gauge through the gauge's `"metric"` in the layout.
-final class StatsdInput: ValueInput {
-    let label: String
+package final class StatsdInput: ValueInput {
+    package let label: String
     let fd: FileDescriptor
     /// The socket file this input created (removed at close), for a Unix socket.
     private let ownedPath: String?
@@ -26,7 +26,7 @@ final class StatsdInput: ValueInput {
     static let otherTypes: Set<String> = ["c", "ms", "h", "s", "d"]
 
     /// Binds UDP `address`.
-    init(udp address: StatsdAddress) throws {
+    package init(udp address: StatsdAddress) throws {
         let s: Int32
         do {
             s = try retryingOnInterrupt("socket") {
@@ -60,15 +60,15 @@ final class StatsdInput: ValueInput {
 
     /// Binds a Unix datagram socket at `path` (DogStatsD's `unix://` transport),
     /// replacing only a stale socket there, never anything else.
-    init(unixPath path: String, mode: mode_t = 0o660) throws {
+    package init(unixPath path: String, mode: mode_t = 0o660) throws {
         fd = try UnixSocket.bind(path, type: SOCK_DGRAM, mode: mode)
         label = "statsd unix \(path)"
         ownedPath = path
     }
 
-    var interest: (fd: FileDescriptor, events: PollEvents)? { (fd, .input) }
+    package var interest: (fd: FileDescriptor, events: PollEvents)? { (fd, .input) }
 
-    func receive(_ events: PollEvents, _ apply: (Command) -> Result<String, LineError>) {
+    package func receive(_ events: PollEvents, _ apply: (Command) -> Result<String, LineError>) {
         let now = monotonicMilliseconds()
         for _ in 0..<64 {
             let n = buffer.withUnsafeMutableBytes { recv(fd.rawValue, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
@@ -100,7 +100,7 @@ final class StatsdInput: ValueInput {
         }
     }
 
-    func close() {
+    package func close() {
         fd.close()
         if let p = ownedPath, (try? UnixSocket.inspect(p)) == .socket { unlink(p) }
     }

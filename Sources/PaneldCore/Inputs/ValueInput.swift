@@ -4,7 +4,7 @@
 /// loop calls `tick` (a keepalive, a reconnection). The daemon keeps them in a
 /// list and iterates it, so a new kind of input is a new conformer and one line
 /// in ``Run``. An input without a deadline adds no wake-ups to an idle daemon.
-protocol ValueInput: AnyObject {
+package protocol ValueInput: AnyObject {
     /// What the logs call it, e.g. `statsd udp 127.0.0.1:8125`.
     var label: String { get }
     /// The descriptor to poll now and the events wanted; nil = nothing to poll at
@@ -22,8 +22,8 @@ protocol ValueInput: AnyObject {
 }
 
 extension ValueInput {
-    var nextDeadline: Int64? { nil }
-    func tick(now: Int64, _ apply: (Command) -> Result<String, LineError>) {}
+    package var nextDeadline: Int64? { nil }
+    package func tick(now: Int64, _ apply: (Command) -> Result<String, LineError>) {}
 }
 
 /// At most `burst` log lines per `window` milliseconds, then one line saying how

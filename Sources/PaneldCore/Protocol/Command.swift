@@ -22,7 +22,7 @@
 /// A statsd `:` line whose value has no sign sets; `+`/`-` adjusts, as statsd does.
 /// (This is why `cpu:-5|g` lowers the value rather than setting -5: to set a
 /// negative value use `cpu -5` or `cpu=-5`.)
-enum Command: Equatable, Sendable {
+package enum Command: Equatable, Sendable {
     /// Set a gauge; `nil` names the default gauge.
     case set(gauge: String?, value: Double)
     /// Add `delta` to a gauge's current value.
@@ -40,7 +40,7 @@ enum Command: Equatable, Sendable {
 }
 
 /// Why a line was rejected. Its `description` is what follows `ERR ` on the wire.
-enum LineError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum LineError: Error, Equatable, Sendable, CustomStringConvertible {
     case empty
     case tooLong(limit: Int)
     case invalidUTF8
@@ -61,7 +61,7 @@ enum LineError: Error, Equatable, Sendable, CustomStringConvertible {
     case isAClock(String)
     case unknownPage(String, known: [String])
 
-    var description: String {
+    package var description: String {
         switch self {
         case .empty: "empty line"
         case .tooLong(let limit): "line too long (limit \(limit) bytes)"
@@ -92,7 +92,7 @@ enum LineError: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// Keeps echoed input short so a reply stays bounded whatever was sent, and
     /// visible: see ``escaped(_:)``.
-    static func clip(_ s: String) -> String {
+    package static func clip(_ s: String) -> String {
         escaped(s.utf8.count <= 40 ? s : String(decoding: s.utf8.prefix(40), as: UTF8.self) + "...")
     }
 
@@ -129,7 +129,7 @@ enum LineError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 /// The gauge-name rule, shared by the protocol and the layout file.
-enum GaugeName {
+package enum GaugeName {
     static let maxLength = 64
 
     /// Words that are commands and so can never be gauge names.
@@ -137,7 +137,7 @@ enum GaugeName {
 
     /// A name starts with a letter or `_` (so it never looks like a number) and
     /// continues with letters, digits, `_`, `-` or `.`; 1 to ``maxLength`` bytes.
-    static func isValid<S: Collection>(_ bytes: S) -> Bool where S.Element == UInt8 {
+    package static func isValid<S: Collection>(_ bytes: S) -> Bool where S.Element == UInt8 {
         guard let first = bytes.first, bytes.count <= maxLength else { return false }
         guard (first >= 0x41 && first <= 0x5A) || (first >= 0x61 && first <= 0x7A) || first == 0x5F else {
             return false

@@ -4,16 +4,16 @@
 /// A value type with no I/O: the daemon owns one, applies each parsed
 /// ``Command`` to it and sends back whatever reply it returns. A rejected
 /// command leaves the store exactly as it was.
-struct GaugeStore: Equatable, Sendable {
+package struct GaugeStore: Equatable, Sendable {
     /// Gauge names in layout order (the order `list` answers in).
-    let names: [String]
+    package let names: [String]
     /// The gauge a bare number sets, if any.
     let defaultGauge: String?
     /// Other names of gauges (a statsd client's prefixed metric -> the gauge).
     let aliases: [String: String]
-    private(set) var values: [String: Double]
+    package private(set) var values: [String: Double]
     /// Each text widget's text.
-    private(set) var texts: [String: String]
+    package private(set) var texts: [String: String]
     /// Names of clock widgets (they show the time: nothing sets them).
     let clocks: Set<String>
     /// Gauges and text widgets changed since the last ``takeChanged()``.
@@ -23,7 +23,7 @@ struct GaugeStore: Equatable, Sendable {
     private(set) var touched: Set<String> = []
 
     /// The longest text a text widget takes, in bytes.
-    static let maxTextLength = 256
+    package static let maxTextLength = 256
 
     init(
         names: [String], defaultGauge: String?, initial: [String: Double], aliases: [String: String] = [:],
@@ -40,7 +40,7 @@ struct GaugeStore: Equatable, Sendable {
     }
 
     /// The text widgets' names (what ``LineParser/parse(_:texts:)`` reads text lines for).
-    var textNames: Set<String> { Set(texts.keys) }
+    package var textNames: Set<String> { Set(texts.keys) }
 
     /// Applies `command`. Returns the reply text (each line `\n`-terminated),
     /// `""` when a good command needs no reply, or the error; on error nothing changed.
@@ -88,7 +88,7 @@ struct GaugeStore: Equatable, Sendable {
 
     /// Sets a known text widget's text directly (`render --text`). Returns false if unknown.
     @discardableResult
-    mutating func setText(_ name: String, _ text: String) -> Bool {
+    package mutating func setText(_ name: String, _ text: String) -> Bool {
         guard let old = texts[name] else { return false }
         if old != text { changed.insert(name) }
         texts[name] = text
@@ -97,7 +97,7 @@ struct GaugeStore: Equatable, Sendable {
 
     /// Sets a known gauge directly (state restore, `render --set`). Returns false if unknown.
     @discardableResult
-    mutating func set(_ name: String, _ value: Double) -> Bool {
+    package mutating func set(_ name: String, _ value: Double) -> Bool {
         guard let old = values[name], value.isFinite else { return false }
         if old != value || old.sign != value.sign { changed.insert(name) }
         touched.insert(name)
@@ -106,13 +106,13 @@ struct GaugeStore: Equatable, Sendable {
     }
 
     /// Returns and clears the set of changed gauges.
-    mutating func takeChanged() -> Set<String> {
+    package mutating func takeChanged() -> Set<String> {
         defer { changed = [] }
         return changed
     }
 
     /// Returns and clears the set of touched gauges.
-    mutating func takeTouched() -> Set<String> {
+    package mutating func takeTouched() -> Set<String> {
         defer { touched = [] }
         return touched
     }

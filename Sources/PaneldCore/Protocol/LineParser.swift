@@ -7,11 +7,11 @@
 /// `texts` names the layout's text widgets: a line that starts with one of
 /// them is that widget's text (``Command/setText(widget:text:)``), whatever
 /// follows; every other line parses as it would without them.
-enum LineParser {
+package enum LineParser {
     /// The longest line accepted, in bytes, excluding the newline.
     static let maxLineLength = 512
 
-    static func parse<C: Collection>(_ line: C, texts: Set<String> = []) -> Result<Command, LineError>
+    package static func parse<C: Collection>(_ line: C, texts: Set<String> = []) -> Result<Command, LineError>
     where C.Element == UInt8 {
         var bytes = Array(line)
         if bytes.last == 0x0D { bytes.removeLast() }

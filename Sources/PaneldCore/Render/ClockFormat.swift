@@ -4,7 +4,7 @@ import Glibc
 /// `strftime` format and a time, so the daemon sleeps until the text changes
 /// (each second when the format shows seconds, else at each minute) and tests
 /// need no clock.
-enum ClockFormat {
+package enum ClockFormat {
     /// The longest format, in bytes.
     static let maxLength = 64
     /// The conversions a format may use (glibc's `strftime`, less `%n` and
@@ -65,7 +65,7 @@ enum ClockFormat {
     }
 
     /// `format` at `seconds` since the epoch in the local time zone (`TZ`, else /etc/localtime).
-    static func text(_ format: String, at seconds: Int) -> String {
+    package static func text(_ format: String, at seconds: Int) -> String {
         var t = time_t(seconds)
         var parts = tm()
         guard localtime_r(&t, &parts) != nil else { return "" }
@@ -88,7 +88,7 @@ enum ClockFormat {
     static let widestSample = 970_088_338
 
     /// The wall clock, in milliseconds since the epoch.
-    static func now() -> Int64 {
+    package static func now() -> Int64 {
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
         return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000

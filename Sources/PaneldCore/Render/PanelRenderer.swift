@@ -51,7 +51,7 @@ import PanelGauge
 /// frame (they are neither drawn nor damaged). Widgets (``LayoutWidget``)
 /// are drawn whole over their cleared frame from the texts passed in; a
 /// change of a widget's text damages its frame alone.
-final class PanelRenderer {
+package final class PanelRenderer {
     let layout: Layout
     /// The page drawn (an index in ``Layout/pages``).
     let page: Int
@@ -98,7 +98,7 @@ final class PanelRenderer {
     /// pixels keep 45 % of their contrast, readable but clearly inactive.
     static let staleFade = 0.55
 
-    init(
+    package init(
         layout: Layout, width: Int, height: Int, page: Int = 0, cachesStaticLayers: Bool = true,
         fonts: FontCache = .shared
     ) {
@@ -247,7 +247,7 @@ final class PanelRenderer {
     /// Repaints `rects` of `surface`: the background, and every gauge that
     /// meets them, drawn in whole units (see the type's description); the
     /// gauges named in `stale` dimmed; each widget showing its text in `texts`.
-    func draw(
+    package func draw(
         _ surface: Surface, rects: [IntRect], values: [String: Double], stale: Set<String> = [],
         texts: [String: String] = [:]
     ) {

@@ -4,8 +4,8 @@ import Glibc
 /// Logging to stderr. Under systemd (stderr is the `JOURNAL_STREAM`) each line carries the
 /// `<N>` syslog priority prefix that journald understands; otherwise a plain
 /// `paneld: ` prefix.
-enum Log {
-    enum Priority: Int32 {
+package enum Log {
+    package enum Priority: Int32 {
         case error = 3, warning = 4, notice = 5, info = 6, debug = 7
     }
 
@@ -30,7 +30,7 @@ enum Log {
         return (d, i)
     }
     /// Lines below this priority (numerically greater) are dropped.
-    nonisolated(unsafe) static var threshold: Priority = .info
+    package nonisolated(unsafe) static var threshold: Priority = .info
 
     /// The line as written, without the trailing newline: a pure function for tests.
     static func format(_ priority: Priority, _ message: String, journal: Bool) -> String {
@@ -39,7 +39,7 @@ enum Log {
         return journal ? "<\(priority.rawValue)>\(flat)" : "paneld: \(flat)"
     }
 
-    static func write(_ priority: Priority, _ message: String) {
+    package static func write(_ priority: Priority, _ message: String) {
         guard priority.rawValue <= threshold.rawValue else { return }
         writeStderr(format(priority, message, journal: journal) + "\n")
     }
@@ -58,10 +58,10 @@ enum Log {
         bytes = []
     }
 
-    static func error(_ m: String) { write(.error, m) }
-    static func warning(_ m: String) { write(.warning, m) }
-    static func notice(_ m: String) { write(.notice, m) }
-    static func info(_ m: String) { write(.info, m) }
+    package static func error(_ m: String) { write(.error, m) }
+    package static func warning(_ m: String) { write(.warning, m) }
+    package static func notice(_ m: String) { write(.notice, m) }
+    package static func info(_ m: String) { write(.info, m) }
     static func debug(_ m: String) { write(.debug, m) }
 }
 

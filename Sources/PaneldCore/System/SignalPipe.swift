@@ -7,12 +7,12 @@ nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
 /// Turns signals into readable bytes for the poll loop (the self-pipe trick;
 /// `signalfd` is not imported into Swift). The handler only calls `write(2)`,
 /// which is async-signal-safe, and preserves `errno`.
-final class SignalPipe {
+package final class SignalPipe {
     let readEnd: FileDescriptor
     private let writeEnd: FileDescriptor
     private let signals: [Int32]
 
-    init(signals: [Int32]) throws {
+    package init(signals: [Int32]) throws {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw Errno.current("pipe") }
         readEnd = FileDescriptor(rawValue: fds[0])
@@ -55,7 +55,7 @@ final class SignalPipe {
     }
 
     /// Restores default handlers, then closes the pipe.
-    func close() {
+    package func close() {
         for s in signals { signal(s, SIG_DFL) }
         signalPipeWriteEnd = -1
         readEnd.close()

@@ -3,12 +3,12 @@ import Glibc
 
 /// Unix-domain sockets: the control socket (stream) and its clients, and the
 /// statsd datagram socket.
-enum UnixSocket {
+package enum UnixSocket {
     /// The longest path `sockaddr_un` can hold (without the terminating NUL).
-    static let maxPathLength = MemoryLayout<sockaddr_un>.size - MemoryLayout<sa_family_t>.size - 1
+    package static let maxPathLength = MemoryLayout<sockaddr_un>.size - MemoryLayout<sa_family_t>.size - 1
 
     /// What is at a socket path before we bind it.
-    enum Existing: Equatable {
+    package enum Existing: Equatable {
         case nothing
         /// A socket file (perhaps stale).
         case socket
@@ -17,7 +17,7 @@ enum UnixSocket {
     }
 
     /// Looks at `path` without following a symlink.
-    static func inspect(_ path: String) throws(Errno) -> Existing {
+    package static func inspect(_ path: String) throws(Errno) -> Existing {
         var st = stat()
         if lstat(path, &st) != 0 {
             if errno == ENOENT { return .nothing }
@@ -47,7 +47,7 @@ enum UnixSocket {
     }
 
     /// Connects to `path` (blocking); used by `paneld send` and the stale-socket check.
-    static func connect(_ path: String, type: __socket_type = SOCK_STREAM) throws(Errno) -> FileDescriptor {
+    package static func connect(_ path: String, type: __socket_type = SOCK_STREAM) throws(Errno) -> FileDescriptor {
         guard path.utf8.count <= maxPathLength else { throw Errno(code: ENAMETOOLONG, call: "connect \(path)") }
         let fd = try retryingOnInterrupt("socket") {
             socket(AF_UNIX, Int32(type.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -66,7 +66,7 @@ enum UnixSocket {
     /// A socket file already there is replaced only if no daemon answers on it
     /// (a stale one from a crash); anything that is not a socket, or a symlink,
     /// is left alone and reported. `mode` is applied to the new socket file.
-    static func listen(_ path: String, mode: mode_t = 0o660, backlog: Int32 = 128) throws -> FileDescriptor {
+    package static func listen(_ path: String, mode: mode_t = 0o660, backlog: Int32 = 128) throws -> FileDescriptor {
         let fd = try bind(path, type: SOCK_STREAM, mode: mode)
         guard Glibc.listen(fd.rawValue, backlog) == 0 else {
             let e = Errno.current("listen \(path)")
