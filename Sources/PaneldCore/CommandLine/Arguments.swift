@@ -2,9 +2,9 @@ import PanelDisplay
 import Glibc
 import PaneldBuildInfo
 
-// paneld's command line: subcommands, long options (`--name VALUE`,
-// `--name=VALUE`, flags), a list of positional arguments, help, and errors
-// that say what is wrong. (swift-argument-parser did this; with the
+// The command line of paneld (subcommands) and paneld-bench (one command):
+// long options (`--name VALUE`, `--name=VALUE`, flags), a list of positional
+// arguments, help, and errors that say what is wrong. (swift-argument-parser did this; with the
 // FoundationEssentials it links it took about 3 MB of the daemon's resident
 // memory, a quarter of its budget: docs/performance.md, "Idle and memory".)
 
