@@ -66,12 +66,14 @@ let package = Package(
             // relocations (RELR: no 0.9 MB .rela.dyn to read and apply at start), and with
             // --static-swift-stdlib the toolchain's -lstdc++ resolved to libstdc++.a
             // (Sources/paneld/Link holds a linker script that shadows libstdc++.so;
-            // a dynamic build links no -lstdc++ itself, so it is unaffected).
+            // a dynamic build links no -lstdc++ itself, so it is unaffected), and
+            // PaneldCore's symbols kept out of the dynamic symbol table (Link/paneld.exports).
             linkerSettings: [
                 .unsafeFlags(
                     [
                         "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
                         "-Xclang-linker", "-L\(Context.packageDirectory)/Sources/paneld/Link",
+                        "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/paneld/Link/paneld.exports",
                     ],
                     .when(configuration: .release))
             ]
