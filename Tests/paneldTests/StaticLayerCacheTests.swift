@@ -234,6 +234,44 @@ import Testing
         #expect(textDraws >= 24)
     }
 
+    /// Two dials (one with a value arc, threshold sections and units, one
+    /// with a tail and its labels outside), moved by jumps across thresholds
+    /// and by steps of 1 %: each repaint draws only the dynamic parts (needle,
+    /// hub, value arc, value) that meet its rectangles, over the picture.
+    @Test(arguments: [PixelFormat.xrgb8888, .rgb565], [PanelRotation.none, .clockwise90])
+    func dialUpdatesEqualAFullRedraw(format: PixelFormat, rotation: PanelRotation) throws {
+        let layout = try LayoutReader.parse(
+            Array(
+                """
+                {"mode": "320x240", "gauges": [
+                  {"name": "speed", "style": "dial", "rect": [0, 0, 170, 240], "range": [0, 100], "label": "Speed",
+                   "units": "km/h", "valueArc": true,
+                   "thresholds": [{"above": 60, "color": "#FF9500"}, {"above": 85, "color": "#FF3B30"}]},
+                  {"name": "rpm", "style": "dial", "rect": [170, 30, 150, 180], "range": [0, 8],
+                   "scale": {"labels": "outside"}, "needle": {"tail": 0.2}}]}
+                """.utf8))
+        var smallSteps: [Double] = []
+        let renderer = PanelRenderer(layout: layout, width: Self.width, height: Self.height)
+        try expectUpdatesEqualFullRedraws(layout, format: format, rotation: rotation, steps: 24) { step, values in
+            let fraction =
+                step < 12 ? 0.05 + 0.9 * Double((step + 1) * 37 % 101) / 100 : 0.5 + 0.01 * Double(step % 4 - 1)
+            var changed: Set<String> = []
+            for g in layout.gauges where step % 5 != 0 || g.name == "speed" {
+                let old = values[g.name] ?? g.range.lower
+                values[g.name] = g.range.lower + fraction * (g.range.upper - g.range.lower)
+                if step >= 12 {
+                    let d = renderer.damage(for: [g.name], from: [g.name: old], to: values)
+                    smallSteps.append(Double(d.reduce(0) { $0 + $1.area }))
+                }
+                changed.insert(g.name)
+            }
+            return changed
+        }
+        // A step of 1 % repaints strips along the needle, not the dial.
+        let frame = 170.0 * 240
+        #expect(!smallSteps.isEmpty && smallSteps.allSatisfy { $0 < 0.3 * frame }, "\(smallSteps)")
+    }
+
     /// A value change damages less than the gauge's frame where the style knows
     /// its dynamic layer, the whole frame where it does not, and the frames of
     /// overlapping gauges together.

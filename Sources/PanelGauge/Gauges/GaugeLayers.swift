@@ -53,16 +53,83 @@ public struct GaugeLayering {
     /// values (see ``changedBounds(to:)``).
     public var valueArc: ValueArc?
 
+    /// The dynamic layer as the parts it paints, in order, when the style
+    /// gives them: drawing every part in order is the style's dynamic layer.
+    /// A program that repaints a rectangle of the layer can draw only the
+    /// parts whose bounds meet it (paneld does), without the gauge's body
+    /// (which lays the gauge out again), and a value change damages only the
+    /// parts that change (``changedBounds(to:)``).
+    public var dynamicParts: [DynamicPart]?
+
     /// Creates a layering.
     ///
     /// - Parameters:
     ///   - staticKey: A value equal for every drawing with the same static layer.
     ///   - dynamicBounds: Rectangles holding every pixel the dynamic layer can change, or nil for anywhere.
     ///   - valueArc: The value indicator, when it is an arc stroked from the layout's start to the value.
-    public init(staticKey: AnyHashable, dynamicBounds: [Rect]?, valueArc: ValueArc? = nil) {
+    ///   - dynamicParts: The dynamic layer as the parts it paints, in order, or nil when not known.
+    public init(
+        staticKey: AnyHashable, dynamicBounds: [Rect]?, valueArc: ValueArc? = nil, dynamicParts: [DynamicPart]? = nil
+    ) {
         self.staticKey = staticKey
         self.dynamicBounds = dynamicBounds
         self.valueArc = valueArc
+        self.dynamicParts = dynamicParts
+    }
+
+    /// One part of a dynamic layer (a needle, a hub, a value arc, a line of
+    /// text): where it paints, what it depends on, and how to paint it.
+    public struct DynamicPart {
+        /// What a part's pixels depend on, so that two drawings of a part (at
+        /// two values) can tell where they differ (``changedBounds(to:)``).
+        public enum Change {
+            /// The part paints the same pixels as another whose key is equal.
+            case key(AnyHashable)
+            /// A line of text in `color`: two lines differ only in the glyphs
+            /// that differ.
+            case glyphs([DrawnGlyph], color: Color)
+            /// An arc stroked from its layout's start to its value (its `others`
+            /// are not used): two on the same circle, with the same ends and
+            /// paint, differ only in the arc between their values.
+            case arc(ValueArc)
+        }
+
+        /// Rectangles holding every pixel the part paints.
+        public var bounds: [Rect]
+        /// What the part's pixels depend on.
+        public var change: Change
+        /// Paints the part; the canvas's clip applies, and the part's pixels
+        /// inside a clip are those it paints unclipped (`RasterPromises`, promise 1).
+        public var draw: (Canvas) -> Void
+
+        /// Creates a part.
+        ///
+        /// - Parameters:
+        ///   - bounds: Rectangles holding every pixel the part paints.
+        ///   - change: What the part's pixels depend on.
+        ///   - draw: Paints the part on a canvas.
+        public init(bounds: [Rect], change: Change, draw: @escaping (Canvas) -> Void) {
+            self.bounds = bounds
+            self.change = change
+            self.draw = draw
+        }
+
+        /// Rectangles holding every pixel in which this part and `new` differ.
+        public func changedBounds(to new: DynamicPart) -> [Rect] {
+            switch (change, new.change) {
+            case (.key(let a), .key(let b)) where a == b:
+                return []
+            case (.glyphs(let a, let ca), .glyphs(let b, let cb)) where ca == cb:
+                return Set(a).symmetricDifference(b).map { Rect($0.box) }
+            case (.arc(let a), .arc(let b))
+            where a.layout == b.layout && a.cap == b.cap && a.paint == b.paint && a.followsTheCircle
+                && b.followsTheCircle:
+                let lo = min(a.value, b.value), hi = max(a.value, b.value)
+                return lo == hi ? [] : a.layout.strokeBands(from: lo, to: hi)
+            default:
+                return bounds + new.bounds
+            }
+        }
     }
 
     /// A dynamic layer whose value indicator is an arc along `layout` from its
@@ -169,11 +236,16 @@ public struct GaugeLayering {
 
     /// Rectangles holding every pixel in which this dynamic layer and `new`'s
     /// (the same gauge in the same rectangle at another value, with the same
-    /// static key) differ; nil when that can be anywhere. With value arcs on the
+    /// static key) differ; nil when that can be anywhere. With dynamic parts
+    /// (as many on both sides), where each part differs from its counterpart
+    /// (``DynamicPart/changedBounds(to:)``). With value arcs on the
     /// same circle in the same paint, that is the arc between the two values
     /// (both ends' caps included) and the other parts at both values; otherwise
     /// the dynamic bounds at both values.
     public func changedBounds(to new: GaugeLayering) -> [Rect]? {
+        if let p = dynamicParts, let q = new.dynamicParts, p.count == q.count {
+            return zip(p, q).flatMap { $0.changedBounds(to: $1) }
+        }
         if let a = valueArc, let b = new.valueArc, a.layout == b.layout, a.cap == b.cap, a.paint == b.paint,
             a.followsTheCircle, b.followsTheCircle
         {

@@ -1,4 +1,7 @@
-/// The keys each object of a layout file accepts. The reader's unknown-key
+import PanelGauge
+
+/// The keys each object of a layout file accepts (a gauge's own keys and the
+/// objects in them are PanelGauge's gauge dialect, `GaugeDescription.Keys`). The reader's unknown-key
 /// check uses these lists (a key not in its object's list is an error), and
 /// `docs/layout.md` documents every one of them: the tests compare the two.
 enum LayoutKeys {
@@ -12,34 +15,33 @@ enum LayoutKeys {
     static let page = ["name", "gauges", "grid"]
     /// `"grid"`.
     static let grid = ["columns", "rows", "gap", "margin"]
-    /// One gauge of `"gauges"`.
-    static let gauge = [
-        "name", "style", "rect", "range", "label", "units", "tint", "gradient", "thresholds", "format", "segments",
-        "minimumLabel", "maximumLabel", "labelSize", "metric", "interpolation", "title", "mqtt", "staleAfter",
-        "staleOnRestore", "cell", "scale", "sections", "needle", "valueArc", "kind",
-    ]
+    /// The keys of a gauge slot that place and feed the gauge; the layout reader reads them,
+    /// PanelGauge's `GaugeDescription` the others (its `Keys.gauge`).
+    static let gaugeLayoutOnly = ["name", "kind", "rect", "cell", "metric", "mqtt", "staleAfter", "staleOnRestore"]
+    /// One gauge of `"gauges"`: its layout keys and the gauge dialect's keys.
+    static let gauge = gaugeLayoutOnly + GaugeDescription.Keys.gauge
     /// A slot of `"gauges"` with `"kind": "text"`.
     static let textWidget = ["name", "kind", "rect", "cell", "text", "size", "align", "color"]
     /// A slot of `"gauges"` with `"kind": "clock"`.
     static let clock = ["name", "kind", "rect", "cell", "format", "size", "align", "color"]
     /// The gauge keys only a dial accepts (on another style they are errors).
-    static let dialOnly = ["scale", "sections", "needle", "valueArc"]
+    static let dialOnly = GaugeDescription.Keys.dialOnly
     /// A gauge's `"cell"`.
     static let cell = ["row", "column", "rowSpan", "columnSpan"]
     /// A value format given as an object (a gauge's `"format"`, a dial's scale labels' `"format"`).
-    static let format = ["kind", "decimals"]
+    static let format = GaugeDescription.Keys.format
     /// One of a gauge's `"thresholds"`.
-    static let threshold = ["above", "color"]
+    static let threshold = GaugeDescription.Keys.threshold
     /// A dial's `"scale"`.
-    static let scale = ["start", "sweep", "majorTicks", "minorTicks", "labels", "band"]
+    static let scale = GaugeDescription.Keys.scale
     /// A dial's `"majorTicks"` or `"minorTicks"` given as an object.
-    static let ticks = ["count", "length", "width", "color"]
+    static let ticks = GaugeDescription.Keys.ticks
     /// A dial's scale `"labels"` given as an object.
-    static let scaleLabels = ["placement", "format", "color"]
+    static let scaleLabels = GaugeDescription.Keys.scaleLabels
     /// One of a dial's `"sections"`.
-    static let section = ["from", "to", "color"]
+    static let section = GaugeDescription.Keys.section
     /// A dial's `"needle"`.
-    static let needle = ["length", "width", "tipWidth", "tail", "hub", "color", "hubColor"]
+    static let needle = GaugeDescription.Keys.needle
     /// The top-level `"mqtt"` (the broker).
     static let mqtt = MQTTSettings.keys
     /// A gauge's `"mqtt"` given as an object (the topic).

@@ -158,9 +158,6 @@ package enum LayoutReader {
     static let maxPages = 32
     /// Seconds a page may be shown before the next (`pageInterval`).
     static let pageIntervalLimits = 1.0...86_400.0
-    /// Short names kept from the first layout format: `arc` is the open
-    /// speedometer arc, `bar` the horizontal capacity bar.
-    static let styleAliases: [String: GaugeStyleName] = ["arc": .accessoryCircular, "bar": .linearCapacity]
     static let maxFileSize = 1 << 20
     /// Seconds a `staleAfter` may be: shorter would dim a gauge between two
     /// readings of a fast feeder; longer than a week is "never" (null).
@@ -595,13 +592,25 @@ private struct Checker {
         return layout
     }
 
+    /// A gauge slot: its gauge keys are PanelGauge's gauge dialect, read by
+    /// `GaugeDescription`; the layout keys (``LayoutKeys/gaugeLayoutOnly``) are read here.
     mutating func gauge(
         _ v: JSONValue, _ path: String, screen: (width: Int, height: Int)?, environment: GaugeEnvironment,
         staleness defaults: Staleness.Rule
     )
         -> LayoutGauge?
     {
-        guard let m = members(v, path, known: LayoutKeys.gauge) else { return nil }
+        var description: GaugeDescription? = nil
+        do {
+            let d = try GaugeDescription(json: v.gaugeJSON, path: path, alsoAccepted: LayoutKeys.gaugeLayoutOnly)
+            warnings += d.warnings.map(LayoutIssue.init)
+            description = d
+        } catch {
+            issues += error.issues.map(LayoutIssue.init)
+        }
+        guard case .object(let list) = v.kind else { return nil }
+        var m: [String: JSONValue] = [:]
+        for (key, value) in list where LayoutKeys.gaugeLayoutOnly.contains(key) { m[key] = value }
         let before = issues.count
         let name = slotName(v, m, path)
         var metric: String? = nil
@@ -621,152 +630,11 @@ private struct Checker {
             (mqtt, found) = MQTTSubscription.read(v, path: path + ".mqtt")
             issues += found
         }
-        var style = GaugeStyleName.ring
-        if let s = string(m["style"], path + ".style") {
-            if let st = GaugeStyleName(rawValue: s) ?? LayoutReader.styleAliases[s] {
-                style = st
-            } else {
-                let names = GaugeStyleName.allCases.map(\.rawValue) + LayoutReader.styleAliases.keys.sorted()
-                fail(m["style"], path + ".style", "unknown style '\(s)' (one of: \(names.joined(separator: ", ")))")
-            }
-        }
-        var segments = 10
-        if let n = number(m["segments"], path + ".segments") {
-            if let k = Int(exactly: n), (1...100).contains(k) {
-                segments = k
-            } else {
-                fail(m["segments"], path + ".segments", "must be a whole number from 1 to 100")
-            }
-            if style != .stepped { fail(m["segments"], path + ".segments", "only a 'stepped' gauge has segments") }
-        }
-        var dial = DialGaugeStyle()
-        for key in LayoutKeys.dialOnly where m[key] != nil && style != .dial {
-            fail(m[key], path + "." + key, "only a 'dial' gauge has \(key == "scale" ? "a scale" : key)")
-        }
         let (rect, cell) = place(m, path, screen: screen)
-        var range = try! ValueRange(0, 100)
-        if let r = m["range"] {
-            if case .array(let a) = r.kind, a.count == 2, case .number(let lo) = a[0].kind,
-                case .number(let hi) = a[1].kind
-            {
-                if let vr = try? ValueRange(lo, hi) { range = vr } else { fail(r, path + ".range", "needs min < max") }
-            } else {
-                fail(r, path + ".range", "expected [min, max]")
-            }
-        }
-        if style == .dial {
-            // Round numbers on the scale unless the layout gives a count.
-            dial.majorTicks.count =
-                DialGaugeStyle.Ticks.roundCount(for: range.lower...range.upper) ?? dial.majorTicks.count
-            dialOptions(m, path, into: &dial)
-        }
-        let label = string(m["label"], path + ".label")
-        var title = TitlePlacement.automatic
-        if let t = string(m["title"], path + ".title") {
-            switch t {
-            case "auto": title = .automatic
-            case "top": title = .top
-            case "bottom": title = .bottom
-            case "none": title = .none
-            default: fail(m["title"], path + ".title", "'\(t)' is not 'auto', 'top', 'bottom' or 'none'")
-            }
-        }
-        let units = string(m["units"], path + ".units")
-        let minimumLabel = string(m["minimumLabel"], path + ".minimumLabel")
-        let maximumLabel = string(m["maximumLabel"], path + ".maximumLabel")
-        var labelSize: Double? = nil
-        if let n = number(m["labelSize"], path + ".labelSize") {
-            if n >= 4 && n <= 200 {
-                labelSize = n
-            } else {
-                fail(m["labelSize"], path + ".labelSize", "must be 4 to 200 pixels")
-            }
-        }
-        var tint: Tint? = nil
-        if m["tint"] != nil, m["gradient"] != nil {
-            fail(m["gradient"], path + ".gradient", "give either tint or gradient, not both")
-        }
-        if let c = color(m["tint"], path + ".tint") { tint = .color(c) }
-        if let g = m["gradient"] {
-            if case .array(let a) = g.kind, a.count >= 2, a.count <= 16 {
-                var stops: [Color] = []
-                for (k, s) in a.enumerated() { if let c = color(s, path + ".gradient[\(k)]") { stops.append(c) } }
-                if stops.count == a.count { tint = .gradient(stops) }
-            } else {
-                fail(g, path + ".gradient", "expected 2 to 16 colours [\"#RRGGBB\", ...]")
-            }
-        }
-        var interpolation = ColorInterpolation.oklab
-        if let s = string(m["interpolation"], path + ".interpolation") {
-            switch s {
-            case "oklab": interpolation = .oklab
-            case "srgb": interpolation = .sRGB
-            default: fail(m["interpolation"], path + ".interpolation", "'\(s)' is not 'oklab' or 'srgb'")
-            }
-        }
-        var steps: [Thresholds.Step] = []
-        if let t = m["thresholds"] {
-            if case .array(let a) = t.kind {
-                for (k, item) in a.enumerated() {
-                    let p = path + ".thresholds[\(k)]"
-                    guard let tm = members(item, p, known: LayoutKeys.threshold) else { continue }
-                    let value = number(tm["above"], p + ".above")
-                    let c = color(tm["color"], p + ".color")
-                    if tm["above"] == nil { fail(item, p + ".above", "missing") }
-                    if tm["color"] == nil { fail(item, p + ".color", "missing") }
-                    if let value, let c {
-                        if let last = steps.last, value <= last.from {
-                            fail(tm["above"], p + ".above", "thresholds must be in increasing order")
-                        }
-                        steps.append(Thresholds.Step(from: value, color: c))
-                    }
-                }
-            } else {
-                fail(t, path + ".thresholds", "expected an array [ { \"above\": 80, \"color\": \"#FF3B30\" } ]")
-            }
-        }
-        var format: ValueFormat? = nil
-        if let f = m["format"] {
-            format = valueFormat(f, path + ".format", units: units)
-        } else if let units {
-            format = .number(decimals: 0, unit: units)
-        }
-        guard issues.count == before else { return nil }
+        guard issues.count == before, let description else { return nil }
         do {
-            var g = try Gauge(
-                checkedValue: range.lower, range: range.lower...range.upper, label: label.map(GaugeLabel.text),
-                current: nil, minimum: minimumLabel.map(GaugeLabel.text), maximum: maximumLabel.map(GaugeLabel.text))
-            g.style = style == .dial ? dial : style.style(segments: segments)
-            // A gradient (the layout's, or the style's default one) mixes in Oklab
-            // unless the layout asks for sRGB.
-            g.tint = (tint ?? g.style.defaultTint).interpolated(in: interpolation)
-            g.valueFormat = format
-            g.environment = environment
-            g.title = title
-            // Text sizes follow the gauge's rectangle, unless the layout fixes them.
-            if let labelSize { g.environment.labelSize = labelSize } else { g.environment.typeScale = TypeScale() }
-            // Below the first threshold the gauge keeps its own colour (the tint at the start of the range);
-            // without a tint of the layout's, a style whose default is a gradient (the ring's red to
-            // green, red at the start) is green there: thresholds mark what is high, so below them is fine.
-            // (A dial draws thresholds as sections of its scale: none below the first.)
-            if !steps.isEmpty {
-                let own = tint == nil && g.style.defaultTint.isGradient ? Color.green : g.resolvedTint.color(at: 0)
-                g.thresholds = try Thresholds(base: style == .dial ? nil : own, steps: steps)
-            }
-            warnUnshown(g, m, path, style: style, hasFormat: format != nil)
-            if !g.resolvedTint.isGradient, m["interpolation"] != nil {
-                warn(
-                    m["interpolation"], path + ".interpolation", "has no effect: the tint is one colour, not a gradient"
-                )
-            }
-            if !steps.isEmpty, let key = m["gradient"] ?? m["tint"], tint?.isGradient == true {
-                warn(
-                    key, path + (m["gradient"] != nil ? ".gradient" : ".tint"),
-                    "with thresholds, only its first colour shows (below the first threshold)")
-            }
-            if format?.kind == .percent, m["units"] != nil {
-                warn(m["units"], path + ".units", "not shown: a percent format shows '%'")
-            }
+            let g = try description.makeGauge(environment: environment)
+            let range = try ValueRange(g.range.lowerBound, g.range.upperBound)
             return LayoutGauge(
                 name: name, rect: rect, range: range, gauge: g, metric: metric, mqtt: mqtt, staleness: staleness,
                 cell: cell, line: v.line, rectLine: m["rect"]?.line)
@@ -894,119 +762,6 @@ private struct Checker {
         return d
     }
 
-    /// A whole number at `path` in `range`.
-    mutating func count(_ v: JSONValue?, _ path: String, in range: ClosedRange<Int>) -> Int? {
-        guard let d = number(v, path) else { return nil }
-        guard let k = Int(exactly: d), range.contains(k) else {
-            fail(v, path, "must be a whole number from \(range.lowerBound) to \(range.upperBound)")
-            return nil
-        }
-        return k
-    }
-
-    /// A dial's `scale`, `sections`, `needle` and `valueArc` keys (see ``LayoutReader``).
-    mutating func dialOptions(_ m: [String: JSONValue], _ path: String, into dial: inout DialGaugeStyle) {
-        if let v = m["scale"] {
-            let p = path + ".scale"
-            if let sm = members(v, p, known: LayoutKeys.scale) {
-                if let a = number(sm["start"], p + ".start", in: -360...360) { dial.startAngle = .degrees(a) }
-                if let a = number(sm["sweep"], p + ".sweep", in: -360...360) {
-                    if a == 0 { fail(sm["sweep"], p + ".sweep", "must not be 0") } else { dial.sweep = .degrees(a) }
-                }
-                if let t = sm["majorTicks"] { ticks(t, p + ".majorTicks", counts: 2...101, into: &dial.majorTicks) }
-                if let t = sm["minorTicks"] { ticks(t, p + ".minorTicks", counts: 0...20, into: &dial.minorTicks) }
-                if let l = sm["labels"] { dial.labels = scaleLabels(l, p + ".labels") }
-                if let b = number(sm["band"], p + ".band", in: 0...0.3) { dial.bandWidth = b }
-            }
-        }
-        if let v = m["sections"] {
-            let p = path + ".sections"
-            if case .array(let a) = v.kind {
-                var out: [DialGaugeStyle.Section] = []
-                for (k, item) in a.enumerated() {
-                    let q = p + "[\(k)]"
-                    guard let sm = members(item, q, known: LayoutKeys.section) else { continue }
-                    for key in LayoutKeys.section where sm[key] == nil { fail(item, q + "." + key, "missing") }
-                    if let from = number(sm["from"], q + ".from"), let to = number(sm["to"], q + ".to"),
-                        let c = color(sm["color"], q + ".color")
-                    {
-                        if from >= to {
-                            fail(sm["to"], q + ".to", "must be greater than from (\(GaugeStore.format(from)))")
-                        }
-                        out.append(DialGaugeStyle.Section(from: from, to: to, color: c))
-                    }
-                }
-                dial.sections = out
-            } else {
-                fail(v, p, "expected an array [ { \"from\": 0, \"to\": 60, \"color\": \"#34C759\" } ]")
-            }
-        }
-        if let v = m["needle"] {
-            let p = path + ".needle"
-            if let nm = members(v, p, known: LayoutKeys.needle) {
-                if let x = number(nm["length"], p + ".length", in: 0...1.2) { dial.needle.length = x }
-                if let x = number(nm["width"], p + ".width", in: 0...0.3) { dial.needle.baseWidth = x }
-                if let x = number(nm["tipWidth"], p + ".tipWidth", in: 0...0.3) { dial.needle.tipWidth = x }
-                if let x = number(nm["tail"], p + ".tail", in: 0...1) { dial.needle.tail = x }
-                if let x = number(nm["hub"], p + ".hub", in: 0...0.5) { dial.needle.hubRadius = x }
-                if let c = color(nm["color"], p + ".color") { dial.needle.color = c }
-                if let c = color(nm["hubColor"], p + ".hubColor") { dial.needle.hubColor = c }
-            }
-        }
-        if let v = m["valueArc"] {
-            switch v.kind {
-            case .bool(let on): dial.valueArc = on ? 0.035 : nil
-            case .number: dial.valueArc = number(v, path + ".valueArc", in: 0.005...0.2)
-            default: fail(v, path + ".valueArc", "expected true, false or a width (a fraction of the dial's radius)")
-            }
-        }
-    }
-
-    /// `N` (a count) or `{"count": N, "length": 0.15, "width": 0.025, "color": "#FFFFFF"}`.
-    mutating func ticks(_ v: JSONValue, _ path: String, counts: ClosedRange<Int>, into t: inout DialGaugeStyle.Ticks) {
-        if case .number = v.kind {
-            if let k = count(v, path, in: counts) { t.count = k }
-            return
-        }
-        guard let tm = members(v, path, known: LayoutKeys.ticks) else { return }
-        if let k = count(tm["count"], path + ".count", in: counts) { t.count = k }
-        if let x = number(tm["length"], path + ".length", in: 0...1) { t.length = x }
-        if let x = number(tm["width"], path + ".width", in: 0...0.2) { t.width = x }
-        if let c = color(tm["color"], path + ".color") { t.color = c }
-    }
-
-    /// `"inside"`, `"outside"`, `"none"`, or `{"placement": ..., "format": ..., "color": ...}`.
-    mutating func scaleLabels(_ v: JSONValue, _ path: String) -> DialGaugeStyle.ScaleLabels? {
-        var labels = DialGaugeStyle.ScaleLabels()
-        func placement(_ s: String, _ at: JSONValue?, _ p: String) -> Bool {
-            switch s {
-            case "inside": labels.placement = .inside
-            case "outside": labels.placement = .outside
-            case "none": return false
-            default: fail(at, p, "'\(s)' is not 'inside', 'outside' or 'none'")
-            }
-            return true
-        }
-        switch v.kind {
-        case .string(let s):
-            return placement(s, v, path) ? labels : nil
-        case .object:
-            guard let lm = members(v, path, known: LayoutKeys.scaleLabels) else { return labels }
-            if let s = string(lm["placement"], path + ".placement"), !placement(s, lm["placement"], path + ".placement")
-            {
-                return nil
-            }
-            if let f = lm["format"], let format = valueFormat(f, path + ".format", units: nil) {
-                labels.format = format
-            }
-            if let c = color(lm["color"], path + ".color") { labels.color = c }
-            return labels
-        default:
-            fail(v, path, "expected \"inside\", \"outside\", \"none\" or {\"placement\": ..., \"format\": ...}")
-            return labels
-        }
-    }
-
     /// Warns when a dial's scale labels are thinned or left out in `cell`
     /// (its rectangle on the screen; nothing to say when it is not known).
     mutating func warnThinned(_ g: Gauge, at v: JSONValue, _ path: String, cell: IntRect?) {
@@ -1020,65 +775,6 @@ private struct Checker {
             let nth = l.labelStep == 2 ? "2nd" : l.labelStep == 3 ? "3rd" : "\(l.labelStep)th"
             warn(
                 v, path + ".scale", "scale labels would overlap on a \(size) dial: every \(nth) major tick is labelled")
-        }
-    }
-
-    /// Warns about each label key whose text the gauge does not show.
-    mutating func warnUnshown(
-        _ g: Gauge, _ m: [String: JSONValue], _ path: String, style: GaugeStyleName, hasFormat: Bool
-    ) {
-        let shown = g.shownLabels
-        let given: [(key: String, kind: GaugeLabelKinds)] = [
-            ("label", .label), ("minimumLabel", .minimumValue), ("maximumLabel", .maximumValue),
-        ]
-        for (key, kind) in given where m[key] != nil && !shown.contains(kind) {
-            let why =
-                kind == .label
-                ? "the '\(style.rawValue)' style has no place for a label and \"title\" is \"none\""
-                : "the '\(style.rawValue)' style shows no end labels"
-            warn(m[key], path + "." + key, "not shown: \(why)")
-        }
-        if hasFormat, !shown.contains(.currentValue) {
-            let key = m["format"] != nil ? "format" : "units"
-            warn(
-                m[key], path + "." + key,
-                "not shown: the '\(style.rawValue)' style shows no current value with end labels")
-        }
-        if m["title"] != nil, m["label"] == nil {
-            warn(m["title"], path + ".title", "has no effect: the gauge has no \"label\"")
-        }
-    }
-
-    /// `"percent"`, `"number"`, or `{"kind": "percent" | "number", "decimals": 0...9}`;
-    /// a number carries the gauge's `units`.
-    mutating func valueFormat(_ v: JSONValue, _ path: String, units: String?) -> ValueFormat? {
-        var kind: String? = nil
-        var decimals: Int? = nil
-        switch v.kind {
-        case .string(let s): kind = s
-        case .object:
-            guard let m = members(v, path, known: LayoutKeys.format) else { return nil }
-            kind = string(m["kind"], path + ".kind")
-            if m["kind"] == nil { fail(v, path + ".kind", "missing") }
-            if let d = number(m["decimals"], path + ".decimals") {
-                if let k = Int(exactly: d), (0...9).contains(k) {
-                    decimals = k
-                } else {
-                    fail(m["decimals"], path + ".decimals", "must be a whole number from 0 to 9")
-                    return nil
-                }
-            }
-        default:
-            fail(v, path, "expected \"percent\", \"number\" or {\"kind\": ..., \"decimals\": N}")
-            return nil
-        }
-        switch kind {
-        case "percent": return .percent(decimals: decimals ?? 0)
-        case "number": return .number(decimals: decimals ?? 0, unit: units)
-        case nil: return nil
-        case let other?:
-            fail(v, path, "unknown format '\(other)' (percent or number)")
-            return nil
         }
     }
 
@@ -1144,5 +840,27 @@ package struct StatsdAddress: Equatable, Sendable {
         }
         self.octets = o
         self.port = port
+    }
+}
+
+extension JSONValue {
+    /// The value as PanelGauge's gauge reader takes it, lines kept.
+    var gaugeJSON: GaugeJSON {
+        switch kind {
+        case .null: GaugeJSON(.null, line: line)
+        case .bool(let b): GaugeJSON(.bool(b), line: line)
+        case .number(let d): GaugeJSON(.number(d), line: line)
+        case .string(let s): GaugeJSON(.string(s), line: line)
+        case .array(let a): GaugeJSON(.array(a.map(\.gaugeJSON)), line: line)
+        case .object(let m):
+            GaugeJSON(.object(m.map { GaugeJSON.Member(key: $0.key, value: $0.value.gaugeJSON) }), line: line)
+        }
+    }
+}
+
+extension LayoutIssue {
+    /// An issue of a gauge's gauge keys, as the layout reports it.
+    init(_ issue: GaugeDescriptionIssue) {
+        self.init(line: issue.line, path: issue.path, message: issue.message)
     }
 }

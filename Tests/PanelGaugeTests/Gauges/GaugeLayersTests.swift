@@ -1,5 +1,9 @@
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 @testable import PanelGauge
 
 /// Every built-in style, in the variants whose static layer or dynamic bounds
@@ -111,6 +115,66 @@ enum LayeredGauges {
                     #expect(outside == 0, "\(name) at \(f): dynamic pixels outside the dynamic bounds")
                 }
             }
+        }
+    }
+
+    /// Where a style gives its dynamic layer as parts, they are that layer:
+    /// drawn in order over the static layer they make the whole drawing; each
+    /// paints only inside its bounds; and between two values every pixel that
+    /// differs lies in the parts' changed bounds.
+    @Test func dynamicPartsAreTheDynamicLayer() throws {
+        var withParts = 0
+        for (name, gauge) in try LayeredGauges.all() {
+            func at(_ f: Double) throws -> Gauge {
+                try gauge.withValue(gauge.range.lowerBound + f * (gauge.range.upperBound - gauge.range.lowerBound))
+            }
+            guard gauge.layering(in: Self.rect).dynamicParts != nil else { continue }
+            withParts += 1
+            var previous: (gauge: Gauge, image: Image)?
+            for f in LayeredGauges.fractions {
+                let g = try at(f)
+                let parts = try #require(g.layering(in: Self.rect).dynamicParts, "\(name)")
+                let whole = draw(g, layers: [.all], format: .xrgb8888)
+                let byParts = draw(g, layers: [.static], format: .xrgb8888)
+                let canvas = Canvas(surface: byParts.surface)
+                for part in parts {
+                    let before = Image(width: byParts.width, height: byParts.height, format: .xrgb8888)
+                    copy(byParts, to: before)
+                    part.draw(canvas)
+                    let boxes = part.bounds.map(IntRect.init(covering:))
+                    let outside = differing(before, byParts).filter { p in !boxes.contains { $0.contains(p) } }
+                    #expect(
+                        outside.isEmpty, "\(name) at \(f): a part paints outside its bounds at \(outside.prefix(3))")
+                }
+                #expect(differing(whole, byParts).isEmpty, "\(name) at \(f): the parts are not the dynamic layer")
+                if let (pg, pImage) = previous {
+                    let a = pg.layering(in: Self.rect), b = g.layering(in: Self.rect)
+                    if a.staticKey == b.staticKey {
+                        let changed = try #require(a.changedBounds(to: b)).map(IntRect.init(covering:))
+                        let missed = differing(pImage, whole).filter { p in !changed.contains { $0.contains(p) } }
+                        #expect(missed.isEmpty, "\(name) to \(f): changed pixels outside the changed bounds")
+                    }
+                }
+                previous = (g, whole)
+            }
+        }
+        #expect(withParts >= 2)
+    }
+
+    /// The one-pixel rectangles where two images of one size differ.
+    func differing(_ a: Image, _ b: Image) -> [IntRect] {
+        var out: [IntRect] = []
+        for y in 0..<a.height {
+            for x in 0..<a.width where a.surface.pixel(x: x, y: y) != b.surface.pixel(x: x, y: y) {
+                out.append(IntRect(x: x, y: y, width: 1, height: 1))
+            }
+        }
+        return out
+    }
+
+    func copy(_ a: Image, to b: Image) {
+        for y in 0..<a.height {
+            memcpy(b.surface.row(y), a.surface.row(y), a.width * a.surface.format.bytesPerPixel)
         }
     }
 

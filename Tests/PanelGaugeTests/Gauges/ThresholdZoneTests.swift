@@ -73,10 +73,4 @@ import Testing
         #expect(tint.color(at: 0.5) == .gray)
         #expect(tint.color(at: 0.9) == Color.red.opacity(0.5))
     }
-
-    @Test func aLayoutFileTurnsZonesOn() throws {
-        let d = try JSONDecoder().decode(
-            GaugeDescription.self, from: Data(##"{ "style": "ring", "showZones": true }"##.utf8))
-        #expect(try d.makeGauge().environment.showsThresholdZones)
-    }
 }

@@ -330,20 +330,44 @@ public struct DialGaugeStyle: GaugeStyle, Hashable {
                 }
             }
             guard context.layers.contains(.dynamic) else { return }
-            if let arc = l.valueArc {
-                arc.strokeValueArc(to: c.value, cap: .round, valueStroke(c, arc), on: canvas)
-            }
-            if let current = c.currentValueLabel, let box = l.valueBox {
-                current.draw(in: box, on: canvas, context: context, pixelSize: l.valueSize, color: env.foreground)
-            }
-            if let p = l.needlePath(for: c.value) {
-                canvas.fill(p, paint: .solid(needle.color ?? c.tint.color(at: c.value)))
-            }
-            if l.hubRadius > 0 {
-                canvas.fillDisc(center: l.center, radius: l.hubRadius, paint: .solid(needle.hubColor ?? env.foreground))
+            for part in DynamicPart.allCases {
+                draw(part, c, l, on: canvas, context: context)
             }
         }
     }
+
+    /// The dynamic layer's parts, in the order they are painted.
+    enum DynamicPart: CaseIterable {
+        case valueArc, currentValue, needle, hub
+    }
+
+    /// Paints one part of the dynamic layer: the one code the body and the
+    /// layering's parts (``layering(configuration:in:context:)``) both run.
+    private func draw(_ part: DynamicPart, _ c: Configuration, _ l: DialLayout, on canvas: Canvas, context: DrawContext)
+    {
+        switch part {
+        case .valueArc:
+            if let arc = l.valueArc {
+                arc.strokeValueArc(to: c.value, cap: .round, valueStroke(c, arc), on: canvas)
+            }
+        case .currentValue:
+            if let current = c.currentValueLabel, let box = l.valueBox {
+                current.draw(
+                    in: box, on: canvas, context: context, pixelSize: l.valueSize, color: c.environment.foreground)
+            }
+        case .needle:
+            if let p = l.needlePath(for: c.value) {
+                canvas.fill(p, paint: .solid(needleColor(c)))
+            }
+        case .hub:
+            if l.hubRadius > 0 {
+                canvas.fillDisc(center: l.center, radius: l.hubRadius, paint: .solid(hubColor(c)))
+            }
+        }
+    }
+
+    private func needleColor(_ c: Configuration) -> Color { needle.color ?? c.tint.color(at: c.value) }
+    private func hubColor(_ c: Configuration) -> Color { needle.hubColor ?? c.environment.foreground }
 
     /// The value arc's paint: the tint along the scale.
     private func valueStroke(_ c: Configuration, _ arc: CircularGaugeLayout) -> GaugeLayering.ValueArc.Stroke {
@@ -355,25 +379,51 @@ public struct DialGaugeStyle: GaugeStyle, Hashable {
     /// arc, the current value, the needle and the hub are dynamic. The needle's
     /// bounds are boxes along its length, so a move repaints a strip around the
     /// needle rather than the box of its whole sweep.
+    /// Its dynamic parts (``GaugeLayering/dynamicParts``) are the value arc,
+    /// the current value (its glyphs, when it is text), the needle and the hub.
     public func layering(configuration c: Configuration, in rect: Rect, context: DrawContext) -> GaugeLayering {
         guard let l = layout(configuration: c, in: rect, context: context) else {
             return GaugeLayering(staticKey: AnyHashable(0), dynamicBounds: [])
         }
-        var others = l.needleBounds(for: c.value)
-        if l.hubRadius > 0 {
-            others.append(Rect(x: l.center.x, y: l.center.y, width: 0, height: 0).insetBy(-(l.hubRadius + 1)))
+        typealias Part = GaugeLayering.DynamicPart
+        var parts: [Part] = []
+        var complete = true
+        func add(_ part: DynamicPart, _ bounds: [Rect]?, _ change: Part.Change) {
+            guard let bounds else { return complete = false }
+            parts.append(Part(bounds: bounds, change: change) { draw(part, c, l, on: $0, context: context) })
         }
-        var bounds: [Rect]? = others
+        if let arc = l.valueArc {
+            let a = GaugeLayering.ValueArc(
+                layout: arc, value: c.value, cap: .round, paint: AnyHashable(c.tint), others: [])
+            add(.valueArc, c.value > 0 ? arc.strokePieces(from: 0, to: c.value) : [], .arc(a))
+        }
         if let current = c.currentValueLabel, let box = l.valueBox {
-            bounds = adding(current.drawnBounds(in: box, context: context, pixelSize: l.valueSize), to: bounds)
+            let color = c.environment.foreground
+            let bounds = current.drawnBounds(in: box, context: context, pixelSize: l.valueSize)
+            if let glyphs = current.drawnGlyphs(in: box, context: context, pixelSize: l.valueSize) {
+                add(.currentValue, bounds, .glyphs(glyphs, color: color))
+            } else {
+                add(.currentValue, bounds, .key(AnyHashable("\(current)")))
+            }
+        }
+        if l.needlePath(for: c.value) != nil {
+            add(
+                .needle, l.needleBounds(for: c.value),
+                .key(AnyHashable(NeedleKey(corners: l.needleCorners(for: c.value), color: needleColor(c)))))
+        }
+        if l.hubRadius > 0 {
+            let box = Rect(x: l.center.x, y: l.center.y, width: 0, height: 0).insetBy(-(l.hubRadius + 1))
+            add(.hub, [box], .key(AnyHashable(hubColor(c))))
         }
         let key = AnyHashable(StaticKey(layout: l, sections: resolvedSections(c), label: c.label.map { "\($0)" }))
-        guard let arc = l.valueArc else { return GaugeLayering(staticKey: key, dynamicBounds: bounds) }
-        let arcBounds = c.value > 0 ? arc.strokePieces(from: 0, to: c.value) : []
-        let valueArc = bounds.map {
-            GaugeLayering.ValueArc(layout: arc, value: c.value, cap: .round, paint: AnyHashable(c.tint), others: $0)
-        }
-        return GaugeLayering(staticKey: key, dynamicBounds: adding(bounds, to: arcBounds), valueArc: valueArc)
+        guard complete else { return GaugeLayering(staticKey: key, dynamicBounds: nil) }
+        return GaugeLayering(staticKey: key, dynamicBounds: parts.flatMap(\.bounds), dynamicParts: parts)
+    }
+
+    /// What a needle's pixels depend on.
+    private struct NeedleKey: Hashable {
+        var corners: [Point]
+        var color: Color
     }
 
     /// What the static layer depends on.
