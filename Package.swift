@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "PanelGauge", targets: ["PanelGauge"]),
         .library(name: "PanelDisplay", targets: ["PanelDisplay"]),
         .executable(name: "paneld", targets: ["paneld"]),
+        .executable(name: "paneld-bench", targets: ["paneld-bench"]),
         .executable(name: "panelgauge-bench", targets: ["panelgauge-bench"]),
     ],
     targets: [
@@ -47,26 +48,40 @@ let package = Package(
                 .define("PANELD_GIT_REVISION", to: "\"\(gitRevision)\""),
             ]
         ),
+        // The daemon's core: layout, protocol, inputs, renderer, loop, and the command-line
+        // parser of its executables. A target, not a product: what the executables use is
+        // `package` access, an interface inside this package rather than an API (PanelGauge
+        // and PanelDisplay are the libraries for other programs). No unsafe flags.
+        .target(
+            name: "PaneldCore",
+            dependencies: ["PanelGauge", "PanelDisplay", "CMosquitto", "PaneldBuildInfo"]
+        ),
+        // The daemon's command line (run, render, send, reload, drm-info) over PaneldCore.
         .executableTarget(
             name: "paneld",
-            dependencies: ["PanelGauge", "PanelDisplay", "CDRM", "CMosquitto", "PaneldBuildInfo"],
+            dependencies: ["PaneldCore", "PanelGauge", "PanelDisplay"],
             exclude: ["Link"],
             // Release links for a small resident set (docs/performance.md, "Idle and memory";
             // install builds add --static-swift-stdlib): lld with packed relative
             // relocations (RELR: no 0.9 MB .rela.dyn to read and apply at start), and with
             // --static-swift-stdlib the toolchain's -lstdc++ resolved to libstdc++.a
             // (Sources/paneld/Link holds a linker script that shadows libstdc++.so;
-            // a dynamic build links no -lstdc++ itself, so it is unaffected).
+            // a dynamic build links no -lstdc++ itself, so it is unaffected), and
+            // PaneldCore's symbols kept out of the dynamic symbol table (Link/paneld.exports).
             linkerSettings: [
                 .unsafeFlags(
                     [
                         "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
                         "-Xclang-linker", "-L\(Context.packageDirectory)/Sources/paneld/Link",
+                        "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/paneld/Link/paneld.exports",
                     ],
                     .when(configuration: .release))
             ]
         ),
         .executableTarget(name: "panelgauge-bench", dependencies: ["PanelGauge"]),
+        // The daemon's figures in docs/performance.md (damage-only repaint, socket-to-flip
+        // latency), measured on PaneldCore's loop and renderer; not installed.
+        .executableTarget(name: "paneld-bench", dependencies: ["PaneldCore", "PanelGauge", "PanelDisplay"]),
         // The display library's example (its DocC article shows this file; the x86_64
         // e2e runs it on bochs and compares the scanout with its own --png frame).
         .executableTarget(name: "gauge-on-screen", dependencies: ["PanelGauge", "PanelDisplay"]),
@@ -74,6 +89,7 @@ let package = Package(
             name: "PanelGaugeTests", dependencies: ["PanelGauge"],
             exclude: ["References"]
         ),
-        .testTarget(name: "paneldTests", dependencies: ["paneld", "PanelDisplay"]),
+        .testTarget(
+            name: "paneldTests", dependencies: ["PaneldCore", "paneld", "paneld-bench", "PanelGauge", "PanelDisplay"]),
     ]
 )

@@ -3,7 +3,7 @@ import PanelGauge
 import Testing
 
 @testable import PanelDisplay
-@testable import paneld
+@testable import PaneldCore
 
 @Suite struct AnimatorTests {
     @Test func glidesMonotonicallyAndEndsExactlyOnTheTarget() {

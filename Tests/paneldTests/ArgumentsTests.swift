@@ -3,7 +3,7 @@ import PanelGauge
 import Testing
 
 @testable import PanelDisplay
-@testable import paneld
+@testable import PaneldCore
 
 /// paneld's own command-line parser (`Arguments`, `CommandLineTool`): what
 /// each form of an option gives, which command lines are refused and with

@@ -1,9 +1,10 @@
 import Testing
 
 @testable import PanelDisplay
-@testable import paneld
+@testable import PaneldCore
+@testable import paneld_bench
 
-/// `paneld benchmark` runs end to end and prints one JSON object. No timing is
+/// `paneld-bench` runs end to end and prints one JSON object. No timing is
 /// asserted: the figures belong to docs/performance.md, measured on purpose.
 @Suite(.serialized) struct BenchmarkTests {
     /// The keys a line must have, and that it is one JSON object (checked by the
@@ -20,9 +21,14 @@ import Testing
         for key in keys { #expect(names.contains(key), "\(key) missing in \(out)") }
     }
 
+    /// Runs the built paneld-bench with `args` to completion.
+    func runBench(_ args: [String], in dir: TempDirectory) throws -> (status: Int32, out: String, err: String) {
+        try runCommand([builtProduct("paneld-bench")] + args, path: "/usr/bin:/bin", in: dir)
+    }
+
     @Test func damageFullPhasePrintsOneJSONLine() throws {
         let dir = TempDirectory()
-        let r = try runPaneld(["benchmark", "--damage", "--phase", "full", "--frames", "2"], in: dir)
+        let r = try runBench(["--damage", "--phase", "full", "--frames", "2"], in: dir)
         #expect(r.status == 0, "\(r.err)")
         try expectJSONLine(r.out, keys: ["benchmark", "phase", "frames", "repaint_rects", "repaint_pixels"])
         #expect(r.out.contains("\"repaint_rects\": [[0, 0, 800, 480]]"), "a full frame repaints the screen")
@@ -30,10 +36,23 @@ import Testing
 
     @Test func latencyOverAHundredLinesPrintsOneJSONLine() throws {
         let dir = TempDirectory()
-        let r = try runPaneld(["benchmark", "--latency", "--lines", "100", "--size", "160x120"], in: dir)
+        let r = try runBench(["--latency", "--lines", "100", "--size", "160x120"], in: dir)
         #expect(r.status == 0, "\(r.err)")
         try expectJSONLine(r.out, keys: ["benchmark", "lines", "answered", "p50_ms", "p99_ms", "max_ms"])
         #expect(r.out.contains("\"answered\": 100"), "every line is answered by a frame")
+    }
+
+    @Test func aBadCommandLineNamesTheProgram() throws {
+        let dir = TempDirectory()
+        let r = try runBench(["--damage"], in: dir)
+        #expect(r.status == 64)
+        #expect(r.err.contains("--damage needs --phase full or --phase update"), "\(r.err)")
+        #expect(r.err.contains("Usage: paneld-bench [--damage]"), "\(r.err)")
+        #expect(r.err.contains("See 'paneld-bench --help'"), "\(r.err)")
+        // The daemon does not carry the benchmark.
+        let paneld = try runPaneld(["benchmark", "--damage", "--phase", "full"], in: dir)
+        #expect(paneld.status == 64)
+        #expect(paneld.err.contains("Unknown subcommand 'benchmark'"), "\(paneld.err)")
     }
 
     @Test func lineValuesNameTheirLine() {

@@ -3,6 +3,7 @@ import PanelGauge
 import Testing
 
 @testable import PanelDisplay
+@testable import PaneldCore
 @testable import paneld
 
 /// Runs the built paneld with `args` to completion; returns (exit status, stdout, stderr).

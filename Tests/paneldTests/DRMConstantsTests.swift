@@ -2,7 +2,7 @@ import CDRM
 import Testing
 
 @testable import PanelDisplay
-@testable import paneld
+@testable import PaneldCore
 
 /// The Swift-side copies of kernel constants must equal libdrm's headers.
 @Suite struct DRMConstantsTests {

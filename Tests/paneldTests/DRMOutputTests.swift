@@ -2,7 +2,7 @@ import PanelGauge
 import Testing
 
 @testable import PanelDisplay
-@testable import paneld
+@testable import PaneldCore
 
 #if canImport(Glibc)
     import Glibc

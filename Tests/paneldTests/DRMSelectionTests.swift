@@ -1,7 +1,7 @@
 import Testing
 
 @testable import PanelDisplay
-@testable import paneld
+@testable import PaneldCore
 
 @Suite struct DRMDeviceChoiceTests {
     @Test func skipsRenderOnlyCardLikeThePisV3D() throws {

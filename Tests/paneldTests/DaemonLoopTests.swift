@@ -3,7 +3,7 @@ import PanelGauge
 import Testing
 
 @testable import PanelDisplay
-@testable import paneld
+@testable import PaneldCore
 
 /// A display stand-in that keeps the FrameOutput contract's paper trail: every
 /// present with its damage, and a "page flip" pending until its descriptor

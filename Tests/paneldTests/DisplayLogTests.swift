@@ -1,6 +1,7 @@
 import Testing
 
 @testable import PanelDisplay
+@testable import PaneldCore
 @testable import paneld
 
 /// paneld routes the display library's messages into its own log, each with its

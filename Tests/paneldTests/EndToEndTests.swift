@@ -3,6 +3,7 @@ import PanelGauge
 import Testing
 
 @testable import PanelDisplay
+@testable import PaneldCore
 @testable import paneld
 
 /// End-to-end: the built `paneld` binary, PNG output, a socket in a temp directory.

@@ -2,6 +2,7 @@ import Foundation
 import PanelGauge
 import Testing
 
+@testable import PaneldCore
 @testable import paneld
 
 /// The pictures in docs/examples/ are what `paneld render` draws today, and the

@@ -1,7 +1,7 @@
 import PanelGauge
 
 @testable import PanelDisplay
-@testable import paneld
+@testable import PaneldCore
 
 #if canImport(Glibc)
     import Glibc

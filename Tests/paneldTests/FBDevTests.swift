@@ -2,6 +2,7 @@ import PanelGauge
 import Testing
 
 @testable import PanelDisplay
+@testable import PaneldCore
 @testable import paneld
 
 #if canImport(Glibc)

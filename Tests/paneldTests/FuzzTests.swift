@@ -1,7 +1,7 @@
 import Testing
 
 @testable import PanelDisplay
-@testable import paneld
+@testable import PaneldCore
 
 /// A small deterministic generator (SplitMix64), so a failing case can be replayed by seed.
 struct SplitMix64: RandomNumberGenerator {

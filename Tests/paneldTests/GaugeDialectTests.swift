@@ -2,7 +2,7 @@ import Foundation
 import PanelGauge
 import Testing
 
-@testable import paneld
+@testable import PaneldCore
 
 /// One gauge JSON dialect: a gauge object of paneld's layout file and a
 /// `GaugeDescription` decoded by `JSONDecoder` take the same keys, with the same

@@ -2,7 +2,7 @@ import Glibc
 import PanelGauge
 import Testing
 
-@testable import paneld
+@testable import PaneldCore
 
 /// The layout's grid and flow: rectangles computed for the screen, pixel for
 /// pixel as worked out by hand in each test, and every way a grid can fail to fit.

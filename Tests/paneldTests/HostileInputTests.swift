@@ -3,7 +3,7 @@ import PanelGauge
 import Testing
 
 @testable import PanelDisplay
-@testable import paneld
+@testable import PaneldCore
 
 /// Clients that trickle, idle or never read, and a full client table: paneld stays
 /// available to everyone else, and closes such clients on its own deadlines.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import paneld
+@testable import PaneldCore
 
 /// docs/layout.md documents every key the layout reader accepts, and no other:
 /// each object's table follows a `<!-- keys: OBJECT -->` line and lists one key

@@ -2,7 +2,7 @@ import Foundation
 import PanelGauge
 import Testing
 
-@testable import paneld
+@testable import PaneldCore
 
 /// PanelGauge's article "The layout file" stays true: its gauge objects decode
 /// with `JSONDecoder` and read in a layout without an issue or a warning, its

@@ -1,7 +1,7 @@
 import Testing
 
 @testable import PanelDisplay
-@testable import paneld
+@testable import PaneldCore
 
 @Suite struct LayoutFuzzTests {
     /// 20 000 mutations of a valid layout: the reader never crashes, and every

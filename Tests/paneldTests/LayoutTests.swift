@@ -2,7 +2,7 @@ import PanelGauge
 import Testing
 
 @testable import PanelDisplay
-@testable import paneld
+@testable import PaneldCore
 
 private func layout(_ json: String) throws -> Layout { try LayoutReader.parse(Array(json.utf8)) }
 

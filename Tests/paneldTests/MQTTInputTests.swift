@@ -3,7 +3,7 @@ import PanelGauge
 import Testing
 
 @testable import PanelDisplay
-@testable import paneld
+@testable import PaneldCore
 
 /// The MQTT input against a real mosquitto broker that each test starts on a
 /// free port of 127.0.0.1 with its own configuration (``Broker``): values from

@@ -1,7 +1,7 @@
 import Testing
 
 @testable import PanelDisplay
-@testable import paneld
+@testable import PaneldCore
 
 private func parse(_ s: String) -> Result<Command, LineError> { LineParser.parse(Array(s.utf8)) }
 

@@ -1,7 +1,7 @@
 import PanelGauge
 import Testing
 
-@testable import paneld
+@testable import PaneldCore
 
 @Suite struct PanelRendererTests {
     static let layoutJSON = """

@@ -3,7 +3,7 @@ import PanelGauge
 import Testing
 
 @testable import PanelDisplay
-@testable import paneld
+@testable import PaneldCore
 
 /// Stale values: the layout keys and their mistakes, the rules (``Staleness``),
 /// the dimmed drawing and its damage, and the daemon's loop: a gauge goes stale

@@ -3,7 +3,7 @@ import PanelGauge
 import Testing
 
 @testable import PanelDisplay
-@testable import paneld
+@testable import PaneldCore
 
 /// paneld's cached, damage-only updates against a full redraw from scratch:
 /// the renderer keeps pictures of the gauges' static layers and repaints only
@@ -215,7 +215,7 @@ import Testing
         #expect(textDraws > 0)
     }
 
-    /// The built-in layout's screen-filling ring, as `paneld benchmark --damage`
+    /// The built-in layout's screen-filling ring, as `paneld-bench --damage`
     /// drives it: jumps of about 37 % of the range, then steps of 1 % up and
     /// down, each copied from the whole arc's picture between the exact parts.
     @Test(arguments: [PixelFormat.xrgb8888, .rgb565], [PanelRotation.none, .clockwise90])

@@ -3,7 +3,7 @@ import PanelGauge
 import Testing
 
 @testable import PanelDisplay
-@testable import paneld
+@testable import PaneldCore
 
 /// statsd and DogStatsD input: the Unix datagram socket, metric aliases, other
 /// metric types ignored, dropped lines logged within a budget, and the real

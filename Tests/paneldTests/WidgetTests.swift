@@ -3,7 +3,7 @@ import PanelGauge
 import Testing
 
 @testable import PanelDisplay
-@testable import paneld
+@testable import PaneldCore
 
 /// Text widgets, clocks and pages: the layout keys and their mistakes, the
 /// socket's text and `page` lines, the clock's and the rotation's schedules,

@@ -1,4 +1,5 @@
 import PanelDisplay
+import PaneldCore
 
 /// `paneld drm-info`: list DRM devices, connectors, modes and capabilities.
 ///

@@ -1,5 +1,6 @@
 import PanelDisplay
 import Glibc
+import PaneldCore
 
 /// `paneld`: live gauges on an embedded Linux display.
 ///
@@ -9,7 +10,7 @@ import Glibc
 enum Paneld {
     static let abstract = "Show live gauges on a DRM/KMS display, fed by a Unix socket."
     nonisolated(unsafe) static let commands: [any PaneldCommand.Type] = [
-        Run.self, Render.self, Send.self, Reload.self, DRMInfo.self, Benchmark.self,
+        Run.self, Render.self, Send.self, Reload.self, DRMInfo.self,
     ]
 
     static func main() {

@@ -1,4 +1,5 @@
 import Glibc
+import PaneldCore
 
 /// `paneld reload`: asks the running daemon to re-read its layout file and waits
 /// for its answer, so a rejected layout is a failure the caller sees (the unit's

@@ -1,6 +1,7 @@
 import Glibc
 import PanelDisplay
 import PanelGauge
+import PaneldCore
 
 /// `paneld render`: draw a layout with given values to a PNG, no display needed.
 ///

@@ -1,6 +1,7 @@
 import PanelDisplay
 import Glibc
 import PanelGauge
+import PaneldCore
 
 /// `paneld run` (the default command): the daemon.
 ///

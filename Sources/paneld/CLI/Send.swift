@@ -1,5 +1,6 @@
 import PanelDisplay
 import Glibc
+import PaneldCore
 
 /// `paneld send`: a small client for the control socket (no socat needed).
 ///

@@ -1,7 +1,7 @@
 import Glibc
 import PanelGauge
 
-@testable import paneld
+@testable import PaneldCore
 
 /// A mosquitto broker of the test's own (Debian's `mosquitto` package): its
 /// configuration, password file, certificates and log in a temp directory, a

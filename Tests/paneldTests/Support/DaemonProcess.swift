@@ -3,7 +3,7 @@ import PanelGauge
 import Testing
 
 @testable import PanelDisplay
-@testable import paneld
+@testable import PaneldCore
 
 /// A temporary directory, removed (with its files) when the test ends.
 final class TempDirectory {
@@ -43,16 +43,19 @@ func markAllDescriptorsCloseOnExec() {
 }
 
 /// The `paneld` binary built next to the test bundle.
-func paneldBinary() -> String {
+func paneldBinary() -> String { builtProduct("paneld") }
+
+/// The executable product `name` (`paneld`, `paneld-bench`) built next to the test bundle.
+func builtProduct(_ name: String) -> String {
     var buf = [CChar](repeating: 0, count: 4096)
     let n = readlink("/proc/self/exe", &buf, buf.count - 1)
     var dir = n > 0 ? String(decoding: buf[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
-    // .../debug/paneldPackageTests.xctest (a file on Linux): paneld is its sibling.
+    // .../debug/paneldPackageTests.xctest (a file on Linux): the products are its siblings.
     while !dir.isEmpty, dir != "/" {
         dir = String(dir[..<(dir.lastIndex(of: "/") ?? dir.startIndex)])
-        if access(dir + "/paneld", X_OK) == 0 { return dir + "/paneld" }
+        if access(dir + "/" + name, X_OK) == 0 { return dir + "/" + name }
     }
-    return ".build/debug/paneld"
+    return ".build/debug/" + name
 }
 
 /// Whether the PNG at `path` comes to hold `want`'s pixels, size included,

@@ -1,4 +1,4 @@
-@testable import paneld
+@testable import PaneldCore
 
 /// The issues the layout reader reports for `json`; none when it reads.
 func issues(_ json: String) -> [LayoutIssue] {

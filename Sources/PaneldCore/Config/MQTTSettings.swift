@@ -1,0 +1,308 @@
+/// The layout's `"mqtt"` object: which broker paneld subscribes at and how it
+/// signs in. Checked by ``read(_:path:fileReadable:)``, so settings that exist
+/// are valid. A password is never in the layout: `passwordFile` names a file
+/// whose first line is the password.
+package struct MQTTSettings: Equatable, Sendable {
+    /// `mqtts://` (TLS) rather than `mqtt://`.
+    var tls = false
+    var host = ""
+    var port = 1883
+    /// The client id; nil = one the library makes up (`auto-...`).
+    var clientID: String?
+    var username: String?
+    package var passwordFile: String?
+    /// CA certificate(s) a `mqtts://` broker's certificate must chain to; nil = the system's.
+    var caFile: String?
+    /// Client certificate and key (PEM), for brokers that ask for one.
+    var certificateFile: String?
+    var keyFile: String?
+    /// Seconds between keepalive pings when nothing else is sent (5 to 3600).
+    var keepalive = 60
+
+    static let keys = ["broker", "clientId", "username", "passwordFile", "ca", "certificate", "key", "keepalive"]
+    static let keepaliveRange = 5...3600
+
+    /// `mqtt://HOST[:PORT]` or `mqtts://HOST[:PORT]`, the host a name, an IPv4
+    /// address or a bracketed IPv6 one. Pure.
+    static func parseBroker(_ text: String) -> (tls: Bool, host: String, port: Int)? {
+        let tls: Bool
+        let rest: Substring
+        if text.hasPrefix("mqtt://") {
+            (tls, rest) = (false, text.dropFirst(7))
+        } else if text.hasPrefix("mqtts://") {
+            (tls, rest) = (true, text.dropFirst(8))
+        } else {
+            return nil
+        }
+        var host = rest
+        var port = tls ? 8883 : 1883
+        if rest.hasPrefix("[") {
+            guard let close = rest.firstIndex(of: "]") else { return nil }
+            host = rest[rest.index(after: rest.startIndex)..<close]
+            let after = rest[rest.index(after: close)...]
+            if !after.isEmpty {
+                guard after.hasPrefix(":"), let p = Int(after.dropFirst()) else { return nil }
+                port = p
+            }
+            guard host.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else { return nil }
+        } else if let colon = rest.firstIndex(of: ":") {
+            host = rest[..<colon]
+            guard let p = Int(rest[rest.index(after: colon)...]) else { return nil }
+            port = p
+        }
+        let hostBytes = host.utf8
+        guard (1...253).contains(hostBytes.count), (1...65535).contains(port),
+            rest.hasPrefix("[")
+                || hostBytes.allSatisfy({
+                    ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A)
+                        || $0 == 0x2D || $0 == 0x2E
+                })
+        else { return nil }
+        return (tls, String(host), port)
+    }
+
+    /// The settings in `v`, or the issues found (paths under `path`). `fileReadable`
+    /// checks each named file without opening it.
+    static func read(_ v: JSONValue, path: String, fileReadable: (String) -> Bool) -> (MQTTSettings?, [LayoutIssue]) {
+        var issues: [LayoutIssue] = []
+        func fail(_ at: JSONValue, _ key: String, _ message: String) {
+            issues.append(LayoutIssue(line: at.line, path: key.isEmpty ? path : path + "." + key, message: message))
+        }
+        guard case .object(let members) = v.kind else {
+            fail(v, "", "expected an object {\"broker\": \"mqtt://HOST:PORT\", ...}")
+            return (nil, issues)
+        }
+        var m: [String: JSONValue] = [:]
+        for (k, value) in members {
+            if keys.contains(k) {
+                m[k] = value
+            } else {
+                fail(value, k, "unknown key (expected one of: \(keys.joined(separator: ", ")))")
+            }
+        }
+        func string(_ key: String) -> String? {
+            guard let value = m[key] else { return nil }
+            guard case .string(let s) = value.kind, !s.isEmpty, s.utf8.count <= 4096,
+                s.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F })
+            else {
+                fail(value, key, "expected a non-empty string without control characters")
+                return nil
+            }
+            return s
+        }
+        func file(_ key: String) -> String? {
+            guard let f = string(key) else { return nil }
+            if !f.hasPrefix("/") || !fileReadable(f) {
+                fail(m[key]!, key, "cannot read \(f) (it must be an absolute path to a readable regular file)")
+            }
+            return f
+        }
+        var s = MQTTSettings()
+        if let b = string("broker") {
+            if let (tls, host, port) = parseBroker(b) {
+                (s.tls, s.host, s.port) = (tls, host, port)
+            } else {
+                fail(m["broker"]!, "broker", "'\(LineError.clip(b))' is not mqtt://HOST[:PORT] or mqtts://HOST[:PORT]")
+            }
+        } else if m["broker"] == nil {
+            fail(v, "broker", "missing (e.g. \"mqtt://127.0.0.1:1883\")")
+        }
+        s.clientID = string("clientId")
+        if let id = s.clientID, id.utf8.count > 128 { fail(m["clientId"]!, "clientId", "at most 128 bytes") }
+        s.username = string("username")
+        s.passwordFile = file("passwordFile")
+        if s.passwordFile != nil, s.username == nil {
+            fail(m["passwordFile"]!, "passwordFile", "needs a \"username\" too")
+        }
+        s.caFile = file("ca")
+        s.certificateFile = file("certificate")
+        s.keyFile = file("key")
+        if (s.certificateFile == nil) != (s.keyFile == nil), let at = m["certificate"] ?? m["key"] {
+            fail(at, m["certificate"] == nil ? "key" : "certificate", "give both \"certificate\" and \"key\"")
+        }
+        if !s.tls, let key = ["ca", "certificate", "key"].first(where: { m[$0] != nil }) {
+            fail(m[key]!, key, "TLS files need an mqtts:// broker")
+        }
+        if let k = m["keepalive"] {
+            if case .number(let d) = k.kind, let n = Int(exactly: d), keepaliveRange.contains(n) {
+                s.keepalive = n
+            } else {
+                fail(k, "keepalive", "must be whole seconds from 5 to 3600")
+            }
+        }
+        return issues.isEmpty ? (s, []) : (nil, issues)
+    }
+}
+
+/// A gauge's `"mqtt"`: the topic that sets it and how its payload is read.
+/// `"mqtt": "TOPIC"` is a topic whose payload is a plain number.
+package struct MQTTSubscription: Equatable, Sendable {
+    /// One topic name (no `+` or `#` wildcards).
+    var topic: String
+    /// Where the number is in a JSON payload, e.g. `["state", "cpu", "load"]`
+    /// (`state.cpu.load`; a component that is a whole number indexes an array);
+    /// nil = the payload is a plain number.
+    var field: [String]?
+    /// The value shown is `number * scale + offset`.
+    var scale = 1.0
+    var offset = 0.0
+    /// 0 or 1.
+    var qos = 0
+
+    static let keys = ["topic", "field", "scale", "offset", "qos"]
+    static let maxTopicLength = 1024
+    static let maxFieldDepth = 16
+
+    static func read(_ v: JSONValue, path: String) -> (MQTTSubscription?, [LayoutIssue]) {
+        var issues: [LayoutIssue] = []
+        func fail(_ at: JSONValue, _ key: String, _ message: String) {
+            issues.append(LayoutIssue(line: at.line, path: key.isEmpty ? path : path + "." + key, message: message))
+        }
+        var m: [String: JSONValue] = [:]
+        var shorthand = false
+        switch v.kind {
+        case .string:
+            m["topic"] = v
+            shorthand = true
+        case .object(let members):
+            for (k, value) in members {
+                if keys.contains(k) {
+                    m[k] = value
+                } else {
+                    fail(value, k, "unknown key (expected one of: \(keys.joined(separator: ", ")))")
+                }
+            }
+        default:
+            fail(
+                v, "", "expected a topic \"TOPIC\" or {\"topic\": ..., \"field\": ..., \"scale\": ..., \"offset\": ...}"
+            )
+            return (nil, issues)
+        }
+        var s = MQTTSubscription(topic: "")
+        let topicKey = shorthand ? "" : "topic"
+        if let t = m["topic"] {
+            if case .string(let text) = t.kind, (1...maxTopicLength).contains(text.utf8.count),
+                !text.unicodeScalars.contains(where: { $0 == "+" || $0 == "#" || $0.value == 0 })
+            {
+                s.topic = text
+            } else {
+                fail(t, topicKey, "expected a topic name of 1 to \(maxTopicLength) bytes without the wildcards + and #")
+            }
+        } else {
+            fail(v, "topic", "missing")
+        }
+        if let f = m["field"] {
+            let parts = (f.kind.stringValue ?? "").split(separator: ".", omittingEmptySubsequences: false)
+            if f.kind.stringValue != nil, !parts.contains(where: \.isEmpty), parts.count <= maxFieldDepth {
+                s.field = parts.map(String.init)
+            } else {
+                fail(
+                    f, "field",
+                    "expected a path such as \"temperature\" or \"state.cpu.load\" (at most \(maxFieldDepth) parts)")
+            }
+        }
+        for key in ["scale", "offset"] {
+            guard let n = m[key] else { continue }
+            if case .number(let d) = n.kind {
+                if key == "scale" { s.scale = d } else { s.offset = d }
+            } else {
+                fail(n, key, "expected a number")
+            }
+        }
+        if let q = m["qos"] {
+            if case .number(let d) = q.kind, d == 0 || d == 1 {
+                s.qos = Int(d)
+            } else {
+                fail(q, "qos", "must be 0 or 1")
+            }
+        }
+        return issues.isEmpty ? (s, []) : (nil, issues)
+    }
+}
+
+extension JSONValue.Kind {
+    var stringValue: String? {
+        if case .string(let s) = self { return s }
+        return nil
+    }
+}
+
+/// Why a payload did not give a value.
+enum MQTTPayloadError: Error, Equatable, CustomStringConvertible {
+    case tooLarge(Int)
+    case notANumber
+    case notJSON(String)
+    case noField(String)
+    case fieldNotANumber(String)
+    case notFinite
+
+    var description: String {
+        switch self {
+        case .tooLarge(let n): "payload of \(n) bytes is larger than \(MQTTPayload.maxSize)"
+        case .notANumber: "payload is not a number"
+        case .notJSON(let why): "payload is not JSON (\(why))"
+        case .noField(let f): "no field '\(LineError.clip(f))' in the payload"
+        case .fieldNotANumber(let f): "field '\(LineError.clip(f))' is not a number"
+        case .notFinite: "value is not finite after scale and offset"
+        }
+    }
+}
+
+/// Reads a gauge's value out of an MQTT payload. Pure; bounded: a payload over
+/// ``maxSize`` bytes is refused before it is looked at, and JSON nesting is
+/// bounded by ``JSONReader/maxDepth``.
+enum MQTTPayload {
+    static let maxSize = 65536
+
+    static func value(_ payload: UnsafeRawBufferPointer, _ s: MQTTSubscription) -> Result<Double, MQTTPayloadError> {
+        guard payload.count <= maxSize else { return .failure(.tooLarge(payload.count)) }
+        let raw: Double
+        if let field = s.field {
+            let root: JSONValue
+            do { root = try JSONReader.parse(Array(payload)) } catch { return .failure(.notJSON(error.message)) }
+            var node = root
+            for part in field {
+                switch node.kind {
+                case .object(let members):
+                    guard let next = members.first(where: { $0.key == part }) else {
+                        return .failure(.noField(field.joined(separator: ".")))
+                    }
+                    node = next.value
+                case .array(let items):
+                    guard let k = Int(part), items.indices.contains(k) else {
+                        return .failure(.noField(field.joined(separator: ".")))
+                    }
+                    node = items[k]
+                default: return .failure(.noField(field.joined(separator: ".")))
+                }
+            }
+            switch node.kind {
+            case .number(let d): raw = d
+            case .string(let text):
+                guard let d = number(text.utf8) else { return .failure(.fieldNotANumber(field.joined(separator: "."))) }
+                raw = d
+            default: return .failure(.fieldNotANumber(field.joined(separator: ".")))
+            }
+        } else {
+            guard let d = number(payload) else { return .failure(.notANumber) }
+            raw = d
+        }
+        let v = raw * s.scale + s.offset
+        return v.isFinite ? .success(v) : .failure(.notFinite)
+    }
+
+    /// A decimal number, optionally signed, with surrounding ASCII spaces, tabs
+    /// and line ends allowed (`21.5`, ` -3e2\n`); not hex, not `nan` or `inf`. Pure.
+    static func number<C: Collection>(_ bytes: C) -> Double? where C.Element == UInt8 {
+        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        let trimmed = Array(bytes.drop(while: isSpace).reversed().drop(while: isSpace).reversed())
+        guard (1...64).contains(trimmed.count),
+            trimmed.allSatisfy({
+                ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E || $0 == 0x2D || $0 == 0x2B || $0 == 0x65 || $0 == 0x45
+            }),
+            trimmed.contains(where: { $0 >= 0x30 && $0 <= 0x39 }),
+            let d = Double(String(decoding: trimmed, as: UTF8.self)), d.isFinite
+        else { return nil }
+        return d
+    }
+}

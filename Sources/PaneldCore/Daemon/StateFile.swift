@@ -1,0 +1,81 @@
+import PanelDisplay
+import Glibc
+import PanelGauge
+
+/// The last gauge values and text widgets' texts, kept across restarts.
+///
+/// Format: one `name value` line per gauge, the same text `list` answers with,
+/// then one `name text` line per text widget, as the socket takes it;
+/// written atomically (temporary file, fsync, rename) so a crash leaves the
+/// old or the new file, never a torn one.
+package enum StateFile {
+    /// A state file is a few bytes per gauge; anything larger is not ours.
+    static let maxSize = 1 << 20
+    /// Parses a state file; lines that do not parse are skipped (and counted), so a
+    /// damaged file costs at most the damaged values. A line that starts with
+    /// one of `texts` (the layout's text widgets) is that widget's text. Pure.
+    static func parse(_ bytes: [UInt8], texts textNames: Set<String> = []) -> (
+        values: [String: Double], texts: [String: String], skipped: Int
+    ) {
+        var values: [String: Double] = [:]
+        var texts: [String: String] = [:]
+        var skipped = 0
+        for line in bytes.split(separator: 0x0A) {
+            switch LineParser.parse(line, texts: textNames) {
+            case .success(.set(let name?, let v)): values[name] = v
+            case .success(.setText(let name, let text)): texts[name] = text
+            default: if !line.elementsEqual("END".utf8) { skipped += 1 }
+            }
+        }
+        return (values, texts, skipped)
+    }
+
+    static func encode(_ store: GaugeStore) -> [UInt8] {
+        var s = ""
+        for n in store.names { s += "\(n) \(GaugeStore.format(store.values[n]!))\n" }
+        for n in store.texts.keys.sorted() { s += "\(n) \(store.texts[n]!)\n" }
+        return Array(s.utf8)
+    }
+
+    /// The values and texts saved at `path`; a line starting with one of
+    /// `texts` is that text widget's text.
+    package static func load(_ path: String, texts textNames: Set<String> = []) -> (
+        values: [String: Double], texts: [String: String]
+    ) {
+        let bytes: [UInt8]
+        do {
+            bytes = try LayoutReader.readBounded(path, limit: maxSize)
+        } catch let e as Errno where e.code == ENOENT {
+            Log.info("no saved values at \(path)")
+            return ([:], [:])
+        } catch {
+            Log.warning("saved values at \(path) not used: \(error)")
+            return ([:], [:])
+        }
+        let (values, texts, skipped) = parse(bytes, texts: textNames)
+        if skipped > 0 { Log.warning("\(path): skipped \(skipped) unreadable line(s)") }
+        Log.info("restored \(values.count) value(s) and \(texts.count) text(s) from \(path)")
+        return (values, texts)
+    }
+
+    /// Why `path` cannot be the state file, or nil: something that exists there and
+    /// is not a regular file (a device, a FIFO, a directory, a symlink) is never read,
+    /// written or replaced, since it is not paneld's own.
+    package static func refusal(_ path: String) -> String? {
+        guard let type = FileIO.fileType(path), type != .regular else { return nil }
+        return "state file \(path) is \(type), not a regular file"
+    }
+
+    static func save(_ store: GaugeStore, to path: String) throws {
+        // Checked again at each save: the path may have been replaced since the start.
+        if let refusal = refusal(path) { throw DaemonError("\(refusal); not replaced") }
+        try FileIO.writeAtomically(encode(store), to: path, mode: 0o640)
+        // The rename is durable only once the directory is on disk too (power cuts).
+        let dir = path.lastIndex(of: "/").map { path[..<$0].isEmpty ? "/" : String(path[..<$0]) } ?? "."
+        let fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if fd >= 0 {
+            fsync(fd)
+            close(fd)
+        }
+    }
+}
