@@ -4,6 +4,9 @@ import PackageDescription
 /// The release this tree is (also in packaging/VERSION, which a test compares).
 let version = "0.9.0"
 /// The commit it was built from, `+dirty` with uncommitted changes; "unknown" outside git.
+/// SwiftPM evaluates this file again only when it changes, so an incremental
+/// `swift build` may keep an older revision; the package scripts build with a
+/// fresh manifest and build description (packaging/build-deb.sh checks the result).
 let gitRevision =
     Context.gitInformation.map { String($0.currentCommit.prefix(12)) + ($0.hasUncommittedChanges ? "+dirty" : "") }
     ?? "unknown"

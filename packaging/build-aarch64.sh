@@ -193,7 +193,10 @@ build_release() {
     # first on its search path; the bench gets the same here, so neither binary needs
     # libstdc++.so.6 on the Pi.
     local t=$SECONDS
-    swift_build "$SYSROOT" "$B/release" swift_static -c release --static-swift-stdlib \
+    # A fresh manifest and build description: `paneld --version` shows the
+    # revision built (SwiftPM re-reads Package.swift only when it changes).
+    rm -f "$B/release/release.yaml"
+    swift_build "$SYSROOT" "$B/release" swift_static -c release --static-swift-stdlib --manifest-cache none \
         -Xlinker "'$shim'" \
         --product paneld >"$B/build-release.log" 2>&1 \
         || { tail -40 "$B/build-release.log"; exit 1; }

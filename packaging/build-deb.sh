@@ -59,7 +59,11 @@ fi
 if [ -z "$BINARY" ]; then
     if [ "$ARCH" = amd64 ]; then
         echo "build-deb.sh: swift build -c release --static-swift-stdlib --product paneld" >&2
-        (cd "$ROOT" && swift build -c release --static-swift-stdlib --product paneld >&2)
+        # SwiftPM re-evaluates Package.swift (which reads the git revision for
+        # `paneld --version`) only when the file changes, and keeps the build
+        # description made from it: both are made afresh here.
+        rm -f "$ROOT/.build/release.yaml"
+        (cd "$ROOT" && swift build -c release --static-swift-stdlib --manifest-cache none --product paneld >&2)
         BINARY=$(cd "$ROOT" && swift build -c release --static-swift-stdlib --show-bin-path)/paneld
     else
         BINARY=$ROOT/.build-aarch64/out/paneld
@@ -73,6 +77,11 @@ if [ "$ARCH" = arm64 ]; then file_format=$("$triplet-objdump" -f "$BINARY" | sed
 if [ "$ARCH" = amd64 ]; then
     said=$("$BINARY" --version | awk '{print $2}')
     [ "$said" = "$UPSTREAM" ] || die "$BINARY says version '$said', the package would be $UPSTREAM"
+    # and, built here from a git tree, the revision it was built from.
+    if [ -z "${2:-}" ] && head=$(git -C "$ROOT" rev-parse --short=12 HEAD 2>/dev/null); then
+        "$BINARY" --version | grep -q "(git $head" \
+            || die "$BINARY says '$("$BINARY" --version)', built from $head"
+    fi
 fi
 
 WORK=$(mktemp -d)
