@@ -131,13 +131,22 @@ package enum IssueText {
         return "\(v)"
     }
 
-    /// Echoed input kept short (40 bytes) and visible: controls, format
-    /// characters, spaces other than U+0020, separators, private-use and
-    /// unassigned code points as `\u{XXXX}`, and `\` as `\\`.
+    /// Echoed input kept short (40 bytes, then `...`), so a message stays
+    /// bounded whatever was sent, and visible: see ``escaped(_:)``.
     package static func clip(_ s: String) -> String {
-        let short = s.utf8.count <= 40 ? s : String(decoding: s.utf8.prefix(40), as: UTF8.self) + "..."
+        escaped(s.utf8.count <= 40 ? s : String(decoding: s.utf8.prefix(40), as: UTF8.self) + "...")
+    }
+
+    /// Echoed input with every character that does not show as itself written
+    /// as `\u{XXXX}`: controls, format characters (right-to-left overrides,
+    /// byte-order marks, zero-width spaces), spaces other than U+0020
+    /// (no-break spaces), line and paragraph separators, private-use and
+    /// unassigned code points; and `\` as `\\`, so an escape in a message
+    /// always means one. Letters, digits, marks, punctuation and symbols of
+    /// any script stay as they are. Pure.
+    package static func escaped(_ s: String) -> String {
         var out = ""
-        for u in short.unicodeScalars {
+        for u in s.unicodeScalars {
             if u == "\\" {
                 out += "\\\\"
             } else if hidden(u) {

@@ -1,3 +1,5 @@
+import PanelGauge
+
 /// One request on the control socket, as parsed from one line.
 ///
 /// The line grammar (one command per line, `\n` or `\r\n` ended):
@@ -91,41 +93,12 @@ package enum LineError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     /// Keeps echoed input short so a reply stays bounded whatever was sent, and
-    /// visible: see ``escaped(_:)``.
-    package static func clip(_ s: String) -> String {
-        escaped(s.utf8.count <= 40 ? s : String(decoding: s.utf8.prefix(40), as: UTF8.self) + "...")
-    }
+    /// visible (``IssueText/clip(_:)``, as the layout's messages do).
+    package static func clip(_ s: String) -> String { IssueText.clip(s) }
 
-    /// Echoed input with every character that does not show as itself written as
-    /// `\u{XXXX}`: controls, format characters (right-to-left overrides, byte-order
-    /// marks, zero-width spaces), spaces other than U+0020 (no-break spaces),
-    /// line and paragraph separators, private-use and unassigned code points; and
-    /// `\` as `\\`, so an escape in the reply always means one. Letters, digits,
-    /// marks, punctuation and symbols of any script stay as they are. Pure.
-    static func escaped(_ s: String) -> String {
-        var out = ""
-        for u in s.unicodeScalars {
-            if u == "\\" {
-                out += "\\\\"
-            } else if hidden(u) {
-                out += "\\u{" + String(u.value, radix: 16, uppercase: true) + "}"
-            } else {
-                out.unicodeScalars.append(u)
-            }
-        }
-        return out
-    }
-
-    private static func hidden(_ u: Unicode.Scalar) -> Bool {
-        if u.isASCII { return u.value < 0x20 || u.value == 0x7F }
-        switch u.properties.generalCategory {
-        case .control, .format, .spaceSeparator, .lineSeparator, .paragraphSeparator, .privateUse, .unassigned,
-            .surrogate:
-            return true
-        default:
-            return false
-        }
-    }
+    /// Echoed input with every character that does not show as itself escaped
+    /// (``IssueText/escaped(_:)``).
+    static func escaped(_ s: String) -> String { IssueText.escaped(s) }
 }
 
 /// The gauge-name rule, shared by the protocol and the layout file.
