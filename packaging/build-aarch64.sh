@@ -194,17 +194,21 @@ build_release() {
     # libstdc++.so.6 on the Pi.
     local t=$SECONDS
     # A fresh manifest and build description: `paneld --version` shows the
-    # revision built (SwiftPM re-reads Package.swift only when it changes).
+    # revision built (SwiftPM re-reads Package.swift only when it changes). Each
+    # product's build plans again: a kept description holds the link flags of
+    # the build that made it (the bench's -L below).
     rm -f "$B/release/release.yaml"
     swift_build "$SYSROOT" "$B/release" swift_static -c release --static-swift-stdlib --manifest-cache none \
         -Xlinker "'$shim'" \
         --product paneld >"$B/build-release.log" 2>&1 \
         || { tail -40 "$B/build-release.log"; exit 1; }
+    rm -f "$B/release/release.yaml"
     swift_build "$SYSROOT" "$B/release" swift_static -c release --static-swift-stdlib \
         -Xlinker "'$shim'" \
         -Xlinker -L"'$ROOT/Sources/paneld/Link'" --product panelgauge-bench >>"$B/build-release.log" 2>&1 \
         || { tail -40 "$B/build-release.log"; exit 1; }
     # The display library's example (the arm64 e2e runs it on bochs-display).
+    rm -f "$B/release/release.yaml"
     swift_build "$SYSROOT" "$B/release" swift_static -c release --static-swift-stdlib \
         -Xlinker "'$shim'" \
         -Xlinker -L"'$ROOT/Sources/paneld/Link'" --product gauge-on-screen >>"$B/build-release.log" 2>&1 \
