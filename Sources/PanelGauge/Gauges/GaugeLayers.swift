@@ -120,12 +120,9 @@ public struct GaugeLayering {
             case (.key(let a), .key(let b)) where a == b:
                 return []
             case (.glyphs(let a, let ca), .glyphs(let b, let cb)) where ca == cb:
-                return Set(a).symmetricDifference(b).map { Rect($0.box) }
-            case (.arc(let a), .arc(let b))
-            where a.layout == b.layout && a.cap == b.cap && a.paint == b.paint && a.followsTheCircle
-                && b.followsTheCircle:
-                let lo = min(a.value, b.value), hi = max(a.value, b.value)
-                return lo == hi ? [] : a.layout.strokeBands(from: lo, to: hi)
+                return DrawnGlyph.changedBoxes(a, b)
+            case (.arc(let a), .arc(let b)):
+                return a.arcChange(to: b) ?? bounds + new.bounds
             default:
                 return bounds + new.bounds
             }
@@ -221,6 +218,16 @@ public struct GaugeLayering {
             return [layout.strokeBounds(from: 0, to: 0), layout.strokeBounds(from: value, to: value)] + others
         }
 
+        /// Bands holding every pixel in which this arc and `new` differ, when
+        /// they differ only between their values: the same circle, ends and
+        /// paint, both following the circle (``followsTheCircle``); nil otherwise.
+        func arcChange(to new: ValueArc) -> [Rect]? {
+            guard layout == new.layout, cap == new.cap, paint == new.paint, followsTheCircle, new.followsTheCircle
+            else { return nil }
+            let lo = min(value, new.value), hi = max(value, new.value)
+            return lo == hi ? [] : layout.strokeBands(from: lo, to: hi)
+        }
+
         /// Whether the arc's pixels away from its ends are those of the whole
         /// circle: no arc, a full turn, or a simple outline whose inner circle
         /// the rasterizer walks as a circle (`RasterPromises`, promise 3). Round ends that
@@ -246,13 +253,9 @@ public struct GaugeLayering {
         if let p = dynamicParts, let q = new.dynamicParts, p.count == q.count {
             return zip(p, q).flatMap { $0.changedBounds(to: $1) }
         }
-        if let a = valueArc, let b = new.valueArc, a.layout == b.layout, a.cap == b.cap, a.paint == b.paint,
-            a.followsTheCircle, b.followsTheCircle
-        {
-            let lo = min(a.value, b.value), hi = max(a.value, b.value)
-            let arc = lo == hi ? [] : a.layout.strokeBands(from: lo, to: hi)
+        if let a = valueArc, let b = new.valueArc, let arc = a.arcChange(to: b) {
             if let g0 = a.glyphs, let g1 = b.glyphs {
-                return arc + Set(g0).symmetricDifference(g1).map { Rect($0.box) }
+                return arc + DrawnGlyph.changedBoxes(g0, g1)
             }
             return arc + a.others + b.others
         }
@@ -516,5 +519,13 @@ public struct ArcSector: Sendable {
         if reach <= 180 { return ax * dy - ay * dx >= 0 && dx * by - dy * bx >= 0 }
         // The rest of the turn is less than half of it.
         return !(bx * dy - by * dx > 0 && dx * ay - dy * ax > 0)
+    }
+}
+
+extension DrawnGlyph {
+    /// The boxes of the glyphs in one line and not in the other: where two
+    /// lines of text (in one colour) differ.
+    static func changedBoxes(_ a: [DrawnGlyph], _ b: [DrawnGlyph]) -> [Rect] {
+        Set(a).symmetricDifference(b).map { Rect($0.box) }
     }
 }
