@@ -522,7 +522,7 @@ struct TemporaryDirectory {
     }
 
     func remove() {
-        unlink(path + "/s.sock")
+        UnixSocket.removeOwned(path + "/s.sock")
         rmdir(path)
     }
 }

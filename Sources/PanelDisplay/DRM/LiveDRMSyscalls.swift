@@ -32,14 +32,9 @@ package final class LiveDRMSyscalls: DRMSyscalls {
     package func open(_ path: String) throws -> Int32 {
         // Non-blocking, so reading events after a spurious wakeup (POLLERR, POLLHUP) returns
         // EAGAIN instead of stalling the daemon's loop; ioctls ignore the flag.
-        let fd = try retryingEINTR { Glibc.open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK) }
-        if fd < 0 {
-            let e = errno
-            throw DRMError(
-                "open(\(path))", errno: e,
-                hint: e == EACCES ? "run paneld as a member of the 'video' group, or as root" : nil)
+        try DeviceNode.open(path, flags: O_RDWR | O_NONBLOCK) { e in
+            e == EACCES ? "run paneld as a member of the 'video' group, or as root" : nil
         }
-        return fd
     }
 
     package func close(_ fd: Int32) { _ = Glibc.close(fd) }

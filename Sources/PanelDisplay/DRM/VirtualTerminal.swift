@@ -47,8 +47,7 @@ package final class VirtualTerminal {
     }
 
     private static func open() throws -> VirtualTerminal {
-        let fd = Glibc.open("/dev/tty0", O_WRONLY | O_NOCTTY | O_CLOEXEC)
-        guard fd >= 0 else { throw DRMError("open(/dev/tty0)", errno: errno) }
+        let fd = try DeviceNode.open("/dev/tty0", flags: O_WRONLY)
         var state = vt_stat()
         guard ioctl(fd, UInt(VT_GETSTATE), &state) == 0 else {
             let err = DRMError("VT_GETSTATE", errno: errno)

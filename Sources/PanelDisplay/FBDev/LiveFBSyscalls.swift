@@ -22,9 +22,7 @@ package final class LiveFBSyscalls: FBSyscalls {
     }
 
     package func open(_ path: String) throws -> Int32 {
-        let fd = try retryingEINTR { Glibc.open(path, O_RDWR | O_CLOEXEC) }
-        if fd < 0 { throw DRMError("open(\(path))", errno: errno) }
-        return fd
+        try DeviceNode.open(path, flags: O_RDWR)
     }
 
     package func close(_ fd: Int32) { _ = Glibc.close(fd) }
@@ -109,9 +107,7 @@ package final class LiveFBSyscalls: FBSyscalls {
     /// Write-only: the console's mode ioctls and the cursor escape need no more,
     /// and a service in group tty may open it so (the device is crw--w----).
     package func openConsole() throws -> Int32 {
-        let fd = try retryingEINTR { Glibc.open("/dev/tty0", O_WRONLY | O_NOCTTY | O_CLOEXEC) }
-        if fd < 0 { throw DRMError("open(/dev/tty0)", errno: errno) }
-        return fd
+        try DeviceNode.open("/dev/tty0", flags: O_WRONLY)
     }
 
     package func consoleMode(_ fd: Int32) throws -> ConsoleMode {

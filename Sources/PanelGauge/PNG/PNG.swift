@@ -217,7 +217,8 @@ public enum FileIO {
         /// Any other kind.
         case other
 
-        init(mode: mode_t) {
+        /// The kind that `stat`'s `st_mode` names (its `S_IFMT` bits).
+        public init(mode: mode_t) {
             switch mode & S_IFMT {
             case S_IFREG: self = .regular
             case S_IFDIR: self = .directory
@@ -289,19 +290,37 @@ public enum FileIO {
         return out
     }
 
+    /// Why a file written to `path` must not replace what is there, or nil when it
+    /// may: nothing is there, or a regular file is. A device node, a FIFO, a
+    /// directory, a socket or a symbolic link (not followed: a link planted where a
+    /// file is written would redirect the write) is never the writer's own, so it
+    /// is never replaced, truncated or written through.
+    ///
+    /// - Parameter path: Where a file is about to be created or replaced.
+    /// - Returns: A sentence naming the path and what is there, or nil.
+    public static func replacementRefusal(_ path: String) -> String? {
+        guard let type = fileType(path), type != .regular else { return nil }
+        return "\(path) is \(type), not a regular file; it is not replaced"
+    }
+
     /// Writes `bytes` to a new, exclusively created temporary file next to
     /// `path` (`mkstemp`: an unpredictable name, never an existing file or a
     /// symlink), gives it `mode` and renames it over `path`, so readers see
     /// either the old or the new file, never a partial one.
     ///
-    /// `durable` fsyncs the file before the rename, so that after a power cut the
-    /// new name holds the new contents (values worth keeping); a file that is
+    /// Only a regular file (or nothing) at `path` is replaced: anything else
+    /// (``replacementRefusal(_:)``) is refused before the temporary file is made
+    /// and checked again right before the rename.
+    ///
+    /// `durable` fsyncs the file before the rename and the directory after it, so
+    /// that after a power cut the new name holds the new contents (values worth keeping); a file that is
     /// rewritten often and can be made again (a frame) passes false and spares the
     /// storage a flush per write. Errors name `path` and the failed call, never the
     /// temporary name, so the same failure reads the same each time.
     public static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644, durable: Bool = true)
         throws
     {
+        if let refusal = replacementRefusal(path) { throw Error(description: refusal) }
         var template = Array("\(path).XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {
@@ -331,10 +350,23 @@ public enum FileIO {
             unlink(tmp)
             throw Error(description: "\(path): close: \(msg)")
         }
+        if let refusal = replacementRefusal(path) {
+            unlink(tmp)
+            throw Error(description: refusal)
+        }
         guard rename(tmp, path) == 0 else {
             let msg = String(cString: strerror(errno))
             unlink(tmp)
             throw Error(description: "\(path): rename: \(msg)")
+        }
+        // The rename itself is durable only once the directory is on disk too.
+        if durable {
+            let dir = path.lastIndex(of: "/").map { path[..<$0].isEmpty ? "/" : String(path[..<$0]) } ?? "."
+            let dirFD = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if dirFD >= 0 {
+                fsync(dirFD)
+                close(dirFD)
+            }
         }
     }
 }

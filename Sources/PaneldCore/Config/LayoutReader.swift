@@ -816,7 +816,7 @@ private struct Checker {
     func intArray(_ a: [JSONValue]) -> [Int]? {
         var out: [Int] = []
         for v in a {
-            guard case .number(let d) = v.kind, let i = Int(exactly: d), abs(i) <= 1 << 20 else { return nil }
+            guard case .number(let d) = v.kind, let i = Int(exactly: d), i.magnitude <= 1 << 20 else { return nil }
             out.append(i)
         }
         return out

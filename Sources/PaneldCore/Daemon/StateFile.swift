@@ -60,22 +60,14 @@ package enum StateFile {
 
     /// Why `path` cannot be the state file, or nil: something that exists there and
     /// is not a regular file (a device, a FIFO, a directory, a symlink) is never read,
-    /// written or replaced, since it is not paneld's own.
+    /// written or replaced, since it is not paneld's own (`FileIO.replacementRefusal`,
+    /// the rule of every file paneld writes).
     package static func refusal(_ path: String) -> String? {
-        guard let type = FileIO.fileType(path), type != .regular else { return nil }
-        return "state file \(path) is \(type), not a regular file"
+        FileIO.replacementRefusal(path).map { "state file " + $0 }
     }
 
     static func save(_ store: GaugeStore, to path: String) throws {
-        // Checked again at each save: the path may have been replaced since the start.
-        if let refusal = refusal(path) { throw DaemonError("\(refusal); not replaced") }
+        // writeAtomically checks the path again at each save: it may have been replaced since the start.
         try FileIO.writeAtomically(encode(store), to: path, mode: 0o640)
-        // The rename is durable only once the directory is on disk too (power cuts).
-        let dir = path.lastIndex(of: "/").map { path[..<$0].isEmpty ? "/" : String(path[..<$0]) } ?? "."
-        let fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if fd >= 0 {
-            fsync(fd)
-            close(fd)
-        }
     }
 }

@@ -102,6 +102,6 @@ package final class StatsdInput: ValueInput {
 
     package func close() {
         fd.close()
-        if let p = ownedPath, (try? UnixSocket.inspect(p)) == .socket { unlink(p) }
+        if let p = ownedPath { UnixSocket.removeOwned(p) }
     }
 }

@@ -32,6 +32,12 @@ package enum UnixSocket {
         }
     }
 
+    /// Removes the socket file paneld created at `path`, only if a socket is still
+    /// there (not following a symlink): whatever replaced it is not ours.
+    package static func removeOwned(_ path: String) {
+        if (try? inspect(path)) == .socket { unlink(path) }
+    }
+
     private static func withAddress<T>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
         var addr = sockaddr_un()
         addr.sun_family = sa_family_t(AF_UNIX)

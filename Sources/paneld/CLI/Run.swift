@@ -179,8 +179,7 @@ struct Run: PaneldCommand {
         }
         defer {
             listener.close()
-            // Remove only what we created, and only if it is still a socket.
-            if let p = ownedSocketPath, (try? UnixSocket.inspect(p)) == .socket { unlink(p) }
+            if let p = ownedSocketPath { UnixSocket.removeOwned(p) }
         }
 
         // After the socket, so a second paneld is refused before it touches the display.
@@ -259,7 +258,10 @@ struct Run: PaneldCommand {
             return PNGOutput(path: p, width: size.0, height: size.1, format: layout.pixelFormat ?? .xrgb8888)
         }
         switch choice {
-        case .png(let path): return (png(path), false)
+        case .png(let path):
+            // Named by the user: refused at start, not at each frame (a device, FIFO or symlink is not ours).
+            if let path, let refusal = FileIO.replacementRefusal(path) { throw DaemonError("--output png:\(refusal)") }
+            return (png(path), false)
         case .drm: return (try openDRM(layout), false)
         case .fbdev(let path): return (try openFBDev(layout, path: path), false)
         case .automatic:
