@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import PanelGauge
 import Testing
@@ -127,37 +128,249 @@ import Testing
         #expect(d.log().contains("not reading its replies for 700 ms"), "\(d.log())")
     }
 
-    /// With every slot taken, a new connection is served: it evicts the client with
-    /// the oldest unfinished line, else the one idle longest; never a busy one first.
-    @Test func fullTableEvictsTheLeastUsefulClient() throws {
+    /// With every slot taken, a new connection is served once a client that is not
+    /// feeding values makes room: the oldest unfinished line, then a connection that
+    /// finished no line; a client that sends whole lines keeps its slot, and the new
+    /// connection waits in the queue until one leaves.
+    @Test func fullTableEvictsOnlyClientsThatAreNotFeeding() throws {
         let dir = TempDirectory()
         let d = try DaemonProcess(
             dir, args: ["--output", "png:" + dir.file("f.png"), "--size", "32x32", "--max-clients", "3"])
-        let idle = try TestClient(d.socketPath)
-        #expect(try idle.ask("get") == "value 0")
+        let feeder = try TestClient(d.socketPath)
+        #expect(try feeder.ask("get") == "value 0")
         let partial = try TestClient(d.socketPath)
         try partial.send("4")
-        let active = try TestClient(d.socketPath)
-        #expect(try active.ask("get") == "value 0")
-        usleep(50_000)
-        // The fourth connection evicts `partial` (an unfinished line beats idleness).
+        let silent = try TestClient(d.socketPath)
+        usleep(400_000)  // past the eviction grace (300 ms)
+        // The fourth connection evicts `partial` (an unfinished line goes first).
         let fourth = try TestClient(d.socketPath)
         #expect(try fourth.ask("get", timeout: 1_000) == "value 0")
         #expect(throws: TestFailure.self) { try partial.readLine(timeout: 1_000) }  // closed
-        #expect(try idle.ask("get") == "value 0")
-        // The fifth evicts the client idle longest: `active` asked last before `idle`'s recent ask.
+        // The fifth evicts `silent`, which never finished a line; the feeder stays.
         let fifth = try TestClient(d.socketPath)
         #expect(try fifth.ask("get", timeout: 1_000) == "value 0")
-        #expect(try idle.ask("get") == "value 0", "the most recently active client stays")
+        #expect(throws: TestFailure.self) { try silent.readLine(timeout: 1_000) }
+        #expect(try feeder.ask("get") == "value 0")
+        // Every slot holds a client that sends whole lines: the sixth waits, then is served when one leaves.
+        let sixth = try TestClient(d.socketPath)
+        try sixth.send("get\n")
+        #expect(throws: TestFailure.self) { try sixth.readLine(timeout: 800) }
+        #expect(try feeder.ask("get") == "value 0" && (try fourth.ask("get")) == "value 0")
+        fifth.fd.close()
+        #expect(try sixth.readLine(timeout: 1_000) == "value 0")
         #expect(d.log().contains("client table full (3)"), "\(d.log())")
+        #expect(d.log().components(separatedBy: "client table full").count == 2, "one line per episode: \(d.log())")
     }
 
     /// The eviction order, as a pure function.
     @Test func evictionChoiceOrder() {
-        #expect(Daemon.evictionChoice([]) == nil)
-        #expect(Daemon.evictionChoice([(1, nil, 5), (2, 9, 9), (3, 7, 10)]) == 3)
-        #expect(Daemon.evictionChoice([(1, nil, 5), (2, nil, 3), (3, nil, 3)]) == 2)
-        #expect(Daemon.evictionChoice([(4, 7, 1), (3, 7, 2)]) == 3)
+        typealias C = Eviction.Candidate
+        func choose(_ c: [C], now: Int64) -> Eviction { Eviction.choose(c, now: now, grace: 500, idleAfter: 60_000) }
+        let feeder = C(id: 1, connectedAt: 0, partialSince: nil, lastActivity: 9_000, hasFinishedALine: true)
+        let slow = C(id: 2, connectedAt: 100, partialSince: 8_000, lastActivity: 9_900, hasFinishedALine: false)
+        let silent = C(id: 3, connectedAt: 7_000, partialSince: nil, lastActivity: 7_000, hasFinishedALine: false)
+        let fresh = C(id: 4, connectedAt: 9_800, partialSince: nil, lastActivity: 9_800, hasFinishedALine: false)
+        #expect(choose([], now: 0) == Eviction(victim: nil, nextChance: nil))
+        #expect(choose([feeder, slow, silent, fresh], now: 10_000).victim == 2)
+        #expect(choose([feeder, silent, fresh], now: 10_000).victim == 3)
+        // A feeder and a connection still in its grace: nobody yet; the fresh one may go at 10 300.
+        #expect(choose([feeder, fresh], now: 10_000) == Eviction(victim: nil, nextChance: 10_300))
+        // A feeder alone goes only after a minute without a line.
+        #expect(choose([feeder], now: 68_999) == Eviction(victim: nil, nextChance: 69_000))
+        #expect(choose([feeder], now: 69_000).victim == 1)
+        // A feeder that leaves a line unfinished is a slow client for that line.
+        var stalled = feeder
+        stalled.partialSince = 9_000
+        #expect(choose([stalled, silent], now: 10_000).victim == 1)
+        // Ties go to the older connection.
+        var twin = silent
+        twin.id = 5
+        #expect(choose([twin, silent], now: 10_000).victim == 3)
+    }
+
+    /// 500 writers at once, each on its own connection, with the default limits:
+    /// none is disconnected, and every gauge ends at the last value one of its two
+    /// writers sent (the table holds 256; the others wait in the listen queue).
+    @Test func fiveHundredConcurrentWritersLoseNothing() throws {
+        let dir = TempDirectory()
+        let names = (0..<250).map { "g\($0)" }
+        let gauges = names.map { #"{"name": "\#($0)", "rect": [0, 0, 8, 8]}"# }.joined(separator: ",")
+        try dir.write("l.json", #"{"overlap": true, "gauges": [\#(gauges)]}"#)
+        let d = try DaemonProcess(
+            dir,
+            args: [
+                "--output", "png:" + dir.file("f.png"), "--size", "32x32", "--config", dir.file("l.json"),
+                "--png-interval", "5",
+            ])
+        let writers = 500, lines = 200
+        let results = WriterResults(writers)
+        let path = d.socketPath
+        for k in 0..<writers {
+            Thread.detachNewThread {
+                do {
+                    let c = try TestClient(path)
+                    // Ten batches 100 ms apart: every connection lives long enough to overlap the others.
+                    for b in 0..<10 {
+                        var batch = ""
+                        for i in (b * lines / 10)..<((b + 1) * lines / 10) { batch += "g\(k % 250) \(k * 1_000 + i)\n" }
+                        try c.send(batch, timeout: 60_000)
+                        usleep(100_000)
+                    }
+                    // The reply to `get` comes after every line before it was applied.
+                    let reply = try c.ask("get g\(k % 250)", timeout: 60_000)
+                    results.finish(k, ok: reply.hasPrefix("g\(k % 250) "))
+                } catch {
+                    results.finish(k, ok: false)
+                }
+            }
+        }
+        #expect(results.wait(timeoutSeconds: 120), "writers did not finish")
+        #expect(results.lost == 0, "\(results.lost) writer(s) lost their connection")
+        print(
+            "500 writers: \(results.lost) lost; log: \(d.log().split(separator: "\n").filter { $0.contains("table") })")
+        let c = try TestClient(path)
+        let values = try c.list()
+        for g in 0..<250 {
+            let last = [g, g + 250].map { String($0 * 1_000 + lines - 1) }
+            #expect(last.contains(values["g\(g)"] ?? ""), "g\(g) = \(values["g\(g)"] ?? "none"), want one of \(last)")
+        }
+    }
+
+    /// A churning attacker (silent connections, more than the table holds, each
+    /// closed and opened again in turn) and then a slowloris as well (connections
+    /// trickling a byte of an endless line every 100 ms, reconnecting when evicted),
+    /// against a table of 16: a persistent feeder that sends a line every second
+    /// loses none, and a fresh client is answered within 1 s every time.
+    @Test func feederAndFreshClientsSurviveChurnAndSlowloris() throws {
+        let dir = TempDirectory()
+        let d = try DaemonProcess(
+            dir, args: ["--output", "png:" + dir.file("f.png"), "--size", "32x32", "--max-clients", "16"])
+        let feeder = try TestClient(d.socketPath)
+        #expect(try feeder.ask("get") == "value 0")
+        var slowest: Int64 = 0
+        var sent = 0, evictions = 0
+        for slowloris in [0, 40] {
+            let attack = Attack(path: d.socketPath, silent: 24, slowloris: slowloris)
+            attack.start()
+            defer { attack.stop() }
+            usleep(1_000_000)
+            for _ in 0..<5 {
+                sent += 1
+                #expect(try feeder.ask("value \(sent)\nget", timeout: 2_000) == "value \(sent)", "feeder line \(sent)")
+                let t0 = monotonicMilliseconds()
+                let fresh = try TestClient(d.socketPath)
+                #expect(try fresh.ask("get", timeout: 1_000) == "value \(sent)", "probe \(sent)")
+                slowest = max(slowest, monotonicMilliseconds() - t0)
+                usleep(1_000_000)  // the feeder idles longer than the attacker's connections live
+            }
+            evictions += attack.evictions
+        }
+        #expect(evictions > 8, "the attack was not evicted: \(evictions)")
+        print("churn and slowloris: \(sent) feeder lines, slowest fresh probe \(slowest) ms")
+        #expect(slowest <= 1_000, "slowest probe \(slowest) ms")
+        #expect(d.log().components(separatedBy: "client table full").count == 2, "one line per episode: \(d.log())")
+    }
+}
+
+/// What the concurrent writers report.
+final class WriterResults: @unchecked Sendable {
+    private let lock = NSCondition()
+    private var done = 0
+    private(set) var lost = 0
+    let count: Int
+    init(_ count: Int) { self.count = count }
+    func finish(_ k: Int, ok: Bool) {
+        lock.lock()
+        done += 1
+        if !ok { lost += 1 }
+        lock.broadcast()
+        lock.unlock()
+    }
+    func wait(timeoutSeconds: Double) -> Bool {
+        let until = Date(timeIntervalSinceNow: timeoutSeconds)
+        lock.lock()
+        defer { lock.unlock() }
+        while done < count { if !lock.wait(until: until) { return false } }
+        return true
+    }
+}
+
+/// An attacker on its own thread: `silent` connections that never send, one of
+/// them closed and opened again every 20 ms (churn), and `slowloris` connections
+/// each sending one byte of an endless line every 100 ms; any connection paneld
+/// closes is opened again.
+final class Attack: @unchecked Sendable {
+    let path: String
+    let silent: Int
+    let slowloris: Int
+    private let lock = NSLock()
+    private var running = true
+    private var evicted = 0
+    private var thread: Thread?
+    init(path: String, silent: Int, slowloris: Int) {
+        self.path = path
+        self.silent = silent
+        self.slowloris = slowloris
+    }
+    var evictions: Int { lock.withLock { evicted } }
+    func start() {
+        let t = Thread { [self] in run() }
+        thread = t
+        t.start()
+    }
+    func stop() {
+        lock.withLock { running = false }
+        while !(thread?.isFinished ?? true) { usleep(10_000) }
+    }
+    private func connect() -> Int32? {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
+            for (k, b) in path.utf8.enumerated() { raw[k] = b }
+        }
+        let r = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        if r != 0 {
+            close(fd)
+            return nil
+        }
+        return fd
+    }
+    /// Whether paneld closed `fd`, after sending it `byte` if given.
+    private func closed(_ fd: Int32, sending byte: UInt8?) -> Bool {
+        if var b = byte, send(fd, &b, 1, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) < 0, errno != EAGAIN { return true }
+        var peek: UInt8 = 0
+        return recv(fd, &peek, 1, Int32(MSG_DONTWAIT | MSG_PEEK)) == 0
+    }
+    private func run() {
+        var quiet: [Int32] = []
+        var slow: [Int32] = []
+        var round = 0
+        while lock.withLock({ running }) {
+            round += 1
+            for (want, byte) in [(silent, UInt8?.none), (slowloris, 0x31)] {
+                var conns = byte == nil ? quiet : slow
+                let trickle = byte != nil && round % 5 == 0
+                conns = conns.filter { fd in
+                    guard closed(fd, sending: trickle ? byte : nil) else { return true }
+                    close(fd)
+                    lock.withLock { evicted += 1 }
+                    return false
+                }
+                while conns.count < want, let fd = connect() { conns.append(fd) }
+                if byte == nil { quiet = conns } else { slow = conns }
+            }
+            if !quiet.isEmpty {  // churn: the oldest silent connection leaves, a new one comes
+                close(quiet.removeFirst())
+                if let fd = connect() { quiet.append(fd) }
+            }
+            usleep(20_000)
+        }
+        (quiet + slow).forEach { close($0) }
     }
 }
 

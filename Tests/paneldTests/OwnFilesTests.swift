@@ -116,6 +116,7 @@ import Testing
             #expect(FileIO.fileType(path) == type, "\(path) is still \(type)")
         }
         #expect(String(decoding: try FileIO.read(dir.file("target")), as: UTF8.self) == "keep")
+        rmdir(dir.file("folder.png"))  // TempDirectory removes files only
         // No temporary file is left behind.
         let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".png.") }
         #expect(left.isEmpty, "\(left)")
@@ -138,6 +139,7 @@ import Testing
             #expect(FileIO.fileType(path) == type)
         }
         #expect(String(decoding: try FileIO.read(dir.file("target")), as: UTF8.self) == "keep")
+        rmdir(dir.file("folder.png"))
     }
 
     /// A path that names no device is refused by the display's opener, never written through.

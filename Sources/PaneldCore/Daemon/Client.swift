@@ -29,10 +29,15 @@ final class Client {
     var partialSince: Int64?
     /// Lines framed since the last ``notePartialLine(now:)``.
     var linesFramed = 0
+    /// When the connection was accepted.
+    let connectedAt: Int64
+    /// Whether the client has finished a line since it connected.
+    private(set) var hasFinishedALine = false
 
     init(fd: FileDescriptor, id: Int, now: Int64) {
         self.fd = fd
         self.id = id
+        self.connectedAt = now
         self.lastActivity = now
     }
 
@@ -42,6 +47,7 @@ final class Client {
     func notePartialLine(now: Int64) {
         let unfinished = framer.pendingCount > 0 || framer.isDiscarding
         partialSince = unfinished ? (linesFramed > 0 ? now : (partialSince ?? now)) : nil
+        if linesFramed > 0 { hasFinishedALine = true }
         linesFramed = 0
     }
 
@@ -77,5 +83,12 @@ final class Client {
         }
         output.removeAll(keepingCapacity: output.capacity <= 4096)
         outputStart = 0
+    }
+
+    /// What ``Eviction`` weighs.
+    var evictionCandidate: Eviction.Candidate {
+        Eviction.Candidate(
+            id: id, connectedAt: connectedAt, partialSince: partialSince, lastActivity: lastActivity,
+            hasFinishedALine: hasFinishedALine)
     }
 }

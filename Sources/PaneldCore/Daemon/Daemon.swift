@@ -22,9 +22,10 @@ import PanelGauge
 /// Clients are bounded in time as in memory: a line must be finished within
 /// `lineTimeout` of its first byte, a client that sends nothing for `idleTimeout`
 /// is closed, one that does not read its replies for `stuckClientTimeout` too;
-/// and when every slot is taken a new connection evicts the client that has held
-/// an unfinished line longest (else the one idle longest), so connections that
-/// trickle bytes or sit idle never lock others out.
+/// and when every slot is taken a new connection makes room only by evicting a
+/// client that is not feeding values (``Eviction``), else it waits in the listen
+/// queue until a slot frees: connections that trickle bytes or sit idle never
+/// lock others out, and never push out a client that sends whole lines.
 package final class Daemon {
     package struct Settings {
         /// Shortest time between two frames (PNG output); 0 = paced by the display alone.
@@ -32,6 +33,11 @@ package final class Daemon {
         /// Shortest time between two state-file writes, in milliseconds.
         package var saveInterval: Int64 = 5000
         package var maxClients = 256
+        /// With every slot taken, a client that holds an unfinished line this long, or has
+        /// not finished one this long after connecting, may be evicted (``Eviction``).
+        package var evictionGrace: Int64 = 300
+        /// With every slot taken, a client that finished lines but has sent nothing this long may be evicted.
+        package var evictableIdle: Int64 = 60_000
         /// Reads per client per loop turn, so one busy client cannot starve the rest.
         var readsPerTurn = 8
         package var statePath: String?
@@ -97,7 +103,13 @@ package final class Daemon {
     private var frameFailure = FailureLatch()
     private var saveFailure = FailureLatch()
     private var acceptFailure = FailureLatch()
-    private var evicting = FailureLatch()
+    /// Episodes of a full client table, with what happened in the running one.
+    private var tableFull = LogEpisode()
+    private var evictedInEpisode = 0
+    private var waitsInEpisode = 0
+    /// Set while the table is full and no client may be evicted yet: the listener is
+    /// left out of `poll` until then (`Int64.max`: until a client leaves).
+    private var waitingForRoom: Int64?
     private var repaintAllNextFrame = false
     private var readBuffer = [UInt8](repeating: 0, count: 4096)
     /// Set after a failed accept: the listener is left out of `poll` until then.
@@ -173,8 +185,9 @@ package final class Daemon {
         // Fixed entries first: signals, the control socket, the display if it polls, the
         // display watcher, then the value inputs and the clients.
         if let until = acceptPausedUntil, monotonicMilliseconds() >= until { acceptPausedUntil = nil }
-        // A full table still accepts: each new connection evicts a client (``evictOne``).
-        let accepting = acceptPausedUntil == nil
+        if let until = waitingForRoom, monotonicMilliseconds() >= until { waitingForRoom = nil }
+        // A full table accepts when a client may be evicted (``acceptClients``).
+        let accepting = acceptPausedUntil == nil && waitingForRoom == nil
         var entries: [(FileDescriptor, PollEvents)] = [(signals.readEnd, .input), (listener, accepting ? .input : [])]
         var outputIndex: Int? = nil
         if let o = output.pollDescriptor {
@@ -253,6 +266,11 @@ package final class Daemon {
             pendingNames.insert(name)
         }
         dropExpiredClients(now: now)
+        if let ended = tableFull.ended(now: now) {
+            Log.notice(
+                "client table has had free slots for \(tableFull.quiet / 1000) s: \(evictedInEpisode) connection(s) evicted, \(waitsInEpisode) wait(s) for a slot over \(ended.milliseconds / 1000) s"
+            )
+        }
         if let late = lateDisplay, let at = late.attemptAt, now >= at { tryLateDisplay(late, now: now) }
         let recovering = recoveryDue.map { now >= $0 } ?? false  // `present` then redraws everything
         if frameWanted || recovering, !output.isBusy, now >= lastFrameAt + frameInterval {
@@ -291,6 +309,8 @@ package final class Daemon {
         if let d = saveDue { deadlines.append(d) }
         if let w = nextWatchdogAt { deadlines.append(w) }
         if let a = acceptPausedUntil { deadlines.append(a) }
+        if let w = waitingForRoom, w != .max { deadlines.append(w) }
+        if let e = tableFull.endsAt { deadlines.append(e) }
         if let a = lateDisplay?.attemptAt { deadlines.append(a) }
         deadlines += inputs.compactMap(\.nextDeadline)
         if let s = staleness.nextChange(after: now) { deadlines.append(s) }
@@ -530,6 +550,21 @@ package final class Daemon {
 
     private func acceptClients() {
         for _ in 0..<64 {
+            var victim: Client?
+            if clients.count >= settings.maxClients {
+                let now = monotonicMilliseconds()
+                noteTableFull(now: now)
+                let choice = Eviction.choose(
+                    clients.values.map(\.evictionCandidate), now: now, grace: settings.evictionGrace,
+                    idleAfter: settings.evictableIdle)
+                guard let id = choice.victim, let c = clients.values.first(where: { $0.id == id }) else {
+                    // Nobody may be evicted yet: new connections wait in the listen queue.
+                    waitsInEpisode += 1
+                    waitingForRoom = choice.nextChance ?? .max
+                    return
+                }
+                victim = c
+            }
             let fd: FileDescriptor?
             do { fd = try UnixSocket.accept(listener) } catch {
                 // Out of descriptors (EMFILE/ENFILE) or another failure: the pending
@@ -543,42 +578,24 @@ package final class Daemon {
             }
             guard let fd else { return }
             if acceptFailure.recovered() { Log.notice("accepting connections again") }
-            if clients.count >= settings.maxClients {
-                evictOne()
-            } else if evicting.recovered() {
-                Log.notice("client table has free slots again")
+            if let victim {
+                evictedInEpisode += 1
+                Log.debug("client \(victim.id): evicted to make room")
+                drop(victim, reason: nil)
             }
             nextClientID += 1
             clients[fd.rawValue] = Client(fd: fd, id: nextClientID, now: monotonicMilliseconds())
         }
     }
 
-    /// Makes room for a new connection when every slot is taken: closes the client
-    /// that has held an unfinished line longest, else the one idle longest. A client
-    /// that sends whole lines and reads its replies is never the first choice.
-    private func evictOne() {
-        let victim = Daemon.evictionChoice(clients.values.map { ($0.id, $0.partialSince, $0.lastActivity) })
-        guard let c = clients.values.first(where: { $0.id == victim }) else { return }
-        if evicting.failed("full") {
-            Log.warning(
-                "client table full (\(settings.maxClients)): each new connection closes the client with the oldest unfinished line, else the longest idle"
-            )
-        }
-        Log.debug("client \(c.id): evicted to make room")
-        drop(c, reason: nil)
-    }
-
-    /// The client to evict: the oldest unfinished line first, else the oldest
-    /// activity; ties go to the older connection (lower id). Pure.
-    static func evictionChoice(_ candidates: [(id: Int, partialSince: Int64?, lastActivity: Int64)]) -> Int? {
-        candidates.min { a, b in
-            switch (a.partialSince, b.partialSince) {
-            case (let x?, let y?): return (x, a.id) < (y, b.id)
-            case (.some, nil): return true
-            case (nil, .some): return false
-            case (nil, nil): return (a.lastActivity, a.id) < (b.lastActivity, b.id)
-            }
-        }?.id
+    /// The table is full at `now`: one line when an episode starts, counted until it ends.
+    private func noteTableFull(now: Int64) {
+        guard tableFull.occurred(now: now) else { return }
+        evictedInEpisode = 0
+        waitsInEpisode = 0
+        Log.warning(
+            "client table full (\(settings.maxClients)): new connections wait for a slot; a client that holds an unfinished line for \(settings.evictionGrace) ms, finishes none in its first \(settings.evictionGrace) ms or is idle for \(settings.evictableIdle / 1000) s makes room; one line when this ends"
+        )
     }
 
     private func service(_ c: Client, _ ev: PollEvents) {
@@ -720,5 +737,6 @@ package final class Daemon {
         if let reason { Log.write(priority, "client \(c.id): disconnected: \(reason)") }
         clients[c.fd.rawValue] = nil
         c.fd.close()
+        waitingForRoom = nil  // a slot is free: accept again
     }
 }

@@ -90,3 +90,39 @@ struct FailureLatch {
         return current != nil
     }
 }
+
+/// One log line when a repeated condition starts (a full client table, bad
+/// datagrams, a broker's refusals), a count of its occurrences while it lasts,
+/// and one line when it ends: `quiet` milliseconds without an occurrence.
+/// The loop wakes once at ``endsAt`` to say so; an idle daemon has no episode.
+struct LogEpisode {
+    let quiet: Int64
+    private(set) var count = 0
+    private(set) var startedAt: Int64?
+    private var lastAt: Int64 = 0
+
+    init(quiet: Int64 = 10_000) { self.quiet = quiet }
+
+    /// Records an occurrence at `now`; true when it starts an episode (log its first line).
+    mutating func occurred(now: Int64) -> Bool {
+        defer {
+            count += 1
+            lastAt = now
+        }
+        guard startedAt == nil else { return false }
+        startedAt = now
+        count = 0
+        return true
+    }
+
+    /// When the running episode ends if nothing more occurs; nil when none runs.
+    var endsAt: Int64? { startedAt == nil ? nil : lastAt + quiet }
+
+    /// The episode that has ended by `now`: how many occurrences it had and how
+    /// long it lasted (first to last, in milliseconds); nil while it runs or when none does.
+    mutating func ended(now: Int64) -> (count: Int, milliseconds: Int64)? {
+        guard let start = startedAt, now >= lastAt + quiet else { return nil }
+        startedAt = nil
+        return (count, lastAt - start)
+    }
+}
