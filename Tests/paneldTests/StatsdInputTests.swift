@@ -66,7 +66,7 @@ import Testing
     }
 
     /// Every dropped line is visible with --verbose, at most 10 per 10 s; the first
-    /// bad one is also a warning.
+    /// bad one of an episode is also a warning.
     @Test func droppedLinesAreLoggedWithinABudget() throws {
         let dir = TempDirectory()
         let path = dir.file("s.sock")
@@ -80,6 +80,43 @@ import Testing
         let lines = d.log().split(separator: "\n")
         #expect(lines.filter { $0.contains("ignored a bad line (unknown gauge 'nope0')") }.count == 1)
         #expect(lines.filter { $0.contains("rejected: unknown gauge") }.count == 10, "\(d.log())")
+    }
+
+    /// A datagram longer than the 64 KiB buffer is dropped whole, never applied
+    /// cut (its last line `cpu 12345678` would read `cpu 123456`), with one warning
+    /// for the episode; the next datagram is applied.
+    @Test func overLongDatagramIsDroppedWhole() throws {
+        let dir = TempDirectory()
+        let path = dir.file("s.sock")
+        try dir.write("l.json", #"{"statsdSocket": "\#(path)", "gauges": [{"name": "cpu"}, {"name": "mem"}]}"#)
+        let d = try DaemonProcess(dir, args: ["--config", dir.file("l.json"), "--output", "png:" + dir.file("f.png")])
+        let filler = String(repeating: "mem:1|g\n", count: (StatsdInput.maxDatagram - 6) / 8)
+        let pad = String(repeating: "\n", count: StatsdInput.maxDatagram - 6 - filler.utf8.count)
+        let datagram = filler + pad + "cpu 12345678"  // the cut falls after "cpu 12"
+        #expect(datagram.utf8.count > StatsdInput.maxDatagram)
+        for _ in 0..<3 { try Self.sendDatagram(datagram, to: path) }
+        try Self.sendDatagram("cpu:5|g", to: path)
+        let c = try TestClient(d.socketPath)
+        #expect(try Self.waitFor(c, "cpu", "5") == "cpu 5")
+        #expect(try c.ask("get mem") == "mem 0", "no line of a dropped datagram is applied")
+        let warnings = d.log().split(separator: "\n").filter { $0.contains("dropped a datagram of") }
+        #expect(warnings.count == 1, "one line for the episode: \(d.log())")
+        #expect(warnings.first?.contains("of \(datagram.utf8.count) bytes") ?? false, "\(d.log())")
+    }
+
+    /// An episode: one line at its start, its count and length when `quiet` passed.
+    @Test func logEpisodeCountsUntilItIsOver() {
+        var e = LogEpisode(quiet: 100)
+        let none = e.ended(now: 1_000)
+        #expect(e.endsAt == nil && none == nil)
+        let starts = [e.occurred(now: 0), e.occurred(now: 50), e.occurred(now: 120)]
+        #expect(starts == [true, false, false])
+        let early = e.ended(now: 219)
+        #expect(e.endsAt == 220 && early == nil)
+        let over = e.ended(now: 220)
+        #expect(over?.count == 3 && over?.milliseconds == 120)
+        let again = e.occurred(now: 300)
+        #expect(again, "a new episode")
     }
 
     @Test func logBudgetAllowsABurstThenCounts() {

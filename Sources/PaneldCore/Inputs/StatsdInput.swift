@@ -7,10 +7,13 @@ import Glibc
 ///
 /// There is no reply path, so what cannot be applied is counted and logged: a
 /// metric of another type (`|c`, `|ms`, `|h`, `|s`, `|d`: a gauge panel shows
-/// gauges) at debug, a bad line at debug with one warning the first time, each
-/// within a ``LogBudget`` (10 lines per 10 s, then a count), so `--verbose`
-/// shows every kind of drop without a flood. A client's metric prefix reaches a
-/// gauge through the gauge's `"metric"` in the layout.
+/// gauges) at debug, a bad line at debug, each within a ``LogBudget`` (10 lines
+/// per 10 s, then a count), so `--verbose` shows every kind of drop without a
+/// flood. Bad lines, and datagrams longer than the 64 KiB buffer (detected with
+/// `MSG_TRUNC` and dropped whole: a cut line is never applied), are each one
+/// warning when they start and one line with their count when none came for
+/// 10 s (``LogEpisode``). A client's metric prefix reaches a gauge through the
+/// gauge's `"metric"` in the layout.
 package final class StatsdInput: ValueInput {
     package let label: String
     let fd: FileDescriptor
@@ -18,9 +21,16 @@ package final class StatsdInput: ValueInput {
     private let ownedPath: String?
     private(set) var rejected = 0
     private(set) var ignored = 0
+    private(set) var oversized = 0
     private var budget = LogBudget()
-    private var warned = false
-    private var buffer = [UInt8](repeating: 0, count: 65536)
+    private var badLines = LogEpisode()
+    private var badLinesCount = 0
+    private var tooLong = LogEpisode()
+    private var tooLongCount = 0
+    private var buffer = [UInt8](repeating: 0, count: StatsdInput.maxDatagram)
+
+    /// The longest datagram applied; a longer one is dropped whole.
+    static let maxDatagram = 65536
 
     /// Metric types that are valid statsd but not gauges: ignored, not errors.
     static let otherTypes: Set<String> = ["c", "ms", "h", "s", "d"]
@@ -68,11 +78,39 @@ package final class StatsdInput: ValueInput {
 
     package var interest: (fd: FileDescriptor, events: PollEvents)? { (fd, .input) }
 
+    /// When a running episode of bad lines or over-long datagrams is due to be reported as over.
+    package var nextDeadline: Int64? { [badLines.endsAt, tooLong.endsAt].compactMap { $0 }.min() }
+
+    package func tick(now: Int64, _ apply: (Command) -> Result<String, LineError>) {
+        if let e = badLines.ended(now: now) {
+            Log.notice("\(label): \(badLinesCount) bad line(s) ignored over \(e.milliseconds / 1000) s; none since")
+        }
+        if let e = tooLong.ended(now: now) {
+            Log.notice(
+                "\(label): \(tooLongCount) datagram(s) over \(StatsdInput.maxDatagram) bytes dropped over \(e.milliseconds / 1000) s; none since"
+            )
+        }
+    }
+
     package func receive(_ events: PollEvents, _ apply: (Command) -> Result<String, LineError>) {
         let now = monotonicMilliseconds()
         for _ in 0..<64 {
-            let n = buffer.withUnsafeMutableBytes { recv(fd.rawValue, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            // MSG_TRUNC: the datagram's real length, also when it did not fit.
+            let n = buffer.withUnsafeMutableBytes {
+                recv(fd.rawValue, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_TRUNC))
+            }
             if n <= 0 { return }
+            if n > buffer.count {
+                oversized += 1
+                if tooLong.occurred(now: now) {
+                    tooLongCount = 0
+                    Log.warning(
+                        "\(label): dropped a datagram of \(n) bytes, over \(StatsdInput.maxDatagram) (no line of it applied); one line when they stop"
+                    )
+                }
+                tooLongCount += 1
+                continue
+            }
             for line in buffer[0..<n].split(separator: 0x0A) {
                 switch LineParser.parse(line).flatMap(apply) {
                 case .success: break
@@ -81,10 +119,12 @@ package final class StatsdInput: ValueInput {
                     note(line, "ignored: a '\(t)' metric, not a gauge", now: now)
                 case .failure(let e):
                     rejected += 1
-                    if !warned {
-                        warned = true
-                        Log.warning("\(label): ignored a bad line (\(e)); --verbose logs each one")
+                    if badLines.occurred(now: now) {
+                        badLinesCount = 0
+                        Log.warning(
+                            "\(label): ignored a bad line (\(e)); --verbose logs each one; one line when they stop")
                     }
+                    badLinesCount += 1
                     note(line, "rejected: \(e)", now: now)
                 }
             }
