@@ -27,7 +27,11 @@
     X(loop_misc)                                                                                             \
     X(want_write)                                                                                            \
     X(strerror)                                                                                              \
-    X(connack_string)
+    X(connack_string)                                                                                        \
+    X(reason_string)                                                                                         \
+    X(connect_bind_v5)                                                                                       \
+    X(property_add_int32)                                                                                    \
+    X(property_free_all)
 
 /* The pointers, each typed as <mosquitto.h> declares the function. */
 struct cmosq_api {
@@ -99,3 +103,12 @@ int cmosq_loop_misc(struct mosquitto *mosq) { return api.loop_misc(mosq); }
 bool cmosq_want_write(struct mosquitto *mosq) { return api.want_write(mosq); }
 const char *cmosq_strerror(int mosq_errno) { return api.strerror(mosq_errno); }
 const char *cmosq_connack_string(int connack_code) { return api.connack_string(connack_code); }
+const char *cmosq_reason_string(int reason_code) { return api.reason_string(reason_code); }
+int cmosq_connect_bind_v5(struct mosquitto *mosq, const char *host, int port, int keepalive, const char *bind_address,
+                          const mosquitto_property *properties) {
+    return api.connect_bind_v5(mosq, host, port, keepalive, bind_address, properties);
+}
+int cmosq_property_add_int32(mosquitto_property **proplist, int identifier, uint32_t value) {
+    return api.property_add_int32(proplist, identifier, value);
+}
+void cmosq_property_free_all(mosquitto_property **properties) { api.property_free_all(properties); }

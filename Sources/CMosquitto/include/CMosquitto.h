@@ -11,10 +11,13 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <mosquitto.h>
+#include <mqtt_protocol.h>
 
-/* MQTT_PROTOCOL_V311 and MOSQ_LOG_ERR are macros, re-exported as constants. */
+/* MQTT_PROTOCOL_V311, MQTT_PROTOCOL_V5 and MOSQ_LOG_ERR are macros, re-exported as constants. */
 static const int CMOSQ_PROTOCOL_V311 = MQTT_PROTOCOL_V311;
+static const int CMOSQ_PROTOCOL_V5 = MQTT_PROTOCOL_V5;
 static const int CMOSQ_LOG_ERR = MOSQ_LOG_ERR;
 
 /* Opens `library` (e.g. "libmosquitto.so.1") and resolves every function below.
@@ -48,5 +51,10 @@ int cmosq_loop_misc(struct mosquitto *mosq);
 bool cmosq_want_write(struct mosquitto *mosq);
 const char *cmosq_strerror(int mosq_errno);
 const char *cmosq_connack_string(int connack_code);
+const char *cmosq_reason_string(int reason_code);
+int cmosq_connect_bind_v5(struct mosquitto *mosq, const char *host, int port, int keepalive, const char *bind_address,
+                          const mosquitto_property *properties);
+int cmosq_property_add_int32(mosquitto_property **proplist, int identifier, uint32_t value);
+void cmosq_property_free_all(mosquitto_property **properties);
 
 #endif

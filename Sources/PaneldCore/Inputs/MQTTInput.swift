@@ -23,6 +23,13 @@ import Glibc
 /// refuses the credentials is one error at priority err, then the same backoff.
 /// The broker's host name is resolved when connecting, in the loop: give an
 /// address, or a name the local resolver answers at once.
+///
+/// Bounded memory: paneld speaks MQTT 5 and asks the broker, in its CONNECT, for
+/// packets of at most ``maxPacketSize`` (MQTT 5's Maximum Packet Size): the broker
+/// then never sends a larger message (MQTT 5, 3.1.2.11.4), since libmosquitto
+/// allocates an incoming packet whole before anyone could look at its size. A
+/// broker that speaks only MQTT 3.1.1 is connected to again with 3.1.1 and a
+/// warning that messages are then not bounded before they arrive.
 package final class MQTTInput: ValueInput {
     package let label: String
     private let settings: MQTTSettings
@@ -52,6 +59,13 @@ package final class MQTTInput: ValueInput {
     private(set) var rejected = 0
     private(set) var received = 0
     private var budget = LogBudget()
+    /// MQTT 5 until a broker answers that it does not speak it.
+    private(set) var protocolVersion = CMOSQ_PROTOCOL_V5
+    /// Set when the broker just answered that it does not speak MQTT 5: the connection's end is expected.
+    private var fellBack = false
+    /// Payloads past ``MQTTPayload/maxSize`` are refused anyway; the rest is room for the
+    /// topic (at most ``MQTTSubscription/maxTopicLength``), properties and headers.
+    static let maxPacketSize = UInt32(MQTTPayload.maxSize + 4096)
 
     static let minBackoff: Int64 = 500
     /// A connection lost after lasting this long is retried at once and the backoff
@@ -97,7 +111,8 @@ package final class MQTTInput: ValueInput {
         handle = h
         state = .waiting(until: monotonicMilliseconds())
         do {
-            try check(cmosq_int_option(h, MOSQ_OPT_PROTOCOL_VERSION, CMOSQ_PROTOCOL_V311), "protocol version")
+            try check(cmosq_int_option(h, MOSQ_OPT_PROTOCOL_VERSION, CMOSQ_PROTOCOL_V5), "protocol version")
+            try MQTTInput.requestPacketLimit(h, settings: settings)
             if let u = settings.username { try check(cmosq_username_pw_set(h, u, password), "username") }
             if settings.tls {
                 if settings.caFile == nil { try check(cmosq_int_option(h, MOSQ_OPT_TLS_USE_OS_CERTS, 1), "CA") }
@@ -129,6 +144,28 @@ package final class MQTTInput: ValueInput {
         cmosq_message_callback_set(h) { _, context, message in
             guard let context, let message else { return }
             Unmanaged<MQTTInput>.fromOpaque(context).takeUnretainedValue().message(message.pointee)
+        }
+    }
+
+    /// Stores the CONNECT properties that every later (re)connection sends: the
+    /// Maximum Packet Size, or none (`limit` nil). libmosquitto takes CONNECT
+    /// properties only from its blocking `mosquitto_connect_bind_v5`, which copies
+    /// them before it checks its other arguments: called with a keepalive of 1
+    /// (below MQTT's 5), it stores them and returns `MOSQ_ERR_INVAL` without
+    /// connecting, and the loop's non-blocking connect sends them. (libmosquitto
+    /// 2.0; `MQTTInputTests.aHugeMessageNeverReachesPaneld` fails if that changes.)
+    static func requestPacketLimit(_ h: OpaquePointer, settings: MQTTSettings, limit: UInt32? = maxPacketSize) throws {
+        var props: OpaquePointer?
+        defer { cmosq_property_free_all(&props) }
+        if let limit {
+            let rc = cmosq_property_add_int32(&props, Int32(MQTT_PROP_MAXIMUM_PACKET_SIZE.rawValue), limit)
+            guard rc == MOSQ_ERR_SUCCESS.rawValue else {
+                throw DaemonError("mqtt: maximum packet size: \(describe(rc))")
+            }
+        }
+        let rc = cmosq_connect_bind_v5(h, settings.host, Int32(settings.port), 1, nil, props)
+        guard rc == MOSQ_ERR_INVAL.rawValue else {
+            throw DaemonError("mqtt: libmosquitto did not take the CONNECT properties (\(describe(rc)))")
         }
     }
 
@@ -224,8 +261,20 @@ package final class MQTTInput: ValueInput {
 
     /// CONNACK: subscribed to every topic when accepted; a refusal is an error once.
     private func connected(_ rc: Int32) {
+        if rc == Int32(MQTT_RC_UNSUPPORTED_PROTOCOL_VERSION.rawValue), protocolVersion == CMOSQ_PROTOCOL_V5 {
+            // An MQTT 3.1.1 broker: the next attempt speaks 3.1.1, without CONNECT properties.
+            protocolVersion = CMOSQ_PROTOCOL_V311
+            _ = cmosq_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, CMOSQ_PROTOCOL_V311)
+            try? MQTTInput.requestPacketLimit(handle, settings: settings, limit: nil)
+            fellBack = true
+            Log.warning(
+                "\(label): the broker speaks MQTT 3.1.1, not 5: connecting with 3.1.1, where a message cannot be limited in size before it arrives (one over \(MQTTPayload.maxSize) bytes is still refused)"
+            )
+            return
+        }
         guard rc == 0 else {
-            let why = String(cString: cmosq_connack_string(rc))
+            let why = String(
+                cString: protocolVersion == CMOSQ_PROTOCOL_V5 ? cmosq_reason_string(rc) : cmosq_connack_string(rc))
             refusal = why
             if reported != "refused: " + why {
                 reported = "refused: " + why
@@ -287,6 +336,11 @@ package final class MQTTInput: ValueInput {
     private func lost(_ rc: Int32) {
         let now = monotonicMilliseconds()
         if refusal != nil { return schedule(now: now) }
+        if fellBack {
+            fellBack = false
+            libraryError = nil
+            return schedule(now: now, after: 0)
+        }
         var why = rc == MOSQ_ERR_SUCCESS.rawValue ? "connection closed" : MQTTInput.describe(rc)
         if why.hasSuffix(".") { why.removeLast() }
         if state == .connected {
