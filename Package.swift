@@ -19,6 +19,9 @@ let package = Package(
         .executable(name: "paneld", targets: ["paneld"]),
         .executable(name: "paneld-bench", targets: ["paneld-bench"]),
         .executable(name: "panelgauge-bench", targets: ["panelgauge-bench"]),
+        // libFuzzer's entry point over PaneldCore's fuzz targets, linked with libFuzzer's
+        // main by Tests/tools/fuzz.sh (not installed).
+        .library(name: "paneld-fuzz", type: .dynamic, targets: ["PaneldFuzz"]),
     ],
     targets: [
         // C libraries stay at the edge: one system-library target each, with a shim header.
@@ -88,6 +91,7 @@ let package = Package(
         // The display library's example (its DocC article shows this file; the x86_64
         // e2e runs it on bochs and compares the scanout with its own --png frame).
         .executableTarget(name: "gauge-on-screen", dependencies: ["PanelGauge", "PanelDisplay"]),
+        .target(name: "PaneldFuzz", dependencies: ["PaneldCore"]),
         .testTarget(
             name: "PanelGaugeTests", dependencies: ["PanelGauge"],
             exclude: ["References"]
