@@ -184,18 +184,26 @@ struct Run: PaneldCommand {
         }
 
         // After the socket, so a second paneld is refused before it touches the display.
-        let (frameOutput, isFallback) = try openOutput(layout)
+        let (frameOutput, awaiting) = try openOutput(layout)
         let slot = OutputSlot(frameOutput)
         defer { slot.close() }
-        // Chosen automatically and no display yet: watch for one (a driver that loads later).
+        // No display yet: watch for one (a driver that loads later).
         var lateDisplay: LateDisplay? = nil
-        if isFallback {
+        switch awaiting {
+        case nil: break
+        case .drm:
             do {
                 lateDisplay = LateDisplay(watcher: try DisplayWatcher()) { try self.openDRM(layout) }
                 Log.notice("watching /dev/dri: paneld moves to a display when one appears")
             } catch {
                 Log.warning("cannot watch /dev/dri for a display that appears later: \(error)")
             }
+        case .framebuffer(let path):
+            let (directory, name) = Run.splitPath(path)
+            lateDisplay = LateDisplay(
+                watcher: try DisplayWatcher(directory: directory) { $0 == name }, awaited: path
+            ) { try self.openFBDev(layout, path: path) }
+            Log.notice("\(path) does not exist yet: paneld shows the gauges on it once its driver creates it")
         }
         try layout.checkFits(width: frameOutput.width, height: frameOutput.height, file: config ?? "layout")
         let screen = IntRect(x: 0, y: 0, width: frameOutput.width, height: frameOutput.height)
@@ -238,15 +246,23 @@ struct Run: PaneldCommand {
         return text
     }
 
+    /// `/dev/fb1` -> (`/dev`, `fb1`); a bare name is in the current directory.
+    static func splitPath(_ path: String) -> (directory: String, name: String) {
+        guard let cut = path.lastIndex(of: "/") else { return (".", path) }
+        let directory = String(path[..<cut])
+        return (directory.isEmpty ? "/" : directory, String(path[path.index(after: cut)...]))
+    }
+
     /// `$STATE_DIRECTORY` may list several directories separated by ':'; the first is ours.
     static func firstPath(_ list: String) -> String {
         String(list.split(separator: ":", maxSplits: 1).first ?? Substring(list))
     }
 
     /// The output `--output` names, else the automatic choice: a DRM display, else
-    /// a framebuffer, else a PNG file. `isFallback`: chosen automatically without a
-    /// display (a framebuffer or the PNG file), so a display that appears later is taken.
-    private func openOutput(_ layout: Layout) throws -> (output: FrameOutput, isFallback: Bool) {
+    /// a framebuffer, else a PNG file. `awaiting`: the display a fallback stands in
+    /// for (any DRM display when chosen automatically, or the framebuffer `--output
+    /// fbdev:PATH` names before its driver has created it), taken when it appears.
+    private func openOutput(_ layout: Layout) throws -> (output: FrameOutput, awaiting: AwaitedDisplay?) {
         let choice = output.flatMap(OutputChoice.init) ?? .automatic
         let defaultPNG = Systemd.env("STATE_DIRECTORY").map { Run.firstPath($0) + "/frame.png" } ?? "/tmp/paneld.png"
         let size =
@@ -259,27 +275,39 @@ struct Run: PaneldCommand {
             return PNGOutput(path: p, width: size.0, height: size.1, format: layout.pixelFormat ?? .xrgb8888)
         }
         switch choice {
-        case .png(let path): return (png(path), false)
-        case .drm: return (try openDRM(layout), false)
-        case .fbdev(let path): return (try openFBDev(layout, path: path), false)
+        case .png(let path): return (png(path), nil)
+        case .drm: return (try openDRM(layout), nil)
+        case .fbdev(let path?) where access(path, F_OK) != 0 && errno == ENOENT:
+            // Not created yet (an fbtft panel's module loads after paneld): the PNG file meanwhile.
+            return (png(nil), .framebuffer(path))
+        case .fbdev(let path): return (try openFBDev(layout, path: path), nil)
         case .automatic:
             let reason: String
             if DRMProbe.cardPaths().isEmpty {
                 reason = "no DRM device (nothing matches /dev/dri/card*)"
             } else {
                 do {
-                    return (try openDRM(layout), false)
+                    return (try openDRM(layout), nil)
                 } catch {
                     // A card without KMS (the Pi's render-only v3d next to an fbtft SPI panel).
                     reason = "no usable DRM display (\(error))"
                 }
             }
-            if !LiveFBSyscalls().listFramebuffers().isEmpty {
-                Log.notice("\(reason): using the framebuffer device")
-                return (try openFBDev(layout, path: nil), true)
+            // Never the fbdev emulation of a card that was just passed over (it would show the same
+            // disconnected or wrong screen).
+            let drm = LiveDRMSyscalls()
+            let rejected = drm.listCards().map { drm.sysfsDevice(ofCard: $0) }
+            let framebuffers = LiveFBSyscalls().describeFramebuffers()
+            if let fb = chooseFallbackFramebuffer(framebuffers, rejectedCardDevices: rejected) {
+                Log.notice("\(reason): using the framebuffer device \(fb.path) (\(fb.name))")
+                return (try openFBDev(layout, path: fb.path), .drm)
+            }
+            if !framebuffers.isEmpty {
+                let names = framebuffers.map { "\($0.path) (\($0.name))" }.joined(separator: ", ")
+                Log.info("not falling back to \(names): the fbdev emulation of a DRM card passed over")
             }
             Log.notice("\(reason): showing frames in a PNG file instead")
-            return (png(nil), true)
+            return (png(nil), .drm)
         }
     }
 
@@ -304,11 +332,22 @@ struct Run: PaneldCommand {
         Log.notice(
             "output: DRM \(output.device.path) \(output.connector.name) \(output.mode), \(output.format), rotation \(options.rotation), drawing at \(output.width)x\(output.height)"
         )
-        if let (w, h) = layout.logicalSize, (w, h) != (output.width, output.height) {
+        for why in output.choice.passedOver { Log.info("not chosen: \(why)") }
+        if let warning = output.choice.modeWarning {
+            Log.warning(warning)
+        } else if let (w, h) = layout.logicalSize, (w, h) != (output.width, output.height) {
             Log.warning("the layout's mode gives \(w)x\(h) but the display is \(output.width)x\(output.height)")
         }
         return output
     }
+}
+
+/// The display a fallback output stands in for until it appears.
+enum AwaitedDisplay: Equatable {
+    /// Any DRM display (the automatic choice).
+    case drm
+    /// The framebuffer `--output fbdev:PATH` names.
+    case framebuffer(String)
 }
 
 /// The `--output` argument.
