@@ -833,6 +833,35 @@ case_latefb() {
     shutdown_vm
 }
 
+# A monitor plugged in after paneld started (issue 37, item 3): the only display's
+# connector reports disconnected at start, so paneld serves on its PNG file (not the
+# card's own fbdev emulation) and listens to the kernel's uevents; the card's
+# HOTPLUG=1 uevent brings the frame to the display within a second. A write to the
+# connector's sysfs status changes the state but sends no uevent, so the uevent a
+# real plug sends is written to the card's sysfs uevent file after it.
+case_hotplug() {
+    boot hotplug bochs-display,xres=800,yres=480 bochs
+    guest_ok "$(off_connector bochs-drm)"
+    start_paneld panel800.json auto
+    guest_ok "cat /tmp/paneld.log; grep -q 'showing frames in a PNG file' /tmp/paneld.log && grep -q 'DRM hotplug' /tmp/paneld.log"
+    send_values "cpu=23" "mem 77"
+    render hotplug-first panel800.json cpu=23 mem=77
+    # The guest's clock (/proc/uptime, 10 ms steps) from the uevent to paneld's log line
+    # that it shows the display; then the screendump must match.
+    local t0=${EPOCHREALTIME/./}
+    guest_ok "s=\$(ls -d /sys/class/drm/card*-Virtual-1); echo on >\$s/status; c=\${s%-Virtual-1}; a=\$(cut -d' ' -f1 /proc/uptime); echo 'change 00000000-0000-0000-0000-000000000000 HOTPLUG=1' >\$c/uevent; i=0; while ! grep -q 'a display appeared' /tmp/paneld.log && [ \$i -lt 300 ]; do sleep 0.01; i=\$((i+1)); done; b=\$(cut -d' ' -f1 /proc/uptime); echo HOTPLUG-UPTIME \$a \$b; grep -q 'a display appeared' /tmp/paneld.log"
+    expect_screen plugged-in "$WORK/hotplug-first.png"
+    local host_ms=$(((${EPOCHREALTIME/./} - t0) / 1000)) a b ms
+    read -r a b < <(grep -a -o 'HOTPLUG-UPTIME [0-9.]* [0-9.]*' "$VM/serial.log" | tail -1 | cut -d' ' -f2-)
+    ms=$(((${b/./} - ${a/./}) * 10))
+    log "hotplug: uevent to the display taken in $ms ms (guest clock); host: plug command to matching screendump in $host_ms ms"
+    [ "$ms" -le 1000 ] || fail_vm "paneld took the plugged-in display after $ms ms (want at most 1000)"
+    log "PASS hotplug/within-1s"
+    PASSED+=("hotplug/within-1s")
+    stop_paneld
+    shutdown_vm
+}
+
 # Switching virtual terminals: paneld on tty1 gives the display up when the
 # console switches to tty2 (where another program, a second paneld, takes it), sleeps
 # meanwhile, and takes the display back with its whole picture when tty1 returns,
@@ -872,8 +901,8 @@ case_vt() {
 # ---------------------------------------------------------------- main
 CASES=("$@")
 if [ ${#CASES[@]} -eq 0 ]; then
-    CASES=(bochs800 bochs320 cirrus565 rotate virtio late vt rss twocards twocards_swapped latefb)
-    # arm64: the cases of issue 37 (twocards, twocards_swapped, latefb) are not run
+    CASES=(bochs800 bochs320 cirrus565 rotate virtio late vt rss twocards twocards_swapped latefb hotplug)
+    # arm64: the cases of issue 37 (twocards, twocards_swapped, latefb, hotplug) are not run
     # there yet: they test the choice and the wait, which are the same code on both
     # architectures, and have not been tried on qemu-system-aarch64's virt machine.
     [ "$ARCH" = x86_64 ] || CASES=(bochs800 bochs320 rotate virtio late vt rss)

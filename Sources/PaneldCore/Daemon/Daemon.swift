@@ -161,7 +161,7 @@ package final class Daemon {
         notifier?.send("STOPPING=1")
         save()
         for c in clients.values { drop(c, reason: nil) }
-        lateDisplay?.watcher.close()
+        lateDisplay?.close()
         lateDisplay = nil
         terminal?.close()
         terminal = nil
@@ -182,9 +182,14 @@ package final class Daemon {
             entries.append((FileDescriptor(rawValue: o), .input))
         }
         var watcherIndex: Int? = nil
-        if let w = lateDisplay?.watcher {
+        var ueventIndex: Int? = nil
+        if let late = lateDisplay {
             watcherIndex = entries.count
-            entries.append((w.fd, .input))
+            entries.append((late.watcher.fd, .input))
+            if let u = late.uevents {
+                ueventIndex = entries.count
+                entries.append((u.fd, .input))
+            }
         }
         // Each input's entry, when it has one to poll now.
         var inputIndices: [Int?] = []
@@ -229,6 +234,9 @@ package final class Daemon {
             try output.handleEvents()
         }
         if let k = watcherIndex, !ready[k].isEmpty, let late = lateDisplay, late.watcher.drain() {
+            late.scheduleAttempt(now: monotonicMilliseconds())
+        }
+        if let k = ueventIndex, !ready[k].isEmpty, let late = lateDisplay, late.uevents?.drain() == true {
             late.scheduleAttempt(now: monotonicMilliseconds())
         }
         for (input, k) in zip(inputs, inputIndices) {
@@ -465,7 +473,7 @@ package final class Daemon {
             late.failed(error, now: now)
             return
         }
-        late.watcher.close()
+        late.close()
         lateDisplay = nil
         slot.replace(with: new)
         for issue in layout.placement(screen: (new.width, new.height)).issues {

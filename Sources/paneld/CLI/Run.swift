@@ -193,8 +193,13 @@ struct Run: PaneldCommand {
         case nil: break
         case .drm:
             do {
-                lateDisplay = LateDisplay(watcher: try DisplayWatcher()) { try self.openDRM(layout) }
-                Log.notice("watching /dev/dri: paneld moves to a display when one appears")
+                var uevents: UeventSocket? = nil
+                do { uevents = try UeventSocket() } catch {
+                    Log.warning(
+                        "cannot listen to the kernel's uevents (a monitor plugged in later is not seen): \(error)")
+                }
+                lateDisplay = LateDisplay(watcher: try DisplayWatcher(), uevents: uevents) { try self.openDRM(layout) }
+                Log.notice("watching /dev/dri and DRM hotplug: paneld moves to a display when one appears")
             } catch {
                 Log.warning("cannot watch /dev/dri for a display that appears later: \(error)")
             }
