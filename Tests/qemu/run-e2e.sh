@@ -759,11 +759,12 @@ case_late() {
 # panel beside vc4. The choice weighs every card's connectors before any fallback:
 # a connected connector offering the layout's mode, then any connected one (at its
 # preferred mode), never a disconnected one, and never the fbdev emulation of a
-# card passed over. Card numbers follow the order the drivers load; the connector
-# to force off is found by driver, not by number.
-# off_connector DRIVER: the guest command that reports DRIVER's Virtual-1 disconnected.
+# card passed over. Card numbers follow the order the drivers load, and connector
+# names are numbered across cards (card0-Virtual-1, card1-Virtual-2); the connector
+# to force off is found by the PCI driver of its card, not by number.
+# off_connector DRIVER: the guest command that reports the connector of DRIVER's card disconnected.
 off_connector() {
-    echo "for s in /sys/class/drm/card*-Virtual-1; do c=\${s%-Virtual-1}; case \$(readlink \$c/device/driver) in *$1) echo off >\$s/status; echo \$s off;; esac; done"
+    echo "for s in /sys/class/drm/card*-Virtual-*; do c=\${s%-Virtual-*}; case \$(readlink \$c/device/driver) in *$1) echo off >\$s/status; echo \$s off;; esac; done"
 }
 case_twocards() {
     # virtio-gpu first (card0, 1024x768), the 800x480 panel second (card1).
@@ -775,15 +776,15 @@ case_twocards() {
     send_values "cpu=37" "mem 64"
     render two-first panel800.json cpu=37 mem=64
     expect_screen mode-on-second-card "$WORK/two-first.png"
-    guest_ok "cat /tmp/paneld.log; grep -q 'output: DRM /dev/dri/card1 Virtual-1 800x480' /tmp/paneld.log && grep -q 'not chosen: card0 (virtio_gpu) Virtual-1: connected, but card1' /tmp/paneld.log"
+    guest_ok "cat /tmp/paneld.log; grep -q 'output: DRM /dev/dri/card1 Virtual-[0-9]* 800x480' /tmp/paneld.log && grep -q 'not chosen: card0 (virtio_gpu) Virtual-[0-9]*: connected, but card1' /tmp/paneld.log"
     stop_paneld
     # card0's monitor unplugged, a layout whose mode both offer: still the connected panel.
-    guest_ok "$(off_connector virtio_gpu)"
+    guest_ok "$(off_connector virtio-pci)"
     start_paneld panel800.json auto
     send_values "cpu=81"
     render two-off panel800.json cpu=81
     expect_screen first-card-off "$WORK/two-off.png"
-    guest_ok "grep -q 'not chosen: card0 (virtio_gpu) Virtual-1: disconnected' /tmp/paneld.log"
+    guest_ok "cat /tmp/paneld.log; grep -q 'not chosen: card0 (virtio_gpu) Virtual-[0-9]*: disconnected' /tmp/paneld.log"
     stop_paneld
     # Both unplugged: the PNG file, not either card's fbdev emulation (/dev/fb0, /dev/fb1).
     guest_ok "$(off_connector bochs-drm)"
@@ -807,7 +808,7 @@ case_twocards_swapped() {
     send_values "cpu=55" "temp=71"
     render_at swapped-first panel800.json 1024x768 cpu=55 temp=71
     expect_screen second-card-preferred-mode "$WORK/swapped-first.png"
-    guest_ok "cat /tmp/paneld.log; grep -q 'output: DRM /dev/dri/card1 Virtual-1 1024x768' /tmp/paneld.log && [ \$(grep -c \"offers the layout's mode 800x480; showing it at Virtual-1's mode 1024x768@[0-9]* (offered: \" /tmp/paneld.log) = 1 ]"
+    guest_ok "cat /tmp/paneld.log; grep -q 'output: DRM /dev/dri/card1 Virtual-[0-9]* 1024x768' /tmp/paneld.log && [ \$(grep -c \"offers the layout's mode 800x480; showing it at Virtual-[0-9]*'s mode 1024x768@[0-9]* (offered: \" /tmp/paneld.log) = 1 ]"
     stop_paneld
     SCREEN=""
     shutdown_vm
@@ -836,9 +837,11 @@ case_latefb() {
 # A monitor plugged in after paneld started (issue 37, item 3): the only display's
 # connector reports disconnected at start, so paneld serves on its PNG file (not the
 # card's own fbdev emulation) and listens to the kernel's uevents; the card's
-# HOTPLUG=1 uevent brings the frame to the display within a second. A write to the
-# connector's sysfs status changes the state but sends no uevent, so the uevent a
-# real plug sends is written to the card's sysfs uevent file after it.
+# uevent brings the frame to the display within a second. A write to the
+# connector's sysfs status changes the state but sends no uevent (measured: paneld
+# saw nothing in 10 s), and a synthetic uevent cannot carry HOTPLUG=1 (its arguments
+# arrive as SYNTH_ARG_*): the case sends the card a synthetic `change` after the
+# status write, the event a real plug's HOTPLUG=1 change stands for here.
 case_hotplug() {
     boot hotplug bochs-display,xres=800,yres=480 bochs
     guest_ok "$(off_connector bochs-drm)"
@@ -849,7 +852,7 @@ case_hotplug() {
     # The guest's clock (/proc/uptime, 10 ms steps) from the uevent to paneld's log line
     # that it shows the display; then the screendump must match.
     local t0=${EPOCHREALTIME/./}
-    guest_ok "s=\$(ls -d /sys/class/drm/card*-Virtual-1); echo on >\$s/status; c=\${s%-Virtual-1}; a=\$(cut -d' ' -f1 /proc/uptime); echo 'change 00000000-0000-0000-0000-000000000000 HOTPLUG=1' >\$c/uevent; i=0; while ! grep -q 'a display appeared' /tmp/paneld.log && [ \$i -lt 300 ]; do sleep 0.01; i=\$((i+1)); done; b=\$(cut -d' ' -f1 /proc/uptime); echo HOTPLUG-UPTIME \$a \$b; grep -q 'a display appeared' /tmp/paneld.log"
+    guest_ok "s=\$(ls -d /sys/class/drm/card*-Virtual-*); echo on >\$s/status; c=\${s%-Virtual-*}; a=\$(cut -d' ' -f1 /proc/uptime); echo change >\$c/uevent; i=0; while ! grep -q 'a display appeared' /tmp/paneld.log && [ \$i -lt 300 ]; do sleep 0.01; i=\$((i+1)); done; b=\$(cut -d' ' -f1 /proc/uptime); echo HOTPLUG-UPTIME \$a \$b; grep -q 'a display appeared' /tmp/paneld.log"
     expect_screen plugged-in "$WORK/hotplug-first.png"
     local host_ms=$(((${EPOCHREALTIME/./} - t0) / 1000)) a b ms
     read -r a b < <(grep -a -o 'HOTPLUG-UPTIME [0-9.]* [0-9.]*' "$VM/serial.log" | tail -1 | cut -d' ' -f2-)

@@ -24,12 +24,14 @@ package struct Uevent: Equatable, Sendable {
         return Uevent(fields: fields)
     }
 
-    /// A DRM card added or removed, or a change of its connectors (`HOTPLUG=1`).
+    /// A DRM card added or removed, or a change on a card: the kernel's `HOTPLUG=1`
+    /// for a connector, or a synthetic `change` (`udevadm trigger`, a write to the
+    /// card's sysfs `uevent` file, whose arguments arrive as `SYNTH_ARG_*`). A render
+    /// node (`dri/renderD*`) is not a display.
     package var isDisplayChange: Bool {
         guard fields["SUBSYSTEM"] == "drm", fields["DEVNAME"]?.hasPrefix("dri/card") ?? true else { return false }
         switch fields["ACTION"] {
-        case "add", "remove": return true
-        case "change": return fields["HOTPLUG"] == "1"
+        case "add", "remove", "change": return true
         default: return false
         }
     }
