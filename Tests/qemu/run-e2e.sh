@@ -865,6 +865,30 @@ case_hotplug() {
     shutdown_vm
 }
 
+# A display removed and re-added (a USB or SPI panel's module reloaded; here the
+# bochs driver unbound and bound again): the card comes back under another number
+# while paneld still holds the old one, which answers ENODEV. paneld moves to its PNG
+# file at the next frame, and to the card that appears again, with its whole picture.
+case_rebind() {
+    boot rebind bochs-display,xres=800,yres=480 bochs
+    start_paneld panel800.json auto
+    send_values "cpu=12" "mem 34"
+    render rebind-first panel800.json cpu=12 mem=34
+    expect_screen before-unbind "$WORK/rebind-first.png"
+    guest_ok "basename \$(readlink /sys/class/drm/card0/device) >/tmp/pcidev; cat /tmp/pcidev; cat /tmp/pcidev >/sys/bus/pci/drivers/bochs-drm/unbind; ls /dev/dri"
+    send_values "cpu=66"
+    guest_ok "i=0; while ! grep -q 'the display is gone' /tmp/paneld.log && [ \$i -lt 100 ]; do sleep 0.05; i=\$((i+1)); done; cat /tmp/paneld.log; grep -q 'the display is gone' /tmp/paneld.log"
+    guest_ok "cat /tmp/pcidev >/sys/bus/pci/drivers/bochs-drm/bind; ls /dev/dri"
+    render rebind-back panel800.json cpu=66 mem=34
+    expect_screen after-rebind "$WORK/rebind-back.png"
+    guest_ok "cat /tmp/paneld.log; grep -q 'a display appeared' /tmp/paneld.log && grep -q 'output: DRM /dev/dri/card1' /tmp/paneld.log"
+    send_values "mem 35"
+    render rebind-update panel800.json cpu=66 mem=35
+    expect_screen update-after-rebind "$WORK/rebind-update.png"
+    stop_paneld
+    shutdown_vm
+}
+
 # Switching virtual terminals: paneld on tty1 gives the display up when the
 # console switches to tty2 (where another program, a second paneld, takes it), sleeps
 # meanwhile, and takes the display back with its whole picture when tty1 returns,
@@ -904,8 +928,8 @@ case_vt() {
 # ---------------------------------------------------------------- main
 CASES=("$@")
 if [ ${#CASES[@]} -eq 0 ]; then
-    CASES=(bochs800 bochs320 cirrus565 rotate virtio late vt rss twocards twocards_swapped latefb hotplug)
-    # arm64: the cases of issue 37 (twocards, twocards_swapped, latefb, hotplug) are not run
+    CASES=(bochs800 bochs320 cirrus565 rotate virtio late vt rss twocards twocards_swapped latefb hotplug rebind)
+    # arm64: the cases of issue 37 (twocards, twocards_swapped, latefb, hotplug, rebind) are not run
     # there yet: they test the choice and the wait, which are the same code on both
     # architectures, and have not been tried on qemu-system-aarch64's virt machine.
     [ "$ARCH" = x86_64 ] || CASES=(bochs800 bochs320 rotate virtio late vt rss)

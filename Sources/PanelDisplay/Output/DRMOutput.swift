@@ -299,7 +299,7 @@ public final class DRMOutput: FrameOutput {
                     try sys.setCrtc(fd, crtcID: crtcID, framebufferID: 0, x: 0, y: 0, connectorIDs: [], mode: nil)
                 }
             } catch {
-                DRMLog.warning("restoring the previous display state: \(error)")
+                DRMLog.teardownWarning(error, doing: "restoring the previous display state")
             }
         }
         for buffer in buffers.reversed() { buffer.release() }

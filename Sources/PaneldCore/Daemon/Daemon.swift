@@ -58,6 +58,10 @@ package final class Daemon {
     private var output: FrameOutput { slot.current }
     /// Set while the output is a fallback and a display may still appear.
     private var lateDisplay: LateDisplay?
+    /// When the DRM display goes away (its card answers ENODEV: the driver was unbound,
+    /// a USB or SPI panel's module unloaded): the fallback to show frames on meanwhile,
+    /// and the watch that brings the display back when a card appears again.
+    private let displayLost: (() -> (fallback: FrameOutput, late: LateDisplay?))?
     /// The virtual terminal whose switches the DRM display follows, when paneld could take it.
     private var terminal: VirtualTerminal?
     private var renderer: PanelRenderer
@@ -107,11 +111,13 @@ package final class Daemon {
     package init(
         layout: Layout, output slot: OutputSlot, listener: FileDescriptor, signals: SignalPipe,
         inputs: [any ValueInput], notifier: Notifier?, store: GaugeStore, settings: Settings,
-        restored: Set<String> = [], lateDisplay: LateDisplay? = nil
+        restored: Set<String> = [], lateDisplay: LateDisplay? = nil,
+        displayLost: (() -> (fallback: FrameOutput, late: LateDisplay?))? = nil
     ) {
         self.layout = layout
         self.slot = slot
         self.lateDisplay = lateDisplay
+        self.displayLost = displayLost
         self.renderer = Daemon.makeRenderer(layout, for: slot.current, page: 0, settings: settings)
         self.listener = listener
         self.signals = signals
@@ -267,6 +273,8 @@ package final class Daemon {
             do {
                 try present(now: now)
                 if frameFailure.recovered() { Log.notice("frames are being shown again") }
+            } catch let e as DRMError where e.errno == ENODEV && output is DRMOutput && displayLost != nil {
+                loseDisplay(e)
             } catch {
                 // Keep serving clients; the next change tries again. Log each new failure once.
                 if frameFailure.failed("\(error)") { Log.error("cannot show a frame: \(error)") }
@@ -485,6 +493,21 @@ package final class Daemon {
         settings.minFrameInterval = 0
         Log.notice("a display appeared: showing the gauges on it from now on")
         if settings.followsTerminal, new is DRMOutput, terminal == nil { terminal = VirtualTerminal.take() }
+    }
+
+    /// The display's card is gone: move to the fallback and wait for a display to
+    /// appear again (the card usually returns under another number).
+    private func loseDisplay(_ error: DRMError) {
+        guard let lost = displayLost else { return }
+        let (fallback, late) = lost()
+        Log.warning(
+            "the display is gone (\(error)): drawing into the fallback until a display appears again")
+        slot.replace(with: fallback)
+        lateDisplay?.close()
+        lateDisplay = late
+        renderer = Daemon.makeRenderer(layout, for: fallback, page: page, settings: settings)
+        shownValues = [:]
+        fullRedraw = true
     }
 
     private func markChanged() {

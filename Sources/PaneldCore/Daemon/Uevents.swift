@@ -85,5 +85,5 @@ package final class UeventSocket {
         return relevant
     }
 
-    func close() { fd.close() }
+    package func close() { fd.close() }
 }

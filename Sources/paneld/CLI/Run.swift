@@ -192,17 +192,7 @@ struct Run: PaneldCommand {
         switch awaiting {
         case nil: break
         case .drm:
-            do {
-                var uevents: UeventSocket? = nil
-                do { uevents = try UeventSocket() } catch {
-                    Log.warning(
-                        "cannot listen to the kernel's uevents (a monitor plugged in later is not seen): \(error)")
-                }
-                lateDisplay = LateDisplay(watcher: try DisplayWatcher(), uevents: uevents) { try self.openDRM(layout) }
-                Log.notice("watching /dev/dri and DRM hotplug: paneld moves to a display when one appears")
-            } catch {
-                Log.warning("cannot watch /dev/dri for a display that appears later: \(error)")
-            }
+            lateDisplay = watchForDRM(layout)
         case .framebuffer(let path):
             let (directory, name) = Run.splitPath(path)
             lateDisplay = LateDisplay(
@@ -232,9 +222,39 @@ struct Run: PaneldCommand {
             usec: Systemd.env("WATCHDOG_USEC"), watchdogPID: Systemd.env("WATCHDOG_PID"), pid: getpid())
         let daemon = Daemon(
             layout: layout, output: slot, listener: listener, signals: signals, inputs: inputs,
-            notifier: Notifier(), store: store, settings: settings, restored: restored, lateDisplay: lateDisplay)
+            notifier: Notifier(), store: store, settings: settings, restored: restored, lateDisplay: lateDisplay,
+            displayLost: { (self.pngOutput(layout, path: nil), self.watchForDRM(layout)) })
         try daemon.run()
         Log.info("stopped")
+    }
+
+    /// The watch on /dev/dri and the DRM uevents that moves paneld to a DRM display when one appears.
+    private func watchForDRM(_ layout: Layout) -> LateDisplay? {
+        var uevents: UeventSocket? = nil
+        do { uevents = try UeventSocket() } catch {
+            Log.warning("cannot listen to the kernel's uevents (a monitor plugged in later is not seen): \(error)")
+        }
+        do {
+            let late = LateDisplay(watcher: try DisplayWatcher(), uevents: uevents) { try self.openDRM(layout) }
+            Log.notice("watching /dev/dri and DRM hotplug: paneld moves to a display when one appears")
+            return late
+        } catch {
+            uevents?.close()
+            Log.warning("cannot watch /dev/dri for a display that appears later: \(error)")
+            return nil
+        }
+    }
+
+    /// The PNG file `path` (nil: the default file) at the layout's size.
+    private func pngOutput(_ layout: Layout, path: String?) -> FrameOutput {
+        let defaultPNG = Systemd.env("STATE_DIRECTORY").map { Run.firstPath($0) + "/frame.png" } ?? "/tmp/paneld.png"
+        let size =
+            self.size.flatMap { ModeRequest(parsing: $0) }.map { ($0.width, $0.height) } ?? layout.logicalSize ?? (
+                800, 480
+            )
+        let p = path ?? defaultPNG
+        Log.notice("output: PNG file \(p), \(size.0)x\(size.1)")
+        return PNGOutput(path: p, width: size.0, height: size.1, format: layout.pixelFormat ?? .xrgb8888)
     }
 
     /// The first line of an MQTT password file: a regular file of at most 4 KiB,
@@ -269,16 +289,7 @@ struct Run: PaneldCommand {
     /// fbdev:PATH` names before its driver has created it), taken when it appears.
     private func openOutput(_ layout: Layout) throws -> (output: FrameOutput, awaiting: AwaitedDisplay?) {
         let choice = output.flatMap(OutputChoice.init) ?? .automatic
-        let defaultPNG = Systemd.env("STATE_DIRECTORY").map { Run.firstPath($0) + "/frame.png" } ?? "/tmp/paneld.png"
-        let size =
-            self.size.flatMap { ModeRequest(parsing: $0) }.map { ($0.width, $0.height) } ?? layout.logicalSize ?? (
-                800, 480
-            )
-        func png(_ path: String?) -> FrameOutput {
-            let p = path ?? defaultPNG
-            Log.notice("output: PNG file \(p), \(size.0)x\(size.1)")
-            return PNGOutput(path: p, width: size.0, height: size.1, format: layout.pixelFormat ?? .xrgb8888)
-        }
+        func png(_ path: String?) -> FrameOutput { pngOutput(layout, path: path) }
         switch choice {
         case .png(let path): return (png(path), nil)
         case .drm: return (try openDRM(layout), nil)
