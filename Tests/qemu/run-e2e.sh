@@ -778,6 +778,17 @@ case_twocards() {
     expect_screen mode-on-second-card "$WORK/two-first.png"
     guest_ok "cat /tmp/paneld.log; grep -q 'output: DRM /dev/dri/card1 Virtual-[0-9]* 800x480' /tmp/paneld.log && grep -q 'not chosen: card0 (virtio_gpu) Virtual-[0-9]*: connected, but card1' /tmp/paneld.log"
     stop_paneld
+    # The layout names card0 by its /dev/dri/by-path link (made here as udev makes it):
+    # that card although it does not offer the layout's mode, at its preferred 1024x768.
+    guest_ok "mkdir -p /dev/dri/by-path; for c in /sys/class/drm/card?; do ln -s ../\${c##*/} /dev/dri/by-path/pci-\$(basename \$(readlink \$c/device))-card; done; ls -l /dev/dri/by-path"
+    SCREEN=hdmi
+    start_paneld panel800-bypath.json auto
+    send_values "cpu=37" "mem 64"
+    render_at two-bypath panel800.json 1024x768 cpu=37 mem=64
+    expect_screen by-path-link "$WORK/two-bypath.png"
+    guest_ok "cat /tmp/paneld.log; grep -q 'output: DRM /dev/dri/card0 Virtual-[0-9]* 1024x768' /tmp/paneld.log"
+    stop_paneld
+    SCREEN=panel
     # card0's monitor unplugged, a layout whose mode both offer: still the connected panel.
     guest_ok "$(off_connector virtio-pci)"
     start_paneld panel800.json auto
