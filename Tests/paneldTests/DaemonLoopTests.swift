@@ -154,3 +154,28 @@ final class FakeFlipOutput: FrameOutput {
         #expect(fallback.presents == [[IntRect(x: 0, y: 0, width: 64, height: 32)]])
     }
 }
+
+/// What the daemon does when the kernel says the displays changed (a uevent).
+@Suite struct DisplayChangeTests {
+    @Test func redisplaySetsTheCrtcAgainWithTheWholeFrame() throws {
+        let fake = FakeDRM.bochs()
+        let out = try DRMOutput(options: DRMOutputOptions(), syscalls: fake)
+        defer { out.close() }
+        try out.present(damage: []) { _, _ in }
+        #expect(!out.needsFullRedraw)
+        try out.checkDevice()
+        out.redisplay()
+        #expect(out.needsFullRedraw)
+        fake.trace.removeAll()
+        try out.present(damage: []) { _, _ in }
+        #expect(fake.trace.contains { $0.hasPrefix("setCrtc 38") })
+    }
+
+    @Test func aGoneCardAnswersENODEV() throws {
+        let fake = FakeDRM.bochs()
+        let out = try DRMOutput(options: DRMOutputOptions(), syscalls: fake)
+        defer { out.close() }
+        fake.failures["capability"] = [ENODEV]
+        #expect(throws: DRMError("capability", errno: ENODEV)) { try out.checkDevice() }
+    }
+}

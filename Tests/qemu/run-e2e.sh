@@ -872,15 +872,18 @@ case_hotplug() {
     [ "$ms" -le 1000 ] || fail_vm "paneld took the plugged-in display after $ms ms (want at most 1000)"
     log "PASS hotplug/within-1s"
     PASSED+=("hotplug/within-1s")
+    # Unplugged and plugged back while shown: the whole frame is set again.
+    guest_ok "s=\$(ls -d /sys/class/drm/card*-Virtual-*); c=\${s%-Virtual-*}; echo off >\$s/status; echo change >\$c/uevent; sleep 0.3; echo on >\$s/status; echo change >\$c/uevent; sleep 0.3; cat /tmp/paneld.log; [ \$(grep -c 'the displays changed: the whole frame is shown again' /tmp/paneld.log) = 2 ]"
+    expect_screen plugged-back "$WORK/hotplug-first.png"
     stop_paneld
     shutdown_vm
 }
 
 # A display removed and re-added (a USB or SPI panel's module reloaded; here the
 # bochs driver unbound and bound again): the old descriptor answers ENODEV, and
-# /dev/dri disappears with the card. paneld moves to its PNG file at the next frame
-# (closing the old card, whose number may then be given again), and to the card
-# that appears again, with its whole picture.
+# /dev/dri disappears with the card. On the card's remove uevent paneld moves to its
+# PNG file (closing the old card, whose number may then be given again), and to the
+# card that appears again, with its whole picture.
 case_rebind() {
     boot rebind bochs-display,xres=800,yres=480 bochs
     start_paneld panel800.json auto
@@ -888,8 +891,9 @@ case_rebind() {
     render rebind-first panel800.json cpu=12 mem=34
     expect_screen before-unbind "$WORK/rebind-first.png"
     guest_ok "basename \$(readlink /sys/class/drm/card0/device) >/tmp/pcidev; cat /tmp/pcidev; cat /tmp/pcidev >/sys/bus/pci/drivers/bochs-drm/unbind; ls /dev/dri 2>&1; true"
-    send_values "cpu=66"
+    # No frame is drawn meanwhile: the card's remove uevent tells paneld.
     guest_ok "i=0; while ! grep -q 'the display is gone' /tmp/paneld.log && [ \$i -lt 100 ]; do sleep 0.05; i=\$((i+1)); done; cat /tmp/paneld.log; grep -q 'the display is gone' /tmp/paneld.log"
+    send_values "cpu=66"
     guest_ok "cat /tmp/pcidev >/sys/bus/pci/drivers/bochs-drm/bind; ls /dev/dri"
     render rebind-back panel800.json cpu=66 mem=34
     expect_screen after-rebind "$WORK/rebind-back.png"

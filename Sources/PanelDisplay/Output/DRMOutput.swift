@@ -273,6 +273,19 @@ public final class DRMOutput: FrameOutput {
         }
     }
 
+    /// Throws the card's error when it no longer answers (ENODEV: its driver was unbound).
+    public func checkDevice() throws {
+        guard !closed else { return }
+        _ = try sys.capability(device.fd, .dumbBuffer)
+    }
+
+    /// Shows the whole frame again with SetCrtc at the next ``present(damage:draw:)``
+    /// (a monitor plugged back in has lost the CRTC's configuration).
+    public func redisplay() {
+        guard !closed, !released else { return }
+        crtcIsSet = false
+    }
+
     /// Reads the pending DRM events and clears ``isBusy``'s pending flip when its completion is among them.
     ///
     /// - Throws: ``DRMError`` when reading the device fails.

@@ -62,6 +62,10 @@ package final class Daemon {
     /// a USB or SPI panel's module unloaded): the fallback to show frames on meanwhile,
     /// and the watch that brings the display back when a card appears again.
     private let displayLost: (() -> (fallback: FrameOutput, late: LateDisplay?))?
+    /// The kernel's uevents: a DRM card added or removed, a monitor plugged in or out.
+    /// A connector that becomes connected changes nothing in /dev; a removed card is
+    /// noticed at once, not only at the next frame.
+    private let uevents: UeventSocket?
     /// The virtual terminal whose switches the DRM display follows, when paneld could take it.
     private var terminal: VirtualTerminal?
     private var renderer: PanelRenderer
@@ -112,8 +116,9 @@ package final class Daemon {
         layout: Layout, output slot: OutputSlot, listener: FileDescriptor, signals: SignalPipe,
         inputs: [any ValueInput], notifier: Notifier?, store: GaugeStore, settings: Settings,
         restored: Set<String> = [], lateDisplay: LateDisplay? = nil,
-        displayLost: (() -> (fallback: FrameOutput, late: LateDisplay?))? = nil
+        displayLost: (() -> (fallback: FrameOutput, late: LateDisplay?))? = nil, uevents: UeventSocket? = nil
     ) {
+        self.uevents = uevents
         self.layout = layout
         self.slot = slot
         self.lateDisplay = lateDisplay
@@ -192,10 +197,10 @@ package final class Daemon {
         if let late = lateDisplay {
             watcherIndex = entries.count
             entries.append((late.watcher.fd, .input))
-            if let u = late.uevents {
-                ueventIndex = entries.count
-                entries.append((u.fd, .input))
-            }
+        }
+        if let u = uevents {
+            ueventIndex = entries.count
+            entries.append((u.fd, .input))
         }
         // Each input's entry, when it has one to poll now.
         var inputIndices: [Int?] = []
@@ -242,9 +247,7 @@ package final class Daemon {
         if let k = watcherIndex, !ready[k].isEmpty, let late = lateDisplay, late.watcher.drain() {
             late.scheduleAttempt(now: monotonicMilliseconds())
         }
-        if let k = ueventIndex, !ready[k].isEmpty, let late = lateDisplay, late.uevents?.drain() == true {
-            late.scheduleAttempt(now: monotonicMilliseconds())
-        }
+        if let k = ueventIndex, !ready[k].isEmpty, uevents?.drain() == true { displaysChanged() }
         for (input, k) in zip(inputs, inputIndices) {
             if let k, !ready[k].isEmpty { input.receive(ready[k]) { store.apply($0) } }
         }
@@ -493,6 +496,27 @@ package final class Daemon {
         settings.minFrameInterval = 0
         Log.notice("a display appeared: showing the gauges on it from now on")
         if settings.followsTerminal, new is DRMOutput, terminal == nil { terminal = VirtualTerminal.take() }
+    }
+
+    /// A DRM card was added or removed, or a connector changed: on a fallback, try
+    /// the displays again; on a DRM display, check that its card is still there and
+    /// show the whole frame again (a monitor plugged back in shows nothing until the
+    /// CRTC is set).
+    private func displaysChanged() {
+        if let late = lateDisplay {
+            late.scheduleAttempt(now: monotonicMilliseconds())
+        } else if let drm = output as? DRMOutput {
+            do {
+                try drm.checkDevice()
+                drm.redisplay()
+                fullRedraw = true
+                Log.info("the displays changed: the whole frame is shown again")
+            } catch let e as DRMError where e.errno == ENODEV {
+                loseDisplay(e)
+            } catch {
+                Log.warning("the displays changed, and the display's card cannot be read: \(error)")
+            }
+        }
     }
 
     /// The display's card is gone: move to the fallback and wait for a display to

@@ -120,25 +120,14 @@ package final class LateDisplay {
     /// What is awaited, for the log: `the DRM devices`, `/dev/fb1`.
     private let awaited: String
 
-    /// The kernel's uevents, for DRM: a connector that becomes connected (a monitor
-    /// plugged in) changes nothing in /dev, only the card's `HOTPLUG=1` uevent tells.
-    let uevents: UeventSocket?
-
-    package init(
-        watcher: DisplayWatcher, uevents: UeventSocket? = nil, awaited: String = "the DRM devices",
-        open: @escaping () throws -> FrameOutput
-    ) {
+    package init(watcher: DisplayWatcher, awaited: String = "the DRM devices", open: @escaping () throws -> FrameOutput)
+    {
         self.watcher = watcher
-        self.uevents = uevents
         self.awaited = awaited
         self.open = open
     }
 
-    /// Closes the watch and the uevent socket.
-    func close() {
-        watcher.close()
-        uevents?.close()
-    }
+    func close() { watcher.close() }
 
     /// A card node appeared or changed: try at once, with a fresh set of retries.
     func scheduleAttempt(now: Int64) {

@@ -183,6 +183,12 @@ struct Run: PaneldCommand {
             if let p = ownedSocketPath, (try? UnixSocket.inspect(p)) == .socket { unlink(p) }
         }
 
+        // DRM cards added or removed, monitors plugged in or out.
+        var uevents: UeventSocket? = nil
+        do { uevents = try UeventSocket() } catch {
+            Log.warning("cannot listen to the kernel's uevents (a monitor plugged in later is not seen): \(error)")
+        }
+        defer { uevents?.close() }
         // After the socket, so a second paneld is refused before it touches the display.
         let (frameOutput, awaiting) = try openOutput(layout)
         let slot = OutputSlot(frameOutput)
@@ -223,23 +229,19 @@ struct Run: PaneldCommand {
         let daemon = Daemon(
             layout: layout, output: slot, listener: listener, signals: signals, inputs: inputs,
             notifier: Notifier(), store: store, settings: settings, restored: restored, lateDisplay: lateDisplay,
-            displayLost: { (self.pngOutput(layout, path: nil), self.watchForDRM(layout)) })
+            displayLost: { (self.pngOutput(layout, path: nil), self.watchForDRM(layout)) }, uevents: uevents)
         try daemon.run()
         Log.info("stopped")
     }
 
-    /// The watch on /dev/dri and the DRM uevents that moves paneld to a DRM display when one appears.
+    /// The watch on /dev/dri that moves paneld to a DRM display when one appears
+    /// (with the uevents the daemon listens to: a monitor plugged in).
     private func watchForDRM(_ layout: Layout) -> LateDisplay? {
-        var uevents: UeventSocket? = nil
-        do { uevents = try UeventSocket() } catch {
-            Log.warning("cannot listen to the kernel's uevents (a monitor plugged in later is not seen): \(error)")
-        }
         do {
-            let late = LateDisplay(watcher: try DisplayWatcher(), uevents: uevents) { try self.openDRM(layout) }
+            let late = LateDisplay(watcher: try DisplayWatcher()) { try self.openDRM(layout) }
             Log.notice("watching /dev/dri and DRM hotplug: paneld moves to a display when one appears")
             return late
         } catch {
-            uevents?.close()
             Log.warning("cannot watch /dev/dri for a display that appears later: \(error)")
             return nil
         }
