@@ -35,7 +35,7 @@ struct Run: PaneldCommand {
             .option(
                 "output", "drm|fbdev[:DEVICE]|png|png:FILE",
                 help:
-                    "Where frames go: drm, fbdev[:/dev/fbN], png or png:FILE. Default: drm when a DRM device exists, else fbdev when a framebuffer exists, else png. The png file defaults to $STATE_DIRECTORY/frame.png, else /tmp/paneld.png."
+                    "Where frames go: drm, fbdev[:/dev/fbN], png or png:FILE. Default: a connected DRM display (every card is considered), else a framebuffer that is not a DRM card's emulation, else png; a display that appears later is taken. fbdev:/dev/fbN waits for a device that does not exist yet. The png file defaults to $STATE_DIRECTORY/frame.png, else /tmp/paneld.png."
             ),
             .option(
                 "state",
