@@ -79,6 +79,11 @@ package final class UeventSocket {
         while true {
             let n = buffer.withUnsafeMutableBytes { recv(fd.rawValue, $0.baseAddress, $0.count, 0) }
             if n < 0 && errno == EINTR { continue }
+            // The socket's buffer overflowed: uevents were lost, one of them may have mattered.
+            if n < 0 && errno == ENOBUFS {
+                relevant = true
+                continue
+            }
             if n <= 0 { break }
             if let event = Uevent.parse(buffer[0..<n]), event.isDisplayChange { relevant = true }
         }
