@@ -32,19 +32,6 @@ package final class DRMDevice {
         return DeviceProbe(path: path, driver: driver.name, hasKMS: kms, hasDumbBuffers: dumb == 1)
     }
 
-    /// Probes every `/dev/dri/card*` in order (opening and closing each).
-    package static func probeAll(sys: DRMSyscalls) -> [DeviceProbe] {
-        sys.listCards().map { path in
-            do {
-                let device = try DRMDevice(sys: sys, path: path)
-                defer { device.close() }
-                return device.probe()
-            } catch {
-                return DeviceProbe(path: path, driver: "?", hasKMS: false, hasDumbBuffers: false, failure: "\(error)")
-            }
-        }
-    }
-
     /// Probes every `/dev/dri/card*` in order and, for each usable card, reads its
     /// connectors and their modes (opening and closing each card).
     package static func describeAll(sys: DRMSyscalls) -> [CardDescription] {
