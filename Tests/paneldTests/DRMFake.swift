@@ -64,6 +64,10 @@ final class FakeDRM: DRMSyscalls {
     private func card(_ fd: Int32) -> Card { cards[fds[fd]!]! }
 
     func listCards() -> [String] { cards.keys.sorted() }
+    /// Links such as `/dev/dri/by-path/...` to card paths, for `resolvedPath`.
+    var links: [String: String] = [:]
+    func resolvedPath(_ path: String) -> String? { links[path] ?? (cards[path] != nil ? path : nil) }
+    func sysfsDevice(ofCard path: String) -> String? { nil }
 
     func open(_ path: String) throws -> Int32 {
         trace.append("open \(path)")
@@ -84,7 +88,8 @@ final class FakeDRM: DRMSyscalls {
     func version(_ fd: Int32) throws -> DriverVersion { DriverVersion(name: card(fd).driver, description: "fake") }
 
     func capability(_ fd: Int32, _ cap: DRMCapability) throws -> UInt64 {
-        cap == .dumbBuffer ? card(fd).dumb : 0
+        try fail("capability")
+        return cap == .dumbBuffer ? card(fd).dumb : 0
     }
 
     func resources(_ fd: Int32) throws -> CardResources {

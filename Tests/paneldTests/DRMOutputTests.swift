@@ -332,7 +332,11 @@ final class PictureModel {
 
     @Test func reportsANamedConnectorThatDoesNotExistAndClosesTheDevice() {
         let fake = FakeDRM.bochs()
-        #expect(throws: DRMError.notFound("no connector named HDMI-A-1; this card has: Virtual-1 (connected)")) {
+        #expect(
+            throws: DRMError.notFound(
+                "no DRM display is connected: card0 (bochs-drm): no connector named HDMI-A-1; it has: Virtual-1 (connected)"
+            )
+        ) {
             try DRMOutput(options: DRMOutputOptions(connector: "HDMI-A-1"), syscalls: fake)
         }
         #expect(fake.leakedResources == 0)

@@ -121,3 +121,61 @@ final class FakeFlipOutput: FrameOutput {
         #expect(waited >= Daemon.recoveryInterval / 2 && waited < Daemon.recoveryInterval * 3, "\(waited) ms")
     }
 }
+
+/// A display whose card goes away (its driver unbound: every call answers ENODEV).
+@Suite(.serialized) struct DisplayLossTests {
+    @Test func aCardAnsweringENODEVIsLeftForTheFallback() throws {
+        let dir = TempDirectory()
+        let layout = try LayoutReader.parse(
+            Array(##"{"gauges": [{"name": "a", "style": "linearCapacity", "rect": [0, 0, 16, 16]}]}"##.utf8))
+        let fake = FakeDRM.bochs()
+        fake.failures["setCrtc"] = [ENODEV]
+        let drm = try DRMOutput(options: DRMOutputOptions(), syscalls: fake)
+        let slot = OutputSlot(drm)
+        defer { slot.close() }
+        let fallback = FakeFlipOutput()
+        let signals = try SignalPipe(signals: [SIGHUP])
+        defer { signals.close() }
+        let listener = try UnixSocket.listen(dir.file("s.sock"))
+        defer { listener.close() }
+        var losses = 0
+        let daemon = Daemon(
+            layout: layout, output: slot, listener: listener, signals: signals, inputs: [], notifier: nil,
+            store: GaugeStore(names: ["a"], defaultGauge: "a", initial: [:]), settings: Daemon.Settings(),
+            displayLost: {
+                losses += 1
+                return (fallback, nil)
+            })
+        try daemon.turn()  // the first frame's SetCrtc answers ENODEV: the fallback takes over
+        #expect(losses == 1)
+        #expect(slot.current === fallback)
+        #expect(fake.openDescriptors.isEmpty, "the dead card's descriptor is closed")
+        try daemon.turn()  // the whole frame on the fallback
+        #expect(fallback.presents == [[IntRect(x: 0, y: 0, width: 64, height: 32)]])
+    }
+}
+
+/// What the daemon does when the kernel says the displays changed (a uevent).
+@Suite struct DisplayChangeTests {
+    @Test func redisplaySetsTheCrtcAgainWithTheWholeFrame() throws {
+        let fake = FakeDRM.bochs()
+        let out = try DRMOutput(options: DRMOutputOptions(), syscalls: fake)
+        defer { out.close() }
+        try out.present(damage: []) { _, _ in }
+        #expect(!out.needsFullRedraw)
+        try out.checkDevice()
+        out.redisplay()
+        #expect(out.needsFullRedraw)
+        fake.trace.removeAll()
+        try out.present(damage: []) { _, _ in }
+        #expect(fake.trace.contains { $0.hasPrefix("setCrtc 38") })
+    }
+
+    @Test func aGoneCardAnswersENODEV() throws {
+        let fake = FakeDRM.bochs()
+        let out = try DRMOutput(options: DRMOutputOptions(), syscalls: fake)
+        defer { out.close() }
+        fake.failures["capability"] = [ENODEV]
+        #expect(throws: DRMError("capability", errno: ENODEV)) { try out.checkDevice() }
+    }
+}

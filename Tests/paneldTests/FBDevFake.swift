@@ -46,6 +46,9 @@ final class FakeFB: FBSyscalls {
     }
 
     func listFramebuffers() -> [String] { ["/dev/fb0"] }
+    func describeFramebuffers() -> [FramebufferDescription] {
+        [FramebufferDescription(path: "/dev/fb0", name: "fake", device: nil)]
+    }
 
     func open(_ path: String) throws -> Int32 {
         trace.append("open \(path)")

@@ -243,6 +243,8 @@ import Testing
 
 @Suite struct FBDevOutputChoiceTests {
     @Test func parsesFbdevWithAndWithoutADevice() {
+        #expect(Run.splitPath("/dev/fb1") == ("/dev", "fb1"))
+        #expect(Run.splitPath("/fb1") == ("/", "fb1"))
         #expect(OutputChoice("fbdev") == .fbdev(nil))
         #expect(OutputChoice("fbdev:/dev/fb1") == .fbdev("/dev/fb1"))
         #expect(OutputChoice("fbdev:") == nil)

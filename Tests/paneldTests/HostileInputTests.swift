@@ -577,6 +577,18 @@ final class Attack: @unchecked Sendable {
         rmdir(dri)
     }
 
+    /// `--output fbdev:/dev/fb1` before its driver loaded: only that node's name in /dev counts.
+    @Test func reportsOneNamedFramebufferNode() throws {
+        let dir = TempDirectory()
+        let w = try DisplayWatcher(directory: dir.path) { $0 == "fb1" }
+        defer { w.close() }
+        try dir.write("fb0", "x")
+        try dir.write("fb10", "x")
+        #expect(!w.drain(), "another framebuffer is not the one awaited")
+        try dir.write("fb1", "x")
+        #expect(w.drain(), "the awaited framebuffer appeared")
+    }
+
     @Test func parsesInotifyRecords() {
         // Two records: wd 1, IN_CREATE, name "card0" padded to 16; wd 2, IN_ATTRIB, no name.
         func record(_ wd: Int32, _ mask: UInt32, _ name: String, padTo: Int) -> [UInt8] {

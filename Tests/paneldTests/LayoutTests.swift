@@ -140,6 +140,21 @@ private func layout(_ json: String) throws -> Layout { try LayoutReader.parse(Ar
         #expect(try l.gauges[0].range == ValueRange(0, 100))
     }
 
+    @Test func displayTakesAByPathLinkOrAConnectorName() throws {
+        let byPath = try LayoutReader.parse(
+            Array(##"{"gauges": [{"name": "a"}], "display": "/dev/dri/by-path/platform-gpu-card"}"##.utf8))
+        #expect(byPath.display == "/dev/dri/by-path/platform-gpu-card" && byPath.connector == nil)
+        let dsi = try LayoutReader.parse(Array(##"{"gauges": [{"name": "a"}], "display": "DSI-1"}"##.utf8))
+        #expect(dsi.display == nil && dsi.connector == "DSI-1")
+        let same = try LayoutReader.parse(
+            Array(##"{"gauges": [{"name": "a"}], "display": "HDMI-A-1", "connector": "hdmi-a-1"}"##.utf8))
+        #expect(same.connector == "HDMI-A-1")
+        #expect(throws: LayoutError.self) {
+            try LayoutReader.parse(
+                Array(##"{"gauges": [{"name": "a"}], "display": "HDMI-A-1", "connector": "DSI-1"}"##.utf8))
+        }
+    }
+
     /// One case per mistake: the text, the line and key path it must be reported at, and part of the message.
     @Test(arguments: [
         (##"[1]"##, 1, "", "expected an object"),

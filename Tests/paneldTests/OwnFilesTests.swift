@@ -36,7 +36,8 @@ import Testing
         ),
         "PanelDisplay/DRM/LiveDRMSyscalls.swift": (["O_RDWR": 1], "a DRM card through DeviceNode"),
         "PanelDisplay/FBDev/LiveFBSyscalls.swift": (
-            ["O_RDWR": 1, "O_WRONLY": 1], "a framebuffer and the console through DeviceNode"
+            ["O_RDWR": 1, "O_WRONLY": 1, "fopen(": 1],
+            "a framebuffer and the console through DeviceNode; a framebuffer's sysfs name read (mode \"re\")"
         ),
         "PanelDisplay/DRM/VirtualTerminal.swift": (["O_WRONLY": 1], "the console through DeviceNode"),
         "paneld-bench/Benchmark.swift": (

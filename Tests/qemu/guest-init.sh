@@ -14,18 +14,26 @@ mount -t tmpfs tmp /tmp
 mkdir -p /dev/pts /dev/shm
 export PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin
 
-# late=1 on the kernel command line: no driver yet (the case "late" loads it
-# later with load_driver, while paneld runs).
+# late=1 on the kernel command line: no driver yet (the cases "late" and "latefb"
+# load it later with load_driver, while paneld runs). gpu= may name several drivers,
+# comma-separated (gpu=virtio,bochs), loaded in that order: one card each.
 load_driver() {
-    for m in $(cat "/e2e/modules.$gpu"); do
-        params=""
-        # fbdev_overalloc=200 on the kernel command line: fbdev emulation with room for two pages.
-        case "$m" in */drm_kms_helper.ko) [ -n "$fbdev_overalloc" ] && params="drm_fbdev_overalloc=$fbdev_overalloc" ;; esac
-        insmod "$m" $params || echo "E2E-INIT-ERROR insmod $m $params failed"
+    cards=0
+    for g in $(echo "$gpu" | tr , ' '); do
+        cards=$((cards + 1))
+        for m in $(cat "/e2e/modules.$g"); do
+            # A module another driver already needed (drm, drm_kms_helper).
+            [ -d "/sys/module/$(basename "$m" .ko | tr - _)" ] && continue
+            params=""
+            # fbdev_overalloc=200 on the kernel command line: fbdev emulation with room for two pages.
+            case "$m" in */drm_kms_helper.ko) [ -n "$fbdev_overalloc" ] && params="drm_fbdev_overalloc=$fbdev_overalloc" ;; esac
+            insmod "$m" $params || echo "E2E-INIT-ERROR insmod $m $params failed"
+        done
     done
+    last=/dev/dri/card$((cards - 1))
     i=0
-    while [ ! -e /dev/dri/card0 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-    [ -e /dev/dri/card0 ] || echo "E2E-INIT-ERROR no /dev/dri/card0 after loading $gpu"
+    while [ ! -e $last ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+    [ -e $last ] || echo "E2E-INIT-ERROR no $last after loading $gpu"
 }
 [ -n "$late" ] || load_driver
 # A steady console picture: no blinking cursor, so two dumps of fbcon compare equal.

@@ -17,7 +17,9 @@
 # 16 bpp), rotate (90 and 270 degrees on a portrait panel), virtio (DirtyFB driver,
 # 180 degrees), late (the driver loaded while paneld runs on its PNG fallback), vt
 # (switching to another virtual terminal and back gives the display up and takes it back),
-# rss (idle CPU ticks and resident memory at 800x480, two buffers).
+# rss (idle CPU ticks and resident memory at 800x480, two buffers), twocards and
+# twocards_swapped (two display cards in both orders, one connector forced off: the
+# choice across cards), latefb (--output fbdev:PATH before the device exists).
 #
 # Architectures: x86_64 (default) boots Debian 12's amd64 kernel on `-machine pc` with
 # the host's own paneld. arm64 (`--arch arm64` or E2E_ARCH=arm64) boots Debian trixie's
@@ -26,7 +28,8 @@
 # libraries from that script's bookworm arm64 sysroot, and busybox-static:arm64;
 # the expected pictures still come from the host's x86_64 `paneld render`. The
 # initramfs has no arm64 socat: there, `paneld send` is the socket client. The
-# arm64 cases are all but cirrus565 (QEMU's cirrus-vga is a PC device).
+# arm64 cases are all but cirrus565 (QEMU's cirrus-vga is a PC device) and the
+# three of issue 37 (not tried on the virt machine yet).
 # Usage: bash Tests/qemu/run-e2e.sh [--arch x86_64|arm64] [CASE...]
 # Environment: E2E_TIMEOUT (seconds, default 600), E2E_KEEP=1 keeps Tests/qemu/.work,
 #   PANELD=path uses that binary instead of building one (the guest's: aarch64 for
@@ -337,10 +340,16 @@ prepare_initrd() {
 
 # ---------------------------------------------------------------- one VM
 # boot NAME DEVICE GPU [KERNEL-ARGS]: starts QEMU with FIFO pairs for serial and monitor.
+# DEVICE may list several devices joined by '+' (each becomes a -device), GPU then
+# their drivers joined by ',' in the same order.
 BOOT_NAME=""
 boot() {
     BOOT_NAME=$1
-    local device=$2 gpu=$3 extra=${4:-} d=$WORK/$1
+    local device=$2 gpu=$3 extra=${4:-} d=$WORK/$1 devs=() dev
+    IFS=+ read -ra devs <<<"$device"
+    local device_args=()
+    for dev in "${devs[@]}"; do device_args+=(-device "$dev"); done
+    SCREEN=""
     rm -rf "$d" && mkdir -p "$d"
     VM=$d
     mkfifo "$d/serial.in" "$d/serial.out" "$d/mon.in" "$d/mon.out"
@@ -353,13 +362,13 @@ boot() {
         qemu-system-aarch64 -nodefaults -no-user-config -machine virt,accel=tcg -cpu cortex-a72 -m 1024 -smp 1 \
             -kernel "$KERNEL" -initrd "$WORK/initrd" \
             -append "console=ttyAMA0 panic=-1 loglevel=4 gpu=$gpu $extra" \
-            -display none -device "$device" \
+            -display none "${device_args[@]}" \
             -serial "pipe:$d/serial" -monitor "pipe:$d/mon" -no-reboot >"$d/qemu.log" 2>&1 &
     else
         qemu-system-x86_64 -nodefaults -no-user-config -machine pc,accel=tcg -cpu qemu64 -m 512 -smp 1 \
             -kernel "$KERNEL" -initrd "$WORK/initrd" \
             -append "console=ttyS0 panic=-1 loglevel=4 gpu=$gpu $extra" \
-            -display none -vga none -device "$device" \
+            -display none -vga none "${device_args[@]}" \
             -serial "pipe:$d/serial" -monitor "pipe:$d/mon" -no-reboot >"$d/qemu.log" 2>&1 &
     fi
     QEMU_PID=$!
@@ -395,9 +404,10 @@ guest_ok() {
 }
 
 # screendump FILE: the monitor writes it; the reply to 'info status' means it is done.
+# With several display devices, SCREEN names the one to dump (its QEMU id).
 screendump() {
     DUMPS=$((DUMPS + 1))
-    printf 'screendump %s\ninfo status\n' "$1" >&8
+    printf 'screendump %s %s\ninfo status\n' "$1" "$SCREEN" >&8
     local deadline=$((SECONDS + 20))
     while [ "$(grep -c 'VM status' "$VM/mon.log" || true)" -lt "$DUMPS" ]; do
         [ $SECONDS -lt $deadline ] || fail_vm "screendump timed out"
@@ -464,6 +474,16 @@ render() {
     local args=()
     for v in "$@"; do args+=(--set "$v"); done
     "$HOST_PANELD" render --config "$HERE/layouts/$config" "${args[@]}" --output "$WORK/$name.png" \
+        || die "paneld render failed for $name"
+}
+
+# render_at NAME CONFIG WIDTHxHEIGHT [NAME=VALUE...]: as render, drawn at that screen size.
+render_at() {
+    local name=$1 config=$2 size=$3 v
+    shift 3
+    local args=()
+    for v in "$@"; do args+=(--set "$v"); done
+    "$HOST_PANELD" render --config "$HERE/layouts/$config" --size "$size" "${args[@]}" --output "$WORK/$name.png" \
         || die "paneld render failed for $name"
 }
 
@@ -735,6 +755,156 @@ case_late() {
     shutdown_vm
 }
 
+# Two display cards (issue 37): a Pi 5's DSI panel beside vc4's HDMI, an SPI DRM
+# panel beside vc4. The choice weighs every card's connectors before any fallback:
+# a connected connector offering the layout's mode, then any connected one (at its
+# preferred mode), never a disconnected one, and never the fbdev emulation of a
+# card passed over. Card numbers follow the order the drivers load, and connector
+# names are numbered across cards (card0-Virtual-1, card1-Virtual-2); the connector
+# to force off is found by the PCI driver of its card, not by number.
+# off_connector DRIVER: the guest command that reports the connector of DRIVER's card disconnected.
+off_connector() {
+    echo "for s in /sys/class/drm/card*-Virtual-*; do c=\${s%-Virtual-*}; case \$(readlink \$c/device/driver) in *$1) echo off >\$s/status; echo \$s off;; esac; done"
+}
+case_twocards() {
+    # virtio-gpu first (card0, 1024x768), the 800x480 panel second (card1).
+    boot twocards virtio-gpu-pci,id=hdmi,xres=1024,yres=768+bochs-display,id=panel,xres=800,yres=480 virtio,bochs
+    guest_ok "ls -l /dev/dri; for c in /sys/class/drm/card?; do echo \$c \$(readlink \$c/device/driver); done"
+    SCREEN=panel
+    # Both connected: the card that offers the layout's 800x480 wins over card0.
+    start_paneld panel800.json auto
+    send_values "cpu=37" "mem 64"
+    render two-first panel800.json cpu=37 mem=64
+    expect_screen mode-on-second-card "$WORK/two-first.png"
+    guest_ok "cat /tmp/paneld.log; grep -q 'output: DRM /dev/dri/card1 Virtual-[0-9]* 800x480' /tmp/paneld.log && grep -q 'not chosen: card0 (virtio_gpu) Virtual-[0-9]*: connected, but card1' /tmp/paneld.log"
+    stop_paneld
+    # The layout names card0 by its /dev/dri/by-path link (made here as udev makes it):
+    # that card although it does not offer the layout's mode, at its preferred 1024x768.
+    guest_ok "mkdir -p /dev/dri/by-path; for c in /sys/class/drm/card?; do ln -s ../\${c##*/} /dev/dri/by-path/pci-\$(basename \$(readlink \$c/device))-card; done; ls -l /dev/dri/by-path"
+    SCREEN=hdmi
+    start_paneld panel800-bypath.json auto
+    send_values "cpu=37" "mem 64"
+    render_at two-bypath panel800.json 1024x768 cpu=37 mem=64
+    expect_screen by-path-link "$WORK/two-bypath.png"
+    guest_ok "cat /tmp/paneld.log; grep -q 'output: DRM /dev/dri/card0 Virtual-[0-9]* 1024x768' /tmp/paneld.log"
+    stop_paneld
+    SCREEN=panel
+    # card0's monitor unplugged, a layout whose mode both offer: still the connected panel.
+    guest_ok "$(off_connector virtio-pci)"
+    start_paneld panel800.json auto
+    send_values "cpu=81"
+    render two-off panel800.json cpu=81
+    expect_screen first-card-off "$WORK/two-off.png"
+    guest_ok "cat /tmp/paneld.log; grep -q 'not chosen: card0 (virtio_gpu) Virtual-[0-9]*: disconnected' /tmp/paneld.log"
+    stop_paneld
+    # Both unplugged: the PNG file, not either card's fbdev emulation (/dev/fb0, /dev/fb1).
+    guest_ok "$(off_connector bochs-drm)"
+    start_paneld panel800.json auto
+    guest_ok "cat /tmp/paneld.log; grep -q 'showing frames in a PNG file' /tmp/paneld.log && ! grep -q 'output: framebuffer' /tmp/paneld.log"
+    log "PASS twocards/no-emulation-fallback"
+    PASSED+=("twocards/no-emulation-fallback")
+    stop_paneld
+    SCREEN=""
+    shutdown_vm
+}
+
+# The other order: the 800x480 panel is card0 and reports disconnected; the frame
+# goes to the 1024x768 monitor of card1, which does not offer the layout's mode:
+# shown at the monitor's preferred mode with one warning naming the offered modes.
+case_twocards_swapped() {
+    boot twocards_swapped bochs-display,id=panel,xres=800,yres=480+virtio-gpu-pci,id=hdmi,xres=1024,yres=768 bochs,virtio
+    guest_ok "for c in /sys/class/drm/card?; do echo \$c \$(readlink \$c/device/driver); done; $(off_connector bochs-drm)"
+    SCREEN=hdmi
+    start_paneld panel800.json auto
+    send_values "cpu=55" "temp=71"
+    render_at swapped-first panel800.json 1024x768 cpu=55 temp=71
+    expect_screen second-card-preferred-mode "$WORK/swapped-first.png"
+    guest_ok "cat /tmp/paneld.log; grep -q 'output: DRM /dev/dri/card1 Virtual-[0-9]* 1024x768' /tmp/paneld.log && [ \$(grep -c \"offers the layout's mode 800x480; showing it at Virtual-[0-9]*'s mode 1024x768@[0-9]* (offered: \" /tmp/paneld.log) = 1 ]"
+    stop_paneld
+    SCREEN=""
+    shutdown_vm
+}
+
+# --output fbdev:/dev/fb0 before the framebuffer exists (an fbtft panel's module
+# loading after paneld): paneld waits for it on the PNG file with one log line,
+# without exiting or restarting, and shows its values there once the driver loads.
+case_latefb() {
+    boot latefb bochs-display,xres=320,yres=240 bochs late=1
+    guest_ok "[ ! -e /dev/fb0 ]"
+    start_paneld panel320.json fbdev:/dev/fb0
+    send_values "value=42"
+    guest_ok "sleep 1; kill -0 \$(cat /tmp/paneld.pid); cat /tmp/paneld.log; [ \$(grep -c '/dev/fb0 does not exist yet' /tmp/paneld.log) = 1 ]"
+    guest_ok "load_driver; [ -e /dev/fb0 ]" 60
+    render latefb-first panel320.json value=42
+    expect_screen late-framebuffer "$WORK/latefb-first.png"
+    guest_ok "grep -q 'a display appeared' /tmp/paneld.log && grep -q 'output: framebuffer /dev/fb0' /tmp/paneld.log"
+    send_values "value=9"
+    render latefb-update panel320.json value=9
+    expect_screen late-framebuffer-update "$WORK/latefb-update.png"
+    stop_paneld
+    shutdown_vm
+}
+
+# A monitor plugged in after paneld started (issue 37, item 3): the only display's
+# connector reports disconnected at start, so paneld serves on its PNG file (not the
+# card's own fbdev emulation) and listens to the kernel's uevents; the card's
+# uevent brings the frame to the display within a second. A write to the
+# connector's sysfs status changes the state but sends no uevent (measured: paneld
+# saw nothing in 10 s), and a synthetic uevent cannot carry HOTPLUG=1 (its arguments
+# arrive as SYNTH_ARG_*): the case sends the card a synthetic `change` after the
+# status write, the event a real plug's HOTPLUG=1 change stands for here.
+case_hotplug() {
+    boot hotplug bochs-display,xres=800,yres=480 bochs
+    guest_ok "$(off_connector bochs-drm)"
+    start_paneld panel800.json auto
+    guest_ok "cat /tmp/paneld.log; grep -q 'showing frames in a PNG file' /tmp/paneld.log && grep -q 'DRM hotplug' /tmp/paneld.log"
+    send_values "cpu=23" "mem 77"
+    render hotplug-first panel800.json cpu=23 mem=77
+    # The guest's clock (/proc/uptime, 10 ms steps) from the uevent to paneld's log line
+    # that it shows the display; then the screendump must match.
+    local t0=${EPOCHREALTIME/./}
+    guest_ok "s=\$(ls -d /sys/class/drm/card*-Virtual-*); echo on >\$s/status; c=\${s%-Virtual-*}; a=\$(cut -d' ' -f1 /proc/uptime); echo change >\$c/uevent; i=0; while ! grep -q 'a display appeared' /tmp/paneld.log && [ \$i -lt 300 ]; do sleep 0.01; i=\$((i+1)); done; b=\$(cut -d' ' -f1 /proc/uptime); echo HOTPLUG-UPTIME \$a \$b; grep -q 'a display appeared' /tmp/paneld.log"
+    expect_screen plugged-in "$WORK/hotplug-first.png"
+    local host_ms=$(((${EPOCHREALTIME/./} - t0) / 1000)) a b ms
+    read -r a b < <(grep -a -o 'HOTPLUG-UPTIME [0-9.]* [0-9.]*' "$VM/serial.log" | tail -1 | cut -d' ' -f2-)
+    ms=$(((${b/./} - ${a/./}) * 10))
+    log "hotplug: uevent to the display taken in $ms ms (guest clock); host: plug command to matching screendump in $host_ms ms"
+    [ "$ms" -le 1000 ] || fail_vm "paneld took the plugged-in display after $ms ms (want at most 1000)"
+    log "PASS hotplug/within-1s"
+    PASSED+=("hotplug/within-1s")
+    # Unplugged and plugged back while shown: the whole frame is set again.
+    guest_ok "s=\$(ls -d /sys/class/drm/card*-Virtual-*); c=\${s%-Virtual-*}; echo off >\$s/status; echo change >\$c/uevent; sleep 0.3; echo on >\$s/status; echo change >\$c/uevent; sleep 0.3; cat /tmp/paneld.log; [ \$(grep -c 'the displays changed: the whole frame is shown again' /tmp/paneld.log) = 2 ]"
+    expect_screen plugged-back "$WORK/hotplug-first.png"
+    stop_paneld
+    shutdown_vm
+}
+
+# A display removed and re-added (a USB or SPI panel's module reloaded; here the
+# bochs driver unbound and bound again): the old descriptor answers ENODEV, and
+# /dev/dri disappears with the card. On the card's remove uevent paneld moves to its
+# PNG file (closing the old card, whose number may then be given again), and to the
+# card that appears again, with its whole picture.
+case_rebind() {
+    boot rebind bochs-display,xres=800,yres=480 bochs
+    start_paneld panel800.json auto
+    send_values "cpu=12" "mem 34"
+    render rebind-first panel800.json cpu=12 mem=34
+    expect_screen before-unbind "$WORK/rebind-first.png"
+    guest_ok "basename \$(readlink /sys/class/drm/card0/device) >/tmp/pcidev; cat /tmp/pcidev; cat /tmp/pcidev >/sys/bus/pci/drivers/bochs-drm/unbind; ls /dev/dri 2>&1; true"
+    # No frame is drawn meanwhile: the card's remove uevent tells paneld.
+    guest_ok "i=0; while ! grep -q 'the display is gone' /tmp/paneld.log && [ \$i -lt 100 ]; do sleep 0.05; i=\$((i+1)); done; cat /tmp/paneld.log; grep -q 'the display is gone' /tmp/paneld.log"
+    send_values "cpu=66"
+    guest_ok "cat /tmp/pcidev >/sys/bus/pci/drivers/bochs-drm/bind; ls /dev/dri"
+    render rebind-back panel800.json cpu=66 mem=34
+    expect_screen after-rebind "$WORK/rebind-back.png"
+    guest_ok "cat /tmp/paneld.log; grep -q 'a display appeared' /tmp/paneld.log && [ \$(grep -c 'output: DRM /dev/dri/card' /tmp/paneld.log) = 2 ]"
+    send_values "mem 35"
+    render rebind-update panel800.json cpu=66 mem=35
+    expect_screen update-after-rebind "$WORK/rebind-update.png"
+    stop_paneld
+    shutdown_vm
+}
+
 # Switching virtual terminals: paneld on tty1 gives the display up when the
 # console switches to tty2 (where another program, a second paneld, takes it), sleeps
 # meanwhile, and takes the display back with its whole picture when tty1 returns,
@@ -774,7 +944,10 @@ case_vt() {
 # ---------------------------------------------------------------- main
 CASES=("$@")
 if [ ${#CASES[@]} -eq 0 ]; then
-    CASES=(bochs800 bochs320 cirrus565 rotate virtio late vt rss)
+    CASES=(bochs800 bochs320 cirrus565 rotate virtio late vt rss twocards twocards_swapped latefb hotplug rebind)
+    # arm64: the cases of issue 37 (twocards, twocards_swapped, latefb, hotplug, rebind) are not run
+    # there yet: they test the choice and the wait, which are the same code on both
+    # architectures, and have not been tried on qemu-system-aarch64's virt machine.
     [ "$ARCH" = x86_64 ] || CASES=(bochs800 bochs320 rotate virtio late vt rss)
 fi
 mkdir -p "$CACHE" "$WORK"

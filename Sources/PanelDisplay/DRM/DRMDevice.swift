@@ -20,7 +20,7 @@ package final class DRMDevice {
         self.fd = fd
     }
 
-    /// What this card can do, for ``chooseDevice(_:)`` and `drm-info`.
+    /// What this card can do, for ``chooseDisplay(_:request:)`` and `drm-info`.
     package func probe() -> DeviceProbe {
         let dumb = (try? sys.capability(fd, .dumbBuffer)) ?? 0
         let kms: Bool
@@ -32,28 +32,45 @@ package final class DRMDevice {
         return DeviceProbe(path: path, driver: driver.name, hasKMS: kms, hasDumbBuffers: dumb == 1)
     }
 
-    /// Probes every `/dev/dri/card*` in order (opening and closing each).
-    package static func probeAll(sys: DRMSyscalls) -> [DeviceProbe] {
+    /// Probes every `/dev/dri/card*` in order and, for each usable card, reads its
+    /// connectors and their modes (opening and closing each card).
+    package static func describeAll(sys: DRMSyscalls) -> [CardDescription] {
         sys.listCards().map { path in
             do {
                 let device = try DRMDevice(sys: sys, path: path)
                 defer { device.close() }
-                return device.probe()
+                let probe = device.probe()
+                guard probe.isUsable else { return CardDescription(probe: probe) }
+                do {
+                    let res = try sys.resources(device.fd)
+                    let connectors = try res.connectorIDs.map { try sys.connector(device.fd, id: $0) }
+                    return CardDescription(probe: probe, connectors: connectors)
+                } catch {
+                    var failed = probe
+                    failed.failure = "reading its connectors: \(error)"
+                    return CardDescription(probe: failed)
+                }
             } catch {
-                return DeviceProbe(path: path, driver: "?", hasKMS: false, hasDumbBuffers: false, failure: "\(error)")
+                return CardDescription(
+                    probe: DeviceProbe(
+                        path: path, driver: "?", hasKMS: false, hasDumbBuffers: false, failure: "\(error)"))
             }
         }
     }
 
-    /// Opens the user's card (which must be usable) or the first usable one.
-    package static func openDisplay(sys: DRMSyscalls, path: String?) throws -> DRMDevice {
-        let chosen = try path ?? chooseDevice(probeAll(sys: sys)).path
-        let device = try DRMDevice(sys: sys, path: chosen)
-        if path != nil, let why = device.probe().rejection {
-            device.close()
-            throw DRMError.notFound("\(chosen) cannot drive a display: \(why)")
+    /// Describes every card, chooses the display (``chooseDisplay(_:request:)``) and
+    /// opens its card. A requested device path given as a link (`/dev/dri/by-path/...`)
+    /// is resolved to its card first.
+    package static func openDisplay(sys: DRMSyscalls, request: DisplayRequest) throws -> (DRMDevice, DisplayChoice) {
+        var request = request
+        if let path = request.devicePath {
+            guard let resolved = sys.resolvedPath(path) else {
+                throw DRMError.notFound("\(path) does not exist (is the display driver loaded?)")
+            }
+            request.devicePath = resolved
         }
-        return device
+        let choice = try chooseDisplay(describeAll(sys: sys), request: request)
+        return (try DRMDevice(sys: sys, path: choice.devicePath), choice)
     }
 
     package func close() {

@@ -10,6 +10,10 @@ import PanelGauge
 package protocol DRMSyscalls: AnyObject {
     /// The DRM primary nodes, `/dev/dri/card*`, sorted by their number.
     func listCards() -> [String]
+    /// `realpath`: where a path such as `/dev/dri/by-path/pci-0000:00:02.0-card` leads; nil when it does not exist.
+    func resolvedPath(_ path: String) -> String?
+    /// The resolved `/sys/class/drm/cardN/device` of a card node, nil when sysfs has no such link.
+    func sysfsDevice(ofCard path: String) -> String?
     /// Opens a device read-write, close-on-exec.
     func open(_ path: String) throws -> Int32
     func close(_ fd: Int32)

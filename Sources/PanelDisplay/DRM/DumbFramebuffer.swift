@@ -55,9 +55,9 @@ package final class DumbFramebuffer {
     package func release() {
         guard !released else { return }
         released = true
-        do { try sys.removeFramebuffer(fd, id: framebufferID) } catch { DRMLog.warning("\(error)") }
-        do { try sys.munmap(mapping, size: Int(info.size)) } catch { DRMLog.warning("\(error)") }
-        do { try sys.destroyDumb(fd, handle: info.handle) } catch { DRMLog.warning("\(error)") }
+        do { try sys.removeFramebuffer(fd, id: framebufferID) } catch { DRMLog.teardownWarning(error) }
+        do { try sys.munmap(mapping, size: Int(info.size)) } catch { DRMLog.teardownWarning(error) }
+        do { try sys.destroyDumb(fd, handle: info.handle) } catch { DRMLog.teardownWarning(error) }
     }
 
     deinit { release() }
@@ -67,4 +67,11 @@ package final class DumbFramebuffer {
 /// prefix (the e2e tests look for them by it).
 package enum DRMLog {
     package static func warning(_ message: String) { DisplayLog.warning("drm: \(message)") }
+
+    /// A failure while releasing: reported, except ENODEV (the card is gone, its
+    /// driver unbound; the kernel frees what the descriptor held when it is closed).
+    package static func teardownWarning(_ error: any Error, doing what: String? = nil) {
+        if let e = error as? DRMError, e.errno == ENODEV { return }
+        warning((what.map { "\($0): " } ?? "") + "\(error)")
+    }
 }

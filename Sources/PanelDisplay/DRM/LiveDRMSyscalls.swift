@@ -29,6 +29,20 @@ package final class LiveDRMSyscalls: DRMSyscalls {
         return numbers.sorted().map { "/dev/dri/card\($0)" }
     }
 
+    package func resolvedPath(_ path: String) -> String? { LiveDRMSyscalls.realPath(path) }
+
+    package func sysfsDevice(ofCard path: String) -> String? {
+        guard let name = path.split(separator: "/").last else { return nil }
+        return LiveDRMSyscalls.realPath("/sys/class/drm/\(name)/device")
+    }
+
+    /// `realpath(3)`, nil when the path does not exist.
+    package static func realPath(_ path: String) -> String? {
+        guard let p = realpath(path, nil) else { return nil }
+        defer { free(p) }
+        return String(cString: p)
+    }
+
     package func open(_ path: String) throws -> Int32 {
         // Non-blocking, so reading events after a spurious wakeup (POLLERR, POLLHUP) returns
         // EAGAIN instead of stalling the daemon's loop; ioctls ignore the flag.

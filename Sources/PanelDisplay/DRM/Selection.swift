@@ -28,33 +28,6 @@ package struct DeviceProbe: Equatable, Sendable {
     }
 }
 
-/// The first usable card in probe order. On a Raspberry Pi 4/5, card0 can be the
-/// render-only v3d and the display controller (vc4) another card: it is skipped.
-package func chooseDevice(_ probes: [DeviceProbe]) throws -> DeviceProbe {
-    if let found = probes.first(where: \.isUsable) { return found }
-    if probes.isEmpty {
-        throw DRMError.notFound("no DRM device: /dev/dri/card* does not exist (is the display driver loaded?)")
-    }
-    let reasons = probes.map { "\($0.path): \($0.rejection ?? "unusable")" }.joined(separator: "; ")
-    throw DRMError.notFound("no DRM device can drive a display: \(reasons)")
-}
-
-/// The connector named `name` (e.g. `HDMI-A-1`, case-insensitive), which must be
-/// connected; or, without a name, the first connected one that has modes.
-package func chooseConnector(_ connectors: [ConnectorInfo], named name: String?) throws -> ConnectorInfo {
-    let summary = connectors.map { "\($0.name) (\($0.status))" }.joined(separator: ", ")
-    if let name {
-        guard let c = connectors.first(where: { $0.name.lowercased() == name.lowercased() }) else {
-            throw DRMError.notFound("no connector named \(name); this card has: \(summary.isEmpty ? "none" : summary)")
-        }
-        guard c.status != .disconnected else { throw DRMError.notFound("connector \(c.name) is disconnected") }
-        guard !c.modes.isEmpty else { throw DRMError.notFound("connector \(c.name) offers no modes") }
-        return c
-    }
-    if let c = connectors.first(where: { $0.status == .connected && !$0.modes.isEmpty }) { return c }
-    throw DRMError.notFound("no connected connector with modes; this card has: \(summary.isEmpty ? "none" : summary)")
-}
-
 /// A mode the user asked for (in the layout or on the command line):
 /// `WIDTHxHEIGHT` with an optional `@HZ`.
 public struct ModeRequest: Equatable, Sendable, CustomStringConvertible {
@@ -155,4 +128,162 @@ package func checkScanoutFormat(_ format: PixelFormat, planes: [PlaneInfo], crtc
     throw DRMError.notFound(
         "the display cannot scan out \(format) (\(DRMFourCC.name(code))); its plane takes: \(offered.joined(separator: ", "))"
     )
+}
+
+/// One card as probing saw it, for ``chooseDisplay(_:request:)``: what it can do
+/// and, when it can drive a display, its connectors with their modes.
+package struct CardDescription: Equatable, Sendable {
+    package var probe: DeviceProbe
+    /// Empty when the card is not usable or its connectors could not be read.
+    package var connectors: [ConnectorInfo] = []
+
+    package init(probe: DeviceProbe, connectors: [ConnectorInfo] = []) {
+        self.probe = probe
+        self.connectors = connectors
+    }
+
+    /// `card1 (bochs-drm)`: how logs name the card.
+    package var label: String {
+        let name = probe.path.split(separator: "/").last.map(String.init) ?? probe.path
+        return "\(name) (\(probe.driver))"
+    }
+}
+
+/// What the user asked for: every field may be left to the choice.
+package struct DisplayRequest: Equatable, Sendable {
+    /// A card path (`/dev/dri/card1`), already resolved when given as a `/dev/dri/by-path/` link.
+    package var devicePath: String? = nil
+    /// A connector name (`HDMI-A-1`, `DSI-1`), searched across the cards, case-insensitive.
+    package var connector: String? = nil
+    /// The layout's mode.
+    package var mode: ModeRequest? = nil
+
+    package init(devicePath: String? = nil, connector: String? = nil, mode: ModeRequest? = nil) {
+        self.devicePath = devicePath
+        self.connector = connector
+        self.mode = mode
+    }
+}
+
+/// The card, connector and mode to show frames on, and why.
+package struct DisplayChoice: Equatable, Sendable {
+    package var devicePath: String
+    package var connector: ConnectorInfo
+    package var mode: ModeInfo
+    /// Set when the request's mode is not offered by the chosen connector: one
+    /// warning naming the mode shown instead and the modes offered.
+    package var modeWarning: String?
+    /// Why each other card or connector was not taken, one line each.
+    package var passedOver: [String]
+}
+
+/// Chooses a display among all cards: pure, over what probing found.
+///
+/// The order of preference: a connected connector that offers the requested
+/// mode, then any connected connector (at the mode the request names if
+/// offered, else the connector's preferred mode, with ``DisplayChoice/modeWarning``
+/// set). Cards come in the order given, connectors in the card's order. A request
+/// for a card or a connector limits the search to it; a named connector may be in
+/// the `unknown` state (some panels never report `connected`) but not
+/// `disconnected`. A card that cannot drive a display, or a connector that is
+/// disconnected or offers no modes, is never chosen: the error lists why each was
+/// passed over.
+package func chooseDisplay(_ cards: [CardDescription], request: DisplayRequest) throws -> DisplayChoice {
+    if cards.isEmpty {
+        throw DRMError.notFound("no DRM device: /dev/dri/card* does not exist (is the display driver loaded?)")
+    }
+    var passedOver: [String] = []
+    // Candidates in preference order within each tier: (card, connector).
+    var offeringMode: [(CardDescription, ConnectorInfo)] = []
+    var connected: [(CardDescription, ConnectorInfo)] = []
+    for card in cards {
+        if let path = request.devicePath, card.probe.path != path {
+            passedOver.append("\(card.label): not the display asked for (\(path))")
+            continue
+        }
+        if let why = card.probe.rejection {
+            passedOver.append("\(card.probe.path): \(why)")
+            continue
+        }
+        var any = false
+        for c in card.connectors {
+            if let name = request.connector, c.name.lowercased() != name.lowercased() { continue }
+            any = true
+            let usable = request.connector == nil ? c.status == .connected : c.status != .disconnected
+            if !usable {
+                passedOver.append("\(card.label) \(c.name): \(c.status)")
+            } else if c.modes.isEmpty {
+                passedOver.append("\(card.label) \(c.name): offers no modes")
+            } else if let r = request.mode, !c.modes.contains(where: { r.matches($0) }) {
+                connected.append((card, c))
+            } else {
+                offeringMode.append((card, c))
+            }
+        }
+        if !any {
+            let names = card.connectors.map { "\($0.name) (\($0.status))" }.joined(separator: ", ")
+            let what = request.connector.map { "no connector named \($0)" } ?? "no connectors"
+            passedOver.append("\(card.label): \(what); it has: \(names.isEmpty ? "none" : names)")
+        }
+    }
+    if let (card, c) = offeringMode.first {
+        for (other, oc) in offeringMode.dropFirst() + connected {
+            passedOver.append("\(other.label) \(oc.name): connected, but \(card.label) \(c.name) comes first")
+        }
+        return DisplayChoice(
+            devicePath: card.probe.path, connector: c, mode: try chooseMode(c.modes, requested: request.mode),
+            modeWarning: nil, passedOver: passedOver)
+    }
+    if let (card, c) = connected.first {
+        for (other, oc) in connected.dropFirst() {
+            passedOver.append("\(other.label) \(oc.name): connected, but \(card.label) \(c.name) comes first")
+        }
+        let mode = try chooseMode(c.modes, requested: nil)
+        let offered = c.modes.map { "\($0.hdisplay)x\($0.vdisplay)@\($0.vrefresh)" }.joined(separator: ", ")
+        let warning =
+            "no connected display offers the layout's mode \(request.mode!); showing it at \(c.name)'s "
+            + "mode \(mode.hdisplay)x\(mode.vdisplay)@\(mode.vrefresh) (offered: \(offered))"
+        return DisplayChoice(
+            devicePath: card.probe.path, connector: c, mode: mode, modeWarning: warning, passedOver: passedOver)
+    }
+    throw DRMError.notFound("no DRM display is connected: \(passedOver.joined(separator: "; "))")
+}
+
+extension ModeRequest {
+    /// True when `mode` has this size (and this refresh rate, when one is asked for).
+    package func matches(_ mode: ModeInfo) -> Bool {
+        mode.width == width && mode.height == height && (refresh == nil || Int(mode.vrefresh) == refresh)
+    }
+}
+
+/// A framebuffer device as sysfs describes it, for ``chooseFallbackFramebuffer(_:rejectedCardDevices:)``.
+package struct FramebufferDescription: Equatable, Sendable {
+    /// `/dev/fb0`.
+    package var path: String
+    /// `/sys/class/graphics/fbN/name`, e.g. `bochs-drmfb`, `simple`, `fb_ili9341`.
+    package var name: String
+    /// Where `/sys/class/graphics/fbN/device` leads (resolved), nil when it has no device link.
+    package var device: String?
+
+    package init(path: String, name: String, device: String?) {
+        self.path = path
+        self.name = name
+        self.device = device
+    }
+}
+
+/// The framebuffer to fall back to when no DRM display was chosen: the first one
+/// that is not the fbdev emulation of a card just passed over. A DRM card's
+/// emulation shares the card's device (`/sys/class/drm/cardN/device`); one
+/// without a device link is recognised by its name (`*drmfb`) while any card was
+/// passed over. `rejectedCardDevices` holds those cards' resolved device paths
+/// (nil where sysfs had none).
+package func chooseFallbackFramebuffer(
+    _ framebuffers: [FramebufferDescription], rejectedCardDevices: [String?]
+) -> FramebufferDescription? {
+    framebuffers.first { fb in
+        if let device = fb.device, rejectedCardDevices.contains(device) { return false }
+        if fb.device == nil, fb.name.hasSuffix("drmfb"), !rejectedCardDevices.isEmpty { return false }
+        return true
+    }
 }

@@ -5,6 +5,8 @@
 package protocol FBSyscalls: AnyObject {
     /// The framebuffer nodes, `/dev/fb*`, sorted by number.
     func listFramebuffers() -> [String]
+    /// Each `/dev/fb*` with its sysfs name and resolved device link (`/sys/class/graphics/fbN`).
+    func describeFramebuffers() -> [FramebufferDescription]
     func open(_ path: String) throws -> Int32
     func close(_ fd: Int32)
     func variableInfo(_ fd: Int32) throws -> FBVarInfo

@@ -21,6 +21,22 @@ package final class LiveFBSyscalls: FBSyscalls {
         return numbers.sorted().map { "/dev/fb\($0)" }
     }
 
+    package func describeFramebuffers() -> [FramebufferDescription] {
+        listFramebuffers().map { path in
+            let node = "/sys/class/graphics/" + (path.split(separator: "/").last.map(String.init) ?? path)
+            var name = ""
+            if let f = fopen(node + "/name", "re") {
+                defer { fclose(f) }
+                var line = [CChar](repeating: 0, count: 64)
+                if fgets(&line, Int32(line.count), f) != nil {
+                    name = String(
+                        decoding: line.prefix { $0 != 0 && $0 != 10 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                }
+            }
+            return FramebufferDescription(path: path, name: name, device: LiveDRMSyscalls.realPath(node + "/device"))
+        }
+    }
+
     package func open(_ path: String) throws -> Int32 {
         try DeviceNode.open(path, flags: O_RDWR)
     }

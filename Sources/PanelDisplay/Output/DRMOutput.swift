@@ -6,11 +6,12 @@ import PanelGauge
 
 /// What the user chose for the DRM output; every field may be left to discovery.
 public struct DRMOutputOptions: Equatable, Sendable {
-    /// A card such as `/dev/dri/card1`; nil picks the first card with KMS and dumb buffers.
+    /// A card such as `/dev/dri/card1` or a link to one (`/dev/dri/by-path/...`); nil searches every card.
     public var devicePath: String? = nil
-    /// A connector name such as `HDMI-A-1`; nil picks the first connected one.
+    /// A connector name such as `HDMI-A-1`, searched across the cards; nil picks a connected one.
     public var connector: String? = nil
-    /// nil picks the preferred mode, else the largest.
+    /// The layout's mode: a connected connector that offers it comes first; when none does, the
+    /// chosen connector's preferred mode is shown instead. nil picks the preferred mode, else the largest.
     public var mode: ModeRequest? = nil
     /// The scanout format: XRGB8888, or RGB565 where the driver offers it.
     public var format: PixelFormat = .xrgb8888
@@ -61,6 +62,8 @@ public final class DRMOutput: FrameOutput {
     package let mode: ModeInfo
     package let crtcID: UInt32
     package let device: DRMDevice
+    /// Why this card, connector and mode, and why not the others (for the log).
+    package let choice: DisplayChoice
 
     private let sys: DRMSyscalls
     private var buffers: [DumbFramebuffer]
@@ -90,14 +93,16 @@ public final class DRMOutput: FrameOutput {
     /// Opens the display through `sys` (a fake in tests).
     package init(options: DRMOutputOptions, syscalls sys: DRMSyscalls) throws {
         self.sys = sys
-        let device = try DRMDevice.openDisplay(sys: sys, path: options.devicePath)
+        let (device, choice) = try DRMDevice.openDisplay(
+            sys: sys,
+            request: DisplayRequest(devicePath: options.devicePath, connector: options.connector, mode: options.mode))
         self.device = device
+        self.choice = choice
         do {
             let fd = device.fd
             let res = try sys.resources(fd)
-            let connectors = try res.connectorIDs.map { try sys.connector(fd, id: $0) }
-            connector = try chooseConnector(connectors, named: options.connector)
-            mode = try chooseMode(connector.modes, requested: options.mode)
+            connector = choice.connector
+            mode = choice.mode
             let encoders = try res.encoderIDs.map { try sys.encoder(fd, id: $0) }
             crtcID = try chooseCrtc(connector: connector, encoders: encoders, crtcIDs: res.crtcIDs)
             // Planes are optional knowledge: a driver that lists none still gets its chance at AddFB2.
@@ -268,6 +273,19 @@ public final class DRMOutput: FrameOutput {
         }
     }
 
+    /// Throws the card's error when it no longer answers (ENODEV: its driver was unbound).
+    public func checkDevice() throws {
+        guard !closed else { return }
+        _ = try sys.capability(device.fd, .dumbBuffer)
+    }
+
+    /// Shows the whole frame again with SetCrtc at the next ``present(damage:draw:)``
+    /// (a monitor plugged back in has lost the CRTC's configuration).
+    public func redisplay() {
+        guard !closed, !released else { return }
+        crtcIsSet = false
+    }
+
     /// Reads the pending DRM events and clears ``isBusy``'s pending flip when its completion is among them.
     ///
     /// - Throws: ``DRMError`` when reading the device fails.
@@ -294,7 +312,7 @@ public final class DRMOutput: FrameOutput {
                     try sys.setCrtc(fd, crtcID: crtcID, framebufferID: 0, x: 0, y: 0, connectorIDs: [], mode: nil)
                 }
             } catch {
-                DRMLog.warning("restoring the previous display state: \(error)")
+                DRMLog.teardownWarning(error, doing: "restoring the previous display state")
             }
         }
         for buffer in buffers.reversed() { buffer.release() }

@@ -7,9 +7,10 @@ import PanelGauge
 /// `Layout` that exists is valid (names unique, ranges non-empty, rectangles on
 /// the screen when the mode is known).
 package struct Layout: Sendable {
-    /// DRM card to use, e.g. `/dev/dri/card0`; nil = the first card with a connected display.
+    /// DRM card to use, e.g. `/dev/dri/by-path/platform-gpu-card` or `/dev/dri/card0`; nil = every card.
+    /// A `display` key that names a connector (`DSI-1`) sets ``connector`` instead.
     package var display: String?
-    /// Connector name, e.g. `HDMI-A-1`; nil = the first connected one.
+    /// Connector name, e.g. `HDMI-A-1`, searched across the cards; nil = a connected one.
     package var connector: String?
     /// Requested mode (physical, before rotation); nil = the connector's preferred mode.
     package var mode: ModeRequest?

@@ -274,6 +274,15 @@ package enum LayoutReader {
 
 /// Walks the JSON tree, collecting issues with their key paths.
 private struct Checker {
+    /// A kernel connector name: a type and an index joined by hyphens (`HDMI-A-1`, `DSI-1`, `Virtual-1`, `SPI-1`).
+    static func isConnectorName(_ text: String) -> Bool {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count >= 2, let last = parts.last, Int(last) != nil, parts[0].first?.isLetter == true else {
+            return false
+        }
+        return parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
+    }
+
     var issues: [LayoutIssue] = []
     /// Keys accepted that change nothing (see ``Layout/warnings``).
     var warnings: [LayoutIssue] = []
@@ -375,10 +384,21 @@ private struct Checker {
         guard let m = members(root, "", known: LayoutKeys.topLevel) else { return nil }
         var layout = Layout(gauges: [])
         layout.display = string(m["display"], "display")
-        if let d = layout.display, !d.hasPrefix("/") {
-            fail(m["display"], "display", "expected an absolute path such as /dev/dri/card0")
-        }
         layout.connector = string(m["connector"], "connector")
+        if let d = layout.display, !d.hasPrefix("/") {
+            // A connector's name, searched across the cards: the same as the `connector` key.
+            if !Checker.isConnectorName(d) {
+                fail(
+                    m["display"], "display",
+                    "expected an absolute path such as /dev/dri/by-path/platform-gpu-card or a connector name such as HDMI-A-1"
+                )
+            } else if let c = layout.connector, c.lowercased() != d.lowercased() {
+                fail(m["display"], "display", "names connector \(d) but connector names \(c)")
+            } else {
+                layout.connector = d
+                layout.display = nil
+            }
+        }
         if let s = string(m["mode"], "mode") {
             layout.mode = ModeRequest(parsing: s)
             if layout.mode == nil {

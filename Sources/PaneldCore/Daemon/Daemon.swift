@@ -64,6 +64,14 @@ package final class Daemon {
     private var output: FrameOutput { slot.current }
     /// Set while the output is a fallback and a display may still appear.
     private var lateDisplay: LateDisplay?
+    /// When the DRM display goes away (its card answers ENODEV: the driver was unbound,
+    /// a USB or SPI panel's module unloaded): the fallback to show frames on meanwhile,
+    /// and the watch that brings the display back when a card appears again.
+    private let displayLost: (() -> (fallback: FrameOutput, late: LateDisplay?))?
+    /// The kernel's uevents: a DRM card added or removed, a monitor plugged in or out.
+    /// A connector that becomes connected changes nothing in /dev; a removed card is
+    /// noticed at once, not only at the next frame.
+    private let uevents: UeventSocket?
     /// The virtual terminal whose switches the DRM display follows, when paneld could take it.
     private var terminal: VirtualTerminal?
     private var renderer: PanelRenderer
@@ -119,11 +127,14 @@ package final class Daemon {
     package init(
         layout: Layout, output slot: OutputSlot, listener: FileDescriptor, signals: SignalPipe,
         inputs: [any ValueInput], notifier: Notifier?, store: GaugeStore, settings: Settings,
-        restored: Set<String> = [], lateDisplay: LateDisplay? = nil
+        restored: Set<String> = [], lateDisplay: LateDisplay? = nil,
+        displayLost: (() -> (fallback: FrameOutput, late: LateDisplay?))? = nil, uevents: UeventSocket? = nil
     ) {
+        self.uevents = uevents
         self.layout = layout
         self.slot = slot
         self.lateDisplay = lateDisplay
+        self.displayLost = displayLost
         self.renderer = Daemon.makeRenderer(layout, for: slot.current, page: 0, settings: settings)
         self.listener = listener
         self.signals = signals
@@ -173,7 +184,7 @@ package final class Daemon {
         notifier?.send("STOPPING=1")
         save()
         for c in clients.values { drop(c, reason: nil) }
-        lateDisplay?.watcher.close()
+        lateDisplay?.close()
         lateDisplay = nil
         terminal?.close()
         terminal = nil
@@ -195,9 +206,14 @@ package final class Daemon {
             entries.append((FileDescriptor(rawValue: o), .input))
         }
         var watcherIndex: Int? = nil
-        if let w = lateDisplay?.watcher {
+        var ueventIndex: Int? = nil
+        if let late = lateDisplay {
             watcherIndex = entries.count
-            entries.append((w.fd, .input))
+            entries.append((late.watcher.fd, .input))
+        }
+        if let u = uevents {
+            ueventIndex = entries.count
+            entries.append((u.fd, .input))
         }
         // Each input's entry, when it has one to poll now.
         var inputIndices: [Int?] = []
@@ -244,6 +260,7 @@ package final class Daemon {
         if let k = watcherIndex, !ready[k].isEmpty, let late = lateDisplay, late.watcher.drain() {
             late.scheduleAttempt(now: monotonicMilliseconds())
         }
+        if let k = ueventIndex, !ready[k].isEmpty, uevents?.drain() == true { displaysChanged() }
         for (input, k) in zip(inputs, inputIndices) {
             if let k, !ready[k].isEmpty { input.receive(ready[k]) { store.apply($0) } }
         }
@@ -277,6 +294,8 @@ package final class Daemon {
             do {
                 try present(now: now)
                 if frameFailure.recovered() { Log.notice("frames are being shown again") }
+            } catch let e as DRMError where e.errno == ENODEV && output is DRMOutput && displayLost != nil {
+                loseDisplay(e)
             } catch {
                 // Keep serving clients; the next change tries again. Log each new failure once.
                 if frameFailure.failed("\(error)") { Log.error("cannot show a frame: \(error)") }
@@ -485,7 +504,7 @@ package final class Daemon {
             late.failed(error, now: now)
             return
         }
-        late.watcher.close()
+        late.close()
         lateDisplay = nil
         slot.replace(with: new)
         for issue in layout.placement(screen: (new.width, new.height)).issues {
@@ -497,6 +516,42 @@ package final class Daemon {
         settings.minFrameInterval = 0
         Log.notice("a display appeared: showing the gauges on it from now on")
         if settings.followsTerminal, new is DRMOutput, terminal == nil { terminal = VirtualTerminal.take() }
+    }
+
+    /// A DRM card was added or removed, or a connector changed: on a fallback, try
+    /// the displays again; on a DRM display, check that its card is still there and
+    /// show the whole frame again (a monitor plugged back in shows nothing until the
+    /// CRTC is set).
+    private func displaysChanged() {
+        if let late = lateDisplay {
+            late.scheduleAttempt(now: monotonicMilliseconds())
+        } else if let drm = output as? DRMOutput {
+            do {
+                try drm.checkDevice()
+                drm.redisplay()
+                fullRedraw = true
+                Log.info("the displays changed: the whole frame is shown again")
+            } catch let e as DRMError where e.errno == ENODEV {
+                loseDisplay(e)
+            } catch {
+                Log.warning("the displays changed, and the display's card cannot be read: \(error)")
+            }
+        }
+    }
+
+    /// The display's card is gone: move to the fallback and wait for a display to
+    /// appear again (the card usually returns under another number).
+    private func loseDisplay(_ error: DRMError) {
+        guard let lost = displayLost else { return }
+        let (fallback, late) = lost()
+        Log.warning(
+            "the display is gone (\(error)): drawing into the fallback until a display appears again")
+        slot.replace(with: fallback)
+        lateDisplay?.close()
+        lateDisplay = late
+        renderer = Daemon.makeRenderer(layout, for: fallback, page: page, settings: settings)
+        shownValues = [:]
+        fullRedraw = true
     }
 
     private func markChanged() {

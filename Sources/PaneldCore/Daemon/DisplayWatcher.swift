@@ -1,9 +1,10 @@
 import PanelDisplay
 import Glibc
 
-/// Tells the daemon when a DRM card node may have appeared, so that a paneld that
-/// started before its display driver (early at boot, or a driver loaded by hand)
-/// moves from its fallback output to the display.
+/// Tells the daemon when a display's device node may have appeared (a DRM card in
+/// `/dev/dri`, or the framebuffer `--output fbdev:PATH` names), so that a paneld that
+/// started before its display driver (early at boot, an fbtft panel's module, a
+/// driver loaded by hand) moves from its fallback output to the display.
 ///
 /// Why inotify and not unit ordering: a unit cannot name the device to wait for
 /// (card0 may be the render-only v3d on a Pi 4/5, the display another card; an SPI
@@ -22,9 +23,13 @@ package final class DisplayWatcher {
     private let lastComponent: String
     private var parentWatch: Int32 = -1
     private var directoryWatch: Int32 = -1
+    /// Which names in the directory are the display's nodes.
+    private let isNode: (String) -> Bool
 
-    /// Watches `directory` (`/dev/dri`), or its parent until it exists.
-    package init(directory: String = "/dev/dri") throws {
+    /// Watches `directory` (`/dev/dri`) for nodes whose name `isNode` accepts
+    /// (`card*` by default), or its parent until the directory exists.
+    package init(directory: String = "/dev/dri", isNode: @escaping (String) -> Bool = { $0.hasPrefix("card") }) throws {
+        self.isNode = isNode
         let raw = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard raw >= 0 else { throw Errno.current("inotify_init1") }
         fd = FileDescriptor(rawValue: raw)
@@ -56,7 +61,7 @@ package final class DisplayWatcher {
         return true
     }
 
-    /// Reads every pending event. True when a `card*` node was created or changed,
+    /// Reads every pending event. True when a display node was created or changed,
     /// or the directory itself appeared (it may already hold cards).
     func drain() -> Bool {
         var buffer = [UInt8](repeating: 0, count: 4096)
@@ -66,7 +71,7 @@ package final class DisplayWatcher {
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { break }
             for event in DisplayWatcher.parse(buffer[0..<n]) {
-                if event.watch == directoryWatch, event.name.hasPrefix("card") { relevant = true }
+                if event.watch == directoryWatch, isNode(event.name) { relevant = true }
                 if event.watch == parentWatch, event.name == lastComponent, watchDirectory() { relevant = true }
             }
         }
@@ -112,10 +117,17 @@ package final class LateDisplay {
     /// Pauses after failed attempts, in milliseconds: then the watcher decides.
     static let retryPauses: [Int64] = [500, 1000, 2000, 4000, 8000]
 
-    package init(watcher: DisplayWatcher, open: @escaping () throws -> FrameOutput) {
+    /// What is awaited, for the log: `the DRM devices`, `/dev/fb1`.
+    private let awaited: String
+
+    package init(watcher: DisplayWatcher, awaited: String = "the DRM devices", open: @escaping () throws -> FrameOutput)
+    {
         self.watcher = watcher
+        self.awaited = awaited
         self.open = open
     }
+
+    func close() { watcher.close() }
 
     /// A card node appeared or changed: try at once, with a fresh set of retries.
     func scheduleAttempt(now: Int64) {
@@ -125,13 +137,15 @@ package final class LateDisplay {
 
     /// An attempt failed: log it once per kind, and retry after the next pause.
     func failed(_ error: any Error, now: Int64) {
-        if lastFailure.failed("\(error)") { Log.info("a DRM device appeared but is not usable (yet): \(error)") }
+        if lastFailure.failed("\(error)") {
+            Log.info("\(awaited): a display device appeared but is not usable (yet): \(error)")
+        }
         if failures < LateDisplay.retryPauses.count {
             attemptAt = now + LateDisplay.retryPauses[failures]
             failures += 1
         } else {
             attemptAt = nil
-            Log.notice("no usable display among the DRM devices; waiting for another to appear")
+            Log.notice("no usable display among \(awaited); waiting for another change")
         }
     }
 }

@@ -35,7 +35,7 @@ struct Run: PaneldCommand {
             .option(
                 "output", "drm|fbdev[:DEVICE]|png|png:FILE",
                 help:
-                    "Where frames go: drm, fbdev[:/dev/fbN], png or png:FILE. Default: drm when a DRM device exists, else fbdev when a framebuffer exists, else png. The png file defaults to $STATE_DIRECTORY/frame.png, else /tmp/paneld.png."
+                    "Where frames go: drm, fbdev[:/dev/fbN], png or png:FILE. Default: a connected DRM display (every card is considered), else a framebuffer that is not a DRM card's emulation, else png; a display that appears later is taken. fbdev:/dev/fbN waits for a device that does not exist yet. The png file defaults to $STATE_DIRECTORY/frame.png, else /tmp/paneld.png."
             ),
             .option(
                 "state",
@@ -182,19 +182,28 @@ struct Run: PaneldCommand {
             if let p = ownedSocketPath { UnixSocket.removeOwned(p) }
         }
 
+        // DRM cards added or removed, monitors plugged in or out.
+        var uevents: UeventSocket? = nil
+        do { uevents = try UeventSocket() } catch {
+            Log.warning("cannot listen to the kernel's uevents (a monitor plugged in later is not seen): \(error)")
+        }
+        defer { uevents?.close() }
         // After the socket, so a second paneld is refused before it touches the display.
-        let (frameOutput, isFallback) = try openOutput(layout)
+        let (frameOutput, awaiting) = try openOutput(layout)
         let slot = OutputSlot(frameOutput)
         defer { slot.close() }
-        // Chosen automatically and no display yet: watch for one (a driver that loads later).
+        // No display yet: watch for one (a driver that loads later).
         var lateDisplay: LateDisplay? = nil
-        if isFallback {
-            do {
-                lateDisplay = LateDisplay(watcher: try DisplayWatcher()) { try self.openDRM(layout) }
-                Log.notice("watching /dev/dri: paneld moves to a display when one appears")
-            } catch {
-                Log.warning("cannot watch /dev/dri for a display that appears later: \(error)")
-            }
+        switch awaiting {
+        case nil: break
+        case .drm:
+            lateDisplay = watchForDRM(layout)
+        case .framebuffer(let path):
+            let (directory, name) = Run.splitPath(path)
+            lateDisplay = LateDisplay(
+                watcher: try DisplayWatcher(directory: directory) { $0 == name }, awaited: path
+            ) { try self.openFBDev(layout, path: path) }
+            Log.notice("\(path) does not exist yet: paneld shows the gauges on it once its driver creates it")
         }
         try layout.checkFits(width: frameOutput.width, height: frameOutput.height, file: config ?? "layout")
         let screen = IntRect(x: 0, y: 0, width: frameOutput.width, height: frameOutput.height)
@@ -218,9 +227,35 @@ struct Run: PaneldCommand {
             usec: Systemd.env("WATCHDOG_USEC"), watchdogPID: Systemd.env("WATCHDOG_PID"), pid: getpid())
         let daemon = Daemon(
             layout: layout, output: slot, listener: listener, signals: signals, inputs: inputs,
-            notifier: Notifier(), store: store, settings: settings, restored: restored, lateDisplay: lateDisplay)
+            notifier: Notifier(), store: store, settings: settings, restored: restored, lateDisplay: lateDisplay,
+            displayLost: { (self.pngOutput(layout, path: nil), self.watchForDRM(layout)) }, uevents: uevents)
         try daemon.run()
         Log.info("stopped")
+    }
+
+    /// The watch on /dev/dri that moves paneld to a DRM display when one appears
+    /// (with the uevents the daemon listens to: a monitor plugged in).
+    private func watchForDRM(_ layout: Layout) -> LateDisplay? {
+        do {
+            let late = LateDisplay(watcher: try DisplayWatcher()) { try self.openDRM(layout) }
+            Log.notice("watching /dev/dri and DRM hotplug: paneld moves to a display when one appears")
+            return late
+        } catch {
+            Log.warning("cannot watch /dev/dri for a display that appears later: \(error)")
+            return nil
+        }
+    }
+
+    /// The PNG file `path` (nil: the default file) at the layout's size.
+    private func pngOutput(_ layout: Layout, path: String?) -> FrameOutput {
+        let defaultPNG = Systemd.env("STATE_DIRECTORY").map { Run.firstPath($0) + "/frame.png" } ?? "/tmp/paneld.png"
+        let size =
+            self.size.flatMap { ModeRequest(parsing: $0) }.map { ($0.width, $0.height) } ?? layout.logicalSize ?? (
+                800, 480
+            )
+        let p = path ?? defaultPNG
+        Log.notice("output: PNG file \(p), \(size.0)x\(size.1)")
+        return PNGOutput(path: p, width: size.0, height: size.1, format: layout.pixelFormat ?? .xrgb8888)
     }
 
     /// The first line of an MQTT password file: a regular file of at most 4 KiB,
@@ -237,51 +272,62 @@ struct Run: PaneldCommand {
         return text
     }
 
+    /// `/dev/fb1` -> (`/dev`, `fb1`); a bare name is in the current directory.
+    static func splitPath(_ path: String) -> (directory: String, name: String) {
+        guard let cut = path.lastIndex(of: "/") else { return (".", path) }
+        let directory = String(path[..<cut])
+        return (directory.isEmpty ? "/" : directory, String(path[path.index(after: cut)...]))
+    }
+
     /// `$STATE_DIRECTORY` may list several directories separated by ':'; the first is ours.
     static func firstPath(_ list: String) -> String {
         String(list.split(separator: ":", maxSplits: 1).first ?? Substring(list))
     }
 
     /// The output `--output` names, else the automatic choice: a DRM display, else
-    /// a framebuffer, else a PNG file. `isFallback`: chosen automatically without a
-    /// display (a framebuffer or the PNG file), so a display that appears later is taken.
-    private func openOutput(_ layout: Layout) throws -> (output: FrameOutput, isFallback: Bool) {
+    /// a framebuffer, else a PNG file. `awaiting`: the display a fallback stands in
+    /// for (any DRM display when chosen automatically, or the framebuffer `--output
+    /// fbdev:PATH` names before its driver has created it), taken when it appears.
+    private func openOutput(_ layout: Layout) throws -> (output: FrameOutput, awaiting: AwaitedDisplay?) {
         let choice = output.flatMap(OutputChoice.init) ?? .automatic
-        let defaultPNG = Systemd.env("STATE_DIRECTORY").map { Run.firstPath($0) + "/frame.png" } ?? "/tmp/paneld.png"
-        let size =
-            self.size.flatMap { ModeRequest(parsing: $0) }.map { ($0.width, $0.height) } ?? layout.logicalSize ?? (
-                800, 480
-            )
-        func png(_ path: String?) -> FrameOutput {
-            let p = path ?? defaultPNG
-            Log.notice("output: PNG file \(p), \(size.0)x\(size.1)")
-            return PNGOutput(path: p, width: size.0, height: size.1, format: layout.pixelFormat ?? .xrgb8888)
-        }
+        func png(_ path: String?) -> FrameOutput { pngOutput(layout, path: path) }
         switch choice {
         case .png(let path):
             // Named by the user: refused at start, not at each frame (a device, FIFO or symlink is not ours).
             if let path, let refusal = FileIO.replacementRefusal(path) { throw DaemonError("--output png:\(refusal)") }
-            return (png(path), false)
-        case .drm: return (try openDRM(layout), false)
-        case .fbdev(let path): return (try openFBDev(layout, path: path), false)
+            return (png(path), nil)
+        case .drm: return (try openDRM(layout), nil)
+        case .fbdev(let path?) where access(path, F_OK) != 0 && errno == ENOENT:
+            // Not created yet (an fbtft panel's module loads after paneld): the PNG file meanwhile.
+            return (png(nil), .framebuffer(path))
+        case .fbdev(let path): return (try openFBDev(layout, path: path), nil)
         case .automatic:
             let reason: String
             if DRMProbe.cardPaths().isEmpty {
                 reason = "no DRM device (nothing matches /dev/dri/card*)"
             } else {
                 do {
-                    return (try openDRM(layout), false)
+                    return (try openDRM(layout), nil)
                 } catch {
                     // A card without KMS (the Pi's render-only v3d next to an fbtft SPI panel).
                     reason = "no usable DRM display (\(error))"
                 }
             }
-            if !LiveFBSyscalls().listFramebuffers().isEmpty {
-                Log.notice("\(reason): using the framebuffer device")
-                return (try openFBDev(layout, path: nil), true)
+            // Never the fbdev emulation of a card that was just passed over (it would show the same
+            // disconnected or wrong screen).
+            let drm = LiveDRMSyscalls()
+            let rejected = drm.listCards().map { drm.sysfsDevice(ofCard: $0) }
+            let framebuffers = LiveFBSyscalls().describeFramebuffers()
+            if let fb = chooseFallbackFramebuffer(framebuffers, rejectedCardDevices: rejected) {
+                Log.notice("\(reason): using the framebuffer device \(fb.path) (\(fb.name))")
+                return (try openFBDev(layout, path: fb.path), .drm)
+            }
+            if !framebuffers.isEmpty {
+                let names = framebuffers.map { "\($0.path) (\($0.name))" }.joined(separator: ", ")
+                Log.info("not falling back to \(names): the fbdev emulation of a DRM card passed over")
             }
             Log.notice("\(reason): showing frames in a PNG file instead")
-            return (png(nil), true)
+            return (png(nil), .drm)
         }
     }
 
@@ -306,11 +352,22 @@ struct Run: PaneldCommand {
         Log.notice(
             "output: DRM \(output.device.path) \(output.connector.name) \(output.mode), \(output.format), rotation \(options.rotation), drawing at \(output.width)x\(output.height)"
         )
-        if let (w, h) = layout.logicalSize, (w, h) != (output.width, output.height) {
+        for why in output.choice.passedOver { Log.info("not chosen: \(why)") }
+        if let warning = output.choice.modeWarning {
+            Log.warning(warning)
+        } else if let (w, h) = layout.logicalSize, (w, h) != (output.width, output.height) {
             Log.warning("the layout's mode gives \(w)x\(h) but the display is \(output.width)x\(output.height)")
         }
         return output
     }
+}
+
+/// The display a fallback output stands in for until it appears.
+enum AwaitedDisplay: Equatable {
+    /// Any DRM display (the automatic choice).
+    case drm
+    /// The framebuffer `--output fbdev:PATH` names.
+    case framebuffer(String)
 }
 
 /// The `--output` argument.
