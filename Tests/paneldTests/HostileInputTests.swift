@@ -141,7 +141,7 @@ import Testing
         let partial = try TestClient(d.socketPath)
         try partial.send("4")
         let silent = try TestClient(d.socketPath)
-        usleep(400_000)  // past the eviction grace (300 ms)
+        usleep(200_000)  // past the eviction grace (100 ms)
         // The fourth connection evicts `partial` (an unfinished line goes first).
         let fourth = try TestClient(d.socketPath)
         #expect(try fourth.ask("get", timeout: 1_000) == "value 0")

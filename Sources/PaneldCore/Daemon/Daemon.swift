@@ -35,7 +35,7 @@ package final class Daemon {
         package var maxClients = 256
         /// With every slot taken, a client that holds an unfinished line this long, or has
         /// not finished one this long after connecting, may be evicted (``Eviction``).
-        package var evictionGrace: Int64 = 300
+        package var evictionGrace: Int64 = 100
         /// With every slot taken, a client that finished lines but has sent nothing this long may be evicted.
         package var evictableIdle: Int64 = 60_000
         /// Reads per client per loop turn, so one busy client cannot starve the rest.

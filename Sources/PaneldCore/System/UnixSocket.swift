@@ -72,7 +72,7 @@ package enum UnixSocket {
     /// A socket file already there is replaced only if no daemon answers on it
     /// (a stale one from a crash); anything that is not a socket, or a symlink,
     /// is left alone and reported. `mode` is applied to the new socket file.
-    package static func listen(_ path: String, mode: mode_t = 0o660, backlog: Int32 = 128) throws -> FileDescriptor {
+    package static func listen(_ path: String, mode: mode_t = 0o660, backlog: Int32 = 4096) throws -> FileDescriptor {
         let fd = try bind(path, type: SOCK_STREAM, mode: mode)
         guard Glibc.listen(fd.rawValue, backlog) == 0 else {
             let e = Errno.current("listen \(path)")
