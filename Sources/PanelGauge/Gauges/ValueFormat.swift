@@ -44,12 +44,13 @@ public struct ValueFormat: Sendable, Hashable {
         ValueFormat(kind: .number, decimals: decimals, unit: unit)
     }
 
-    /// The text for `value` shown in `range` (the value is clamped first).
+    /// The text for `value` shown in `range`. A value out of the range is
+    /// written as it is (a percentage below 0 or above 100).
     public func string(for value: Double, in range: ClosedRange<Double>) -> String {
         let v: Double
         switch kind {
-        case .percent: v = Gauge.normalize(value, in: range) * 100
-        case .number: v = min(max(value, range.lowerBound), range.upperBound)
+        case .percent: v = (value - range.lowerBound) / (range.upperBound - range.lowerBound) * 100
+        case .number: v = value
         }
         let number = Self.fixed(v, decimals: decimals)
         guard let unit, !unit.isEmpty else { return number }

@@ -102,10 +102,13 @@ import Testing
         #expect(zones.color(for: 85) == .red)
         #expect(zones.color(for: 1000) == .red)
 
-        // Thresholds override the tint, on the clamped value.
-        let g = try Gauge(value: 120, in: 0...100).tint(.blue).thresholds(zones)
+        // Thresholds override the tint; out of range the out-of-range colour overrides both.
+        let g = try Gauge(value: 100, in: 0...100).tint(.blue).thresholds(zones)
         #expect(g.indicatorColor == .red)
         #expect(g.configuration.tint == .color(.red))
+        let over = try g.withValue(120)
+        #expect(over.indicatorColor == over.environment.outOfRange)
+        #expect(over.configuration.tint == .color(over.environment.outOfRange))
         #expect(try g.withValue(30).configuration.tint == .color(.green))
 
         // Without a base colour, values below the first step keep the tint.
@@ -121,11 +124,46 @@ import Testing
         #expect(throws: ThresholdsError.boundNotFinite(.infinity)) { try Thresholds(.green, (.infinity, .red)) }
     }
 
+    /// Issue 38 item 1: the text shows the real value, the indicator pins
+    /// at the end, the gauge says which side it left the range on.
+    @Test func outOfRangeTextShowsTheRealValue() throws {
+        let t = try Gauge(value: -273.15, in: 0...40).valueFormat(.number(decimals: 2, unit: "°C"))
+        #expect(t.configuration.currentValueLabel?.text == "-273.15 °C")
+        #expect(t.configuration.value == 0)
+        #expect(t.rangePosition == .below && t.configuration.rangePosition == .below)
+        let w = try Gauge(value: 99999, in: 0...3000).valueFormat(.number(decimals: 0, unit: "W"))
+        #expect(w.configuration.currentValueLabel?.text == "99999 W")
+        #expect(w.configuration.value == 1)
+        #expect(w.rangePosition == .above)
+        #expect(try w.withValue(3000).rangePosition == .within)
+        #expect(try w.withValue(0).rangePosition == .within)
+        // The track takes the colour too (visible when the indicator is empty).
+        #expect(t.configuration.environment.track != t.environment.track)
+        #expect(try t.withValue(20).configuration.environment.track == t.environment.track)
+        // A ring without a format writes the real percentage.
+        let ring = try Gauge(value: 1.5).gaugeStyle(RingGaugeStyle())
+        #expect(ring.configuration.currentValueLabel?.text == "150 %")
+    }
+
+    /// Issue 38 item 2: a gauge without a value shows no reading.
+    @Test func withoutValueShowsNoReading() throws {
+        let g = try Gauge(value: 30, in: 0...40).valueFormat(.number(decimals: 0, unit: "°C"))
+            .thresholds(try Thresholds(.green, (35, .red)))
+        let none = g.withoutValue()
+        #expect(!none.hasValue && none.configuration.hasValue == false)
+        #expect(none.configuration.currentValueLabel?.text == "no data")
+        #expect(none.configuration.tint == .color(.clear))
+        #expect(none.configuration.thresholds == nil)
+        #expect(g.withoutValue("offline").configuration.currentValueLabel?.text == "offline")
+        #expect(try none.withValue(12).hasValue)
+    }
+
     @Test func valueFormatting() {
         let pct = ValueFormat.percent()
         #expect(pct.string(for: 0.73, in: 0...1) == "73 %")
         #expect(pct.string(for: 73, in: 0...100) == "73 %")
-        #expect(pct.string(for: 1.5, in: 0...1) == "100 %")  // clamped
+        #expect(pct.string(for: 1.5, in: 0...1) == "150 %")  // the value, not the end it pins at
+        #expect(pct.string(for: -0.2, in: 0...1) == "-20 %")
         #expect(ValueFormat.percent(decimals: 1).string(for: 0.7345, in: 0...1) == "73.5 %")
         #expect(ValueFormat.number().string(for: 0.73, in: 0...1) == "0.73")
         #expect(ValueFormat.number(decimals: 1, unit: "°C").string(for: 21.54, in: -10...40) == "21.5 °C")

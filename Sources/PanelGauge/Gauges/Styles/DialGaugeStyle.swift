@@ -356,7 +356,7 @@ public struct DialGaugeStyle: GaugeStyle, Hashable {
                     in: box, on: canvas, context: context, pixelSize: l.valueSize, color: c.environment.foreground)
             }
         case .needle:
-            if let p = l.needlePath(for: c.value) {
+            if c.hasValue, let p = l.needlePath(for: c.value) {
                 canvas.fill(p, paint: .solid(needleColor(c)))
             }
         case .hub:
@@ -366,7 +366,10 @@ public struct DialGaugeStyle: GaugeStyle, Hashable {
         }
     }
 
-    private func needleColor(_ c: Configuration) -> Color { needle.color ?? c.tint.color(at: c.value) }
+    /// The needle's colour; out of range, the tint (the out-of-range colour) whatever the needle says.
+    private func needleColor(_ c: Configuration) -> Color {
+        c.rangePosition != .within ? c.tint.color(at: c.value) : needle.color ?? c.tint.color(at: c.value)
+    }
     private func hubColor(_ c: Configuration) -> Color { needle.hubColor ?? c.environment.foreground }
 
     /// The value arc's paint: the tint along the scale.
@@ -406,7 +409,7 @@ public struct DialGaugeStyle: GaugeStyle, Hashable {
                 add(.currentValue, bounds, .key(AnyHashable("\(current)")))
             }
         }
-        if l.needlePath(for: c.value) != nil {
+        if c.hasValue, l.needlePath(for: c.value) != nil {
             add(
                 .needle, l.needleBounds(for: c.value),
                 .key(AnyHashable(NeedleKey(corners: l.needleCorners(for: c.value), color: needleColor(c)))))
