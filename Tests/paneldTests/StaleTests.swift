@@ -212,7 +212,7 @@ import Testing
         #expect(slept >= timeout - 1, "\(slept) ms")
         #expect(rig.daemon.stale == ["a"], "b has staleAfter null")
         #expect(rig.output.presents.last == [frameA], "a's frame alone")
-        #expect(differing(pixels(rig.output.image), picture(l, values: ["a": 0, "b": 0], stale: ["a"])) == 0)
+        #expect(differing(pixels(rig.output.image), picture(l, values: [:], stale: ["a"])) == 0)
         try rig.turn()  // the flip
         #expect(rig.daemon.timeout(now: monotonicMilliseconds()) == -1, "nothing left to wake for")
 
@@ -223,7 +223,7 @@ import Testing
         try rig.turn()
         #expect(rig.daemon.stale.isEmpty)
         #expect(rig.output.presents.count == 3 && rig.output.presents.last == [frameA])
-        #expect(differing(pixels(rig.output.image), picture(l, values: ["a": 0, "b": 0], stale: [])) == 0)
+        #expect(differing(pixels(rig.output.image), picture(l, values: ["a": 0], stale: [])) == 0)
         let next = rig.daemon.timeout(now: monotonicMilliseconds())
         #expect(next > 100 && next <= 300, "the deadline counts from the new input: \(next) ms")
     }

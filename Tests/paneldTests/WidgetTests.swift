@@ -222,7 +222,9 @@ import Testing
         #expect(s.apply(.adjust(gauge: "status", delta: 1)) == .failure(.notAGauge("status")))
         #expect(s.apply(.set(gauge: "time", value: 1)) == .failure(.isAClock("time")))
         #expect(s.apply(.setText(widget: "time", text: "noon")) == .failure(.isAClock("time")))
-        #expect(s.apply(.list) == .success("cpu 0\nEND\n"), "list answers the gauges")
+        #expect(
+            s.apply(.list) == .success("cpu -\nstatus \(String(repeating: "é", count: 128))\nEND\n"),
+            "list answers the gauges, then the text widgets")
         #expect(s.apply(.page("x")) == .failure(.notOnThisInput("page")))
     }
 

@@ -148,8 +148,14 @@ package struct MQTTSubscription: Equatable, Sendable {
     var offset = 0.0
     /// 0 or 1.
     var qos = 0
+    /// Payloads (or JSON field values) that mean the gauge has no value:
+    /// Home Assistant's `unavailable` and `unknown`, an `offline`, an empty
+    /// payload; compared after trimming blanks, ignoring ASCII case. A JSON
+    /// `null` field also means none.
+    var noData = MQTTSubscription.defaultNoData
 
-    static let keys = ["topic", "field", "scale", "offset", "qos"]
+    static let defaultNoData = ["unavailable", "unknown", "offline", ""]
+    static let keys = ["topic", "field", "scale", "offset", "qos", "noData"]
     static let maxTopicLength = 1024
     static let maxFieldDepth = 16
 
@@ -209,6 +215,16 @@ package struct MQTTSubscription: Equatable, Sendable {
                 fail(n, key, "expected a number")
             }
         }
+        if let n = m["noData"] {
+            if case .array(let items) = n.kind, items.count <= 64,
+                let words = Optional(items.compactMap(\.kind.stringValue)), words.count == items.count,
+                words.allSatisfy({ $0.utf8.count <= 64 })
+            {
+                s.noData = words.map { $0.lowercased() }
+            } else {
+                fail(n, "noData", "expected an array of at most 64 payloads, e.g. [\"unavailable\", \"\"]")
+            }
+        }
         if let q = m["qos"] {
             if case .number(let d) = q.kind, d == 0 || d == 1 {
                 s.qos = Int(d)
@@ -254,8 +270,13 @@ enum MQTTPayloadError: Error, Equatable, CustomStringConvertible {
 enum MQTTPayload {
     static let maxSize = 65536
 
-    static func value(_ payload: UnsafeRawBufferPointer, _ s: MQTTSubscription) -> Result<Double, MQTTPayloadError> {
+    /// The gauge's value in `payload`; nil when the payload says there is none
+    /// (``MQTTSubscription/noData``).
+    static func value(_ payload: UnsafeRawBufferPointer, _ s: MQTTSubscription) -> Result<Double?, MQTTPayloadError> {
         guard payload.count <= maxSize else { return .failure(.tooLarge(payload.count)) }
+        if s.field == nil || payload.allSatisfy(isSpace) {
+            if meansNoData(payload, s) { return .success(nil) }
+        }
         let raw: Double
         if let field = s.field {
             let root: JSONValue
@@ -278,6 +299,8 @@ enum MQTTPayload {
             }
             switch node.kind {
             case .number(let d): raw = d
+            case .null: return .success(nil)
+            case .string(let text) where meansNoData(text.utf8, s): return .success(nil)
             case .string(let text):
                 guard let d = number(text.utf8) else { return .failure(.fieldNotANumber(field.joined(separator: "."))) }
                 raw = d
@@ -289,6 +312,16 @@ enum MQTTPayload {
         }
         let v = raw * s.scale + s.offset
         return v.isFinite ? .success(v) : .failure(.notFinite)
+    }
+
+    private static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+
+    /// Whether `bytes`, trimmed, is one of the subscription's no-data payloads (ASCII case ignored).
+    static func meansNoData<C: Collection>(_ bytes: C, _ s: MQTTSubscription) -> Bool where C.Element == UInt8 {
+        let trimmed = bytes.drop(while: isSpace).reversed().drop(while: isSpace).reversed()
+        guard trimmed.count <= 64 else { return false }
+        let word = String(decoding: trimmed, as: UTF8.self).lowercased()
+        return s.noData.contains(word)
     }
 
     /// A decimal number, optionally signed, with surrounding ASCII spaces, tabs

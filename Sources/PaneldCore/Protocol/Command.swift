@@ -9,9 +9,11 @@ import PanelGauge
 ///     cpu:73|g         statsd gauge: set         (also `cpu:73|g|@0.5|#host:pi`: DogStatsD's
 ///                      sample rate, tags, container and timestamp fields are checked and ignored)
 ///     cpu:+5|g         statsd gauge: adjust by +5 (`-5` adjusts down)
-///     get cpu          reply `cpu <value>`
+///     cpu -            clear gauge `cpu`: no value, drawn as "no data" (also `cpu=-`)
+///     get cpu          reply `cpu <value>` (`cpu -` when it has no value)
 ///     get              reply with the default gauge
-///     list             reply one `name value` line per gauge, then `END`
+///     list             reply one `name value` line per gauge, one `name text`
+///                      line per text widget, then `END`
 ///     reload           re-read the layout file; reply `OK ...` or `ERR <why>`
 ///                      (the control socket only; `paneld reload` and the unit's
 ///                      ExecReload send it, so a rejected layout fails the reload)
@@ -27,6 +29,8 @@ import PanelGauge
 package enum Command: Equatable, Sendable {
     /// Set a gauge; `nil` names the default gauge.
     case set(gauge: String?, value: Double)
+    /// Take a gauge's value away ("no data").
+    case clear(gauge: String)
     /// Add `delta` to a gauge's current value.
     case adjust(gauge: String, delta: Double)
     /// Ask for one gauge's value; `nil` names the default gauge.
@@ -58,6 +62,7 @@ package enum LineError: Error, Equatable, Sendable, CustomStringConvertible {
     case tooManyFields
     case notOnThisInput(String)
     case badStatsdField(String)
+    case noValue(String)
     case textTooLong(widget: String, limit: Int)
     case notAGauge(String)
     case isAClock(String)
@@ -82,6 +87,7 @@ package enum LineError: Error, Equatable, Sendable, CustomStringConvertible {
         case .badStatsdField(let f):
             "bad statsd field '\(LineError.clip(f))' (expected @RATE, #TAGS, c:CONTAINER or TTIMESTAMP after the type)"
         case .notOnThisInput(let c): "'\(c)' is accepted on the control socket only"
+        case .noValue(let n): "'\(LineError.clip(n))' has no value to adjust (set it first)"
         case .textTooLong(let w, let limit):
             "text for '\(LineError.clip(w))' too long (limit \(limit) bytes)"
         case .notAGauge(let w):
