@@ -67,9 +67,41 @@ import Testing
                 IntRect(x: 0, y: 0, width: 320, height: 240)
             ])
         #expect(LayoutGrid.autoColumns(count: 2, width: 800, height: 480, gap: 0, margin: 0) == 2)
-        #expect(LayoutGrid.autoColumns(count: 4, width: 800, height: 480, gap: 0, margin: 0) == 3)
+        #expect(LayoutGrid.autoColumns(count: 4, width: 800, height: 480, gap: 0, margin: 0) == 2)
         #expect(LayoutGrid.autoColumns(count: 4, width: 480, height: 480, gap: 0, margin: 0) == 2)
         #expect(LayoutGrid.autoColumns(count: 3, width: 240, height: 800, gap: 0, margin: 0) == 1)
+    }
+
+    /// Issue 38 item 5: the automatic grid leaves the fewest cells empty, then
+    /// takes the squarest cells; a page without a grid gets its own.
+    @Test func theAutomaticGridLeavesNoHoles() throws {
+        func cols(_ n: Int, _ w: Int, _ h: Int) -> Int {
+            LayoutGrid.autoColumns(count: n, width: w, height: h, gap: 0, margin: 0)
+        }
+        #expect(cols(4, 800, 480) == 2)
+        #expect(cols(16, 320, 240) == 4)
+        #expect(cols(16, 800, 480) == 4)
+        #expect(cols(6, 320, 240) == 3)
+        #expect(cols(9, 800, 480) == 3)
+        #expect(cols(8, 800, 480) == 4)
+        #expect(cols(3, 800, 480) == 3)
+        // A prime count: one empty cell rather than cells 3:1.
+        #expect(cols(5, 800, 480) == 3)
+        #expect(cols(7, 800, 480) == 4)
+        let sixteen = (0..<16).map { #"{"name": "g\#($0)"}"# }.joined(separator: ", ")
+        let f = try frames(#"{"mode": "320x240", "gauges": [\#(sixteen)]}"#)
+        #expect(f.allSatisfy { $0.width == 80 && $0.height == 60 })
+        #expect(f.last == IntRect(x: 240, y: 180, width: 80, height: 60))
+        // Two pages: the top-level grid's 3 columns are not the 2-gauge page's.
+        let json = #"""
+            {"mode": "800x480", "grid": {"columns": 3, "gap": 10},
+             "pages": [{"name": "a", "gauges": [{"name": "a1"}, {"name": "a2"}, {"name": "a3"}]},
+                       {"name": "b", "gauges": [{"name": "b1"}, {"name": "b2"}]}]}
+            """#
+        let p = try LayoutReader.parse(Array(json.utf8)).placement(screen: (800, 480))
+        #expect(p.issues.isEmpty)
+        #expect(p.frames[3] == IntRect(x: 0, y: 0, width: 395, height: 480))
+        #expect(p.frames[4] == IntRect(x: 405, y: 0, width: 395, height: 480))
     }
 
     /// A grid's rows and columns without a count: columns from the screen, rows as needed.
