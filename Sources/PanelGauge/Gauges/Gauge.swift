@@ -226,6 +226,10 @@ public struct Gauge: Sendable {
             zones = nil
         }
         if ringPercent && current != nil { sizing.append(RingGaugeStyle.defaultSizingText) }
+        // Out of range or without a value the text may be wider than the
+        // range's ends: it sizes the slot too, so it shrinks rather than
+        // being cut short.
+        if (!hasValue || position != .within), !sizing.isEmpty, let text = current?.text { sizing.append(text) }
         var c = GaugeStyleConfiguration(
             value: hasValue ? normalizedValue : 0, label: label, currentValueLabel: current,
             minimumValueLabel: minimumValueLabel, maximumValueLabel: maximumValueLabel,
