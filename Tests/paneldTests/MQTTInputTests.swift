@@ -633,6 +633,36 @@ import Testing
         }
     }
 
+    /// Issue 38 item 6: a text widget takes an MQTT topic; its text is the
+    /// payload (Home Assistant's "sunny") or a JSON field.
+    @Test func textWidgetsFromMQTT() throws {
+        func text(_ payload: String, _ s: MQTTSubscription) -> Result<String, MQTTPayloadError> {
+            Array(payload.utf8).withUnsafeBytes { MQTTPayload.text($0, s) }
+        }
+        let layout = try LayoutReader.parse(
+            Array(
+                #"""
+                {"mqtt": {"broker": "mqtt://h"}, "gauges": [{"name": "cpu"},
+                 {"name": "weather", "kind": "text", "mqtt": "homeassistant/weather/state"},
+                 {"name": "mode", "kind": "text", "mqtt": {"topic": "zigbee2mqtt/thermostat", "field": "system_mode"}}]}
+                """#.utf8))
+        let subs = layout.mqttSubscriptions
+        #expect(subs.map(\.gauge) == ["weather", "mode"])
+        #expect(subs.allSatisfy { $0.subscription.isText })
+        let plain = subs[0].subscription, field = subs[1].subscription
+        #expect(text(" sunny\n", plain) == .success("sunny"))
+        #expect(text("unavailable", plain) == .success("unavailable"))
+        #expect(text(#"{"system_mode": "heat", "temperature": 21}"#, field) == .success("heat"))
+        #expect(text(#"{"system_mode": 3}"#, field) == .success("3"))
+        #expect(text(#"{"system_mode": null}"#, field) == .failure(.fieldNotText("system_mode")))
+        #expect(text("a\u{7}b", plain) == .failure(.notText))
+        #expect(text(String(repeating: "x", count: 257), plain) == .failure(.notText))
+        // The store takes what the input applies.
+        var store = layout.store()
+        #expect(store.apply(.setText(widget: "weather", text: "sunny")) == .success(""))
+        #expect(store.apply(.list) == .success("cpu -\nweather sunny\nmode \nEND\n"))
+    }
+
     @Test func payloads() {
         func value(_ text: String, _ s: MQTTSubscription) -> Result<Double?, MQTTPayloadError> {
             Array(text.utf8).withUnsafeBytes { MQTTPayload.value($0, s) }

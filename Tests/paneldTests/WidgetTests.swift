@@ -480,10 +480,21 @@ import Testing
         let c = try TestClient(d.socketPath)
         let sent = try runPaneld(
             [
-                "send", "--socket", d.socketPath, "--text", "status",
-                "status Pump 2: running on the spare line, a long note", "b 23", "a 64",
+                "send", "--socket", d.socketPath, "status Pump 2: running on the spare line", "b 23", "a 64",
             ], in: dir)
         #expect(sent.status == 0 && sent.out.isEmpty, "\(sent.out) \(sent.err)")
+        #expect(try c.ask("get status") == "status Pump 2: running on the spare line")
+        // --text NAME: each LINE is the widget's text; the socket from $PANELD_SOCKET.
+        let viaText = try runCommand(
+            [
+                "/usr/bin/env", "PANELD_SOCKET=" + d.socketPath, paneldBinary(), "send", "--text", "status",
+                "Pump 2: running on the spare line, a long note",
+            ], in: dir)
+        #expect(viaText.status == 0 && viaText.out.isEmpty, "\(viaText.out) \(viaText.err)")
+        #expect(try c.ask("get status") == "status Pump 2: running on the spare line, a long note")
+        // A text for a gauge is paneld's to refuse.
+        let refused = try runPaneld(["send", "--socket", d.socketPath, "b Pump on"], in: dir)
+        #expect(refused.status == 1 && refused.out.hasPrefix("ERR "), "\(refused)")
         #expect(try c.ask("page two") == "OK page two")
         let r = try runPaneld(
             [

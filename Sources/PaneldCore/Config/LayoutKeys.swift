@@ -21,7 +21,7 @@ enum LayoutKeys {
     /// One gauge of `"gauges"`: its layout keys and the gauge dialect's keys.
     static let gauge = gaugeLayoutOnly + GaugeDescription.Keys.gauge
     /// A slot of `"gauges"` with `"kind": "text"`.
-    static let textWidget = ["name", "kind", "rect", "cell", "text", "size", "align", "color"]
+    static let textWidget = ["name", "kind", "rect", "cell", "text", "size", "align", "color", "mqtt"]
     /// A slot of `"gauges"` with `"kind": "clock"`.
     static let clock = ["name", "kind", "rect", "cell", "format", "size", "align", "color"]
     /// The gauge keys only a dial accepts (on another style they are errors).

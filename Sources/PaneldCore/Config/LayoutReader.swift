@@ -724,11 +724,18 @@ private struct Checker {
             }
         }
         widget.color = color(m["color"], path + ".color")
+        var mqtt: MQTTSubscription? = nil
+        if kind == "text", let v = m["mqtt"] {
+            let found: [LayoutIssue]
+            (mqtt, found) = MQTTSubscription.read(v, path: path + ".mqtt")
+            mqtt?.isText = true
+            issues += found
+        }
         guard issues.count == before else { return nil }
         var g = try! Gauge(value: 0, in: 0...1)
         g.environment = environment
         return LayoutGauge(
-            name: name, rect: rect, range: try! ValueRange(0, 1), gauge: g, cell: cell, line: v.line,
+            name: name, rect: rect, range: try! ValueRange(0, 1), gauge: g, mqtt: mqtt, cell: cell, line: v.line,
             rectLine: m["rect"]?.line, widget: widget)
     }
 

@@ -44,9 +44,9 @@ package final class MQTTInput: ValueInput {
     private var connectedAt: Int64 = 0
     /// When the next `mosquitto_loop_misc` is due while connected (keepalive pings and their timeout).
     private var miscDue: Int64?
-    /// Values received since the store last saw them, one per gauge (a flood
-    /// keeps the latest); nil when the payload said there is none ("no data").
-    private var latest: [String: Double?] = [:]
+    /// What the messages received since the store last saw them set, one
+    /// command per gauge or text widget (a flood keeps the latest).
+    private var latest: [String: Command] = [:]
     /// What the log last said about the connection, so each change is said once.
     private var reported: String?
     private var refusal: String?
@@ -261,8 +261,16 @@ package final class MQTTInput: ValueInput {
         received += 1
         let payload = UnsafeRawBufferPointer(start: m.payload, count: Int(max(0, m.payloadlen)))
         for (gauge, subscription) in list {
+            if subscription.isText {
+                switch MQTTPayload.text(payload, subscription) {
+                case .success(let t): latest[gauge] = .setText(widget: gauge, text: t)
+                case .failure(let e): drop("'\(LineError.clip(topic))' for text widget '\(gauge)': \(e)")
+                }
+                continue
+            }
             switch MQTTPayload.value(payload, subscription) {
-            case .success(let v): latest[gauge] = .some(v)
+            case .success(let v?): latest[gauge] = .set(gauge: gauge, value: v)
+            case .success(nil): latest[gauge] = .clear(gauge: gauge)
             case .failure(let e): drop("'\(LineError.clip(topic))' for gauge '\(gauge)': \(e)")
             }
         }
@@ -280,8 +288,7 @@ package final class MQTTInput: ValueInput {
     }
 
     private func flush(_ apply: (Command) -> Result<String, LineError>) {
-        for (gauge, value) in latest.sorted(by: { $0.key < $1.key }) {
-            let command = value.map { Command.set(gauge: gauge, value: $0) } ?? .clear(gauge: gauge)
+        for (gauge, command) in latest.sorted(by: { $0.key < $1.key }) {
             if case .failure(let e) = apply(command) { drop("gauge '\(gauge)': \(e)") }
         }
         latest = [:]

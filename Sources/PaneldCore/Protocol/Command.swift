@@ -112,7 +112,7 @@ package enum GaugeName {
     static let maxLength = 64
 
     /// Words that are commands and so can never be gauge names.
-    static let reserved: Set<String> = ["get", "list", "reload", "page"]
+    package static let reserved: Set<String> = ["get", "list", "reload", "page"]
 
     /// A name starts with a letter or `_` (so it never looks like a number) and
     /// continues with letters, digits, `_`, `-` or `.`; 1 to ``maxLength`` bytes.
