@@ -10,7 +10,9 @@ import Testing
 @Suite struct GaugeDialectTests {
     /// The keys a layout's gauge slot has that a gauge object does not: where the
     /// gauge goes and how its values reach it.
-    static let layoutOnly = ["name", "kind", "rect", "cell", "metric", "mqtt", "staleAfter", "staleOnRestore"]
+    static let layoutOnly = [
+        "name", "kind", "rect", "cell", "metric", "mqtt", "staleAfter", "staleOnRestore", "noData",
+    ]
 
     /// A valid value for each gauge key, with the other members it needs (a dial's keys need the dial).
     static let samples: [String: (value: String, with: String)] = [
@@ -43,6 +45,7 @@ import Testing
     static let layoutSamples: [String: String] = [
         "name": ##""g""##, "kind": ##""gauge""##, "rect": "[0, 0, 120, 90]", "cell": ##"{"row": 0, "column": 0}"##,
         "metric": ##""host.g""##, "mqtt": ##""sensors/g""##, "staleAfter": "30", "staleOnRestore": "true",
+        "noData": ##""offline""##,
     ]
 
     /// Gauge objects that together use every gauge key.

@@ -124,6 +124,22 @@ import Testing
         }
     }
 
+    /// Issue 38 item 2: a gauge without a value is drawn as "no data" (or its
+    /// layout's `noData` text), unlike a stale one and unlike any value, and
+    /// whatever the stale set says.
+    @Test func aGaugeWithoutAValueIsNoDataNotStale() throws {
+        let l = try layout(Self.twoBars)
+        let none = picture(l, values: ["b": 0], stale: [])
+        #expect(differing(none, picture(l, values: ["a": 0, "b": 0], stale: [])) > 0)
+        #expect(differing(none, picture(l, values: ["a": 0, "b": 0], stale: ["a"])) > 0)
+        #expect(differing(none, picture(l, values: ["b": 0], stale: ["a"])) == 0)
+        let a = l.gauges[0].gauge(showing: nil)
+        #expect(!a.hasValue && a.configuration.currentValueLabel?.text == "no data")
+        let offline = try layout(#"{"gauges": [{"name": "a", "noData": "offline"}]}"#)
+        #expect(offline.gauges[0].gauge(showing: nil).configuration.currentValueLabel?.text == "offline")
+        #expect(throws: (any Error).self) { try layout(#"{"gauges": [{"name": "a", "noData": ""}]}"#) }
+    }
+
     @Test func aStaleGaugeIsDimmedWithADashAndOnlyItsFrameChanges() throws {
         let l = try layout(Self.twoBars)
         let values = ["a": 60.0, "b": 40.0]

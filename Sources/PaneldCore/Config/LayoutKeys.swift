@@ -17,7 +17,9 @@ enum LayoutKeys {
     static let grid = ["columns", "rows", "gap", "margin"]
     /// The keys of a gauge slot that place and feed the gauge; the layout reader reads them,
     /// PanelGauge's `GaugeDescription` the others (its `Keys.gauge`).
-    static let gaugeLayoutOnly = ["name", "kind", "rect", "cell", "metric", "mqtt", "staleAfter", "staleOnRestore"]
+    static let gaugeLayoutOnly = [
+        "name", "kind", "rect", "cell", "metric", "mqtt", "staleAfter", "staleOnRestore", "noData",
+    ]
     /// One gauge of `"gauges"`: its layout keys and the gauge dialect's keys.
     static let gauge = gaugeLayoutOnly + GaugeDescription.Keys.gauge
     /// A slot of `"gauges"` with `"kind": "text"`.

@@ -53,7 +53,7 @@ package struct LayoutError: Error, CustomStringConvertible {
 ///           "interpolation": "oklab" (default) or "srgb" (how a gradient mixes its colours),
 ///           "mqtt": "TOPIC" (a plain-number payload) or { "topic": "zigbee2mqtt/kitchen",
 ///                   "field": "temperature" or "state.cpu.load" (JSON), "scale": 1, "offset": 0, "qos": 0 | 1 },
-///           "staleAfter": 30 or null, "staleOnRestore": true | false,
+///           "staleAfter": 30 or null, "staleOnRestore": true | false, "noData": "offline",
 ///           dial only (PanelGauge's DialGaugeStyle; lengths and widths are fractions of the dial's radius):
 ///           "scale": { "start": 135, "sweep": 270 (degrees clockwise from 3 o'clock, -360 to 360, not 0),
 ///                      "majorTicks": 11 (2 to 101, both ends included; default: 5 to 13 at a round step
@@ -630,14 +630,26 @@ private struct Checker {
             (mqtt, found) = MQTTSubscription.read(v, path: path + ".mqtt")
             issues += found
         }
+        var noData = Gauge.defaultNoValueText
+        if let t = string(m["noData"], path + ".noData") {
+            if t.isEmpty || t.utf8.count > 64
+                || t.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            {
+                fail(m["noData"], path + ".noData", "expected one line of 1 to 64 bytes")
+            } else {
+                noData = t
+            }
+        }
         let (rect, cell) = place(m, path, screen: screen)
         guard issues.count == before, let description else { return nil }
         do {
             let g = try description.makeGauge(environment: environment)
             let range = try ValueRange(g.range.lowerBound, g.range.upperBound)
-            return LayoutGauge(
+            var slot = LayoutGauge(
                 name: name, rect: rect, range: range, gauge: g, metric: metric, mqtt: mqtt, staleness: staleness,
                 cell: cell, line: v.line, rectLine: m["rect"]?.line)
+            slot.noDataText = noData
+            return slot
         } catch {
             fail(v, path, "\(error)")
             return nil
