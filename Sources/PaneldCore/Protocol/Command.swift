@@ -8,7 +8,7 @@ import PanelGauge
 ///     cpu 73           set gauge `cpu`           (also `cpu=73`)
 ///     cpu:73|g         statsd gauge: set         (also `cpu:73|g|@0.5|#host:pi`: DogStatsD's
 ///                      sample rate, tags, container and timestamp fields are checked and ignored)
-///     cpu:+5|g         statsd gauge: adjust by +5 (`-5` adjusts down)
+///     cpu:+5|g         statsd gauge: adjust by +5 (`-5` adjusts down; from 0 without a value)
 ///     cpu -            clear gauge `cpu`: no value, drawn as "no data" (also `cpu=-`)
 ///     get cpu          reply `cpu <value>` (`cpu -` when it has no value)
 ///     get              reply with the default gauge
@@ -62,7 +62,6 @@ package enum LineError: Error, Equatable, Sendable, CustomStringConvertible {
     case tooManyFields
     case notOnThisInput(String)
     case badStatsdField(String)
-    case noValue(String)
     case textTooLong(widget: String, limit: Int)
     case notAGauge(String)
     case isAClock(String)
@@ -87,7 +86,6 @@ package enum LineError: Error, Equatable, Sendable, CustomStringConvertible {
         case .badStatsdField(let f):
             "bad statsd field '\(LineError.clip(f))' (expected @RATE, #TAGS, c:CONTAINER or TTIMESTAMP after the type)"
         case .notOnThisInput(let c): "'\(c)' is accepted on the control socket only"
-        case .noValue(let n): "'\(LineError.clip(n))' has no value to adjust (set it first)"
         case .textTooLong(let w, let limit):
             "text for '\(LineError.clip(w))' too long (limit \(limit) bytes)"
         case .notAGauge(let w):

@@ -86,8 +86,8 @@ package struct GaugeStore: Equatable, Sendable {
             }
         case .adjust(let gauge, let delta):
             return resolve(gauge).flatMap { name in
-                guard let old = values[name] else { return .failure(.noValue(name)) }
-                let v = old + delta
+                // A gauge without a value adjusts from 0, as statsd's do.
+                let v = (values[name] ?? 0) + delta
                 guard v.isFinite else { return .failure(.notFinite(GaugeStore.format(v))) }
                 set(name, v)
                 return .success("")
