@@ -135,6 +135,11 @@ import Testing
         #expect(differing(none, picture(l, values: ["b": 0], stale: ["a"])) == 0)
         let a = l.gauges[0].gauge(showing: nil)
         #expect(!a.hasValue && a.configuration.currentValueLabel?.text == "no data")
+        // A stale value out of range: pinned, in the stale colour, not the out-of-range one.
+        #expect(
+            differing(
+                picture(l, values: ["a": 170, "b": 0], stale: ["a"]),
+                picture(l, values: ["a": 100, "b": 0], stale: ["a"])) == 0)
         let offline = try layout(#"{"gauges": [{"name": "a", "noData": "offline"}]}"#)
         #expect(offline.gauges[0].gauge(showing: nil).configuration.currentValueLabel?.text == "offline")
         #expect(throws: (any Error).self) { try layout(#"{"gauges": [{"name": "a", "noData": ""}]}"#) }

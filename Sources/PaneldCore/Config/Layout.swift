@@ -168,8 +168,10 @@ package struct LayoutGauge: Sendable {
     /// The gauge showing a stale `value`: its indicator in `tint` (no
     /// thresholds) and `dash` for its current value, where it shows one,
     /// sized as the values are, so nothing else moves.
+    /// An old value out of range shows pinned as any other, without the
+    /// out-of-range colour: a stale gauge states nothing about the present.
     func staleGauge(showing value: Double, dash: String, tint: Color) -> Gauge {
-        var g = gauge(showing: value)
+        var g = gauge(showing: min(max(value, range.lower), range.upper))
         // A ring without a format shows its percentage, sized by its default
         // text, which a label of its own replaces.
         let ringPercent = g.style is RingGaugeStyle && g.valueFormat == nil
