@@ -172,8 +172,8 @@ import Testing
     @Test func theSameObjectsAreRefusedForTheSameReasons() {
         let bad = [
             ##"{"style": "pie"}"##, ##"{"style": 3}"##, ##"{"range": "0-100"}"##, ##"{"range": [2, 1]}"##,
-            ##"{"range": [0, 1, 2]}"##, ##"{"tint": "blue"}"##, ##"{"tint": "#FFF", "gradient": ["#000", "#FFF"]}"##,
-            ##"{"gradient": ["#000"]}"##, ##"{"gradient": ["#000", "white"]}"##, ##"{"thresholds": [{"above": 1}]}"##,
+            ##"{"range": [0, 1, 2]}"##, ##"{"tint": "bleu"}"##, ##"{"tint": "#FFF", "gradient": ["#000", "#FFF"]}"##,
+            ##"{"gradient": ["#000"]}"##, ##"{"gradient": ["#000", "blanc"]}"##, ##"{"thresholds": [{"above": 1}]}"##,
             ##"{"thresholds": {"above": 1, "color": "#FFF"}}"##,
             ##"{"thresholds": [{"above": 5, "color": "#FFF"}, {"above": 1, "color": "#000"}]}"##,
             ##"{"format": "hex"}"##, ##"{"format": {"kind": "number", "decimals": 12}}"##,

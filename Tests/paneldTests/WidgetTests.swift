@@ -84,7 +84,7 @@ import Testing
             "is not 'leading', 'center' or 'trailing'"
         ),
         (
-            "{\"gauges\": [{\"name\": \"t\", \"kind\": \"text\",\n \"color\": \"red\"}]}", 2, "gauges[0].color",
+            "{\"gauges\": [{\"name\": \"t\", \"kind\": \"text\",\n \"color\": \"rouge\"}]}", 2, "gauges[0].color",
             "is not a colour"
         ),
         ("{\"gauges\": [{\"kind\": \"text\"}]}", 1, "gauges[0].name", "missing"),

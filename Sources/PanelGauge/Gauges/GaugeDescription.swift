@@ -237,7 +237,7 @@ private struct GaugeReader {
     mutating func color(_ v: GaugeJSON?, _ path: String) -> Color? {
         guard let s = string(v, path) else { return nil }
         guard let c = Color(css: s) else {
-            fail(v, path, "'\(s)' is not a colour (use #RGB, #RRGGBB or #RRGGBBAA)")
+            fail(v, path, "'\(s)' is not a colour (use #RGB, #RRGGBB, #RRGGBBAA or a CSS colour name such as red)")
             return nil
         }
         return c
