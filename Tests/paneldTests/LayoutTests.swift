@@ -263,6 +263,15 @@ private func layout(_ json: String) throws -> Layout { try LayoutReader.parse(Ar
     }
 }
 
+/// Issue 38 item 8: `paneld run` without --config reads the package's layout file when it exists.
+@Suite struct DefaultLayoutFileTests {
+    @Test func runReadsTheSystemLayoutWithoutConfig() {
+        #expect(Layout.configPath(given: nil) { $0 == "/etc/paneld/layout.json" } == "/etc/paneld/layout.json")
+        #expect(Layout.configPath(given: nil) { _ in false } == nil)
+        #expect(Layout.configPath(given: "/tmp/l.json") { _ in true } == "/tmp/l.json")
+    }
+}
+
 @Suite struct LayoutModeTests {
     @Test func parses() {
         #expect(ModeRequest(parsing: "800x480") == ModeRequest(width: 800, height: 480))

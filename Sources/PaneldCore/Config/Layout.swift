@@ -60,6 +60,16 @@ package struct Layout: Sendable {
                 }.tint(RingGaugeStyle().defaultTint.interpolated(in: .oklab)))
         ])
 
+    /// The package's layout file, which `paneld run` reads when no --config is given.
+    package static let systemPath = "/etc/paneld/layout.json"
+
+    /// The layout file `paneld run` reads: `given` (--config), else
+    /// ``systemPath`` when it exists, else none (``fallback``). Pure: `exists`
+    /// answers for the file system.
+    package static func configPath(given: String?, exists: (String) -> Bool) -> String? {
+        given ?? (exists(systemPath) ? systemPath : nil)
+    }
+
     /// Logical size (after rotation) implied by the mode, if one is set.
     package var logicalSize: (width: Int, height: Int)? {
         mode.map { rotation.swapsAxes ? ($0.height, $0.width) : ($0.width, $0.height) }
