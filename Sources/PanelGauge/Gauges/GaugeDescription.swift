@@ -59,7 +59,7 @@ public struct GaugeDescription: Sendable, Decodable {
         /// The gauge keys only a dial accepts (on another style they are errors).
         public static let dialOnly = ["scale", "sections", "needle", "valueArc"]
         /// A value format given as an object (a gauge's `"format"`, a dial's scale labels' `"format"`).
-        public static let format = ["kind", "decimals"]
+        public static let format = ["kind", "decimals", "prefixes"]
         /// One of a gauge's `"thresholds"`.
         public static let threshold = ["above", "color"]
         /// A dial's `"scale"`.
@@ -538,11 +538,13 @@ private struct GaugeReader {
         }
     }
 
-    /// `"percent"`, `"number"`, or `{"kind": "percent" | "number", "decimals": 0...9}`;
+    /// `"percent"`, `"number"`, or `{"kind": "percent" | "number", "decimals": 0...9,
+    /// "prefixes": "si" | "binary" | "none"}`;
     /// a number carries the gauge's `units`.
     mutating func valueFormat(_ v: GaugeJSON, _ path: String, units: String?) -> ValueFormat? {
         var kind: String? = nil
         var decimals: Int? = nil
+        var prefixes = ValueFormat.Prefixes.none
         switch v.kind {
         case .string(let s): kind = s
         case .object:
@@ -557,13 +559,30 @@ private struct GaugeReader {
                     return nil
                 }
             }
+            if let p = string(m["prefixes"], path + ".prefixes") {
+                switch p {
+                case "none": prefixes = .none
+                case "si": prefixes = .si
+                case "binary": prefixes = .binary
+                default:
+                    fail(
+                        m["prefixes"], path + ".prefixes",
+                        "'\(p)' is not 'si' (k, M, G), 'binary' (Ki, Mi, Gi) or 'none'")
+                    return nil
+                }
+            }
         default:
             fail(v, path, "expected \"percent\", \"number\" or {\"kind\": ..., \"decimals\": N}")
             return nil
         }
         switch kind {
-        case "percent": return .percent(decimals: decimals ?? 0)
-        case "number": return .number(decimals: decimals ?? 0, unit: units)
+        case "percent":
+            if prefixes != .none {
+                fail(v, path + ".prefixes", "a percentage takes no prefixes")
+                return nil
+            }
+            return .percent(decimals: decimals ?? 0)
+        case "number": return .number(decimals: decimals ?? 0, unit: units, prefixes: prefixes)
         case nil: return nil
         case let other?:
             fail(v, path, "unknown format '\(other)' (percent or number)")

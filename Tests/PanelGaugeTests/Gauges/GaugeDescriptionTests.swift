@@ -86,6 +86,11 @@ import Testing
             issues(##"{ "tint": "bleu" }"##) == [
                 "tint: 'bleu' is not a colour (use #RGB, #RRGGBB, #RRGGBBAA or a CSS colour name such as red)"
             ])
+        #expect(
+            issues(##"{ "format": {"kind": "number", "prefixes": "metric"} }"##) == [
+                "format.prefixes: 'metric' is not 'si' (k, M, G), 'binary' (Ki, Mi, Gi) or 'none'"
+            ])
+        #expect(issues(##"{ "format": {"kind": "number", "decimals": 1, "prefixes": "binary"} }"##).isEmpty)
         // CSS colour names, in any case (issue 38 item 8).
         #expect(issues(##"{ "tint": "SteelBlue" }"##).isEmpty)
         #expect(Color(css: "red") == Color(hex: 0xFF0000))

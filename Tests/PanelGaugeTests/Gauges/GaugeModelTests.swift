@@ -158,6 +158,21 @@ import Testing
         #expect(try none.withValue(12).hasValue)
     }
 
+    /// Issue 38 item 3: SI and binary prefixes.
+    @Test func prefixesScaleTheNumber() {
+        let si = ValueFormat.number(decimals: 1, unit: "W", prefixes: .si)
+        #expect(si.string(for: 12_400, in: 0...1e6) == "12.4 kW")
+        #expect(si.string(for: 999, in: 0...1e6) == "999.0 W")
+        #expect(si.string(for: 999_960, in: 0...1e6) == "1.0 MW")  // the rounding carries to the next prefix
+        #expect(si.string(for: -2_500_000, in: -1e7...0) == "-2.5 MW")
+        #expect(ValueFormat.number(decimals: 0, prefixes: .si).string(for: 3e12, in: 0...1e12) == "3 T")
+        let bin = ValueFormat.number(decimals: 1, unit: "B", prefixes: .binary)
+        #expect(bin.string(for: 3.1 * 1024 * 1024 * 1024, in: 0...1e12) == "3.1 GiB")
+        #expect(bin.string(for: 512, in: 0...1e12) == "512.0 B")
+        // The widest number under each prefix sizes the slot.
+        #expect(si.widestCandidates(in: 0...1e6).contains("999.0 kW"))
+    }
+
     @Test func valueFormatting() {
         let pct = ValueFormat.percent()
         #expect(pct.string(for: 0.73, in: 0...1) == "73 %")
