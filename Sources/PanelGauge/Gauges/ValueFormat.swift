@@ -24,6 +24,9 @@ public struct ValueFormat: Sendable, Hashable {
     public var unit: String?
     /// The prefixes a number is scaled to; ``Prefixes/none`` for a percentage.
     public var prefixes: Prefixes = .none
+    /// Texts shown instead of the number for exact values (`0` reads "off",
+    /// `1` "on"); empty for none.
+    public var mappings: [Double: String] = [:]
 
     /// Prefixes a number is scaled to, so that its integer part stays below
     /// the step: `12400` reads "12.4 k", `3.1 * 2^30` "3.1 Gi".
@@ -74,7 +77,9 @@ public struct ValueFormat: Sendable, Hashable {
 
     /// The text for `value` shown in `range`. A value out of the range is
     /// written as it is (a percentage below 0 or above 100).
+    /// A value in ``mappings`` shows its text.
     public func string(for value: Double, in range: ClosedRange<Double>) -> String {
+        if let text = mappings[value] { return text }
         let v: Double
         switch kind {
         case .percent: v = (value - range.lowerBound) / (range.upperBound - range.lowerBound) * 100
@@ -108,10 +113,11 @@ public struct ValueFormat: Sendable, Hashable {
 
     /// The texts whose widest sizes the current-value slot: the extremes of the
     /// range (for percent, "0 %" and "100 %").
-    /// With prefixes, also the widest number under each prefix the range
-    /// reaches ("999 k", "1023 Mi").
+    /// Also the mappings' texts, and with prefixes the widest number under
+    /// each prefix the range reaches ("999 k", "1023 Mi").
     public func widestCandidates(in range: ClosedRange<Double>) -> [String] {
         var texts = [string(for: range.lowerBound, in: range), string(for: range.upperBound, in: range)]
+        texts += mappings.values.sorted()
         guard kind == .number, prefixes != .none else { return texts }
         let largest = max(abs(range.lowerBound), abs(range.upperBound))
         var factor = 1.0

@@ -32,6 +32,8 @@ enum LayoutKeys {
     static let cell = ["row", "column", "rowSpan", "columnSpan"]
     /// A value format given as an object (a gauge's `"format"`, a dial's scale labels' `"format"`).
     static let format = GaugeDescription.Keys.format
+    /// One of a format's `"mappings"`.
+    static let mapping = GaugeDescription.Keys.mapping
     /// One of a gauge's `"thresholds"`.
     static let threshold = GaugeDescription.Keys.threshold
     /// A dial's `"scale"`.
@@ -52,7 +54,7 @@ enum LayoutKeys {
     /// Every object with its keys, named as `docs/layout.md` names them.
     static let objects: [(name: String, keys: [String])] = [
         ("top level", topLevel), ("page", page), ("grid", grid), ("gauge", gauge), ("text widget", textWidget),
-        ("clock", clock), ("cell", cell), ("format", format),
+        ("clock", clock), ("cell", cell), ("format", format), ("mapping", mapping),
         ("threshold", threshold), ("scale", scale), ("ticks", ticks), ("scale labels", scaleLabels),
         ("section", section), ("needle", needle), ("mqtt", mqtt), ("gauge mqtt", gaugeMQTT),
     ]

@@ -91,6 +91,13 @@ import Testing
                 "format.prefixes: 'metric' is not 'si' (k, M, G), 'binary' (Ki, Mi, Gi) or 'none'"
             ])
         #expect(issues(##"{ "format": {"kind": "number", "decimals": 1, "prefixes": "binary"} }"##).isEmpty)
+        #expect(
+            issues(
+                ##"{ "format": {"kind": "number", "mappings": [{"value": 1, "text": "on"}, {"value": 1, "text": "x"}]} }"##
+            )
+                == ["format.mappings[1].value: value 1.0 is mapped twice"])
+        #expect(
+            issues(##"{ "format": {"kind": "number", "mappings": [{"value": 0, "text": "off"}]} }"##).isEmpty)
         // CSS colour names, in any case (issue 38 item 8).
         #expect(issues(##"{ "tint": "SteelBlue" }"##).isEmpty)
         #expect(Color(css: "red") == Color(hex: 0xFF0000))

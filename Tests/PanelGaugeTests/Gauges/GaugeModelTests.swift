@@ -173,6 +173,16 @@ import Testing
         #expect(si.widestCandidates(in: 0...1e6).contains("999.0 kW"))
     }
 
+    /// Issue 38 item 3: value mappings.
+    @Test func mappingsNameValues() throws {
+        var f = ValueFormat.number(decimals: 0, unit: "W")
+        f.mappings = [0: "off", 1: "on"]
+        #expect(f.string(for: 0, in: 0...3000) == "off")
+        #expect(f.string(for: 1, in: 0...3000) == "on")
+        #expect(f.string(for: 2, in: 0...3000) == "2 W")
+        #expect(f.widestCandidates(in: 0...3000).contains("off"))
+    }
+
     @Test func valueFormatting() {
         let pct = ValueFormat.percent()
         #expect(pct.string(for: 0.73, in: 0...1) == "73 %")
