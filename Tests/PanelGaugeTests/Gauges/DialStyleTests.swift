@@ -20,6 +20,19 @@ import Testing
         (max(a.minX - b.maxX, b.minX - a.maxX), max(a.minY - b.maxY, b.minY - a.maxY))
     }
 
+    /// Issue 38 item 7: the style's own default puts its major ticks at
+    /// round numbers of the range (20...90: 20, 30 ... 90), as the layout
+    /// reader does; a count given stays.
+    @Test func defaultMajorTicksFallOnRoundNumbers() throws {
+        #expect(try layout(try gauge(range: 20...90), 200, 200).majorCount == 8)
+        #expect(try layout(try gauge(range: 0...8), 200, 200).majorCount == 9)
+        #expect(try layout(try gauge(range: 0...100), 200, 200).majorCount == 11)
+        #expect(try layout(try gauge(range: -40...125), 200, 200).majorCount == 11)  // no round step: 11
+        var style = DialGaugeStyle()
+        style.majorTicks.count = 5
+        #expect(try layout(try gauge(style, range: 20...90), 200, 200).majorCount == 5)
+    }
+
     /// At every size, shown labels keep apart, inside the ticks' inner
     /// circle (or outside the scale, within the square), and the label and
     /// value lines lie inside the ticks clear of the hub and the scale labels.

@@ -87,8 +87,15 @@ public struct DialGaugeStyle: GaugeStyle, Hashable {
     /// One kind of tick mark: a butt-ended radial segment.
     public struct Ticks: Sendable, Hashable {
         /// How many: over the scale for major ticks (both ends included; fewer
-        /// than 2 draws none), between two major ticks for minor ones.
-        public var count: Int
+        /// than 2 draws none), between two major ticks for minor ones. Setting
+        /// it turns ``fitsTheRange`` off.
+        public var count: Int {
+            didSet { fitsTheRange = false }
+        }
+        /// For major ticks: whether the dial puts them at round numbers of the
+        /// gauge's range (``roundCount(for:)``) instead of ``count``, where such
+        /// a count exists. True for ``major``, false once ``count`` is set.
+        public var fitsTheRange = false
         /// Length, from the ticks' outer circle inward, as a fraction of `R`.
         public var length: Double
         /// Width as a fraction of `R`; never thinner than ``minimumWidth`` px.
@@ -108,8 +115,14 @@ public struct DialGaugeStyle: GaugeStyle, Hashable {
             self.color = color
         }
 
-        /// 11 major ticks (every 10 %), `0.15 R` long, `0.025 R` wide.
-        public static let major = Ticks(count: 11, length: 0.15, width: 0.025)
+        /// Major ticks at round numbers of the gauge's range (``fitsTheRange``;
+        /// 0...100 gets 11, 20...90 gets 8: 20, 30 ... 90), else 11 (every
+        /// 10 %); `0.15 R` long, `0.025 R` wide.
+        public static let major: Ticks = {
+            var t = Ticks(count: 11, length: 0.15, width: 0.025)
+            t.fitsTheRange = true
+            return t
+        }()
 
         /// A major-tick count that puts round numbers on the scale of `range`:
         /// the most ticks, from 5 to 13, whose step is 1, 2, 2.5 or 5 times a
@@ -594,7 +607,10 @@ extension DialLayout {
         center = square.center
         startAngle = style.startAngle
         sweep = .degrees(min(360, max(-360, style.sweep.degrees)))
-        let majors = style.majorTicks.count >= 2 ? min(style.majorTicks.count, 361) : 0
+        let wanted =
+            style.majorTicks.fitsTheRange
+            ? DialGaugeStyle.Ticks.roundCount(for: c.range) ?? style.majorTicks.count : style.majorTicks.count
+        let majors = wanted >= 2 ? min(wanted, 361) : 0
         majorCount = majors
 
         // The scale labels' texts and sizes (measured once; placed below).
