@@ -274,6 +274,29 @@ import Testing
         #expect(!l.gauges[0].gauge.environment.valueSizingText.isEmpty)
     }
 
+    /// Issue 38 item 3: one wide value (0...1e12 with 2 decimals) shrinks
+    /// itself, with a warning naming it, and never its neighbours.
+    @Test func aWideValueNeverShrinksItsNeighbours() throws {
+        func json(_ first: String) -> String {
+            #"{"mode": "800x480", "gauges": [\#(first), {"name": "cpu", "units": "%"}, {"name": "mem", "units": "%"},"#
+                + #" {"name": "temp", "style": "dial", "units": "C", "range": [20, 90]}]}"#
+        }
+        let wide = try LayoutReader.parse(
+            Array(json(#"{"name": "big", "range": [0, 1e12], "format": {"kind": "number", "decimals": 2}}"#).utf8))
+        let plain = try LayoutReader.parse(Array(json(#"{"name": "disk", "units": "%"}"#).utf8))
+        #expect(wide.warnings.contains { $0.path == "gauges[0]" && $0.message.contains("'big' shows its values") })
+        #expect(plain.warnings.isEmpty)
+        #expect(!wide.gauges[1].gauge.environment.valueSizingText.contains("1000000000000.00"))
+        let frames = wide.placement(screen: (800, 480)).frames
+        func sizes(_ l: Layout) -> [Double] {
+            let u = PanelRenderer.uniformText(l, frames: frames)
+            return (0..<4).map { u.gauges[$0].gauge.currentValueSize(in: Rect(frames[$0])) ?? 0 }
+        }
+        let w = sizes(wide), p = sizes(plain)
+        #expect(w[1] == p[1] && w[2] == p[2] && w[3] == p[3], "\(w) vs \(p)")
+        #expect(w[0] < p[0], "the wide value is smaller: \(w)")
+    }
+
     /// Six labelled gauges in a 3x2 grid at 320x240 drawn by the renderer:
     /// every gap and margin pixel is background, and every cell holds its
     /// gauge (the title's and the tint's colours). With PANELD_GRID_PNG set,

@@ -171,7 +171,13 @@ package enum LayoutReader {
     /// `frames` are the gauges' rectangles on the screen; without them (the
     /// screen size is not in the layout) gauges of one size are those with
     /// rects of one size, or grid cells of one span (cells are all of one size).
-    static func matchValueSizes(_ gauges: inout [LayoutGauge], frames: [IntRect] = []) {
+    ///
+    /// A gauge whose widest value is much longer than its neighbours' (more
+    /// than half as long again as the shortest's, and 3 characters more) does
+    /// not size theirs: it shows its values smaller, at its own size, and is
+    /// returned as a warning naming it.
+    @discardableResult
+    static func matchValueSizes(_ gauges: inout [LayoutGauge], frames: [IntRect] = []) -> [LayoutIssue] {
         func texts(_ g: Gauge) -> [String] {
             let own = g.configuration.sizingText
             // A ring without a format shows its percentage, sized by its default text.
@@ -190,14 +196,33 @@ package enum LayoutReader {
             }
             groups["\(type(of: g.gauge.style)) \(size)", default: []].append(i)
         }
-        for members in groups.values where members.count > 1 {
+        var warnings: [LayoutIssue] = []
+        for members in groups.values.sorted(by: { $0[0] < $1[0] }) where members.count > 1 {
+            func longest(_ i: Int) -> String { texts(gauges[i].gauge).max { $0.count < $1.count } ?? "" }
+            let shortest = members.map { longest($0).count }.min() ?? 0
+            let wide = members.filter {
+                let n = longest($0).count
+                return n > shortest + 3 && 2 * n > 3 * shortest
+            }
             var all: [String] = []
-            for i in members { for t in texts(gauges[i].gauge) where !all.contains(t) { all.append(t) } }
+            for i in members where !wide.contains(i) {
+                for t in texts(gauges[i].gauge) where !all.contains(t) { all.append(t) }
+            }
             for i in members {
                 let own = texts(gauges[i].gauge)
                 gauges[i].gauge.environment.valueSizingText = all.filter { !own.contains($0) }
             }
+            for i in wide {
+                let g = gauges[i]
+                warnings.append(
+                    LayoutIssue(
+                        line: g.line, path: g.path ?? "gauges[\(i)]",
+                        message:
+                            "'\(g.name)' shows its values (up to '\(IssueText.clip(longest(i)))') smaller than its neighbours' of its size: they are too wide to share theirs (a format with \"prefixes\" or fewer decimals keeps them short)"
+                    ))
+            }
         }
+        return warnings
     }
 
     package static func read(file path: String) throws -> Layout {
@@ -555,7 +580,7 @@ private struct Checker {
             issues += placed.issues
             frames = placed.frames
         }
-        LayoutReader.matchValueSizes(&layout.gauges, frames: frames)
+        warnings += LayoutReader.matchValueSizes(&layout.gauges, frames: frames)
         // A dial's scale labels are thinned at the size it is drawn: its rect,
         // or its grid cell once the placement is known.
         if issues.isEmpty {

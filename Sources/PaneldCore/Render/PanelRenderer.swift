@@ -80,6 +80,10 @@ package final class PanelRenderer {
     /// when the layout's font has no em dash.
     let staleDash: String
 
+    /// The smallest share of the largest value size in a group of frames of
+    /// one size that the group's shared value size may fall to.
+    static let sharedValueFloor = 0.5
+
     /// How far a stale gauge's frame is faded toward the background: its
     /// pixels keep 45 % of their contrast, readable but clearly inactive.
     static let staleFade = 0.55
@@ -133,9 +137,14 @@ package final class PanelRenderer {
             guard let size = uniform.gauges[i].gauge.currentValueSize(in: Rect(frames[i])), size > 0 else { continue }
             groups["\(frames[i].width)x\(frames[i].height)", default: []].append((i, size))
         }
+        // A gauge whose value is much smaller than the largest of the group
+        // (a wide value, see `LayoutReader.matchValueSizes`) keeps its own
+        // size and sets no limit: one wide value never shrinks its neighbours.
         for members in groups.values where members.count > 1 {
-            let smallest = members.map(\.size).min()!
-            for m in members { uniform.gauges[m.index].gauge.environment.typeScale?.valueLimit = smallest }
+            let largest = members.map(\.size).max()!
+            let readable = members.filter { $0.size >= Self.sharedValueFloor * largest }
+            guard let smallest = readable.map(\.size).min() else { continue }
+            for m in readable { uniform.gauges[m.index].gauge.environment.typeScale?.valueLimit = smallest }
         }
         return uniform
     }

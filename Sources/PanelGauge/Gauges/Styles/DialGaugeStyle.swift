@@ -625,11 +625,19 @@ extension DialLayout {
         labelSize = size
         let font = style.labels == nil || majors == 0 || size == 0 ? nil : context.font(size: size)
         var texts: [(text: String, w: Double, h: Double)] = []
-        if let font, let format = style.labels?.format {
+        if let font, var format = style.labels?.format {
             let full = abs(sweep.degrees) >= 360
-            for i in 0..<(full ? majors - 1 : majors) {
-                let value =
-                    c.range.lowerBound + Double(i) / Double(majors - 1) * (c.range.upperBound - c.range.lowerBound)
+            let values = (0..<(full ? majors - 1 : majors)).map { i in
+                c.range.lowerBound + Double(i) / Double(majors - 1) * (c.range.upperBound - c.range.lowerBound)
+            }
+            // Two ticks never read the same number: more decimals until
+            // neighbours differ (0...4 in steps of 0.5 reads 0.0, 0.5, 1.0 ...).
+            func distinct(_ f: ValueFormat) -> Bool {
+                let t = values.map { f.string(for: $0, in: c.range) }
+                return zip(t, t.dropFirst()).allSatisfy { $0 != $1 }
+            }
+            while !distinct(format) && format.decimals < 9 { format.decimals += 1 }
+            for value in values {
                 let s = format.string(for: value, in: c.range)
                 // The ink's height, and its advance; a pixel of slack for the
                 // whole-pixel pen position.
