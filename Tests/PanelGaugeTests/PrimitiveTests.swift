@@ -47,7 +47,8 @@ import Testing
         #expect(Color(css: "#fff") == Color(hex: 0xFFFFFF))
         #expect(Color(css: "#00000080")?.alpha8 == 0x80)
         #expect(Color(css: "#12345") == nil)
-        #expect(Color(css: "red") == nil)
+        #expect(Color(css: "red") == Color(hex: 0xFF0000))  // a CSS colour name
+        #expect(Color(css: "rouge") == nil)
         #expect(Color(css: "#+12345") == nil)
     }
 

@@ -53,7 +53,7 @@ func runCommand(_ argv: [String], stdin: String = "", path: String? = nil, in di
             (["render"], "Missing expected argument '--output <output>'"),
             (["send", "--socket", dir.file("nobody.sock"), "1"], "cannot reach paneld at"),
             (["send", "--socket", dir.file("nobody.sock"), "mem", "5"], "'mem' has no value; a LINE is one argument"),
-            (["send", "--socket", dir.file("nobody.sock"), "cpu 5", "cpu x"], "'cpu x': not a number: 'x'"),
+            (["send", "--socket", dir.file("nobody.sock"), "cpu 5", "cpu:x|g"], "'cpu:x|g': not a number: 'x'"),
         ]
         for (args, message) in cases {
             let r = try runPaneld(args, in: dir)

@@ -77,7 +77,8 @@ final class FakeFlipOutput: FrameOutput {
         defer { signals.close() }
         let listener = try UnixSocket.listen(dir.file("s.sock"))
         defer { listener.close() }
-        let store = GaugeStore(names: ["a", "b"], defaultGauge: "a", initial: [:])
+        // Both with values: a gauge's first value redraws its whole frame ("no data" before).
+        let store = GaugeStore(names: ["a", "b"], defaultGauge: "a", initial: ["a": 0, "b": 0])
         let daemon = Daemon(
             layout: layout, output: OutputSlot(output), listener: listener, signals: signals, inputs: [],
             notifier: nil,

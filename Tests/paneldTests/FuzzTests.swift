@@ -67,6 +67,7 @@ func canonical(_ c: Command) -> String {
     case .set(let g?, let v): "\(g) \(v)"
     case .set(nil, let v): "\(v)"
     case .adjust(let g, let d): "\(g):\(d < 0 ? "" : "+")\(d)|g"
+    case .clear(let g): "\(g) -"
     case .get(let g?): "get \(g)"
     case .get(nil): "get"
     case .list: "list"

@@ -10,7 +10,9 @@ import Testing
 @Suite struct GaugeDialectTests {
     /// The keys a layout's gauge slot has that a gauge object does not: where the
     /// gauge goes and how its values reach it.
-    static let layoutOnly = ["name", "kind", "rect", "cell", "metric", "mqtt", "staleAfter", "staleOnRestore"]
+    static let layoutOnly = [
+        "name", "kind", "rect", "cell", "metric", "mqtt", "staleAfter", "staleOnRestore", "noData",
+    ]
 
     /// A valid value for each gauge key, with the other members it needs (a dial's keys need the dial).
     static let samples: [String: (value: String, with: String)] = [
@@ -43,6 +45,7 @@ import Testing
     static let layoutSamples: [String: String] = [
         "name": ##""g""##, "kind": ##""gauge""##, "rect": "[0, 0, 120, 90]", "cell": ##"{"row": 0, "column": 0}"##,
         "metric": ##""host.g""##, "mqtt": ##""sensors/g""##, "staleAfter": "30", "staleOnRestore": "true",
+        "noData": ##""offline""##,
     ]
 
     /// Gauge objects that together use every gauge key.
@@ -169,8 +172,8 @@ import Testing
     @Test func theSameObjectsAreRefusedForTheSameReasons() {
         let bad = [
             ##"{"style": "pie"}"##, ##"{"style": 3}"##, ##"{"range": "0-100"}"##, ##"{"range": [2, 1]}"##,
-            ##"{"range": [0, 1, 2]}"##, ##"{"tint": "blue"}"##, ##"{"tint": "#FFF", "gradient": ["#000", "#FFF"]}"##,
-            ##"{"gradient": ["#000"]}"##, ##"{"gradient": ["#000", "white"]}"##, ##"{"thresholds": [{"above": 1}]}"##,
+            ##"{"range": [0, 1, 2]}"##, ##"{"tint": "bleu"}"##, ##"{"tint": "#FFF", "gradient": ["#000", "#FFF"]}"##,
+            ##"{"gradient": ["#000"]}"##, ##"{"gradient": ["#000", "blanc"]}"##, ##"{"thresholds": [{"above": 1}]}"##,
             ##"{"thresholds": {"above": 1, "color": "#FFF"}}"##,
             ##"{"thresholds": [{"above": 5, "color": "#FFF"}, {"above": 1, "color": "#000"}]}"##,
             ##"{"format": "hex"}"##, ##"{"format": {"kind": "number", "decimals": 12}}"##,

@@ -67,9 +67,41 @@ import Testing
                 IntRect(x: 0, y: 0, width: 320, height: 240)
             ])
         #expect(LayoutGrid.autoColumns(count: 2, width: 800, height: 480, gap: 0, margin: 0) == 2)
-        #expect(LayoutGrid.autoColumns(count: 4, width: 800, height: 480, gap: 0, margin: 0) == 3)
+        #expect(LayoutGrid.autoColumns(count: 4, width: 800, height: 480, gap: 0, margin: 0) == 2)
         #expect(LayoutGrid.autoColumns(count: 4, width: 480, height: 480, gap: 0, margin: 0) == 2)
         #expect(LayoutGrid.autoColumns(count: 3, width: 240, height: 800, gap: 0, margin: 0) == 1)
+    }
+
+    /// Issue 38 item 5: the automatic grid leaves the fewest cells empty, then
+    /// takes the squarest cells; a page without a grid gets its own.
+    @Test func theAutomaticGridLeavesNoHoles() throws {
+        func cols(_ n: Int, _ w: Int, _ h: Int) -> Int {
+            LayoutGrid.autoColumns(count: n, width: w, height: h, gap: 0, margin: 0)
+        }
+        #expect(cols(4, 800, 480) == 2)
+        #expect(cols(16, 320, 240) == 4)
+        #expect(cols(16, 800, 480) == 4)
+        #expect(cols(6, 320, 240) == 3)
+        #expect(cols(9, 800, 480) == 3)
+        #expect(cols(8, 800, 480) == 4)
+        #expect(cols(3, 800, 480) == 3)
+        // A prime count: one empty cell rather than cells 3:1.
+        #expect(cols(5, 800, 480) == 3)
+        #expect(cols(7, 800, 480) == 4)
+        let sixteen = (0..<16).map { #"{"name": "g\#($0)"}"# }.joined(separator: ", ")
+        let f = try frames(#"{"mode": "320x240", "gauges": [\#(sixteen)]}"#)
+        #expect(f.allSatisfy { $0.width == 80 && $0.height == 60 })
+        #expect(f.last == IntRect(x: 240, y: 180, width: 80, height: 60))
+        // Two pages: the top-level grid's 3 columns are not the 2-gauge page's.
+        let json = #"""
+            {"mode": "800x480", "grid": {"columns": 3, "gap": 10},
+             "pages": [{"name": "a", "gauges": [{"name": "a1"}, {"name": "a2"}, {"name": "a3"}]},
+                       {"name": "b", "gauges": [{"name": "b1"}, {"name": "b2"}]}]}
+            """#
+        let p = try LayoutReader.parse(Array(json.utf8)).placement(screen: (800, 480))
+        #expect(p.issues.isEmpty)
+        #expect(p.frames[3] == IntRect(x: 0, y: 0, width: 395, height: 480))
+        #expect(p.frames[4] == IntRect(x: 405, y: 0, width: 395, height: 480))
     }
 
     /// A grid's rows and columns without a count: columns from the screen, rows as needed.
@@ -223,7 +255,7 @@ import Testing
             r.out.contains("line 2: grid: no room for gauges[0] ('b')") && r.out.contains("2 px too narrow"), "\(r.out)"
         )
         let c = try TestClient(d.socketPath)
-        #expect(try c.ask("get a") == "a 0")
+        #expect(try c.ask("get a") == "a -")
     }
 
     /// A grid every gauge ignores is a warning.
@@ -240,6 +272,29 @@ import Testing
                 #"{"grid": {"columns": 2}, "gauges": [{"name": "a", "range": [0, 100]}, {"name": "b", "range": [0, 10000], "style": "ring", "format": "number"}]}"#
                     .utf8))
         #expect(!l.gauges[0].gauge.environment.valueSizingText.isEmpty)
+    }
+
+    /// Issue 38 item 3: one wide value (0...1e12 with 2 decimals) shrinks
+    /// itself, with a warning naming it, and never its neighbours.
+    @Test func aWideValueNeverShrinksItsNeighbours() throws {
+        func json(_ first: String) -> String {
+            #"{"mode": "800x480", "gauges": [\#(first), {"name": "cpu", "units": "%"}, {"name": "mem", "units": "%"},"#
+                + #" {"name": "temp", "style": "dial", "units": "C", "range": [20, 90]}]}"#
+        }
+        let wide = try LayoutReader.parse(
+            Array(json(#"{"name": "big", "range": [0, 1e12], "format": {"kind": "number", "decimals": 2}}"#).utf8))
+        let plain = try LayoutReader.parse(Array(json(#"{"name": "disk", "units": "%"}"#).utf8))
+        #expect(wide.warnings.contains { $0.path == "gauges[0]" && $0.message.contains("'big' shows its values") })
+        #expect(plain.warnings.isEmpty)
+        #expect(!wide.gauges[1].gauge.environment.valueSizingText.contains("1000000000000.00"))
+        let frames = wide.placement(screen: (800, 480)).frames
+        func sizes(_ l: Layout) -> [Double] {
+            let u = PanelRenderer.uniformText(l, frames: frames)
+            return (0..<4).map { u.gauges[$0].gauge.currentValueSize(in: Rect(frames[$0])) ?? 0 }
+        }
+        let w = sizes(wide), p = sizes(plain)
+        #expect(w[1] == p[1] && w[2] == p[2] && w[3] == p[3], "\(w) vs \(p)")
+        #expect(w[0] < p[0], "the wide value is smaller: \(w)")
     }
 
     /// Six labelled gauges in a 3x2 grid at 320x240 drawn by the renderer:

@@ -72,6 +72,10 @@ import Testing
             (##"{"gauges": [{"name": "a", "cell": {"row": 0, "column": 0, "zz": 1}}]}"##, "gauges[0].cell.zz"),
             (##"{"gauges": [{"name": "a", "format": {"kind": "number", "zz": 1}}]}"##, "gauges[0].format.zz"),
             (
+                ##"{"gauges": [{"name": "a", "format": {"kind": "number", "mappings": [{"value": 0, "text": "off", "zz": 1}]}}]}"##,
+                "gauges[0].format.mappings[0].zz"
+            ),
+            (
                 ##"{"gauges": [{"name": "a", "thresholds": [{"above": 1, "color": "#FFF", "zz": 1}]}]}"##,
                 "gauges[0].thresholds[0].zz"
             ),

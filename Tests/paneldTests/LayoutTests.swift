@@ -170,7 +170,7 @@ private func layout(_ json: String) throws -> Layout { try LayoutReader.parse(Ar
         (##"{"gauges": [{"name": "a"}], "format": "rgb888"}"##, 1, "format", "not a pixel format"),
         (##"{"gauges": [{"name": "a"}], "rotation": 45}"##, 1, "rotation", "0, 90, 180 or 270"),
         (##"{"gauges": [{"name": "a"}], "rotation": "90"}"##, 1, "rotation", "expected a number"),
-        (##"{"gauges": [{"name": "a"}], "background": "black"}"##, 1, "background", "not a colour"),
+        (##"{"gauges": [{"name": "a"}], "background": "noir"}"##, 1, "background", "not a colour"),
         (##"{"gauges": [{"name": "a"}], "statsd": "localhost:8125"}"##, 1, "statsd", "IPv4"),
         (##"{"gauges": [{"name": "a"}], "statsd": "127.0.0.1:0"}"##, 1, "statsd", "IPv4"),
         (##"{"gauges": [{"name": "a"}], "default": "b"}"##, 1, "default", "no gauge is named 'b'"),
@@ -239,7 +239,7 @@ private func layout(_ json: String) throws -> Layout { try LayoutReader.parse(Ar
         ),
         (##"{"gauges": [{"name": "a", "labelSize": 1}]}"##, 1, "gauges[0].labelSize", "4 to 200"),
         (##"{"gauges": [{"name": "a", "minimumLabel": 0}]}"##, 1, "gauges[0].minimumLabel", "expected a string"),
-        (##"{"gauges": [{"name": "a"}], "foreground": "white"}"##, 1, "foreground", "not a colour"),
+        (##"{"gauges": [{"name": "a"}], "foreground": "blanc"}"##, 1, "foreground", "not a colour"),
         (##"{"gauges": [{"name": "a"}], "font": "/nonexistent/font.ttf"}"##, 1, "font", "cannot read the font file"),
         ("{\n\"gauges\": [\n{\"name\": \"a\",,}]}", 3, "", "JSON syntax"),
     ])
@@ -275,6 +275,15 @@ private func layout(_ json: String) throws -> Layout { try LayoutReader.parse(Ar
     @Test func refusesTooManyGauges() {
         let many = (0...LayoutReader.maxGauges).map { "{\"name\": \"g\($0)\"}" }.joined(separator: ",")
         #expect(issues("{\"gauges\": [\(many)]}").contains { $0.path == "gauges" && $0.message.contains("at most") })
+    }
+}
+
+/// Issue 38 item 8: `paneld run` without --config reads the package's layout file when it exists.
+@Suite struct DefaultLayoutFileTests {
+    @Test func runReadsTheSystemLayoutWithoutConfig() {
+        #expect(Layout.configPath(given: nil) { $0 == "/etc/paneld/layout.json" } == "/etc/paneld/layout.json")
+        #expect(Layout.configPath(given: nil) { _ in false } == nil)
+        #expect(Layout.configPath(given: "/tmp/l.json") { _ in true } == "/tmp/l.json")
     }
 }
 
@@ -519,7 +528,8 @@ private func layout(_ json: String) throws -> Layout { try LayoutReader.parse(Ar
             "from 0 to 0.3"
         ),
         (
-            ##"{"gauges": [{"name": "a", "style": "dial", "needle": {"color": "red"}}]}"##, 1, "gauges[0].needle.color",
+            ##"{"gauges": [{"name": "a", "style": "dial", "needle": {"color": "rouge"}}]}"##, 1,
+            "gauges[0].needle.color",
             "not a colour"
         ),
         (

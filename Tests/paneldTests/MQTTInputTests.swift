@@ -99,7 +99,7 @@ import Testing
         let plain = TempDirectory()
         try plain.write("l.json", #"{"gauges": [{"name": "cpu"}]}"#)
         let p = try Self.start(plain)
-        #expect(try TestClient(p.socketPath).ask("get cpu") == "cpu 0")
+        #expect(try TestClient(p.socketPath).ask("get cpu") == "cpu -")
         #expect(try !maps(p).contains("libmosquitto"), "a daemon without MQTT maps libmosquitto")
         let dir = TempDirectory()
         let broker = try Broker(dir)
@@ -133,7 +133,7 @@ import Testing
             dir, broker: "mqtt://127.0.0.1:\(broker.port)", gauges: #"{"name": "cpu", "mqtt": "host/cpu"}"#)
         let d = try Self.start(dir)
         let c = try TestClient(d.socketPath)
-        #expect(try c.ask("get cpu") == "cpu 0")
+        #expect(try c.ask("get cpu") == "cpu -")
         try c.send("cpu 7\n")
         #expect(try c.ask("get cpu") == "cpu 7")
         #expect(try Self.frameShows(dir, ["cpu=7"]), "the display is served while the broker is down")
@@ -190,7 +190,7 @@ import Testing
         let connects = Self.count(a, "connected; subscribed") + Self.count(b, "connected; subscribed")
         print("MQTT duplicate client id: \(connects) connections in 4 s by two panels")
         #expect(connects >= 3 && connects <= 12, "\(a.log())\n\(b.log())")
-        #expect(try TestClient(a.socketPath).ask("get cpu") == "cpu 0")
+        #expect(try TestClient(a.socketPath).ask("get cpu") == "cpu -")
     }
 
     /// A "broker" that accepts the connection and never answers stalls nothing:
@@ -219,7 +219,7 @@ import Testing
         let c = try TestClient(d.socketPath)
         for v in 0..<20 {
             let t = monotonicMilliseconds()
-            #expect(try c.ask("get cpu", timeout: 1_000) == "cpu \(v == 0 ? 0 : v - 1)")
+            #expect(try c.ask("get cpu", timeout: 1_000) == (v == 0 ? "cpu -" : "cpu \(v - 1)"))
             #expect(monotonicMilliseconds() - t < 500)
             try c.send("cpu \(v)\n")
             usleep(20_000)
@@ -553,7 +553,7 @@ import Testing
         #expect(errors.first?.hasPrefix("<3>") == true, "priority err: \(refused.log())")
         #expect(errors.first?.contains("Not authorized") == true, "MQTT 5's reason: \(refused.log())")
         #expect(broker.log().split(separator: "\n").filter { $0.contains("not authorised") }.count >= 2, "retried")
-        #expect(try rc.ask("get cpu") == "cpu 0")
+        #expect(try rc.ask("get cpu") == "cpu -")
     }
 
     /// A password file that is a FIFO (or missing) is refused when the layout is
@@ -621,7 +621,7 @@ import Testing
         #expect(Self.count(untrusted, "cannot connect") == 1, "\(untrusted.log())")
         #expect(untrusted.log().contains("certificate verify failed"), "OpenSSL's reason: \(untrusted.log())")
         #expect(!untrusted.log().contains("connected; subscribed"))
-        #expect(try TestClient(untrusted.socketPath).ask("get cpu") == "cpu 0")
+        #expect(try TestClient(untrusted.socketPath).ask("get cpu") == "cpu -")
     }
 }
 
@@ -694,14 +694,73 @@ import Testing
         #expect(Daemon.restartOnlyChange(from: a, to: try layout("mqtt://h", "u")) == "mqtt")
     }
 
+    /// Issue 38 item 2: Home Assistant's and zigbee2mqtt's "no value" payloads clear the gauge.
+    @Test func noDataPayloads() throws {
+        func value(_ text: String, _ s: MQTTSubscription) -> Result<Double?, MQTTPayloadError> {
+            Array(text.utf8).withUnsafeBytes { MQTTPayload.value($0, s) }
+        }
+        let plain = MQTTSubscription(topic: "t")
+        for none in ["unavailable", "unknown", "offline", "", " \n", "Unavailable"] {
+            #expect(value(none, plain) == .success(nil), "\(none)")
+        }
+        let f = MQTTSubscription(topic: "t", field: ["temperature"])
+        #expect(value(#"{"temperature": null}"#, f) == .success(nil))
+        #expect(value(#"{"temperature": "unavailable"}"#, f) == .success(nil))
+        #expect(value("", f) == .success(nil))
+        #expect(value(#"{"temperature": 21}"#, f) == .success(21))
+        // The list is the layout's.
+        let layout = try LayoutReader.parse(
+            Array(
+                #"{"mqtt": {"broker": "mqtt://h"}, "gauges": [{"name": "a", "mqtt": {"topic": "t", "noData": ["OFF", "n/a"]}}]}"#
+                    .utf8))
+        let s = try #require(layout.mqttSubscriptions.first?.subscription)
+        #expect(value("off", s) == .success(nil))
+        #expect(value("n/a", s) == .success(nil))
+        #expect(value("unavailable", s) == .failure(.notANumber))
+        #expect(throws: (any Error).self) {
+            try LayoutReader.parse(
+                Array(#"{"gauges": [{"name": "a", "mqtt": {"topic": "t", "noData": "OFF"}}]}"#.utf8))
+        }
+    }
+
+    /// Issue 38 item 6: a text widget takes an MQTT topic; its text is the
+    /// payload (Home Assistant's "sunny") or a JSON field.
+    @Test func textWidgetsFromMQTT() throws {
+        func text(_ payload: String, _ s: MQTTSubscription) -> Result<String, MQTTPayloadError> {
+            Array(payload.utf8).withUnsafeBytes { MQTTPayload.text($0, s) }
+        }
+        let layout = try LayoutReader.parse(
+            Array(
+                #"""
+                {"mqtt": {"broker": "mqtt://h"}, "gauges": [{"name": "cpu"},
+                 {"name": "weather", "kind": "text", "mqtt": "homeassistant/weather/state"},
+                 {"name": "mode", "kind": "text", "mqtt": {"topic": "zigbee2mqtt/thermostat", "field": "system_mode"}}]}
+                """#.utf8))
+        let subs = layout.mqttSubscriptions
+        #expect(subs.map(\.gauge) == ["weather", "mode"])
+        #expect(subs.allSatisfy { $0.subscription.isText })
+        let plain = subs[0].subscription, field = subs[1].subscription
+        #expect(text(" sunny\n", plain) == .success("sunny"))
+        #expect(text("unavailable", plain) == .success("unavailable"))
+        #expect(text(#"{"system_mode": "heat", "temperature": 21}"#, field) == .success("heat"))
+        #expect(text(#"{"system_mode": 3}"#, field) == .success("3"))
+        #expect(text(#"{"system_mode": null}"#, field) == .failure(.fieldNotText("system_mode")))
+        #expect(text("a\u{7}b", plain) == .failure(.notText))
+        #expect(text(String(repeating: "x", count: 257), plain) == .failure(.notText))
+        // The store takes what the input applies.
+        var store = layout.store()
+        #expect(store.apply(.setText(widget: "weather", text: "sunny")) == .success(""))
+        #expect(store.apply(.list) == .success("cpu -\nweather sunny\nmode \nEND\n"))
+    }
+
     @Test func payloads() {
-        func value(_ text: String, _ s: MQTTSubscription) -> Result<Double, MQTTPayloadError> {
+        func value(_ text: String, _ s: MQTTSubscription) -> Result<Double?, MQTTPayloadError> {
             Array(text.utf8).withUnsafeBytes { MQTTPayload.value($0, s) }
         }
         let plain = MQTTSubscription(topic: "t")
         #expect(value(" 21.5\r\n", plain) == .success(21.5))
         #expect(value("-3e2", plain) == .success(-300))
-        for bad in ["", "ON", "0x10", "nan", "inf", "1e999", "1 2", "--1"] {
+        for bad in ["ON", "0x10", "nan", "inf", "1e999", "1 2", "--1"] {
             #expect(value(bad, plain) == .failure(.notANumber), "\(bad)")
         }
         var f = MQTTSubscription(topic: "t", field: ["a", "b"], scale: 2, offset: 1)
@@ -712,6 +771,7 @@ import Testing
         f.scale = 1e308
         #expect(value(#"{"a": {"b": 10}}"#, f) == .failure(.notFinite))
         let big = [UInt8](repeating: 0x20, count: MQTTPayload.maxSize + 1)
+        _ = f
         #expect(big.withUnsafeBytes { MQTTPayload.value($0, plain) } == .failure(.tooLarge(MQTTPayload.maxSize + 1)))
         let deep = value(String(repeating: "[", count: 60_000), f)
         if case .failure(.notJSON) = deep {} else { Issue.record("deep nesting is an error, not a crash: \(deep)") }

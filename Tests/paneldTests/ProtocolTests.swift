@@ -185,7 +185,39 @@ private func parse(_ s: String) -> Result<Command, LineError> { LineParser.parse
         #expect(before.values["cpu"] == 10)
         var none = GaugeStore(names: ["a"], defaultGauge: nil, initial: [:])
         #expect(none.apply(.set(gauge: nil, value: 1)) == .failure(.noDefaultGauge))
-        #expect(none.values["a"] == 0)
+        #expect(none.values["a"] == nil)
+    }
+
+    /// Issue 38 item 2: a gauge has no value until set, `NAME -` takes it
+    /// away, `get` and `list` answer `-` for it, and the state file keeps it so.
+    @Test func aGaugeWithoutAValueAndTheLineThatClearsOne() {
+        #expect(LineParser.parse(Array("cpu -".utf8)) == .success(.clear(gauge: "cpu")))
+        #expect(LineParser.parse(Array("cpu=-".utf8)) == .success(.clear(gauge: "cpu")))
+        #expect(LineParser.parse(Array(" cpu \t - ".utf8)) == .success(.clear(gauge: "cpu")))
+        #expect(LineParser.parse(Array("cpu --".utf8)) == .failure(.notANumber("--")))
+        var s = store()
+        #expect(s.values["mem"] == nil)
+        #expect(s.apply(.get(gauge: "mem")) == .success("mem -\n"))
+        #expect(s.apply(.list) == .success("cpu 10\nmem -\nEND\n"))
+        _ = s.takeChanged()
+        #expect(s.apply(.clear(gauge: "cpu")) == .success(""))
+        #expect(s.values["cpu"] == nil)
+        #expect(s.takeChanged() == ["cpu"])
+        #expect(s.takeTouched() == ["cpu"])
+        #expect(s.apply(.clear(gauge: "gpu")) == .failure(.unknownGauge("gpu")))
+        #expect(s.apply(.get(gauge: nil)) == .success("cpu -\n"))
+        // The state file writes the answer `list` gives; read back, the gauge has no value.
+        // statsd's rule: a gauge without a value adjusts from 0.
+        #expect(s.apply(.adjust(gauge: "mem", delta: 4)) == .success(""))
+        let bytes = StateFile.encode(s)
+        #expect(String(decoding: bytes, as: UTF8.self) == "cpu -\nmem 4\n")
+        let parsed = StateFile.parse(bytes)
+        #expect(parsed.values == ["mem": 4] && parsed.skipped == 0)
+        // Widgets are listed after the gauges.
+        var w = GaugeStore(
+            names: ["cpu"], defaultGauge: nil, initial: ["cpu": 1], texts: ["status": "ok", "a": ""],
+            textOrder: ["status", "a"])
+        #expect(w.apply(.list) == .success("cpu 1\nstatus ok\na \nEND\n"))
     }
 
     @Test func lastValueWinsAndSameValueIsNotAChange() {

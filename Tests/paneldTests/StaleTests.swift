@@ -124,6 +124,27 @@ import Testing
         }
     }
 
+    /// Issue 38 item 2: a gauge without a value is drawn as "no data" (or its
+    /// layout's `noData` text), unlike a stale one and unlike any value, and
+    /// whatever the stale set says.
+    @Test func aGaugeWithoutAValueIsNoDataNotStale() throws {
+        let l = try layout(Self.twoBars)
+        let none = picture(l, values: ["b": 0], stale: [])
+        #expect(differing(none, picture(l, values: ["a": 0, "b": 0], stale: [])) > 0)
+        #expect(differing(none, picture(l, values: ["a": 0, "b": 0], stale: ["a"])) > 0)
+        #expect(differing(none, picture(l, values: ["b": 0], stale: ["a"])) == 0)
+        let a = l.gauges[0].gauge(showing: nil)
+        #expect(!a.hasValue && a.configuration.currentValueLabel?.text == "no data")
+        // A stale value out of range: pinned, in the stale colour, not the out-of-range one.
+        #expect(
+            differing(
+                picture(l, values: ["a": 170, "b": 0], stale: ["a"]),
+                picture(l, values: ["a": 100, "b": 0], stale: ["a"])) == 0)
+        let offline = try layout(#"{"gauges": [{"name": "a", "noData": "offline"}]}"#)
+        #expect(offline.gauges[0].gauge(showing: nil).configuration.currentValueLabel?.text == "offline")
+        #expect(throws: (any Error).self) { try layout(#"{"gauges": [{"name": "a", "noData": ""}]}"#) }
+    }
+
     @Test func aStaleGaugeIsDimmedWithADashAndOnlyItsFrameChanges() throws {
         let l = try layout(Self.twoBars)
         let values = ["a": 60.0, "b": 40.0]
@@ -212,7 +233,7 @@ import Testing
         #expect(slept >= timeout - 1, "\(slept) ms")
         #expect(rig.daemon.stale == ["a"], "b has staleAfter null")
         #expect(rig.output.presents.last == [frameA], "a's frame alone")
-        #expect(differing(pixels(rig.output.image), picture(l, values: ["a": 0, "b": 0], stale: ["a"])) == 0)
+        #expect(differing(pixels(rig.output.image), picture(l, values: [:], stale: ["a"])) == 0)
         try rig.turn()  // the flip
         #expect(rig.daemon.timeout(now: monotonicMilliseconds()) == -1, "nothing left to wake for")
 
@@ -223,7 +244,7 @@ import Testing
         try rig.turn()
         #expect(rig.daemon.stale.isEmpty)
         #expect(rig.output.presents.count == 3 && rig.output.presents.last == [frameA])
-        #expect(differing(pixels(rig.output.image), picture(l, values: ["a": 0, "b": 0], stale: [])) == 0)
+        #expect(differing(pixels(rig.output.image), picture(l, values: ["a": 0], stale: [])) == 0)
         let next = rig.daemon.timeout(now: monotonicMilliseconds())
         #expect(next > 100 && next <= 300, "the deadline counts from the new input: \(next) ms")
     }

@@ -145,6 +145,37 @@ import Testing
         }
     }
 
+    /// Values out of range (pinned, in the out-of-range colour, the real
+    /// value written), values taken away ("no data") and given back, in every
+    /// style: cached, damage-only updates equal full redraws.
+    static let outOfRangeFractions: [Double?] = [1.3, 1.3, 2.5, -0.4, nil, 0.5, -3, 1, nil, nil, 1.01, 0, -0.01, 0.7]
+
+    @Test(arguments: [PixelFormat.xrgb8888, .rgb565])
+    func outOfRangeAndNoDataUpdatesEqualAFullRedraw(format: PixelFormat) throws {
+        var layout = try Self.layout()
+        let dials = try LayoutReader.parse(
+            Array(
+                """
+                {"mode": "320x240", "gauges": [
+                  {"name": "dial", "style": "dial", "rect": [0, 0, 100, 100], "range": [950, 1050], "units": "hPa",
+                   "valueArc": true}]}
+                """.utf8))
+        // The dial in the custom style's cell (its rect moved over it).
+        let c = try #require(layout.gauges.firstIndex { $0.name == "custom" })
+        layout.gauges[c] = dials.gauges[0]
+        layout.gauges[c].rect = IntRect(x: 200, y: 180, width: 60, height: 60)
+        let fractions = Self.outOfRangeFractions
+        try expectUpdatesEqualFullRedraws(layout, format: format, rotation: .none, steps: 16) { step, values in
+            var changed: Set<String> = []
+            for (k, g) in layout.gauges.enumerated() where (k + step) % 2 == 0 {
+                let f = fractions[(step + k) % fractions.count]
+                values[g.name] = f.map { g.range.lower + $0 * (g.range.upper - g.range.lower) }
+                changed.insert(g.name)
+            }
+            return changed
+        }
+    }
+
     /// Value arcs (rings, the capacity ring, the stepped ring), in gradient and
     /// solid tints, each repainted only between its old and new value.
     static let arcLayoutJSON = """

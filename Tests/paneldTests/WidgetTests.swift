@@ -84,7 +84,7 @@ import Testing
             "is not 'leading', 'center' or 'trailing'"
         ),
         (
-            "{\"gauges\": [{\"name\": \"t\", \"kind\": \"text\",\n \"color\": \"red\"}]}", 2, "gauges[0].color",
+            "{\"gauges\": [{\"name\": \"t\", \"kind\": \"text\",\n \"color\": \"rouge\"}]}", 2, "gauges[0].color",
             "is not a colour"
         ),
         ("{\"gauges\": [{\"kind\": \"text\"}]}", 1, "gauges[0].name", "missing"),
@@ -222,7 +222,9 @@ import Testing
         #expect(s.apply(.adjust(gauge: "status", delta: 1)) == .failure(.notAGauge("status")))
         #expect(s.apply(.set(gauge: "time", value: 1)) == .failure(.isAClock("time")))
         #expect(s.apply(.setText(widget: "time", text: "noon")) == .failure(.isAClock("time")))
-        #expect(s.apply(.list) == .success("cpu 0\nEND\n"), "list answers the gauges")
+        #expect(
+            s.apply(.list) == .success("cpu -\nstatus \(String(repeating: "é", count: 128))\nEND\n"),
+            "list answers the gauges, then the text widgets")
         #expect(s.apply(.page("x")) == .failure(.notOnThisInput("page")))
     }
 
@@ -478,10 +480,21 @@ import Testing
         let c = try TestClient(d.socketPath)
         let sent = try runPaneld(
             [
-                "send", "--socket", d.socketPath, "--text", "status",
-                "status Pump 2: running on the spare line, a long note", "b 23", "a 64",
+                "send", "--socket", d.socketPath, "status Pump 2: running on the spare line", "b 23", "a 64",
             ], in: dir)
         #expect(sent.status == 0 && sent.out.isEmpty, "\(sent.out) \(sent.err)")
+        #expect(try c.ask("get status") == "status Pump 2: running on the spare line")
+        // --text NAME: each LINE is the widget's text; the socket from $PANELD_SOCKET.
+        let viaText = try runCommand(
+            [
+                "/usr/bin/env", "PANELD_SOCKET=" + d.socketPath, paneldBinary(), "send", "--text", "status",
+                "Pump 2: running on the spare line, a long note",
+            ], in: dir)
+        #expect(viaText.status == 0 && viaText.out.isEmpty, "\(viaText.out) \(viaText.err)")
+        #expect(try c.ask("get status") == "status Pump 2: running on the spare line, a long note")
+        // A text for a gauge is paneld's to refuse.
+        let refused = try runPaneld(["send", "--socket", d.socketPath, "b Pump on"], in: dir)
+        #expect(refused.status == 1 && refused.out.hasPrefix("ERR "), "\(refused)")
         #expect(try c.ask("page two") == "OK page two")
         let r = try runPaneld(
             [

@@ -2,10 +2,15 @@
 /// ``GaugeStyle``. Modelled on SwiftUI's `Gauge`.
 ///
 /// A gauge is a value type that describes what to show; it draws nothing until a
-/// style renders it into a rectangle. Values outside the range are clamped to
-/// it (``normalizedValue`` is always in 0...1); a NaN or infinite value, or a
-/// range that is empty or not finite, is refused by the initializers with a
-/// ``GaugeError``, so garbage never reaches the rasterizer.
+/// style renders it into a rectangle. A value outside the range pins the
+/// indicator at the end it passed (``normalizedValue`` is always in 0...1)
+/// while the current-value text shows the value itself, and the gauge shows
+/// that it is out of range (``RangePosition``: the indicator and the track in
+/// ``GaugeEnvironment/outOfRange``, the same in every style). A gauge
+/// without a value (``withoutValue(_:)``) shows no indicator and "no data"
+/// where its current value goes. A NaN or infinite value, or a range that is
+/// empty or not finite, is refused by the initializers with a ``GaugeError``,
+/// so garbage never reaches the rasterizer.
 ///
 /// ```swift
 /// let cpu = try Gauge(value: 73, in: 0...100) { "CPU" } currentValueLabel: { "73" }
@@ -15,6 +20,13 @@
 public struct Gauge: Sendable {
     /// The value as given (not clamped), in the units of ``range``.
     public private(set) var value: Double
+    /// Whether the gauge has a value; false after ``withoutValue(_:)``, when
+    /// the gauge draws as "no data" and ``value`` means nothing.
+    public private(set) var hasValue = true
+    /// What a gauge without a value shows where its current value goes.
+    public private(set) var noValueText = Gauge.defaultNoValueText
+    /// The text a gauge without a value shows by default.
+    public static let defaultNoValueText = "no data"
     /// The range the value is shown in; `lowerBound < upperBound`, both and their
     /// distance finite.
     public let range: ClosedRange<Double>
@@ -128,6 +140,13 @@ public struct Gauge: Sendable {
     /// The value clamped into ``range``.
     public var clampedValue: Double { min(max(value, range.lowerBound), range.upperBound) }
 
+    /// Where the value lies against ``range``; ``RangePosition/within`` for
+    /// a gauge without a value.
+    public var rangePosition: RangePosition {
+        guard hasValue else { return .within }
+        return value < range.lowerBound ? .below : value > range.upperBound ? .above : .within
+    }
+
     /// The clamped value mapped to 0...1 (0 at the lower bound).
     public var normalizedValue: Double {
         Self.normalize(value, in: range)
@@ -145,34 +164,80 @@ public struct Gauge: Sendable {
         guard newValue.isFinite else { throw GaugeError.valueNotFinite(newValue) }
         var copy = self
         copy.value = newValue
+        copy.hasValue = true
+        return copy
+    }
+
+    /// A copy without a value: drawn with no indicator, `text` where the
+    /// style shows the current value (a ring always does), no thresholds.
+    /// ``withValue(_:)`` gives it a value again.
+    public func withoutValue(_ text: String = Gauge.defaultNoValueText) -> Gauge {
+        var copy = self
+        copy.hasValue = false
+        copy.noValueText = text
         return copy
     }
 
     /// The colour at the value's position: the threshold zone's colour if
     /// thresholds are set, else the tint's colour at the normalized value.
     public var indicatorColor: Color {
-        thresholds?.color(for: clampedValue) ?? resolvedTint.color(at: normalizedValue)
+        if !hasValue { return .clear }
+        if rangePosition != .within { return environment.outOfRange }
+        return thresholds?.color(for: clampedValue) ?? resolvedTint.color(at: normalizedValue)
     }
 
     /// The tint, or the style's default.
     public var resolvedTint: Tint { tint ?? style.defaultTint }
 
     /// What the style receives: the normalized value and the resolved labels.
+    /// Out of range, the tint and the track take
+    /// ``GaugeEnvironment/outOfRange`` (threshold zones give way to it);
+    /// without a value, the indicator is clear and the current value reads
+    /// ``noValueText``.
     public var configuration: GaugeStyleConfiguration {
         var current = currentValueLabel
         if current == nil, let valueFormat {
-            current = .text(valueFormat.string(for: clampedValue, in: range))
+            current = .text(valueFormat.string(for: value, in: range))
         }
-        return GaugeStyleConfiguration(
-            value: normalizedValue, label: label, currentValueLabel: current,
+        var sizing = (valueFormat.map { $0.widestCandidates(in: range) } ?? []) + environment.valueSizingText
+        // A ring without a format shows its percentage: out of range or
+        // without a value it shows that text instead of the pinned one.
+        let ringPercent = current == nil && style is RingGaugeStyle
+        var environment = environment
+        var tint = thresholds?.color(for: clampedValue).map(Tint.color) ?? resolvedTint
+        var zones =
+            environment.showsThresholdZones
+            ? thresholds?.zoneTint(over: range, opacity: environment.thresholdZoneOpacity, uncovered: environment.track)
+            : nil
+        let position = rangePosition
+        if !hasValue {
+            // The text goes wherever the style can show a current value,
+            // given one or not: an empty indicator alone reads as a value.
+            var probe = GaugeStyleConfiguration(value: 0, currentValueLabel: .text(noValueText))
+            probe.label = label
+            if current != nil || ringPercent || style.shownLabels(configuration: probe).contains(.currentValue) {
+                current = .text(noValueText)
+            }
+            tint = .color(.clear)
+        } else if position != .within {
+            if ringPercent { current = .text(ValueFormat.percent().string(for: value, in: range)) }
+            tint = .color(environment.outOfRange)
+            environment.track = environment.outOfRange.opacity(GaugeEnvironment.outOfRangeTrackOpacity)
+            zones = nil
+        }
+        if ringPercent && current != nil { sizing.append(RingGaugeStyle.defaultSizingText) }
+        // Out of range or without a value the text may be wider than the
+        // range's ends: it sizes the slot too, so it shrinks rather than
+        // being cut short.
+        if (!hasValue || position != .within), !sizing.isEmpty, let text = current?.text { sizing.append(text) }
+        var c = GaugeStyleConfiguration(
+            value: hasValue ? normalizedValue : 0, label: label, currentValueLabel: current,
             minimumValueLabel: minimumValueLabel, maximumValueLabel: maximumValueLabel,
-            sizingText: (valueFormat.map { $0.widestCandidates(in: range) } ?? []) + environment.valueSizingText,
-            tint: thresholds?.color(for: clampedValue).map(Tint.color) ?? resolvedTint,
-            zoneTrack: environment.showsThresholdZones
-                ? thresholds?.zoneTint(
-                    over: range, opacity: environment.thresholdZoneOpacity, uncovered: environment.track)
-                : nil,
-            environment: environment, range: range, thresholds: thresholds)
+            sizingText: sizing, tint: tint, zoneTrack: zones,
+            environment: environment, range: range, thresholds: hasValue ? thresholds : nil)
+        c.rangePosition = position
+        c.hasValue = hasValue
+        return c
     }
 
     // MARK: Modifiers (each returns a modified copy, as SwiftUI's do)
@@ -239,6 +304,28 @@ public struct Gauge: Sendable {
     }
 }
 
+/// The static key of a gauge out of its range or without a value.
+private struct OutOfRangeKey: Hashable {
+    let base: AnyHashable
+    let position: RangePosition
+    let hasValue: Bool
+    let text: String?
+}
+
+/// Where a gauge's value lies against its range. Out of range, the indicator
+/// pins at the end the value passed, the current value shows the value
+/// itself, and the indicator and the track take
+/// ``GaugeEnvironment/outOfRange``: a full indicator in that colour reads
+/// "over", an empty one on a track in that colour "under".
+public enum RangePosition: Sendable, Hashable {
+    /// Below the range's lower bound.
+    case below
+    /// Within the range, bounds included.
+    case within
+    /// Above the range's upper bound.
+    case above
+}
+
 /// Why a gauge was refused.
 public enum GaugeError: Error, Equatable, CustomStringConvertible {
     /// The value is NaN or infinite.
@@ -288,7 +375,18 @@ extension Gauge {
         guard rect.isDrawable, style.separatesLayers else { return .unseparated }
         let context = context(fonts: fonts, cell: rect)
         let parts = titled(in: rect, context: context)
-        return style.layering(configuration: parts.configuration, in: parts.body, context: context)
+        var l = style.layering(configuration: parts.configuration, in: parts.body, context: context)
+        // Out of range or without a value, the track's colour and the text
+        // (which may be wider than the texts that size it) belong to the
+        // static key: a change redraws the whole gauge.
+        let c = parts.configuration
+        if c.rangePosition != .within || !c.hasValue {
+            l.staticKey = AnyHashable(
+                OutOfRangeKey(
+                    base: l.staticKey, position: c.rangePosition, hasValue: c.hasValue,
+                    text: c.currentValueLabel.map { "\($0)" }))
+        }
+        return l
     }
 
     /// Opens the gauge's font, so a missing or broken font file is reported

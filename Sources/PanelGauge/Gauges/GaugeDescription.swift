@@ -59,7 +59,9 @@ public struct GaugeDescription: Sendable, Decodable {
         /// The gauge keys only a dial accepts (on another style they are errors).
         public static let dialOnly = ["scale", "sections", "needle", "valueArc"]
         /// A value format given as an object (a gauge's `"format"`, a dial's scale labels' `"format"`).
-        public static let format = ["kind", "decimals"]
+        public static let format = ["kind", "decimals", "prefixes", "mappings"]
+        /// A value mapping of a format's `"mappings"`.
+        public static let mapping = ["value", "text"]
         /// One of a gauge's `"thresholds"`.
         public static let threshold = ["above", "color"]
         /// A dial's `"scale"`.
@@ -237,7 +239,7 @@ private struct GaugeReader {
     mutating func color(_ v: GaugeJSON?, _ path: String) -> Color? {
         guard let s = string(v, path) else { return nil }
         guard let c = Color(css: s) else {
-            fail(v, path, "'\(s)' is not a colour (use #RGB, #RRGGBB or #RRGGBBAA)")
+            fail(v, path, "'\(s)' is not a colour (use #RGB, #RRGGBB, #RRGGBBAA or a CSS colour name such as red)")
             return nil
         }
         return c
@@ -538,11 +540,14 @@ private struct GaugeReader {
         }
     }
 
-    /// `"percent"`, `"number"`, or `{"kind": "percent" | "number", "decimals": 0...9}`;
+    /// `"percent"`, `"number"`, or `{"kind": "percent" | "number", "decimals": 0...9,
+    /// "prefixes": "si" | "binary" | "none", "mappings": [{"value": 0, "text": "off"}]}`;
     /// a number carries the gauge's `units`.
     mutating func valueFormat(_ v: GaugeJSON, _ path: String, units: String?) -> ValueFormat? {
         var kind: String? = nil
         var decimals: Int? = nil
+        var prefixes = ValueFormat.Prefixes.none
+        var mappings: [Double: String] = [:]
         switch v.kind {
         case .string(let s): kind = s
         case .object:
@@ -557,13 +562,56 @@ private struct GaugeReader {
                     return nil
                 }
             }
+            if let list = m["mappings"] {
+                guard case .array(let items) = list.kind, items.count <= 64 else {
+                    fail(
+                        list, path + ".mappings", "expected at most 64 mappings [ { \"value\": 0, \"text\": \"off\" } ]"
+                    )
+                    return nil
+                }
+                for (k, item) in items.enumerated() {
+                    let p = path + ".mappings[\(k)]"
+                    guard let mm = members(item, p, known: GaugeDescription.Keys.mapping) else { return nil }
+                    if mm["value"] == nil { fail(item, p + ".value", "missing") }
+                    if mm["text"] == nil { fail(item, p + ".text", "missing") }
+                    guard let value = number(mm["value"], p + ".value"), let text = string(mm["text"], p + ".text")
+                    else { return nil }
+                    if mappings[value] != nil {
+                        fail(mm["value"], p + ".value", "value \(value) is mapped twice")
+                        return nil
+                    }
+                    mappings[value] = text
+                }
+            }
+            if let p = string(m["prefixes"], path + ".prefixes") {
+                switch p {
+                case "none": prefixes = .none
+                case "si": prefixes = .si
+                case "binary": prefixes = .binary
+                default:
+                    fail(
+                        m["prefixes"], path + ".prefixes",
+                        "'\(p)' is not 'si' (k, M, G), 'binary' (Ki, Mi, Gi) or 'none'")
+                    return nil
+                }
+            }
         default:
             fail(v, path, "expected \"percent\", \"number\" or {\"kind\": ..., \"decimals\": N}")
             return nil
         }
         switch kind {
-        case "percent": return .percent(decimals: decimals ?? 0)
-        case "number": return .number(decimals: decimals ?? 0, unit: units)
+        case "percent":
+            if prefixes != .none {
+                fail(v, path + ".prefixes", "a percentage takes no prefixes")
+                return nil
+            }
+            var f = ValueFormat.percent(decimals: decimals ?? 0)
+            f.mappings = mappings
+            return f
+        case "number":
+            var f = ValueFormat.number(decimals: decimals ?? 0, unit: units, prefixes: prefixes)
+            f.mappings = mappings
+            return f
         case nil: return nil
         case let other?:
             fail(v, path, "unknown format '\(other)' (percent or number)")

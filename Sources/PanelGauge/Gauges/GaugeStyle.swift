@@ -145,6 +145,12 @@ public struct GaugeStyleConfiguration: Sendable {
     /// The gauge's colour zones, in its units, for styles that draw them as
     /// parts of their scale (``DialGaugeStyle``'s sections).
     public var thresholds: Thresholds?
+    /// Where the gauge's value lies against its range (``value`` is pinned
+    /// at the end it passed).
+    public var rangePosition: RangePosition = .within
+    /// Whether the gauge has a value; without one a style draws no
+    /// indicator (the tint is clear, and a dial leaves out its needle).
+    public var hasValue = true
 
     /// Creates a configuration.
     ///
@@ -212,6 +218,12 @@ public struct GaugeEnvironment: Sendable, Hashable {
     public var showsThresholdZones = false
     /// Opacity of the zone colours on the track.
     public var thresholdZoneOpacity = 0.35
+    /// The colour of a gauge whose value is out of its range: its indicator,
+    /// and its track at ``outOfRangeTrackOpacity``, in every style. Magenta,
+    /// a colour no default tint or threshold palette uses.
+    public var outOfRange = Color(hex: 0xF03CF0)
+    /// Opacity of ``outOfRange`` on the track of a gauge out of its range.
+    public static let outOfRangeTrackOpacity = 0.45
 
     /// Creates an environment with the default colours, font and sizes.
     public init() {}

@@ -34,9 +34,19 @@ public struct Color: Sendable, Hashable {
             alpha: alpha)
     }
 
-    /// Parses `#RGB`, `#RRGGBB` or `#RRGGBBAA` (the `#` is optional). Returns nil
-    /// for anything else.
+    /// Parses `#RGB`, `#RRGGBB` or `#RRGGBBAA` (the `#` is optional), or one
+    /// of the 148 named colours of CSS (`red` is `#FF0000`, `steelblue`,
+    /// `rebeccapurple`; any case) or `transparent`. Returns nil for anything else.
     public init?(css: String) {
+        let name = css.lowercased()
+        if name == "transparent" {
+            self = .clear
+            return
+        }
+        if let hex = CSSColorNames.table[name] {
+            self.init(hex: hex)
+            return
+        }
         var s = Substring(css)
         if s.hasPrefix("#") { s = s.dropFirst() }
         guard s.allSatisfy(\.isHexDigit), let v = UInt32(s, radix: 16) else { return nil }

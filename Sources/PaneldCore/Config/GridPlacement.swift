@@ -29,26 +29,36 @@ struct LayoutGrid: Sendable, Equatable {
     /// Largest gap or margin, in pixels (twice the largest screen side).
     static let maxPixels = 16384
 
-    /// The columns for `count` equal cells filled row by row whose shape is
-    /// closest to a square (the smallest `|log(cellWidth / cellHeight)|`, the
-    /// fewer columns on a tie), so circular gauges get the most room. Pure.
+    /// The columns for `count` equal cells filled row by row: the fewest
+    /// empty cells among the grids whose cells are at most
+    /// ``maxAutoCellAspect`` times as long one way as the other, then the
+    /// cells closest to a square (the smallest `|log(cellWidth / cellHeight)|`,
+    /// the fewer columns on a tie), so circular gauges get the most room.
+    /// 4 gauges on 800x480 take 2x2, 16 on 320x240 4x4; 5 on 800x480 take 3x2
+    /// (one empty cell) rather than a row of five cells three times as tall as
+    /// wide. When no grid keeps its cells that square, the squarest. Pure.
     static func autoColumns(count: Int, width: Int, height: Int, gap: Int, margin: Int) -> Int {
         guard count > 1 else { return 1 }
-        var best = 1
-        var bestScore = Double.infinity
+        var best: (columns: Int, empty: Int, score: Double)?
+        var squarest: (columns: Int, score: Double)?
         for columns in 1...count {
             let rows = (count + columns - 1) / columns
             let w = Double(width - 2 * margin - (columns - 1) * gap) / Double(columns)
             let h = Double(height - 2 * margin - (rows - 1) * gap) / Double(rows)
             guard w > 0, h > 0 else { continue }
             let score = abs(log(w / h))
-            if score < bestScore - 1e-9 {
-                best = columns
-                bestScore = score
-            }
+            if squarest == nil || score < squarest!.score - 1e-9 { squarest = (columns, score) }
+            guard score <= log(maxAutoCellAspect) + 1e-9 else { continue }
+            let empty = rows * columns - count
+            if let b = best, empty > b.empty || (empty == b.empty && score >= b.score - 1e-9) { continue }
+            best = (columns, empty, score)
         }
-        return best
+        return best?.columns ?? squarest?.columns ?? 1
     }
+
+    /// How much longer than wide (or wider than long) an automatic grid's
+    /// cells may be to be chosen for having fewer empty cells.
+    static let maxAutoCellAspect = 2.5
 }
 
 /// A gauge's place in the ``LayoutGrid``: 0-based row and column of its
@@ -86,8 +96,9 @@ extension Layout {
     ///   twice, overlapping rects) and gives no frames.
     ///
     /// A layout with several pages is placed page by page: each page's slots
-    /// on its own grid (its `grid`, else the layout's), so slots of different
-    /// pages may share pixels.
+    /// on its own grid (its `grid`; else the layout's gap and margin, with
+    /// columns and rows chosen for the page's own gauges), so slots of
+    /// different pages may share pixels.
     func placement(screen: (width: Int, height: Int)?) -> LayoutPlacement {
         guard pages.count > 1 || pages.first?.grid != nil else { return placeSlots(screen: screen) }
         var frames = Array(repeating: IntRect(x: 0, y: 0, width: 0, height: 0), count: gauges.count)
@@ -95,7 +106,16 @@ extension Layout {
         for (p, page) in pages.enumerated() {
             var one = self
             one.pages = [page]
-            one.grid = page.grid ?? grid
+            if let own = page.grid {
+                one.grid = own
+            } else if var shared = grid {
+                // The layout's spacing; the columns and rows are the page's own.
+                shared.columns = nil
+                shared.rows = nil
+                one.grid = shared
+            } else {
+                one.grid = nil
+            }
             let members = gauges.indices.filter { gauges[$0].page == p }
             one.gauges = members.map { gauges[$0] }
             let placed = one.placeSlots(screen: screen)

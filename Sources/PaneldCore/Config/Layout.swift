@@ -61,6 +61,16 @@ package struct Layout: Sendable {
                 }.tint(RingGaugeStyle().defaultTint.interpolated(in: .oklab)))
         ])
 
+    /// The package's layout file, which `paneld run` reads when no --config is given.
+    package static let systemPath = "/etc/paneld/layout.json"
+
+    /// The layout file `paneld run` reads: `given` (--config), else
+    /// ``systemPath`` when it exists, else none (``fallback``). Pure: `exists`
+    /// answers for the file system.
+    package static func configPath(given: String?, exists: (String) -> Bool) -> String? {
+        given ?? (exists(systemPath) ? systemPath : nil)
+    }
+
     /// Logical size (after rotation) implied by the mode, if one is set.
     package var logicalSize: (width: Int, height: Int)? {
         mode.map { rotation.swapsAxes ? ($0.height, $0.width) : ($0.width, $0.height) }
@@ -92,7 +102,7 @@ extension Layout {
     }
 
     /// The store for this layout's gauges, starting from `values` (a gauge without
-    /// one starts at its range's lower bound).
+    /// one has no value: it is drawn as "no data").
     /// Text widgets start with their layout text, clocks are listed.
     package func store(values: [String: Double] = [:]) -> GaugeStore {
         let numeric = gauges.filter { $0.widget == nil }
@@ -107,8 +117,8 @@ extension Layout {
         }
         return GaugeStore(
             names: numeric.map(\.name), defaultGauge: defaultGauge,
-            initial: Dictionary(uniqueKeysWithValues: numeric.map { ($0.name, values[$0.name] ?? $0.range.lower) }),
-            aliases: aliases, texts: texts, clocks: clocks)
+            initial: values, aliases: aliases, texts: texts, clocks: clocks,
+            textOrder: gauges.compactMap { g in texts[g.name] != nil ? g.name : nil })
     }
 }
 
@@ -141,6 +151,8 @@ package struct LayoutGauge: Sendable {
     var metric: String? = nil
     /// The MQTT topic that sets this gauge and how its payload is read; nil = none.
     var mqtt: MQTTSubscription? = nil
+    /// What it shows without a value (`noData`).
+    var noDataText = Gauge.defaultNoValueText
     /// When its value goes stale (`staleAfter`, `staleOnRestore`).
     var staleness = Staleness.Rule()
     /// Its cell in the layout's grid; nil = a `rect`, or the next free cell.
@@ -156,16 +168,21 @@ package struct LayoutGauge: Sendable {
     /// Its key path in the layout file (`pages[1].gauges[0]`); nil = `gauges[i]`.
     var path: String? = nil
 
-    /// The gauge showing `value` (clamped by the style; a non-finite value shows the lower bound).
-    func gauge(showing value: Double) -> Gauge {
-        (try? gauge.withValue(value)) ?? gauge
+    /// The gauge showing `value` (the style pins the indicator at the range's
+    /// ends; a non-finite value shows the lower bound); nil draws it without a
+    /// value ("no data", or the layout's `noData` text).
+    func gauge(showing value: Double?) -> Gauge {
+        guard let value else { return gauge.withoutValue(noDataText) }
+        return (try? gauge.withValue(value)) ?? gauge
     }
 
     /// The gauge showing a stale `value`: its indicator in `tint` (no
     /// thresholds) and `dash` for its current value, where it shows one,
     /// sized as the values are, so nothing else moves.
+    /// An old value out of range shows pinned as any other, without the
+    /// out-of-range colour: a stale gauge states nothing about the present.
     func staleGauge(showing value: Double, dash: String, tint: Color) -> Gauge {
-        var g = gauge(showing: value)
+        var g = gauge(showing: min(max(value, range.lower), range.upper))
         // A ring without a format shows its percentage, sized by its default
         // text, which a label of its own replaces.
         let ringPercent = g.style is RingGaugeStyle && g.valueFormat == nil

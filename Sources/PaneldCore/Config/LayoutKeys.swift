@@ -17,11 +17,13 @@ enum LayoutKeys {
     static let grid = ["columns", "rows", "gap", "margin"]
     /// The keys of a gauge slot that place and feed the gauge; the layout reader reads them,
     /// PanelGauge's `GaugeDescription` the others (its `Keys.gauge`).
-    static let gaugeLayoutOnly = ["name", "kind", "rect", "cell", "metric", "mqtt", "staleAfter", "staleOnRestore"]
+    static let gaugeLayoutOnly = [
+        "name", "kind", "rect", "cell", "metric", "mqtt", "staleAfter", "staleOnRestore", "noData",
+    ]
     /// One gauge of `"gauges"`: its layout keys and the gauge dialect's keys.
     static let gauge = gaugeLayoutOnly + GaugeDescription.Keys.gauge
     /// A slot of `"gauges"` with `"kind": "text"`.
-    static let textWidget = ["name", "kind", "rect", "cell", "text", "size", "align", "color"]
+    static let textWidget = ["name", "kind", "rect", "cell", "text", "size", "align", "color", "mqtt"]
     /// A slot of `"gauges"` with `"kind": "clock"`.
     static let clock = ["name", "kind", "rect", "cell", "format", "size", "align", "color"]
     /// The gauge keys only a dial accepts (on another style they are errors).
@@ -30,6 +32,8 @@ enum LayoutKeys {
     static let cell = ["row", "column", "rowSpan", "columnSpan"]
     /// A value format given as an object (a gauge's `"format"`, a dial's scale labels' `"format"`).
     static let format = GaugeDescription.Keys.format
+    /// One of a format's `"mappings"`.
+    static let mapping = GaugeDescription.Keys.mapping
     /// One of a gauge's `"thresholds"`.
     static let threshold = GaugeDescription.Keys.threshold
     /// A dial's `"scale"`.
@@ -50,7 +54,7 @@ enum LayoutKeys {
     /// Every object with its keys, named as `docs/layout.md` names them.
     static let objects: [(name: String, keys: [String])] = [
         ("top level", topLevel), ("page", page), ("grid", grid), ("gauge", gauge), ("text widget", textWidget),
-        ("clock", clock), ("cell", cell), ("format", format),
+        ("clock", clock), ("cell", cell), ("format", format), ("mapping", mapping),
         ("threshold", threshold), ("scale", scale), ("ticks", ticks), ("scale labels", scaleLabels),
         ("section", section), ("needle", needle), ("mqtt", mqtt), ("gauge mqtt", gaugeMQTT),
     ]

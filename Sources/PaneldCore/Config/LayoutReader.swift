@@ -53,7 +53,7 @@ package struct LayoutError: Error, CustomStringConvertible {
 ///           "interpolation": "oklab" (default) or "srgb" (how a gradient mixes its colours),
 ///           "mqtt": "TOPIC" (a plain-number payload) or { "topic": "zigbee2mqtt/kitchen",
 ///                   "field": "temperature" or "state.cpu.load" (JSON), "scale": 1, "offset": 0, "qos": 0 | 1 },
-///           "staleAfter": 30 or null, "staleOnRestore": true | false,
+///           "staleAfter": 30 or null, "staleOnRestore": true | false, "noData": "offline",
 ///           dial only (PanelGauge's DialGaugeStyle; lengths and widths are fractions of the dial's radius):
 ///           "scale": { "start": 135, "sweep": 270 (degrees clockwise from 3 o'clock, -360 to 360, not 0),
 ///                      "majorTicks": 11 (2 to 101, both ends included; default: 5 to 13 at a round step
@@ -171,7 +171,13 @@ package enum LayoutReader {
     /// `frames` are the gauges' rectangles on the screen; without them (the
     /// screen size is not in the layout) gauges of one size are those with
     /// rects of one size, or grid cells of one span (cells are all of one size).
-    static func matchValueSizes(_ gauges: inout [LayoutGauge], frames: [IntRect] = []) {
+    ///
+    /// A gauge whose widest value is much longer than its neighbours' (more
+    /// than half as long again as the shortest's, and 3 characters more) does
+    /// not size theirs: it shows its values smaller, at its own size, and is
+    /// returned as a warning naming it.
+    @discardableResult
+    static func matchValueSizes(_ gauges: inout [LayoutGauge], frames: [IntRect] = []) -> [LayoutIssue] {
         func texts(_ g: Gauge) -> [String] {
             let own = g.configuration.sizingText
             // A ring without a format shows its percentage, sized by its default text.
@@ -190,14 +196,33 @@ package enum LayoutReader {
             }
             groups["\(type(of: g.gauge.style)) \(size)", default: []].append(i)
         }
-        for members in groups.values where members.count > 1 {
+        var warnings: [LayoutIssue] = []
+        for members in groups.values.sorted(by: { $0[0] < $1[0] }) where members.count > 1 {
+            func longest(_ i: Int) -> String { texts(gauges[i].gauge).max { $0.count < $1.count } ?? "" }
+            let shortest = members.map { longest($0).count }.min() ?? 0
+            let wide = members.filter {
+                let n = longest($0).count
+                return n > shortest + 3 && 2 * n > 3 * shortest
+            }
             var all: [String] = []
-            for i in members { for t in texts(gauges[i].gauge) where !all.contains(t) { all.append(t) } }
+            for i in members where !wide.contains(i) {
+                for t in texts(gauges[i].gauge) where !all.contains(t) { all.append(t) }
+            }
             for i in members {
                 let own = texts(gauges[i].gauge)
                 gauges[i].gauge.environment.valueSizingText = all.filter { !own.contains($0) }
             }
+            for i in wide {
+                let g = gauges[i]
+                warnings.append(
+                    LayoutIssue(
+                        line: g.line, path: g.path ?? "gauges[\(i)]",
+                        message:
+                            "'\(g.name)' shows its values (up to '\(IssueText.clip(longest(i)))') smaller than its neighbours' of its size: they are too wide to share theirs (a format with \"prefixes\" or fewer decimals keeps them short)"
+                    ))
+            }
         }
+        return warnings
     }
 
     package static func read(file path: String) throws -> Layout {
@@ -374,7 +399,7 @@ private struct Checker {
     mutating func color(_ v: JSONValue?, _ path: String) -> Color? {
         guard let s = string(v, path) else { return nil }
         guard let c = Color(css: s) else {
-            fail(v, path, "'\(s)' is not a colour (use #RGB, #RRGGBB or #RRGGBBAA)")
+            fail(v, path, "'\(s)' is not a colour (use #RGB, #RRGGBB, #RRGGBBAA or a CSS colour name such as red)")
             return nil
         }
         return c
@@ -575,7 +600,7 @@ private struct Checker {
             issues += placed.issues
             frames = placed.frames
         }
-        LayoutReader.matchValueSizes(&layout.gauges, frames: frames)
+        warnings += LayoutReader.matchValueSizes(&layout.gauges, frames: frames)
         // A dial's scale labels are thinned at the size it is drawn: its rect,
         // or its grid cell once the placement is known.
         if issues.isEmpty {
@@ -650,14 +675,26 @@ private struct Checker {
             (mqtt, found) = MQTTSubscription.read(v, path: path + ".mqtt")
             issues += found
         }
+        var noData = Gauge.defaultNoValueText
+        if let t = string(m["noData"], path + ".noData") {
+            if t.isEmpty || t.utf8.count > 64
+                || t.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            {
+                fail(m["noData"], path + ".noData", "expected one line of 1 to 64 bytes")
+            } else {
+                noData = t
+            }
+        }
         let (rect, cell) = place(m, path, screen: screen)
         guard issues.count == before, let description else { return nil }
         do {
             let g = try description.makeGauge(environment: environment)
             let range = try ValueRange(g.range.lowerBound, g.range.upperBound)
-            return LayoutGauge(
+            var slot = LayoutGauge(
                 name: name, rect: rect, range: range, gauge: g, metric: metric, mqtt: mqtt, staleness: staleness,
                 cell: cell, line: v.line, rectLine: m["rect"]?.line)
+            slot.noDataText = noData
+            return slot
         } catch {
             fail(v, path, "\(error)")
             return nil
@@ -744,11 +781,18 @@ private struct Checker {
             }
         }
         widget.color = color(m["color"], path + ".color")
+        var mqtt: MQTTSubscription? = nil
+        if kind == "text", let v = m["mqtt"] {
+            let found: [LayoutIssue]
+            (mqtt, found) = MQTTSubscription.read(v, path: path + ".mqtt")
+            mqtt?.isText = true
+            issues += found
+        }
         guard issues.count == before else { return nil }
         var g = try! Gauge(value: 0, in: 0...1)
         g.environment = environment
         return LayoutGauge(
-            name: name, rect: rect, range: try! ValueRange(0, 1), gauge: g, cell: cell, line: v.line,
+            name: name, rect: rect, range: try! ValueRange(0, 1), gauge: g, mqtt: mqtt, cell: cell, line: v.line,
             rectLine: m["rect"]?.line, widget: widget)
     }
 

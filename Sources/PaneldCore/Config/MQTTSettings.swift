@@ -148,8 +148,18 @@ package struct MQTTSubscription: Equatable, Sendable {
     var offset = 0.0
     /// 0 or 1.
     var qos = 0
+    /// Payloads (or JSON field values) that mean the gauge has no value:
+    /// Home Assistant's `unavailable` and `unknown`, an `offline`, an empty
+    /// payload; compared after trimming blanks, ignoring ASCII case. A JSON
+    /// `null` field also means none.
+    var noData = MQTTSubscription.defaultNoData
 
-    static let keys = ["topic", "field", "scale", "offset", "qos"]
+    /// The subscription sets a text widget: the payload (or the JSON field)
+    /// is its text, as it is (``MQTTPayload/text(_:_:)``).
+    var isText = false
+
+    static let defaultNoData = ["unavailable", "unknown", "offline", ""]
+    static let keys = ["topic", "field", "scale", "offset", "qos", "noData"]
     static let maxTopicLength = 1024
     static let maxFieldDepth = 16
 
@@ -209,6 +219,16 @@ package struct MQTTSubscription: Equatable, Sendable {
                 fail(n, key, "expected a number")
             }
         }
+        if let n = m["noData"] {
+            if case .array(let items) = n.kind, items.count <= 64,
+                let words = Optional(items.compactMap(\.kind.stringValue)), words.count == items.count,
+                words.allSatisfy({ $0.utf8.count <= 64 })
+            {
+                s.noData = words.map { $0.lowercased() }
+            } else {
+                fail(n, "noData", "expected an array of at most 64 payloads, e.g. [\"unavailable\", \"\"]")
+            }
+        }
         if let q = m["qos"] {
             if case .number(let d) = q.kind, d == 0 || d == 1 {
                 s.qos = Int(d)
@@ -235,6 +255,8 @@ enum MQTTPayloadError: Error, Equatable, CustomStringConvertible {
     case noField(String)
     case fieldNotANumber(String)
     case notFinite
+    case fieldNotText(String)
+    case notText
 
     var description: String {
         switch self {
@@ -244,6 +266,8 @@ enum MQTTPayloadError: Error, Equatable, CustomStringConvertible {
         case .noField(let f): "no field '\(LineError.clip(f))' in the payload"
         case .fieldNotANumber(let f): "field '\(LineError.clip(f))' is not a number"
         case .notFinite: "value is not finite after scale and offset"
+        case .fieldNotText(let f): "field '\(LineError.clip(f))' is not a string, number or boolean"
+        case .notText: "payload is not one line of UTF-8 text of at most \(GaugeStore.maxTextLength) bytes"
         }
     }
 }
@@ -254,8 +278,13 @@ enum MQTTPayloadError: Error, Equatable, CustomStringConvertible {
 enum MQTTPayload {
     static let maxSize = 65536
 
-    static func value(_ payload: UnsafeRawBufferPointer, _ s: MQTTSubscription) -> Result<Double, MQTTPayloadError> {
+    /// The gauge's value in `payload`; nil when the payload says there is none
+    /// (``MQTTSubscription/noData``).
+    static func value(_ payload: UnsafeRawBufferPointer, _ s: MQTTSubscription) -> Result<Double?, MQTTPayloadError> {
         guard payload.count <= maxSize else { return .failure(.tooLarge(payload.count)) }
+        if s.field == nil || payload.allSatisfy(isSpace) {
+            if meansNoData(payload, s) { return .success(nil) }
+        }
         let raw: Double
         if let field = s.field {
             let root: JSONValue
@@ -278,6 +307,8 @@ enum MQTTPayload {
             }
             switch node.kind {
             case .number(let d): raw = d
+            case .null: return .success(nil)
+            case .string(let text) where meansNoData(text.utf8, s): return .success(nil)
             case .string(let text):
                 guard let d = number(text.utf8) else { return .failure(.fieldNotANumber(field.joined(separator: "."))) }
                 raw = d
@@ -289,6 +320,62 @@ enum MQTTPayload {
         }
         let v = raw * s.scale + s.offset
         return v.isFinite ? .success(v) : .failure(.notFinite)
+    }
+
+    private static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+
+    /// A text widget's text in `payload`: the payload itself, or the JSON
+    /// field (a string as it is, a number or `true`/`false` as written), without
+    /// surrounding blanks; at most ``GaugeStore/maxTextLength`` bytes, one line.
+    static func text(_ payload: UnsafeRawBufferPointer, _ s: MQTTSubscription) -> Result<String, MQTTPayloadError> {
+        guard payload.count <= maxSize else { return .failure(.tooLarge(payload.count)) }
+        var text: String
+        if let field = s.field {
+            let root: JSONValue
+            do { root = try JSONReader.parse(Array(payload)) } catch { return .failure(.notJSON(error.message)) }
+            var node = root
+            for part in field {
+                switch node.kind {
+                case .object(let members):
+                    guard let next = members.first(where: { $0.key == part }) else {
+                        return .failure(.noField(field.joined(separator: ".")))
+                    }
+                    node = next.value
+                case .array(let items):
+                    guard let k = Int(part), items.indices.contains(k) else {
+                        return .failure(.noField(field.joined(separator: ".")))
+                    }
+                    node = items[k]
+                default: return .failure(.noField(field.joined(separator: ".")))
+                }
+            }
+            switch node.kind {
+            case .string(let t): text = t
+            case .number(let d): text = GaugeStore.format(d)
+            case .bool(let b): text = b ? "true" : "false"
+            default: return .failure(.fieldNotText(field.joined(separator: ".")))
+            }
+        } else {
+            guard let t = String(validating: Array(payload), as: UTF8.self) else { return .failure(.notText) }
+            text = t
+        }
+        text = String(
+            text.unicodeScalars.drop(while: isBlank).reversed().drop(while: isBlank).reversed().map(Character.init))
+        guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            return .failure(.notText)
+        }
+        guard text.utf8.count <= GaugeStore.maxTextLength else { return .failure(.notText) }
+        return .success(text)
+    }
+
+    private static func isBlank(_ c: Unicode.Scalar) -> Bool { c == " " || c == "\t" || c == "\n" || c == "\r" }
+
+    /// Whether `bytes`, trimmed, is one of the subscription's no-data payloads (ASCII case ignored).
+    static func meansNoData<C: Collection>(_ bytes: C, _ s: MQTTSubscription) -> Bool where C.Element == UInt8 {
+        let trimmed = bytes.drop(while: isSpace).reversed().drop(while: isSpace).reversed()
+        guard trimmed.count <= 64 else { return false }
+        let word = String(decoding: trimmed, as: UTF8.self).lowercased()
+        return s.noData.contains(word)
     }
 
     /// A decimal number, optionally signed, with surrounding ASCII spaces, tabs

@@ -561,7 +561,11 @@ package final class Daemon {
         guard !changed.isEmpty else { return }
         let now = monotonicMilliseconds()
         for name in changed {
-            if let v = store.values[name] { animator.retarget(name, to: v, now: now) }
+            if let v = store.values[name] {
+                animator.retarget(name, to: v, now: now)
+            } else {
+                animator.clear(name)
+            }
         }
         pendingNames.formUnion(changed)
         if settings.statePath != nil, saveDue == nil {

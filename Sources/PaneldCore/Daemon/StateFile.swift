@@ -4,7 +4,8 @@ import PanelGauge
 
 /// The last gauge values and text widgets' texts, kept across restarts.
 ///
-/// Format: one `name value` line per gauge, the same text `list` answers with,
+/// Format: one `name value` line per gauge (`name -` for one without a value,
+/// which starts without one again), the same text `list` answers with,
 /// then one `name text` line per text widget, as the socket takes it;
 /// written atomically (temporary file, fsync, rename) so a crash leaves the
 /// old or the new file, never a torn one.
@@ -24,6 +25,7 @@ package enum StateFile {
             switch LineParser.parse(line, texts: textNames) {
             case .success(.set(let name?, let v)): values[name] = v
             case .success(.setText(let name, let text)): texts[name] = text
+            case .success(.clear): break  // no value: the gauge starts without one
             default: if !line.elementsEqual("END".utf8) { skipped += 1 }
             }
         }
@@ -32,7 +34,7 @@ package enum StateFile {
 
     static func encode(_ store: GaugeStore) -> [UInt8] {
         var s = ""
-        for n in store.names { s += "\(n) \(GaugeStore.format(store.values[n]!))\n" }
+        for n in store.names { s += "\(n) \(store.shown(n))\n" }
         for n in store.texts.keys.sorted() { s += "\(n) \(store.texts[n]!)\n" }
         return Array(s.utf8)
     }

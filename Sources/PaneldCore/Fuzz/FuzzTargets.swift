@@ -73,6 +73,6 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         var s = MQTTSubscription(topic: "t")
         if !path.isEmpty { s.field = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init) }
         let payload = UnsafeRawBufferPointer(rebasing: bytes[min(nl + 1, bytes.count)...])
-        if case .success(let v) = MQTTPayload.value(payload, s) { precondition(v.isFinite, "payload gave \(v)") }
+        if case .success(let v?) = MQTTPayload.value(payload, s) { precondition(v.isFinite, "payload gave \(v)") }
     }
 }

@@ -10,7 +10,9 @@ import Glibc
 ///
 /// Each gauge's topic is subscribed after every connection (a broker that
 /// restarted has forgotten them), so retained messages give the first values. A
-/// payload is read by ``MQTTPayload``; one that gives no value changes nothing,
+/// payload is read by ``MQTTPayload``; one that says there is no value
+/// (``MQTTSubscription/noData``) clears the gauge ("no data"), one that gives
+/// no value and says nothing of the kind changes nothing,
 /// is counted and logged at debug within a ``LogBudget``. A flood is read a
 /// bounded number of packets per poll turn, keeping only each gauge's latest value,
 /// and the store's changes are drawn in the daemon's next frame, as socket updates are.
@@ -49,8 +51,9 @@ package final class MQTTInput: ValueInput {
     private var connectedAt: Int64 = 0
     /// When the next `mosquitto_loop_misc` is due while connected (keepalive pings and their timeout).
     private var miscDue: Int64?
-    /// Values received since the store last saw them, one per gauge (a flood keeps the latest).
-    private var latest: [String: Double] = [:]
+    /// What the messages received since the store last saw them set, one
+    /// command per gauge or text widget (a flood keeps the latest).
+    private var latest: [String: Command] = [:]
     /// What the log last said about the connection, so each change is said once.
     private var reported: String?
     private var refusal: String?
@@ -307,8 +310,16 @@ package final class MQTTInput: ValueInput {
         received += 1
         let payload = UnsafeRawBufferPointer(start: m.payload, count: Int(max(0, m.payloadlen)))
         for (gauge, subscription) in list {
+            if subscription.isText {
+                switch MQTTPayload.text(payload, subscription) {
+                case .success(let t): latest[gauge] = .setText(widget: gauge, text: t)
+                case .failure(let e): drop("'\(LineError.clip(topic))' for text widget '\(gauge)': \(e)")
+                }
+                continue
+            }
             switch MQTTPayload.value(payload, subscription) {
-            case .success(let v): latest[gauge] = v
+            case .success(let v?): latest[gauge] = .set(gauge: gauge, value: v)
+            case .success(nil): latest[gauge] = .clear(gauge: gauge)
             case .failure(let e): drop("'\(LineError.clip(topic))' for gauge '\(gauge)': \(e)")
             }
         }
@@ -326,8 +337,8 @@ package final class MQTTInput: ValueInput {
     }
 
     private func flush(_ apply: (Command) -> Result<String, LineError>) {
-        for (gauge, value) in latest.sorted(by: { $0.key < $1.key }) {
-            if case .failure(let e) = apply(.set(gauge: gauge, value: value)) { drop("gauge '\(gauge)': \(e)") }
+        for (gauge, command) in latest.sorted(by: { $0.key < $1.key }) {
+            if case .failure(let e) = apply(command) { drop("gauge '\(gauge)': \(e)") }
         }
         latest = [:]
     }

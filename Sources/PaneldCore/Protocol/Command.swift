@@ -8,10 +8,12 @@ import PanelGauge
 ///     cpu 73           set gauge `cpu`           (also `cpu=73`)
 ///     cpu:73|g         statsd gauge: set         (also `cpu:73|g|@0.5|#host:pi`: DogStatsD's
 ///                      sample rate, tags, container and timestamp fields are checked and ignored)
-///     cpu:+5|g         statsd gauge: adjust by +5 (`-5` adjusts down)
-///     get cpu          reply `cpu <value>`
+///     cpu:+5|g         statsd gauge: adjust by +5 (`-5` adjusts down; from 0 without a value)
+///     cpu -            clear gauge `cpu`: no value, drawn as "no data" (also `cpu=-`)
+///     get cpu          reply `cpu <value>` (`cpu -` when it has no value)
 ///     get              reply with the default gauge
-///     list             reply one `name value` line per gauge, then `END`
+///     list             reply one `name value` line per gauge, one `name text`
+///                      line per text widget, then `END`
 ///     reload           re-read the layout file; reply `OK ...` or `ERR <why>`
 ///                      (the control socket only; `paneld reload` and the unit's
 ///                      ExecReload send it, so a rejected layout fails the reload)
@@ -27,6 +29,8 @@ import PanelGauge
 package enum Command: Equatable, Sendable {
     /// Set a gauge; `nil` names the default gauge.
     case set(gauge: String?, value: Double)
+    /// Take a gauge's value away ("no data").
+    case clear(gauge: String)
     /// Add `delta` to a gauge's current value.
     case adjust(gauge: String, delta: Double)
     /// Ask for one gauge's value; `nil` names the default gauge.
@@ -106,7 +110,7 @@ package enum GaugeName {
     static let maxLength = 64
 
     /// Words that are commands and so can never be gauge names.
-    static let reserved: Set<String> = ["get", "list", "reload", "page"]
+    package static let reserved: Set<String> = ["get", "list", "reload", "page"]
 
     /// A name starts with a letter or `_` (so it never looks like a number) and
     /// continues with letters, digits, `_`, `-` or `.`; 1 to ``maxLength`` bytes.

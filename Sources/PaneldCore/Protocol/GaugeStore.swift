@@ -11,9 +11,15 @@ package struct GaugeStore: Equatable, Sendable {
     let defaultGauge: String?
     /// Other names of gauges (a statsd client's prefixed metric -> the gauge).
     let aliases: [String: String]
+    /// Each gauge's value; a gauge without one (never set since start, none
+    /// restored, or cleared) is missing and is drawn as "no data".
     package private(set) var values: [String: Double]
     /// Each text widget's text.
     package private(set) var texts: [String: String]
+    /// The text widgets' names in layout order.
+    private let widgetOrder: [String]
+    /// The gauges' names, for look-ups.
+    private let known: Set<String>
     /// Names of clock widgets (they show the time: nothing sets them).
     let clocks: Set<String>
     /// Gauges and text widgets changed since the last ``takeChanged()``.
@@ -27,17 +33,22 @@ package struct GaugeStore: Equatable, Sendable {
 
     init(
         names: [String], defaultGauge: String?, initial: [String: Double], aliases: [String: String] = [:],
-        texts: [String: String] = [:], clocks: Set<String> = []
+        texts: [String: String] = [:], clocks: Set<String> = [], textOrder: [String]? = nil
     ) {
+        self.widgetOrder = textOrder ?? texts.keys.sorted()
         self.names = names
+        self.known = Set(names)
         self.defaultGauge = defaultGauge
         self.aliases = aliases
         var v: [String: Double] = [:]
-        for n in names { v[n] = initial[n] ?? 0 }
+        for n in names { v[n] = initial[n] }
         self.values = v
         self.texts = texts
         self.clocks = clocks
     }
+
+    /// The text widgets' names in layout order (what `list` answers after the gauges).
+    package var widgetNames: [String] { widgetOrder.filter { texts[$0] != nil } }
 
     /// The text widgets' names (what ``LineParser/parse(_:texts:)`` reads text lines for).
     package var textNames: Set<String> { Set(texts.keys) }
@@ -66,18 +77,27 @@ package struct GaugeStore: Equatable, Sendable {
             return .success("\(gauge) \(texts[gauge]!)\n")
         case .adjust(let gauge, _) where texts[gauge] != nil:
             return .failure(.notAGauge(gauge))
+        case .clear(let gauge) where texts[gauge] != nil:
+            return .failure(.notAGauge(gauge))
+        case .clear(let gauge):
+            return resolve(gauge).map { name in
+                clear(name)
+                return ""
+            }
         case .adjust(let gauge, let delta):
             return resolve(gauge).flatMap { name in
-                let v = values[name]! + delta
+                // A gauge without a value adjusts from 0, as statsd's do.
+                let v = (values[name] ?? 0) + delta
                 guard v.isFinite else { return .failure(.notFinite(GaugeStore.format(v))) }
                 set(name, v)
                 return .success("")
             }
         case .get(let gauge):
-            return resolve(gauge).map { "\($0) \(GaugeStore.format(values[$0]!))\n" }
+            return resolve(gauge).map { "\($0) \(shown($0))\n" }
         case .list:
             var out = ""
-            for n in names { out += "\(n) \(GaugeStore.format(values[n]!))\n" }
+            for n in names { out += "\(n) \(shown(n))\n" }
+            for n in widgetNames { out += "\(n) \(texts[n]!)\n" }
             return .success(out + "END\n")
         case .reload:
             return .failure(.notOnThisInput("reload"))
@@ -95,13 +115,35 @@ package struct GaugeStore: Equatable, Sendable {
         return true
     }
 
+    /// A gauge's value as `get` and `list` write it: the number, or `-`
+    /// when the gauge has none (the line that clears it).
+    package func shown(_ name: String) -> String {
+        values[name].map(GaugeStore.format) ?? GaugeStore.noValue
+    }
+
+    /// What stands for "no value" on the wire: `NAME -` clears a gauge, and
+    /// `get`/`list` answer it for a gauge without a value.
+    package static let noValue = "-"
+
     /// Sets a known gauge directly (state restore, `render --set`). Returns false if unknown.
     @discardableResult
     package mutating func set(_ name: String, _ value: Double) -> Bool {
-        guard let old = values[name], value.isFinite else { return false }
-        if old != value || old.sign != value.sign { changed.insert(name) }
+        guard known.contains(name), value.isFinite else { return false }
+        let old = values[name]
+        if old != value || old?.sign != value.sign { changed.insert(name) }
         touched.insert(name)
         values[name] = value
+        return true
+    }
+
+    /// Takes a known gauge's value away: it is drawn as "no data" until set
+    /// again. Returns false if unknown.
+    @discardableResult
+    package mutating func clear(_ name: String) -> Bool {
+        guard known.contains(name) else { return false }
+        if values[name] != nil { changed.insert(name) }
+        touched.insert(name)
+        values[name] = nil
         return true
     }
 
@@ -119,7 +161,7 @@ package struct GaugeStore: Equatable, Sendable {
 
     private func resolve(_ gauge: String?) -> Result<String, LineError> {
         guard let name = gauge ?? defaultGauge else { return .failure(.noDefaultGauge) }
-        if values[name] != nil { return .success(name) }
+        if known.contains(name) { return .success(name) }
         if let real = aliases[name] { return .success(real) }
         if clocks.contains(name) { return .failure(.isAClock(name)) }
         return .failure(.unknownGauge(name))

@@ -35,6 +35,7 @@ package enum LineParser {
         if body.contains(0x3A) { return parseStatsd(body) }  // ':'
         if let eq = body.firstIndex(of: 0x3D) {  // '='
             let name = trim(body[..<eq]), value = trim(body[(eq + 1)...])
+            if value.elementsEqual(noValue) { return parseName(name).map { Command.clear(gauge: $0) } }
             return parseName(name).flatMap { n in
                 parseNumber(value).map { Command.set(gauge: n, value: $0) }
             }
@@ -60,6 +61,7 @@ package enum LineParser {
             if fields[0].elementsEqual("list".utf8) || fields[0].elementsEqual("reload".utf8) {
                 return .failure(.tooManyFields)
             }
+            if fields[1].elementsEqual(noValue) { return parseName(fields[0]).map { Command.clear(gauge: $0) } }
             return parseName(fields[0]).flatMap { n in
                 parseNumber(fields[1]).map { Command.set(gauge: n, value: $0) }
             }
@@ -158,6 +160,9 @@ package enum LineParser {
         guard v.isFinite else { return .failure(.notFinite(s)) }
         return .success(v)
     }
+
+    /// The value that clears a gauge (`cpu -`, `cpu=-`).
+    private static let noValue = GaugeStore.noValue.utf8
 
     private static func isBlank(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
     private static func trim(_ s: ArraySlice<UInt8>) -> ArraySlice<UInt8> {

@@ -22,17 +22,29 @@ struct Animator: Sendable {
 
     /// A gauge's target changed at `now`: it glides from what is shown now.
     mutating func retarget(_ name: String, to value: Double, now: Int64) {
-        guard var v = values[name] else { return }
+        guard var v = values[name] else {
+            // A gauge without a value shows its first value at once.
+            values[name] = AnimatedValue(
+                value, animation: GaugeAnimation(duration: Double(duration) / 1000, curve: .easeOut))
+            moving.remove(name)
+            return
+        }
         v.set(value, at: Animator.seconds(now))
         values[name] = v
         if v.isAnimating(at: Animator.seconds(now)) { moving.insert(name) } else { moving.remove(name) }
+    }
+
+    /// A gauge lost its value: it shows none, at once.
+    mutating func clear(_ name: String) {
+        values[name] = nil
+        moving.remove(name)
     }
 
     func shownValue(_ name: String, at now: Int64) -> Double {
         values[name]?.value(at: Animator.seconds(now)) ?? 0
     }
 
-    /// Values to draw at `now`.
+    /// Values to draw at `now` (a gauge without a value is missing).
     func shown(at now: Int64) -> [String: Double] {
         values.mapValues { $0.value(at: Animator.seconds(now)) }
     }

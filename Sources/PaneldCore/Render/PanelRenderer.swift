@@ -49,6 +49,10 @@ import PanelGauge
 /// frames, without pictures (its own are dropped, so it gets new ones when it
 /// is fresh again); going stale or fresh damages its whole frame.
 ///
+/// A gauge missing from the values has none (never set, or cleared): it is
+/// drawn as "no data" (``LayoutGauge/gauge(showing:)`` with nil), in whole
+/// frames as a stale one is; getting or losing a value damages its whole frame.
+///
 /// A renderer draws one page of the layout: slots of other pages have no
 /// frame (they are neither drawn nor damaged). Widgets (``LayoutWidget``)
 /// are drawn whole over their cleared frame from the texts passed in; a
@@ -75,6 +79,10 @@ package final class PanelRenderer {
     /// What a stale gauge shows for its value: an em dash, or a hyphen-minus
     /// when the layout's font has no em dash.
     let staleDash: String
+
+    /// The smallest share of the largest value size in a group of frames of
+    /// one size that the group's shared value size may fall to.
+    static let sharedValueFloor = 0.5
 
     /// How far a stale gauge's frame is faded toward the background: its
     /// pixels keep 45 % of their contrast, readable but clearly inactive.
@@ -129,9 +137,14 @@ package final class PanelRenderer {
             guard let size = uniform.gauges[i].gauge.currentValueSize(in: Rect(frames[i])), size > 0 else { continue }
             groups["\(frames[i].width)x\(frames[i].height)", default: []].append((i, size))
         }
+        // A gauge whose value is much smaller than the largest of the group
+        // (a wide value, see `LayoutReader.matchValueSizes`) keeps its own
+        // size and sets no limit: one wide value never shrinks its neighbours.
         for members in groups.values where members.count > 1 {
-            let smallest = members.map(\.size).min()!
-            for m in members { uniform.gauges[m.index].gauge.environment.typeScale?.valueLimit = smallest }
+            let largest = members.map(\.size).max()!
+            let readable = members.filter { $0.size >= Self.sharedValueFloor * largest }
+            guard let smallest = readable.map(\.size).min() else { continue }
+            for m in readable { uniform.gauges[m.index].gauge.environment.typeScale?.valueLimit = smallest }
         }
         return uniform
     }
@@ -163,12 +176,14 @@ package final class PanelRenderer {
             let slot = slots[i]
             let f = slot.frame
             if f.isEmpty { continue }
-            if g.widget != nil || slot.cluster.count > 1 || stale.old.contains(g.name) || stale.new.contains(g.name) {
+            guard g.widget == nil, slot.cluster.count == 1, !stale.old.contains(g.name), !stale.new.contains(g.name),
+                let from = old[g.name], let to = new[g.name]
+            else {
                 rects += slot.cluster.map { slots[$0].frame }
                 continue
             }
-            let a = layering(i, value: old[g.name] ?? g.range.lower)
-            let b = layering(i, value: new[g.name] ?? g.range.lower)
+            let a = layering(i, value: from)
+            let b = layering(i, value: to)
             guard a.staticKey == b.staticKey, let changed = a.changedBounds(to: b) else {
                 rects.append(f)
                 continue
@@ -227,11 +242,13 @@ package final class PanelRenderer {
         repaints.reserveCapacity(slots.count)
         for (i, slot) in slots.enumerated() {
             var repaint: Repaint?
+            let name = layout.gauges[i].name
             let kind: RepaintPlan.Kind =
-                layout.gauges[i].widget != nil ? .widget : stale.contains(layout.gauges[i].name) ? .stale : .gauge
+                layout.gauges[i].widget != nil
+                ? .widget : stale.contains(name) || values[name] == nil ? .stale : .gauge
             var picture: RepaintPlan.Picture?
             if kind == .gauge && slot.cluster.count == 1 && rects.contains(where: { slot.frame.intersects($0) }) {
-                let v = value(of: i, in: values)
+                let v = values[name]!
                 if let staticPicture = self.picture(i, value: v, format: format) {
                     if let (overlay, arc) = arcPicture(i, value: v) {
                         let sector = ArcSector(arc.layout, upTo: arc.value)
@@ -263,9 +280,13 @@ package final class PanelRenderer {
             case .noteLabelZone(let i, let box):
                 slots[i].note(box)
             case .drawFromScratch(let i):
-                drawFromScratch(i, value: value(of: i, in: values), on: c)
+                drawFromScratch(i, value: values[layout.gauges[i].name] ?? layout.gauges[i].range.lower, on: c)
             case .drawStale(let i):
-                drawStale(i, value: value(of: i, in: values), on: c)
+                if let v = values[layout.gauges[i].name] {
+                    drawStale(i, value: v, on: c)
+                } else {
+                    drawWithoutValue(i, on: c)
+                }
             case .drawWidget(let i):
                 let f = slots[i].frame, gauge = layout.gauges[i]
                 c.withClip(f) {
@@ -320,10 +341,6 @@ package final class PanelRenderer {
         _ surface: Surface, values: [String: Double], stale: Set<String> = [], texts: [String: String] = [:]
     ) {
         draw(surface, rects: [surface.bounds], values: values, stale: stale, texts: texts)
-    }
-
-    private func value(of i: Int, in values: [String: Double]) -> Double {
-        values[layout.gauges[i].name] ?? layout.gauges[i].range.lower
     }
 
     /// Gauge `i`'s picture of its static layer, when it is good for `value`.
@@ -458,6 +475,17 @@ package final class PanelRenderer {
             gauge.draw(in: Rect(f), on: c, fonts: fonts)
             c.fill(Rect(f), paint: .solid(layout.background.opacity(Self.staleFade)))
         }
+    }
+
+    /// Gauge `i` without a value over a cleared frame, clipped to it: no
+    /// indicator, and "no data" (or its layout's text) where it shows its
+    /// current value. Drawn like a stale gauge in whole frames, without
+    /// pictures, and not faded: the text says what it is.
+    private func drawWithoutValue(_ i: Int, on c: Canvas) {
+        let slot = slots[i], f = slot.frame
+        slot.dropPictures()
+        let gauge = layout.gauges[i].gauge(showing: nil)
+        c.withClip(f) { gauge.draw(in: Rect(f), on: c, fonts: fonts) }
     }
 
     private func layering(_ i: Int, value: Double) -> GaugeLayering {

@@ -10,7 +10,7 @@ struct Reload: PaneldCommand {
         discussion:
             "Sends 'reload' on the control socket and prints the answer. Exit status 0: the new layout is shown; 1: it was rejected and the old one stays (the reason is printed and in paneld's log).",
         options: [
-            .option("socket", help: "Control socket path.", default: Run.defaultSocket),
+            .option("socket", help: "Control socket path (default: $PANELD_SOCKET, else \(Run.defaultSocket))."),
             .option("timeout", help: "Seconds to wait for the answer.", default: "\(Send.defaultTimeout)"),
         ])
 

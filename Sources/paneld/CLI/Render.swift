@@ -12,6 +12,8 @@ struct Render: PaneldCommand {
         name: "render", abstract: "Render a layout with given values to a PNG file.",
         discussion: """
             Without --config the default layout is used (one ring gauge named 'value', 0...100).
+            A gauge not given with --set has no value: it is drawn as "no data", as the
+            daemon draws it until its first value.
 
             Example:
               paneld render --config panel.json --set cpu=73 --set mem=41.5 --output panel.png

@@ -28,7 +28,9 @@ struct Run: PaneldCommand {
         options: [
             .option(
                 "config",
-                help: "Layout file (JSON). Default: one ring gauge named 'value', 0...100, filling the screen."),
+                help:
+                    "Layout file (JSON). Default: /etc/paneld/layout.json when it exists, else one ring gauge named 'value', 0...100, filling the screen."
+            ),
             .option(
                 "socket", help: "Control socket path (ignored when systemd passes the socket).",
                 default: defaultSocket),
@@ -73,7 +75,7 @@ struct Run: PaneldCommand {
     var verbose: Bool
 
     init(_ arguments: Arguments) throws {
-        config = arguments.string("config")
+        config = Layout.configPath(given: arguments.string("config")) { access($0, F_OK) == 0 }
         socket = arguments.string("socket") ?? Self.defaultSocket
         output = arguments.string("output")
         state = arguments.string("state")

@@ -18,31 +18,55 @@ struct Send: PaneldCommand {
               paneld send 73
               paneld send 'cpu 41' 'get cpu'
               echo list | paneld send
-              paneld send --text status 'status Pump 2 running'
+              paneld send 'status Pump 2 running'
+              paneld send --text status 'Pump 2 running'
+              PANELD_SOCKET=/tmp/p.sock paneld send list
 
-            A line that starts with a text widget's name is its text; name the
-            widget with --text so that the line is not refused here as a value.
+            A line that starts with a text widget's name is its text. Lines are
+            checked here before any is sent, except a name followed by words,
+            which may be a text widget's text: paneld answers ERR if it is not.
+            With --text NAME each LINE is NAME's text, sent as 'NAME LINE'.
+            The socket is --socket, else $PANELD_SOCKET, else /run/paneld.sock.
             """,
         options: [
-            .option("socket", help: "Control socket path.", default: Run.defaultSocket),
+            .option("socket", help: "Control socket path (default: $PANELD_SOCKET, else \(Run.defaultSocket))."),
             .option("timeout", help: "Seconds to wait for the replies.", default: "\(defaultTimeout)"),
-            .option(
-                "text", "NAME", help: "A text widget: lines starting with NAME are its text (repeatable).",
-                repeatable: true),
+            .option("text", "NAME", help: "A text widget: each LINE is its text, sent as 'NAME LINE'."),
         ],
         arguments: ("lines", "Lines to send, e.g. 73, 'cpu 73', 'get cpu', list. None: read standard input."))
 
     var socket: String
     var timeout: Int
     var lines: [String]
-    var texts: [String]
+    /// The text widget each LINE is the text of (`--text`), if any.
+    var text: String?
 
     init(_ arguments: Arguments) throws {
-        socket = arguments.string("socket") ?? Run.defaultSocket
+        socket = arguments.string("socket") ?? Self.socketFromEnvironment ?? Run.defaultSocket
         timeout = try arguments.int("timeout") ?? Self.defaultTimeout
         lines = arguments.positional
-        texts = arguments.strings("text")
+        text = arguments.string("text")
     }
+
+    /// `$PANELD_SOCKET` when set and not empty: the socket clients use when
+    /// no --socket is given (the examples' feed scripts read it too).
+    static var socketFromEnvironment: String? {
+        guard let v = getenv("PANELD_SOCKET").map({ String(cString: $0) }), !v.isEmpty else { return nil }
+        return v
+    }
+
+    /// Whether `line` is a name (not a command word) followed by a blank and
+    /// more: a text widget's text, if the layout has a widget of that name.
+    static func mayBeText(_ line: String) -> Bool {
+        let trimmed = line.drop(while: { $0 == " " || $0 == "\t" })
+        guard let blank = trimmed.firstIndex(where: { $0 == " " || $0 == "\t" }) else { return false }
+        let name = String(trimmed[..<blank])
+        let rest = trimmed[blank...].drop(while: { $0 == " " || $0 == "\t" })
+        return GaugeName.isValid(name.utf8) && !GaugeName.reserved.contains(name) && !rest.isEmpty
+    }
+
+    /// The lines as sent: with --text, each one NAME's text.
+    var sentLines: [String] { text.map { name in lines.map { "\(name) \($0)" } } ?? lines }
 
     func validate() throws {
         if socket.isEmpty || socket.utf8.count > UnixSocket.maxPathLength {
@@ -52,24 +76,27 @@ struct Send: PaneldCommand {
         if let bad = lines.first(where: { $0.contains("\n") }) {
             throw ValidationError("a LINE must not contain a newline: \(bad.debugDescription)")
         }
+        if let name = text {
+            guard GaugeName.isValid(name.utf8) else {
+                throw ValidationError("--text '\(LineError.clip(name))' is not a widget name (nothing was sent)")
+            }
+            if lines.isEmpty { throw ValidationError("--text \(name) needs the TEXT to send (nothing was sent)") }
+            return
+        }
         // Every line is checked before any is sent, so a mistake changes nothing:
         // `paneld send mem 5` would otherwise send 'mem' (refused) and '5' (which
-        // sets the default gauge).
+        // sets the default gauge). A name followed by words may be a text
+        // widget's text, which only paneld knows: it goes as it is.
         for line in lines {
-            switch LineParser.parse(Array(line.utf8), texts: Set(texts)) {
+            let parsed = LineParser.parse(Array(line.utf8))
+            if case .failure = parsed, Self.mayBeText(line) { continue }
+            switch parsed {
             case .success: continue
             case .failure(.missingValue(let name)):
                 throw ValidationError(
                     "'\(name)' has no value; a LINE is one argument: paneld send '\(name) VALUE' (nothing was sent)")
             case .failure(let e):
-                let name = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map(String.init) ?? ""
-                var hint = ""
-                switch e {
-                case .tooManyFields, .notANumber:
-                    if GaugeName.isValid(name.utf8) { hint = "; for a text widget: paneld send --text \(name) LINE" }
-                default: break
-                }
-                throw ValidationError("'\(LineError.clip(line))': \(e)\(hint) (nothing was sent)")
+                throw ValidationError("'\(LineError.clip(line))': \(e) (nothing was sent)")
             }
         }
     }
@@ -91,7 +118,7 @@ struct Send: PaneldCommand {
                 payload += buf[0..<n]
             }
         } else {
-            for l in lines { payload += Array(l.utf8) + [0x0A] }
+            for l in sentLines { payload += Array(l.utf8) + [0x0A] }
         }
         var off = 0
         while off < payload.count {

@@ -48,7 +48,7 @@ import Testing
         }
     }
 
-    @Test func zeroShowsOnlyTheTrackAndOutOfRangeClamps() throws {
+    @Test func zeroShowsOnlyTheTrackAndOutOfRangePinsInItsColour() throws {
         let g = try Gauge(value: 0.5).gaugeStyle(.accessoryCircularCapacity).tint(.blue)
         let zero = render(try g.withValue(0), width: 60, height: 60)
         let layout = AccessoryCircularCapacityGaugeStyle.layout(in: Rect(x: 0, y: 0, width: 60, height: 60))
@@ -56,10 +56,14 @@ import Testing
         for a in stride(from: 0.0, to: 360, by: 10) {
             #expect(zero.rgb(at: layout.center.onCircle(radius: layout.radius, angle: .degrees(a))) == track)
         }
-        #expect(render(try g.withValue(-4), width: 60, height: 60).samePixels(as: zero))
-        #expect(
-            render(try g.withValue(9), width: 60, height: 60).samePixels(
-                as: render(try g.withValue(1), width: 60, height: 60)))
+        // Out of range: pinned at the end, in the out-of-range colour.
+        let oor = RGB(GaugeEnvironment().outOfRange)
+        let under = render(try g.withValue(-4), width: 60, height: 60)
+        #expect(!under.samePixels(as: zero))
+        let over = render(try g.withValue(9), width: 60, height: 60)
+        for a in stride(from: 0.0, to: 360, by: 10) {
+            #expect(over.rgb(at: layout.center.onCircle(radius: layout.radius, angle: .degrees(a))) == oor)
+        }
     }
 
     @Test func currentValueIsCentred() throws {

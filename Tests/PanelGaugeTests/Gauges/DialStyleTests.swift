@@ -20,6 +20,25 @@ import Testing
         (max(a.minX - b.maxX, b.minX - a.maxX), max(a.minY - b.maxY, b.minY - a.maxY))
     }
 
+    /// Issue 38 item 7: the style's own default puts its major ticks at
+    /// round numbers of the range (20...90: 20, 30 ... 90), as the layout
+    /// reader does; a count given stays.
+    @Test func defaultMajorTicksFallOnRoundNumbers() throws {
+        #expect(try layout(try gauge(range: 20...90), 200, 200).majorCount == 8)
+        #expect(try layout(try gauge(range: 0...8), 200, 200).majorCount == 9)
+        #expect(try layout(try gauge(range: 0...100), 200, 200).majorCount == 11)
+        #expect(try layout(try gauge(range: -40...125), 200, 200).majorCount == 11)  // no round step: 11
+        // 0...4 in 9 ticks: no two scale numbers read the same ("0 1 1 2 2 ..." before).
+        let load = try layout(try gauge(range: 0...4), 300, 300)
+        #expect(load.majorCount == 9)
+        let texts = load.labels.map(\.text)
+        #expect(Set(texts).count == texts.count, "\(texts)")
+        #expect(texts.contains("0.5") || load.labelStep > 1, "\(texts)")
+        var style = DialGaugeStyle()
+        style.majorTicks.count = 5
+        #expect(try layout(try gauge(style, range: 20...90), 200, 200).majorCount == 5)
+    }
+
     /// At every size, shown labels keep apart, inside the ticks' inner
     /// circle (or outside the scale, within the square), and the label and
     /// value lines lie inside the ticks clear of the hub and the scale labels.

@@ -82,7 +82,30 @@ import Testing
 
     @Test func badObjectsAreRefusedWithEveryReason() {
         #expect(issues(##"{ "style": "pie" }"##).first?.hasPrefix("style: unknown style 'pie'") == true)
-        #expect(issues(##"{ "tint": "blue" }"##) == ["tint: 'blue' is not a colour (use #RGB, #RRGGBB or #RRGGBBAA)"])
+        #expect(
+            issues(##"{ "tint": "bleu" }"##) == [
+                "tint: 'bleu' is not a colour (use #RGB, #RRGGBB, #RRGGBBAA or a CSS colour name such as red)"
+            ])
+        #expect(
+            issues(##"{ "format": {"kind": "number", "prefixes": "metric"} }"##) == [
+                "format.prefixes: 'metric' is not 'si' (k, M, G), 'binary' (Ki, Mi, Gi) or 'none'"
+            ])
+        #expect(issues(##"{ "format": {"kind": "number", "decimals": 1, "prefixes": "binary"} }"##).isEmpty)
+        #expect(
+            issues(
+                ##"{ "format": {"kind": "number", "mappings": [{"value": 1, "text": "on"}, {"value": 1, "text": "x"}]} }"##
+            )
+                == ["format.mappings[1].value: value 1.0 is mapped twice"])
+        #expect(
+            issues(##"{ "format": {"kind": "number", "mappings": [{"value": 0, "text": "off"}]} }"##).isEmpty)
+        // CSS colour names, in any case (issue 38 item 8).
+        #expect(issues(##"{ "tint": "SteelBlue" }"##).isEmpty)
+        #expect(Color(css: "red") == Color(hex: 0xFF0000))
+        #expect(Color(css: "rebeccapurple") == Color(hex: 0x663399))
+        #expect(Color(css: "DarkOrange") == Color(hex: 0xFF8C00))
+        #expect(Color(css: "transparent") == .clear)
+        #expect(Color(css: "grey") == Color(css: "gray"))
+        #expect(CSSColorNames.table.count == 148)
         #expect(issues(##"{ "range": [5, 5] }"##) == ["range: needs min < max"])
         #expect(issues(##"{ "format": { "kind": "hex" } }"##) == ["format: unknown format 'hex' (percent or number)"])
         #expect(

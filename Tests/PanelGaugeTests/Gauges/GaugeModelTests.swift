@@ -102,10 +102,13 @@ import Testing
         #expect(zones.color(for: 85) == .red)
         #expect(zones.color(for: 1000) == .red)
 
-        // Thresholds override the tint, on the clamped value.
-        let g = try Gauge(value: 120, in: 0...100).tint(.blue).thresholds(zones)
+        // Thresholds override the tint; out of range the out-of-range colour overrides both.
+        let g = try Gauge(value: 100, in: 0...100).tint(.blue).thresholds(zones)
         #expect(g.indicatorColor == .red)
         #expect(g.configuration.tint == .color(.red))
+        let over = try g.withValue(120)
+        #expect(over.indicatorColor == over.environment.outOfRange)
+        #expect(over.configuration.tint == .color(over.environment.outOfRange))
         #expect(try g.withValue(30).configuration.tint == .color(.green))
 
         // Without a base colour, values below the first step keep the tint.
@@ -121,11 +124,71 @@ import Testing
         #expect(throws: ThresholdsError.boundNotFinite(.infinity)) { try Thresholds(.green, (.infinity, .red)) }
     }
 
+    /// Issue 38 item 1: the text shows the real value, the indicator pins
+    /// at the end, the gauge says which side it left the range on.
+    @Test func outOfRangeTextShowsTheRealValue() throws {
+        let t = try Gauge(value: -273.15, in: 0...40).valueFormat(.number(decimals: 2, unit: "°C"))
+        #expect(t.configuration.currentValueLabel?.text == "-273.15 °C")
+        #expect(t.configuration.value == 0)
+        #expect(t.rangePosition == .below && t.configuration.rangePosition == .below)
+        let w = try Gauge(value: 99999, in: 0...3000).valueFormat(.number(decimals: 0, unit: "W"))
+        #expect(w.configuration.currentValueLabel?.text == "99999 W")
+        #expect(w.configuration.value == 1)
+        #expect(w.rangePosition == .above)
+        #expect(try w.withValue(3000).rangePosition == .within)
+        #expect(try w.withValue(0).rangePosition == .within)
+        // The track takes the colour too (visible when the indicator is empty).
+        #expect(t.configuration.environment.track != t.environment.track)
+        #expect(try t.withValue(20).configuration.environment.track == t.environment.track)
+        // A ring without a format writes the real percentage.
+        let ring = try Gauge(value: 1.5).gaugeStyle(RingGaugeStyle())
+        #expect(ring.configuration.currentValueLabel?.text == "150 %")
+    }
+
+    /// Issue 38 item 2: a gauge without a value shows no reading.
+    @Test func withoutValueShowsNoReading() throws {
+        let g = try Gauge(value: 30, in: 0...40).valueFormat(.number(decimals: 0, unit: "°C"))
+            .thresholds(try Thresholds(.green, (35, .red)))
+        let none = g.withoutValue()
+        #expect(!none.hasValue && none.configuration.hasValue == false)
+        #expect(none.configuration.currentValueLabel?.text == "no data")
+        #expect(none.configuration.tint == .color(.clear))
+        #expect(none.configuration.thresholds == nil)
+        #expect(g.withoutValue("offline").configuration.currentValueLabel?.text == "offline")
+        #expect(try none.withValue(12).hasValue)
+    }
+
+    /// Issue 38 item 3: SI and binary prefixes.
+    @Test func prefixesScaleTheNumber() {
+        let si = ValueFormat.number(decimals: 1, unit: "W", prefixes: .si)
+        #expect(si.string(for: 12_400, in: 0...1e6) == "12.4 kW")
+        #expect(si.string(for: 999, in: 0...1e6) == "999.0 W")
+        #expect(si.string(for: 999_960, in: 0...1e6) == "1.0 MW")  // the rounding carries to the next prefix
+        #expect(si.string(for: -2_500_000, in: -1e7...0) == "-2.5 MW")
+        #expect(ValueFormat.number(decimals: 0, prefixes: .si).string(for: 3e12, in: 0...1e12) == "3 T")
+        let bin = ValueFormat.number(decimals: 1, unit: "B", prefixes: .binary)
+        #expect(bin.string(for: 3.1 * 1024 * 1024 * 1024, in: 0...1e12) == "3.1 GiB")
+        #expect(bin.string(for: 512, in: 0...1e12) == "512.0 B")
+        // The widest number under each prefix sizes the slot.
+        #expect(si.widestCandidates(in: 0...1e6).contains("999.0 kW"))
+    }
+
+    /// Issue 38 item 3: value mappings.
+    @Test func mappingsNameValues() throws {
+        var f = ValueFormat.number(decimals: 0, unit: "W")
+        f.mappings = [0: "off", 1: "on"]
+        #expect(f.string(for: 0, in: 0...3000) == "off")
+        #expect(f.string(for: 1, in: 0...3000) == "on")
+        #expect(f.string(for: 2, in: 0...3000) == "2 W")
+        #expect(f.widestCandidates(in: 0...3000).contains("off"))
+    }
+
     @Test func valueFormatting() {
         let pct = ValueFormat.percent()
         #expect(pct.string(for: 0.73, in: 0...1) == "73 %")
         #expect(pct.string(for: 73, in: 0...100) == "73 %")
-        #expect(pct.string(for: 1.5, in: 0...1) == "100 %")  // clamped
+        #expect(pct.string(for: 1.5, in: 0...1) == "150 %")  // the value, not the end it pins at
+        #expect(pct.string(for: -0.2, in: 0...1) == "-20 %")
         #expect(ValueFormat.percent(decimals: 1).string(for: 0.7345, in: 0...1) == "73.5 %")
         #expect(ValueFormat.number().string(for: 0.73, in: 0...1) == "0.73")
         #expect(ValueFormat.number(decimals: 1, unit: "°C").string(for: 21.54, in: -10...40) == "21.5 °C")

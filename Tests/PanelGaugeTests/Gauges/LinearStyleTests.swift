@@ -28,12 +28,18 @@ import Testing
         }
     }
 
-    @Test func outOfRangeValuesDrawAsTheEnds() throws {
+    @Test func outOfRangeValuesPinTheBarInTheOutOfRangeColour() throws {
         let g = try Gauge(value: 5, in: 0...10).gaugeStyle(.linearCapacity)
+        let oor = RGB(GaugeEnvironment().outOfRange)
+        let over = render(try g.withValue(17), width: 80, height: 30)
         let full = render(try g.withValue(10), width: 80, height: 30)
-        #expect(render(try g.withValue(17), width: 80, height: 30).samePixels(as: full))
+        // Full, as at the top of the range, but in the out-of-range colour.
+        #expect(!over.samePixels(as: full))
+        #expect(over.pixels { x, _, c in x == 40 && c == oor }.count > 0)
+        #expect(full.pixels { _, _, c in c == oor }.isEmpty)
+        let under = render(try g.withValue(-5), width: 80, height: 30)
         let empty = render(try g.withValue(0), width: 80, height: 30)
-        #expect(render(try g.withValue(-5), width: 80, height: 30).samePixels(as: empty))
+        #expect(!under.samePixels(as: empty))
         #expect(!empty.samePixels(as: full))
     }
 

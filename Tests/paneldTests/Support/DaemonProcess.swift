@@ -279,7 +279,7 @@ final class TestClient {
             let l = try readLine()
             if l == "END" { return out }
             let parts = l.split(separator: " ")
-            out[String(parts[0])] = String(parts[1])
+            out[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
         }
     }
 }

@@ -87,8 +87,15 @@ public struct DialGaugeStyle: GaugeStyle, Hashable {
     /// One kind of tick mark: a butt-ended radial segment.
     public struct Ticks: Sendable, Hashable {
         /// How many: over the scale for major ticks (both ends included; fewer
-        /// than 2 draws none), between two major ticks for minor ones.
-        public var count: Int
+        /// than 2 draws none), between two major ticks for minor ones. Setting
+        /// it turns ``fitsTheRange`` off.
+        public var count: Int {
+            didSet { fitsTheRange = false }
+        }
+        /// For major ticks: whether the dial puts them at round numbers of the
+        /// gauge's range (``roundCount(for:)``) instead of ``count``, where such
+        /// a count exists. True for ``major``, false once ``count`` is set.
+        public var fitsTheRange = false
         /// Length, from the ticks' outer circle inward, as a fraction of `R`.
         public var length: Double
         /// Width as a fraction of `R`; never thinner than ``minimumWidth`` px.
@@ -108,8 +115,14 @@ public struct DialGaugeStyle: GaugeStyle, Hashable {
             self.color = color
         }
 
-        /// 11 major ticks (every 10 %), `0.15 R` long, `0.025 R` wide.
-        public static let major = Ticks(count: 11, length: 0.15, width: 0.025)
+        /// Major ticks at round numbers of the gauge's range (``fitsTheRange``;
+        /// 0...100 gets 11, 20...90 gets 8: 20, 30 ... 90), else 11 (every
+        /// 10 %); `0.15 R` long, `0.025 R` wide.
+        public static let major: Ticks = {
+            var t = Ticks(count: 11, length: 0.15, width: 0.025)
+            t.fitsTheRange = true
+            return t
+        }()
 
         /// A major-tick count that puts round numbers on the scale of `range`:
         /// the most ticks, from 5 to 13, whose step is 1, 2, 2.5 or 5 times a
@@ -356,7 +369,7 @@ public struct DialGaugeStyle: GaugeStyle, Hashable {
                     in: box, on: canvas, context: context, pixelSize: l.valueSize, color: c.environment.foreground)
             }
         case .needle:
-            if let p = l.needlePath(for: c.value) {
+            if c.hasValue, let p = l.needlePath(for: c.value) {
                 canvas.fill(p, paint: .solid(needleColor(c)))
             }
         case .hub:
@@ -366,7 +379,10 @@ public struct DialGaugeStyle: GaugeStyle, Hashable {
         }
     }
 
-    private func needleColor(_ c: Configuration) -> Color { needle.color ?? c.tint.color(at: c.value) }
+    /// The needle's colour; out of range, the tint (the out-of-range colour) whatever the needle says.
+    private func needleColor(_ c: Configuration) -> Color {
+        c.rangePosition != .within ? c.tint.color(at: c.value) : needle.color ?? c.tint.color(at: c.value)
+    }
     private func hubColor(_ c: Configuration) -> Color { needle.hubColor ?? c.environment.foreground }
 
     /// The value arc's paint: the tint along the scale.
@@ -406,7 +422,7 @@ public struct DialGaugeStyle: GaugeStyle, Hashable {
                 add(.currentValue, bounds, .key(AnyHashable("\(current)")))
             }
         }
-        if l.needlePath(for: c.value) != nil {
+        if c.hasValue, l.needlePath(for: c.value) != nil {
             add(
                 .needle, l.needleBounds(for: c.value),
                 .key(AnyHashable(NeedleKey(corners: l.needleCorners(for: c.value), color: needleColor(c)))))
@@ -591,7 +607,10 @@ extension DialLayout {
         center = square.center
         startAngle = style.startAngle
         sweep = .degrees(min(360, max(-360, style.sweep.degrees)))
-        let majors = style.majorTicks.count >= 2 ? min(style.majorTicks.count, 361) : 0
+        let wanted =
+            style.majorTicks.fitsTheRange
+            ? DialGaugeStyle.Ticks.roundCount(for: c.range) ?? style.majorTicks.count : style.majorTicks.count
+        let majors = wanted >= 2 ? min(wanted, 361) : 0
         majorCount = majors
 
         // The scale labels' texts and sizes (measured once; placed below).
@@ -606,11 +625,19 @@ extension DialLayout {
         labelSize = size
         let font = style.labels == nil || majors == 0 || size == 0 ? nil : context.font(size: size)
         var texts: [(text: String, w: Double, h: Double)] = []
-        if let font, let format = style.labels?.format {
+        if let font, var format = style.labels?.format {
             let full = abs(sweep.degrees) >= 360
-            for i in 0..<(full ? majors - 1 : majors) {
-                let value =
-                    c.range.lowerBound + Double(i) / Double(majors - 1) * (c.range.upperBound - c.range.lowerBound)
+            let values = (0..<(full ? majors - 1 : majors)).map { i in
+                c.range.lowerBound + Double(i) / Double(majors - 1) * (c.range.upperBound - c.range.lowerBound)
+            }
+            // Two ticks never read the same number: more decimals until
+            // neighbours differ (0...4 in steps of 0.5 reads 0.0, 0.5, 1.0 ...).
+            func distinct(_ f: ValueFormat) -> Bool {
+                let t = values.map { f.string(for: $0, in: c.range) }
+                return zip(t, t.dropFirst()).allSatisfy { $0 != $1 }
+            }
+            while !distinct(format) && format.decimals < 9 { format.decimals += 1 }
+            for value in values {
                 let s = format.string(for: value, in: c.range)
                 // The ink's height, and its advance; a pixel of slack for the
                 // whole-pixel pen position.
