@@ -69,14 +69,17 @@ import Testing
         #expect(entries(dir) == ["frame.png"])
     }
 
-    @Test func replacesASymlinkInsteadOfWritingThroughIt() throws {
+    /// A symlink planted where a file is written is neither written through nor
+    /// replaced: the write is refused and both the link and its target stay.
+    @Test func refusesASymlinkAndLeavesItAndItsTarget() throws {
         let dir = scratch()
         let victim = dir + "/victim"
         try FileIO.writeAtomically([9], to: victim)
         #expect(symlink(victim, dir + "/frame.png") == 0)
-        try FileIO.writeAtomically([1], to: dir + "/frame.png")
+        #expect(throws: FileIO.Error.self) { try FileIO.writeAtomically([1], to: dir + "/frame.png") }
         #expect(try FileIO.read(victim) == [9])  // the link's target is untouched
-        #expect(try FileIO.read(dir + "/frame.png") == [1])
+        #expect(FileIO.fileType(dir + "/frame.png") == .symbolicLink)
+        #expect(entries(dir) == ["frame.png", "victim"])
     }
 
     @Test func missingDirectoryIsAnError() {

@@ -356,9 +356,10 @@ import Testing
         try broker.publish("host/cpu", "13")
         #expect(try Self.waitFor(c, "cpu", "13") == "cpu 13")
         #expect(try c.ask("get temp") == "temp 3")
-        // Logged within a budget of 10 lines per 10 s; each counted.
-        #expect(Self.count(d, "ignored a message on") == 10, "\(d.log())")
-        #expect(d.log().contains("(10 so far)"), "\(d.log())")
+        // Logged within a budget of 10 lines per 10 s; each counted. (The empty payload
+        // is no data, not a bad payload, and the 70 000-byte one never arrives: 9 are bad.)
+        #expect(Self.count(d, "ignored a message on") == 9, "\(d.log())")
+        #expect(d.log().contains("(9 so far)"), "\(d.log())")
         // The 70 000-byte message is over the Maximum Packet Size paneld asked for: the broker withholds it.
         #expect(!d.log().contains("payload of 70"), "\(d.log())")
         #expect(d.log().contains("nested deeper than"), "\(d.log())")
