@@ -64,6 +64,10 @@ package final class MQTTInput: ValueInput {
     private var budget = LogBudget()
     /// MQTT 5 until a broker answers that it does not speak it.
     private(set) var protocolVersion = CMOSQ_PROTOCOL_V5
+    /// Attempts that failed or were refused since the last connection, and when the first of them was:
+    /// the line that says the broker was reached again counts them.
+    private var unsuccessful = 0
+    private var unsuccessfulSince: Int64?
     /// Set when the broker just answered that it does not speak MQTT 5: the connection's end is expected.
     private var fellBack = false
     /// Payloads past ``MQTTPayload/maxSize`` are refused anyway; the rest is room for the
@@ -278,6 +282,7 @@ package final class MQTTInput: ValueInput {
         guard rc == 0 else {
             let why = String(
                 cString: protocolVersion == CMOSQ_PROTOCOL_V5 ? cmosq_reason_string(rc) : cmosq_connack_string(rc))
+            noteUnsuccessful()
             refusal = why
             if reported != "refused: " + why {
                 reported = "refused: " + why
@@ -299,7 +304,13 @@ package final class MQTTInput: ValueInput {
             if r != MOSQ_ERR_SUCCESS.rawValue { failures.append("\(topic): \(MQTTInput.describe(r))") }
         }
         reported = "connected"
-        Log.notice("\(label): connected; subscribed to \(routes.count - failures.count) topic(s)")
+        var after = ""
+        if unsuccessful > 0, let since = unsuccessfulSince {
+            after = " after \(unsuccessful) failed or refused attempt(s) over \((connectedAt - since) / 1000) s"
+        }
+        unsuccessful = 0
+        unsuccessfulSince = nil
+        Log.notice("\(label): connected\(after); subscribed to \(routes.count - failures.count) topic(s)")
         for f in failures { Log.error("\(label): cannot subscribe to \(f)") }
     }
 
@@ -369,7 +380,14 @@ package final class MQTTInput: ValueInput {
         }
     }
 
+    /// Counts a failed or refused attempt for the line that ends the episode.
+    private func noteUnsuccessful() {
+        unsuccessful += 1
+        if unsuccessfulSince == nil { unsuccessfulSince = monotonicMilliseconds() }
+    }
+
     private func failed(_ reason: String, now: Int64) {
+        noteUnsuccessful()
         var why = reason.hasSuffix(".") ? String(reason.dropLast()) : reason
         if let detail = libraryError {
             why += " (\(LineError.escaped(String(decoding: detail.utf8.prefix(200), as: UTF8.self))))"
