@@ -371,3 +371,40 @@ import Testing
         #expect(cellValues[0] == [0, 1, 2, 4].map { valueSize(l, $0)! }.min())
     }
 }
+
+/// A layout placed with `rect` for its own `mode`, shown on a display of another size.
+@Suite struct RectFitTests {
+    @Test func rectsAreScaledToFitAndCentred() {
+        let r = IntRect(x: 24, y: 32, width: 272, height: 272)
+        // As given on the layout's own size, or without a mode.
+        #expect(Layout.fit(r, drawnFor: (800, 480), on: (800, 480)) == r)
+        #expect(Layout.fit(r, drawnFor: nil, on: (1920, 1080)) == r)
+        // 800x480 on 1920x1080: 2.25 times, 60 px either side.
+        #expect(
+            Layout.fit(r, drawnFor: (800, 480), on: (1920, 1080)) == IntRect(x: 114, y: 72, width: 612, height: 612))
+        #expect(
+            Layout.fit(IntRect(x: 0, y: 0, width: 800, height: 480), drawnFor: (800, 480), on: (1920, 1080))
+                == IntRect(x: 60, y: 0, width: 1800, height: 1080))
+        // Smaller: 800x480 on 320x240 is 0.4 times, 24 px above and below.
+        #expect(
+            Layout.fit(IntRect(x: 0, y: 0, width: 800, height: 480), drawnFor: (800, 480), on: (320, 240))
+                == IntRect(x: 0, y: 24, width: 320, height: 192))
+        // Neighbours stay neighbours: touching rects touch, apart ones stay apart.
+        let a = Layout.fit(IntRect(x: 0, y: 0, width: 333, height: 100), drawnFor: (800, 480), on: (1366, 768))
+        let b = Layout.fit(IntRect(x: 333, y: 0, width: 100, height: 100), drawnFor: (800, 480), on: (1366, 768))
+        #expect(a.x + a.width == b.x && a.intersection(b).isEmpty)
+    }
+
+    /// The package's default layout (rects for 800x480) on an HDMI monitor fills its height, centred, unclipped.
+    @Test func thePackagesLayoutFillsAnHDMIMonitor() throws {
+        let layout = try LayoutReader.read(file: FolderCycleTests.root + "/packaging/layout.json")
+        let frames = layout.placement(screen: (1920, 1080)).frames
+        let screen = IntRect(x: 0, y: 0, width: 1920, height: 1080)
+        #expect(frames.count == layout.gauges.count)
+        for f in frames { #expect(f.intersection(screen) == f, "\(f) leaves the screen") }
+        let bounds = frames.dropFirst().reduce(frames[0]) { $0.union($1) }
+        #expect(bounds.width > 1600 && bounds.height > 950, "\(bounds)")
+        // Centred: inside the 1800x1080 area 60 px from either side, as the layout lies in its 800x480.
+        #expect(bounds.x >= 60 && bounds.x + bounds.width <= 1860, "centred: \(bounds)")
+    }
+}

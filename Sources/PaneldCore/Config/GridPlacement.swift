@@ -263,8 +263,9 @@ extension Layout {
             let y0 = grid.margin + (height - max(0, cellHeight) * rows) / 2
             let cw = max(0, cellWidth)
             let ch = max(0, cellHeight)
+            let design = logicalSize
             frames = gauges.indices.map { i in
-                if let r = gauges[i].rect { return r }
+                if let r = gauges[i].rect { return Layout.fit(r, drawnFor: design, on: s) }
                 guard let cell = cellOf[i] else { return screenRect }
                 return IntRect(
                     x: x0 + cell.column * (cw + grid.gap), y: y0 + cell.row * (ch + grid.gap),
@@ -305,6 +306,25 @@ extension Layout {
 }
 
 extension Layout {
+    /// A `rect` given for the layout's own screen (`mode`) placed on a screen of
+    /// another size: scaled by the smaller of the two ratios, so every gauge keeps
+    /// its proportions and the layout its arrangement, and centred (an 800x480
+    /// layout on a 1920x1080 monitor: 2.25 times, 1800x1080 with 60 px either
+    /// side). Both edges are scaled and rounded down, so rects that touch or are
+    /// apart stay so. On the layout's own size, or without a `mode`, as given. Pure.
+    static func fit(
+        _ r: IntRect, drawnFor design: (width: Int, height: Int)?, on screen: (width: Int, height: Int)
+    ) -> IntRect {
+        guard let d = design, d.width > 0, d.height > 0, d != screen else { return r }
+        let scale = min(Double(screen.width) / Double(d.width), Double(screen.height) / Double(d.height))
+        let ox = (Double(screen.width) - Double(d.width) * scale) / 2
+        let oy = (Double(screen.height) - Double(d.height) * scale) / 2
+        func x(_ v: Int) -> Int { Int((ox + Double(v) * scale).rounded(.down)) }
+        func y(_ v: Int) -> Int { Int((oy + Double(v) * scale).rounded(.down)) }
+        let x0 = x(r.x), y0 = y(r.y)
+        return IntRect(x: x0, y: y0, width: x(r.x + r.width) - x0, height: y(r.y + r.height) - y0)
+    }
+
     /// Throws the placement's issues on a `width` x `height` screen, with the
     /// layout file's name (a layout read without a mode is checked here, once
     /// the screen is known).
