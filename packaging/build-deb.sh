@@ -104,6 +104,8 @@ install -m 0644 "$HERE/debian/copyright" "$PKG/usr/share/doc/paneld/copyright"
 # The network drop-in (statsd over UDP, MQTT) and what the unit's hardening costs with it.
 install -D -m 0644 "$ROOT/systemd/network.conf" "$PKG/usr/share/doc/paneld/examples/network.conf"
 install -m 0644 "$ROOT/systemd/SECURITY.md" "$PKG/usr/share/doc/paneld/SECURITY.md"
+# The layout reference, for a Pi owner offline (paneld(1), FILES).
+install -m 0644 "$ROOT/docs/layout.md" "$PKG/usr/share/doc/paneld/layout.md"
 # The example dashboards (layout, feeder script, its service and timer), as examples/
 # holds them; examples/README.md says how to install one from here.
 for d in "$ROOT"/examples/*/; do
