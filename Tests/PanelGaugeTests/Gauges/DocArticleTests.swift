@@ -12,16 +12,17 @@ import Testing
         // article FirstGauge begin
         let cpu = try Gauge(value: 73, in: 0...100) { "CPU" }
             .valueFormat(.percent())
-            .gaugeStyle(.accessoryCircularCapacity)
+            .gaugeStyle(.accessoryCircular)
             .thresholds(try Thresholds(.green, (60, .orange), (85, .red)))
 
         let image = Image(width: 160, height: 120)
         let canvas = Canvas(surface: image.surface)
         canvas.clear(Color(red: 16, green: 20, blue: 24))
         cpu.draw(in: Rect(x: 0, y: 0, width: 160, height: 120), on: canvas)
-        let png = try PNG.encode(image.surface)
+        try PNG.write(image.surface, to: "/tmp/cpu.png")
         // article FirstGauge end
-        #expect(Array(png.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        let back = try PNG.read("/tmp/cpu.png")
+        #expect(back.width == 160 && back.height == 120)
         // 73 % is past the orange threshold: the indicator is orange.
         var orange = 0
         for y in 0..<120 {
@@ -30,7 +31,53 @@ import Testing
                 if p.red > 200 && p.green > 100 && p.green < 200 && p.blue < 80 { orange += 1 }
             }
         }
-        #expect(orange > 200)
+        #expect(orange > 100)
+        // The label is drawn: the same gauge without it differs.
+        let unlabelled = Image(width: 160, height: 120)
+        let other = Canvas(surface: unlabelled.surface)
+        other.clear(Color(red: 16, green: 20, blue: 24))
+        try Gauge(value: 73, in: 0...100).valueFormat(.percent()).gaugeStyle(.accessoryCircular)
+            .thresholds(try Thresholds(.green, (60, .orange), (85, .red)))
+            .draw(in: Rect(x: 0, y: 0, width: 160, height: 120), on: other)
+        var differ = 0
+        for y in 0..<120 {
+            for x in 0..<160 where image.surface.pixel(x: x, y: y) != unlabelled.surface.pixel(x: x, y: y) {
+                differ += 1
+            }
+        }
+        #expect(differ > 30, "the label 'CPU' is not drawn")
+    }
+
+    @Test func dialArticleAnimatesThroughThresholds() throws {
+        // article Dials begin
+        let pressure = try Gauge(value: 1013, in: 950...1050) { "Pressure" }
+            .valueFormat(.number(decimals: 0, unit: "hPa"))
+            .gaugeStyle(DialGaugeStyle(valueArc: 0.04))
+            .thresholds(try Thresholds(.blue, (1000, .green), (1030, .orange)))
+
+        var animated = AnimatedGauge(pressure, animation: GaugeAnimation(duration: 0.5, curve: .easeInOut))
+        try animated.setValue(1040, at: 0)
+
+        let image = Image(width: 240, height: 240)
+        let canvas = Canvas(surface: image.surface)
+        for (frame, time) in [0.0, 0.25, 0.5].enumerated() {
+            canvas.clear(.black)
+            animated.gauge(at: time).draw(in: Rect(x: 0, y: 0, width: 240, height: 240), on: canvas)
+            try PNG.write(image.surface, to: "/tmp/pressure-\(frame).png")
+        }
+        // article Dials end
+        let frames = try (0..<3).map { try PNG.read("/tmp/pressure-\($0).png").rgb }
+        #expect(frames[0] != frames[1] && frames[1] != frames[2], "the needle moves between the frames")
+        #expect(!animated.isAnimating(at: 0.5) && animated.gauge(at: 0.5).value == 1040)
+        // The band shows the thresholds' colours as sections; the last frame's value arc is orange.
+        func count(_ rgb: [UInt8], _ c: Color) -> Int {
+            stride(from: 0, to: rgb.count, by: 3).filter {
+                abs(Int(rgb[$0]) - Int(c.red)) < 8 && abs(Int(rgb[$0 + 1]) - Int(c.green)) < 8
+                    && abs(Int(rgb[$0 + 2]) - Int(c.blue)) < 8
+            }.count
+        }
+        for c in [Color.blue, .green, .orange] { #expect(count(frames[0], c) > 40, "\(c) section") }
+        #expect(count(frames[2], .orange) > count(frames[0], .orange))
     }
 
     @Test func customStyleArticleIsTheTestedStyle() throws {
@@ -39,7 +86,7 @@ import Testing
         #expect(img.rgb(10, 2) == RGB(.red))
     }
 
-    @Test(arguments: ["FirstGauge", "CustomStyle"])
+    @Test(arguments: ["FirstGauge", "CustomStyle", "Dials"])
     func articleCodeIsTheTestedCode(article: String) throws {
         let text = try #require(
             Paths.read(Paths.repoRoot + "/Sources/PanelGauge/PanelGauge.docc/Articles/\(article).md"))
