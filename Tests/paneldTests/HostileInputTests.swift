@@ -208,11 +208,16 @@ import Testing
         for k in 0..<writers {
             Thread.detachNewThread {
                 do {
+                    // Every writer ready before any connects: 500 at once fill the table for certain.
+                    results.arrive()
                     let c = try TestClient(path)
                     // Ten batches 100 ms apart: every connection lives long enough to overlap the others.
                     for b in 0..<10 {
                         var batch = ""
-                        for i in (b * lines / 10)..<((b + 1) * lines / 10) { batch += "g\(k % 250) \(k * 1_000 + i)\n" }
+                        // In range (0...100): writer k < 250 sends 10.000..., writer k + 250 sends 60.000...
+                        for i in (b * lines / 10)..<((b + 1) * lines / 10) {
+                            batch += "g\(k % 250) \(Self.writerValue(k, i, lines))\n"
+                        }
                         try c.send(batch, timeout: 60_000)
                         usleep(100_000)
                     }
@@ -226,14 +231,20 @@ import Testing
         }
         #expect(results.wait(timeoutSeconds: 120), "writers did not finish")
         #expect(results.lost == 0, "\(results.lost) writer(s) lost their connection")
+        #expect(d.log().contains("client table full (256)"), "the table was never full: \(d.log())")
         print(
             "500 writers: \(results.lost) lost; log: \(d.log().split(separator: "\n").filter { $0.contains("table") })")
         let c = try TestClient(path)
-        let values = try c.list()
+        let values = try c.list(timeout: 60_000)
         for g in 0..<250 {
-            let last = [g, g + 250].map { String($0 * 1_000 + lines - 1) }
+            let last = [g, g + 250].map { GaugeStore.format(Self.writerValue($0, lines - 1, lines)) }
             #expect(last.contains(values["g\(g)"] ?? ""), "g\(g) = \(values["g\(g)"] ?? "none"), want one of \(last)")
         }
+    }
+
+    /// The `i`-th of `lines` values writer `k` sends: its own, and inside the gauges' range.
+    static func writerValue(_ k: Int, _ i: Int, _ lines: Int) -> Double {
+        (k < 250 ? 10 : 60) + Double(i) / Double(lines) * 10
     }
 
     /// A churning attacker (silent connections, more than the table holds, each
@@ -284,6 +295,16 @@ final class WriterResults: @unchecked Sendable {
         done += 1
         if !ok { lost += 1 }
         lock.broadcast()
+        lock.unlock()
+    }
+    private var arrived = 0
+    /// Waits until all `count` writers have arrived (or 30 s).
+    func arrive() {
+        lock.lock()
+        arrived += 1
+        lock.broadcast()
+        let until = Date(timeIntervalSinceNow: 30)
+        while arrived < count { if !lock.wait(until: until) { break } }
         lock.unlock()
     }
     func wait(timeoutSeconds: Double) -> Bool {

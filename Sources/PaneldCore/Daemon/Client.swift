@@ -85,6 +85,12 @@ final class Client {
         outputStart = 0
     }
 
+    /// Whether the kernel holds bytes from the client that paneld has not read yet.
+    var hasUnreadInput: Bool {
+        var byte: UInt8 = 0
+        return recv(fd.rawValue, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) > 0
+    }
+
     /// What ``Eviction`` weighs.
     var evictionCandidate: Eviction.Candidate {
         Eviction.Candidate(

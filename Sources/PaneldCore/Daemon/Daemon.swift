@@ -613,9 +613,20 @@ package final class Daemon {
             if clients.count >= settings.maxClients {
                 let now = monotonicMilliseconds()
                 noteTableFull(now: now)
-                let choice = Eviction.choose(
-                    clients.values.map(\.evictionCandidate), now: now, grace: settings.evictionGrace,
-                    idleAfter: settings.evictableIdle)
+                // A client whose bytes wait unread in the kernel is sending (paneld, busy, is
+                // behind): never the one evicted. At most 16 such are passed over per choice.
+                var passed: Set<Int> = []
+                var choice: Eviction
+                repeat {
+                    choice = Eviction.choose(
+                        clients.values.filter { !passed.contains($0.id) }.map(\.evictionCandidate), now: now,
+                        grace: settings.evictionGrace, idleAfter: settings.evictableIdle)
+                    guard let id = choice.victim, let c = clients.values.first(where: { $0.id == id }),
+                        c.hasUnreadInput
+                    else { break }
+                    passed.insert(id)
+                } while passed.count < 16
+                if passed.count == 16 { choice = Eviction(victim: nil, nextChance: now + settings.evictionGrace) }
                 guard let id = choice.victim, let c = clients.values.first(where: { $0.id == id }) else {
                     // Nobody may be evicted yet: new connections wait in the listen queue.
                     waitsInEpisode += 1
@@ -785,6 +796,12 @@ package final class Daemon {
             if let since = c.blockedSince, now - since >= settings.stuckClientTimeout {
                 drop(c, reason: "not reading its replies for \(settings.stuckClientTimeout) ms")
             } else if let since = c.partialSince, now - since >= settings.lineTimeout {
+                // Bytes of it wait in the kernel: paneld, busy, has not read them yet.
+                // The line is late by paneld's pace, not the client's: it goes on.
+                if c.hasUnreadInput {
+                    c.partialSince = now
+                    continue
+                }
                 drop(c, reason: "line not finished within \(settings.lineTimeout) ms", priority: .info)
             } else {
                 drop(c, reason: "nothing sent for \(settings.idleTimeout / 1000) s", priority: .info)

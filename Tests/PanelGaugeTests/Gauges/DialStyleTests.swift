@@ -39,6 +39,27 @@ import Testing
         #expect(try layout(try gauge(style, range: 20...90), 200, 200).majorCount == 5)
     }
 
+    /// The needle never crosses the label or the value: both lie in the scale's
+    /// opening, outside every direction the needle (and its tail) can point, at
+    /// every size from 140 px, with the default scale and with a 240-degree one.
+    /// (Smaller, the opening may have no room for the label under the value; it
+    /// then goes over the hub.)
+    @Test func theNeedleNeverCrossesTheLabelOrTheValue() throws {
+        for style in [DialGaugeStyle(), DialGaugeStyle(startAngle: 150, sweep: 240)] {
+            for side in stride(from: 140.0, through: 400, by: 10) {
+                let l = try layout(try gauge(style), side, side)
+                let needle = (length: l.needleLength, tail: l.needleTail, halfWidth: l.needleBaseWidth / 2 + 1)
+                for (what, box) in [("label", l.titleBox), ("value", l.valueBox)] {
+                    let b = try #require(box, "\(side): no \(what)")
+                    #expect(
+                        DialLayout.outsideSweep(
+                            b, center: l.center, start: l.startAngle, sweep: l.sweep, needle: needle),
+                        "\(side) px, sweep \(style.sweep.degrees): the needle crosses the \(what)")
+                }
+            }
+        }
+    }
+
     /// At every size, shown labels keep apart, inside the ticks' inner
     /// circle (or outside the scale, within the square), and the label and
     /// value lines lie inside the ticks clear of the hub and the scale labels.
@@ -72,17 +93,21 @@ import Testing
                         #expect(dx >= 2 || dy >= 2, "\(range) \(side): \(a.text) meets \(b.text)")
                     }
                 }
-                if let t = l.titleBox { #expect(DialLayout.farthest(of: t, from: l.center) <= tickInner) }
-                if let v = l.valueBox {
+                let needle = (length: l.needleLength, tail: l.needleTail, halfWidth: l.needleBaseWidth / 2 + 1)
+                for (what, box) in [("label", l.titleBox), ("value", l.valueBox)] {
+                    guard let box else { continue }
                     // Inside the ticks, or in the scale's opening (outside the
                     // needle's sweep, so off the ticks and the band) within the square.
-                    let needle = (length: l.needleLength, tail: l.needleTail, halfWidth: l.needleBaseWidth / 2 + 1)
                     #expect(
-                        DialLayout.farthest(of: v, from: l.center) <= tickInner
+                        DialLayout.farthest(of: box, from: l.center) <= tickInner
                             || (DialLayout.outsideSweep(
-                                v, center: l.center, start: l.startAngle, sweep: l.sweep, needle: needle)
-                                && DialLayout.farthest(of: v, from: l.center) <= side / 2),
-                        "\(range) \(side): the value reaches the ticks")
+                                box, center: l.center, start: l.startAngle, sweep: l.sweep, needle: needle)
+                                && DialLayout.farthest(of: box, from: l.center) <= side / 2),
+                        "\(range) \(side): the \(what) reaches the ticks")
+                }
+                if let t = l.titleBox, let v = l.valueBox {
+                    let (dx, dy) = distance(t, v)
+                    #expect(dx > 0 || dy > 0, "\(range) \(side): the label meets the value")
                 }
                 for box in [l.titleBox, l.valueBox].compactMap({ $0 }) {
                     #expect(DialLayout.nearest(of: box, to: l.center) >= l.hubRadius)

@@ -271,12 +271,12 @@ final class TestClient {
         return try readLine(timeout: timeout)
     }
 
-    /// `list` as a dictionary.
-    func list() throws -> [String: String] {
+    /// `list` as a dictionary, each line within `timeout` ms.
+    func list(timeout: Int64 = 10_000) throws -> [String: String] {
         try send("list\n")
         var out: [String: String] = [:]
         while true {
-            let l = try readLine()
+            let l = try readLine(timeout: timeout)
             if l == "END" { return out }
             let parts = l.split(separator: " ")
             out[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""

@@ -20,9 +20,11 @@ import Synchronization
 /// `.outside`), the value arc (``valueArc``, round ends, in the tint, from the
 /// scale's start to the value), the band (the environment's track colour under
 /// the ``sections``), the ticks (their outer ends on one circle), the labels
-/// (when inside), and the free centre: the label above the hub, the current
-/// value below it, the needle (the tint's colour at the value, or its own)
-/// over all of it and the hub over the needle.
+/// (when inside), and the free centre: the current value below the hub and
+/// the label under it, both where the needle never passes (in the scale's
+/// opening; the label goes over the hub only when the opening has no room for
+/// it), the needle (the tint's colour at the value, or its own) over all of it
+/// and the hub over the needle.
 ///
 /// Text sizes: scale labels at ``DrawContext/endLabelSize`` (at most `0.16 R`,
 /// a step of ``TypeScale/steps`` on a type scale), the label at
@@ -494,7 +496,7 @@ public struct DialLayout: Sendable, Hashable {
     /// Radius of the circle inside the ticks that the label and the current
     /// value stay in (they also keep clear of the scale labels).
     public var freeRadius: Double
-    /// The label's line above the hub, and its text size.
+    /// The label's line under the current value (over the hub when the scale's opening has no room), and its text size.
     public var titleBox: Rect?
     /// See ``titleBox``.
     public var titleSize: Double
@@ -768,10 +770,12 @@ extension DialLayout {
         /// band, the ticks and the value arc too, all within the sweep), in
         /// the dial's circle; nil when there is none (a full-turn scale), and
         /// the value then sits under the hub as the label sits over it.
-        func fitClearOfNeedle(_ sizes: [Double], width: (Double) -> Double) -> (size: Double, box: Rect)? {
+        func fitClearOfNeedle(_ sizes: [Double], from top: Double? = nil, width: (Double) -> Double) -> (
+            size: Double, box: Rect
+        )? {
             for s in sizes {
                 let w = width(s)
-                var y0 = ctr.y + clear
+                var y0 = top ?? ctr.y + clear
                 while true {
                     let box = Rect(x: ctr.x - w / 2, y: y0, width: w, height: s)
                     if Self.farthest(of: box, from: ctr) > outer - 1 { break }
@@ -795,26 +799,6 @@ extension DialLayout {
         }
         titleSize = 0
         titleBox = nil
-        if let label = c.label {
-            // As large as the scale labels when there are some, so the dial's
-            // smaller texts share one size.
-            let top = shown.isEmpty ? context.titleSize : min(context.titleSize, labelSize)
-            let natural = { (s: Double) in label.size(pixelSize: s, context: context).width + 1 }
-            if let (s, box) = fit(sizes(from: top), below: false, width: natural) {
-                (titleSize, titleBox) = (s, box)
-            } else if let s = sizes(from: top).last {
-                // Too long at any size: the smallest, as wide as its place
-                // allows, ending in an ellipsis.
-                var lo = 0.0, hi = 2 * limit
-                for _ in 0..<30 {
-                    let w = (lo + hi) / 2
-                    if fit([s], below: false, width: { _ in w }) != nil { lo = w } else { hi = w }
-                }
-                if lo >= 2 * s, let (_, box) = fit([s], below: false, width: { _ in lo }) {
-                    (titleSize, titleBox) = (s, box)
-                }
-            }
-        }
         valueSize = 0
         valueBox = nil
         if let current = c.currentValueLabel {
@@ -833,6 +817,30 @@ extension DialLayout {
                 ?? fit(sizes(from: top), below: true, width: width)
             {
                 (valueSize, valueBox) = (s, box)
+            }
+        }
+        if let label = c.label {
+            // As large as the scale labels when there are some, so the dial's
+            // smaller texts share one size.
+            let top = shown.isEmpty ? context.titleSize : min(context.titleSize, labelSize)
+            let natural = { (s: Double) in label.size(pixelSize: s, context: context).width + 1 }
+            // Under the value, where the needle never passes; else over the hub.
+            let under = valueBox.map { $0.maxY + gap }
+            if let under, let (s, box) = fitClearOfNeedle(sizes(from: top), from: under, width: natural) {
+                (titleSize, titleBox) = (s, box)
+            } else if let (s, box) = fit(sizes(from: top), below: false, width: natural) {
+                (titleSize, titleBox) = (s, box)
+            } else if let s = sizes(from: top).last {
+                // Too long at any size: the smallest, as wide as its place
+                // allows, ending in an ellipsis.
+                var lo = 0.0, hi = 2 * limit
+                for _ in 0..<30 {
+                    let w = (lo + hi) / 2
+                    if fit([s], below: false, width: { _ in w }) != nil { lo = w } else { hi = w }
+                }
+                if lo >= 2 * s, let (_, box) = fit([s], below: false, width: { _ in lo }) {
+                    (titleSize, titleBox) = (s, box)
+                }
             }
         }
     }
