@@ -228,6 +228,60 @@ import Testing
         #expect(fake.openDescriptors.isEmpty)
     }
 
+    /// A getty started on the console sets it to text mode, clears it and hangs up
+    /// paneld's descriptor (systemd's TTYReset, TTYVTDisallocate, TTYVHangup): the
+    /// descriptor is polled for that hang-up alone, the console is taken again, and the
+    /// next frame is drawn whole; close gives back the mode the console had first.
+    @Test func aGettyTakingTheConsoleIsNoticedAndTheWholeFrameRedrawn() throws {
+        let fake = FakeFB()
+        let out = try FBDevOutput(options: FBDevOutputOptions(), syscalls: fake)
+        let tty = try #require(out.pollDescriptor, "the console's descriptor is not polled")
+        #expect(out.pollEvents == 0, "typing on the terminal must not wake paneld")
+        let model = PictureModel(width: 24, height: 10)
+        _ = model.fill(IntRect(x: 0, y: 0, width: 24, height: 10), 0xFF11_2233)
+        try out.present(damage: []) { model.draw($0, $1) }
+        try out.present(damage: model.fill(IntRect(x: 2, y: 2, width: 3, height: 3), 0xFF44_5566)) {
+            model.draw($0, $1)
+        }
+        #expect(!out.needsFullRedraw)
+
+        // The getty: text mode, the console's text drawn over the shown page, the hang-up.
+        fake.mode = .text
+        let shown = fake.shown(format: .xrgb8888)
+        memset(shown.base, 0x55, shown.stride * shown.height)
+        fake.trace.removeAll()
+        try out.handleEvents()
+        #expect(fake.trace == ["close tty", "open /dev/tty0", "hide cursor", "console graphics"])
+        #expect(out.pollDescriptor != nil && out.pollDescriptor != tty)
+        #expect(out.needsFullRedraw)
+        try out.present(damage: []) { model.draw($0, $1) }
+        #expect(model.drawCalls.last == [IntRect(x: 0, y: 0, width: 24, height: 10)])
+        expectShown(fake, model)
+
+        fake.trace.removeAll()
+        out.close()
+        #expect(Array(fake.trace.suffix(3)) == ["console text", "show cursor", "close tty"])
+        #expect(fake.openDescriptors.isEmpty)
+    }
+
+    /// Text mode set without a hang-up is found at the next frame, which is drawn whole.
+    @Test func textModeSetBySomeoneElseIsFoundAtTheNextFrame() throws {
+        let fake = FakeFB()
+        let out = try FBDevOutput(options: FBDevOutputOptions(), syscalls: fake)
+        let model = PictureModel(width: 24, height: 10)
+        try out.present(damage: []) { model.draw($0, $1) }
+        fake.mode = .text
+        fake.trace.removeAll()
+        try out.present(damage: model.fill(IntRect(x: 1, y: 1, width: 2, height: 2), 0xFF00_FF00)) {
+            model.draw($0, $1)
+        }
+        #expect(Array(fake.trace.prefix(4)) == ["close tty", "open /dev/tty0", "hide cursor", "console graphics"])
+        #expect(model.drawCalls.last == [IntRect(x: 0, y: 0, width: 24, height: 10)])
+        expectShown(fake, model)
+        out.close()
+        #expect(fake.openDescriptors.isEmpty)
+    }
+
     @Test func withoutAConsoleItStillDraws() throws {
         let fake = FakeFB()
         fake.consoleErrno = EACCES

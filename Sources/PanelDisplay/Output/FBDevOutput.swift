@@ -35,6 +35,13 @@ public struct FBDevOutputOptions: Equatable, Sendable {
 /// Either way the drawn rectangles are then written back with `pwrite` (see
 /// `writeBack(_:page:)`: DRM's fbdev emulation shows nothing else).
 /// ``close()`` restores the pan offset, the screen info, the console mode and the cursor.
+///
+/// The console is watched while the output is open: a getty (re)started on the
+/// foreground terminal sets it back to text mode and clears it (systemd's `TTYReset=`,
+/// `TTYVHangup=`, `TTYVTDisallocate=`), and its hang-up ends paneld's descriptor.
+/// ``pollDescriptor`` is that descriptor, polled for the hang-up alone;
+/// ``handleEvents()`` then takes the console again and the next frame is drawn whole.
+/// A change to text mode without a hang-up is found at the next ``present(damage:draw:)``.
 public final class FBDevOutput: FrameOutput {
     /// The device node in use, such as `/dev/fb0`.
     public let path: String
@@ -59,6 +66,7 @@ public final class FBDevOutput: FrameOutput {
     private let panelWidth: Int
     private let panelHeight: Int
     private let shadow: Image?
+    /// The console's descriptor and the mode it had before paneld took it (restored at close).
     private var console: (fd: Int32, mode: ConsoleMode)?
     private var backPage: Int
     private var staleInBack: [IntRect] = []
@@ -141,14 +149,15 @@ public final class FBDevOutput: FrameOutput {
 
     /// Graphics mode and no cursor, so the text console does not draw over the frame.
     /// Without a console (no VT, or not allowed) paneld still draws; it says so once.
-    private func takeConsole() {
+    /// `restoring` is the mode to give back at close when the console is taken again.
+    private func takeConsole(restoring: ConsoleMode? = nil) {
         do {
             let tty = try sys.openConsole()
             do {
                 let mode = try sys.consoleMode(tty)
                 try sys.write(tty, FBDevOutput.hideCursor)
                 try sys.setConsoleMode(tty, .graphics)
-                console = (tty, mode)
+                console = (tty, restoring ?? mode)
             } catch {
                 sys.close(tty)
                 throw error
@@ -158,8 +167,23 @@ public final class FBDevOutput: FrameOutput {
         }
     }
 
-    /// Always nil: an fbdev output has no events to poll.
-    public var pollDescriptor: Int32? { nil }
+    /// The console was taken from the frame (`why`): a new descriptor, graphics mode
+    /// and no cursor again, and the next frame drawn whole.
+    private func retakeConsole(_ why: String) {
+        guard let (tty, mode) = console else { return }
+        sys.close(tty)
+        console = nil
+        takeConsole(restoring: mode)
+        drewFirstFrame = false
+        DisplayLog.notice("fbdev: \(why); console set to graphics mode again and the frame redrawn")
+    }
+
+    /// The console's descriptor while paneld holds it: its hang-up (a getty started on
+    /// the terminal) is the one event, see ``pollEvents``.
+    public var pollDescriptor: Int32? { closed ? nil : console?.fd }
+    /// None: poll reports the console's hang-up (POLLHUP) without asking; input typed
+    /// on the terminal must not wake paneld.
+    public var pollEvents: Int16 { 0 }
     /// Always false: ``present(damage:draw:)`` returns when the frame is shown.
     public var isBusy: Bool { false }
     /// True until the first frame is drawn.
@@ -188,6 +212,10 @@ public final class FBDevOutput: FrameOutput {
     ///   whatever `draw` throws.
     public func present(damage: [IntRect], draw: (Surface, [IntRect]) throws -> Void) throws {
         guard !closed else { throw DRMError("present after close", errno: EBADF) }
+        // Text mode set by someone else (fbcon then draws the terminal over the frame).
+        if let (tty, _) = console, (try? sys.consoleMode(tty)) != .graphics {
+            retakeConsole("the console was set to text mode")
+        }
         let full = !drewFirstFrame
         let damaged = full ? [bounds] : Damage.repaint(damage, in: bounds)
         if damaged.isEmpty { return }
@@ -233,8 +261,13 @@ public final class FBDevOutput: FrameOutput {
         }
     }
 
-    /// Does nothing: an fbdev output has no events.
-    public func handleEvents() throws {}
+    /// The console's descriptor was hung up (poll reports nothing else for it): a
+    /// getty started on the terminal, after setting it to text mode and clearing it.
+    /// The console is taken again and the next frame is drawn whole.
+    public func handleEvents() throws {
+        guard !closed else { return }
+        retakeConsole("the console was hung up (a getty started on it)")
+    }
 
     /// Pans back, restores the screen info, unmaps, then gives the console back its
     /// mode and cursor. The console goes last although it was taken last: switching
