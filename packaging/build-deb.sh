@@ -81,15 +81,17 @@ if [ "$ARCH" = arm64 ]; then file_format=$("$triplet-objdump" -f "$BINARY" | sed
 head=
 [ -n "${2:-}" ] || head=$(git -C "$ROOT" rev-parse HEAD 2>/dev/null | cut -c1-12) || true
 version_text() {
-    local sysroot=${PANELD_ARM64_SYSROOT:-$ROOT/.build-aarch64/sysroot-bookworm} strings
+    local sysroot=${PANELD_ARM64_SYSROOT:-$ROOT/.build-aarch64/sysroot-bookworm} strings revision
     if [ "$ARCH" = amd64 ]; then
         "$BINARY" --version
     elif command -v qemu-aarch64-static >/dev/null && [ -d "$sysroot" ]; then
         qemu-aarch64-static -L "$sysroot" "$BINARY" --version
     else
         strings=$("$triplet-strings" -a -n 5 "$BINARY")
+        revision='[0-9a-f]{12}'
+        [ -z "$head" ] || revision=$head
         printf 'paneld %s (git %s)\n' "$(grep -Fx "$UPSTREAM" <<<"$strings" | head -1)" \
-            "$(grep -Ex "${head:-[0-9a-f]{12}}(\\+dirty)?" <<<"$strings" | head -1)"
+            "$(grep -Ex "$revision(\\+dirty)?" <<<"$strings" | head -1)"
     fi
 }
 said=$(version_text)
