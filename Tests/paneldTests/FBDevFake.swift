@@ -17,6 +17,10 @@ final class FakeFB: FBSyscalls {
     var vsyncErrno: Int32? = nil
     var consoleErrno: Int32? = nil
     var mode: ConsoleMode = .text
+    /// The console's descriptor hung up (a getty started); a new one is not.
+    var hungUp = false
+    /// Input typed on the console and not read.
+    var inputPending = false
     private(set) var memory: UnsafeMutableRawPointer?
     /// Like Linux 6.1's DRM fbdev emulation: the screen shows only bytes that came
     /// through write(2), never what was stored through the mapping.
@@ -113,8 +117,11 @@ final class FakeFB: FBSyscalls {
 
     func openConsole() throws -> Int32 {
         if let e = consoleErrno { throw DRMError("open(/dev/tty0)", errno: e) }
+        hungUp = false
         return try open("/dev/tty0")
     }
+
+    func consoleState(_ fd: Int32) -> (hungUp: Bool, inputPending: Bool) { (hungUp, inputPending) }
 
     func consoleMode(_ fd: Int32) throws -> ConsoleMode { mode }
 

@@ -236,7 +236,6 @@ import Testing
         let fake = FakeFB()
         let out = try FBDevOutput(options: FBDevOutputOptions(), syscalls: fake)
         let tty = try #require(out.pollDescriptor, "the console's descriptor is not polled")
-        #expect(out.pollEvents == 0, "typing on the terminal must not wake paneld")
         let model = PictureModel(width: 24, height: 10)
         _ = model.fill(IntRect(x: 0, y: 0, width: 24, height: 10), 0xFF11_2233)
         try out.present(damage: []) { model.draw($0, $1) }
@@ -247,6 +246,7 @@ import Testing
 
         // The getty: text mode, the console's text drawn over the shown page, the hang-up.
         fake.mode = .text
+        fake.hungUp = true
         let shown = fake.shown(format: .xrgb8888)
         memset(shown.base, 0x55, shown.stride * shown.height)
         fake.trace.removeAll()
@@ -262,6 +262,25 @@ import Testing
         out.close()
         #expect(Array(fake.trace.suffix(3)) == ["console text", "show cursor", "close tty"])
         #expect(fake.openDescriptors.isEmpty)
+    }
+
+    /// Input typed on the console that nobody reads wakes paneld once: the descriptor
+    /// is left out of the poll until the next frame, and the console is not taken again.
+    @Test func unreadInputOnTheConsoleDoesNotKeepPaneldAwake() throws {
+        let fake = FakeFB()
+        let out = try FBDevOutput(options: FBDevOutputOptions(), syscalls: fake)
+        let model = PictureModel(width: 24, height: 10)
+        try out.present(damage: []) { model.draw($0, $1) }
+        let tty = try #require(out.pollDescriptor)
+        fake.inputPending = true
+        fake.trace.removeAll()
+        try out.handleEvents()
+        #expect(fake.trace.isEmpty && out.pollDescriptor == nil && !out.needsFullRedraw)
+        try out.present(damage: model.fill(IntRect(x: 1, y: 1, width: 2, height: 2), 0xFF00_FF00)) {
+            model.draw($0, $1)
+        }
+        #expect(out.pollDescriptor == tty)
+        out.close()
     }
 
     /// Text mode set without a hang-up is found at the next frame, which is drawn whole.

@@ -30,4 +30,7 @@ package protocol FBSyscalls: AnyObject {
     func setConsoleMode(_ fd: Int32, _ mode: ConsoleMode) throws
     /// Writes bytes to the console (the cursor show/hide escape sequences).
     func write(_ fd: Int32, _ text: String) throws
+    /// What poll(2) reports on the console's descriptor now: hung up (the terminal's
+    /// vhangup, as a getty's start does), and input typed on the terminal not yet read.
+    func consoleState(_ fd: Int32) -> (hungUp: Bool, inputPending: Bool)
 }

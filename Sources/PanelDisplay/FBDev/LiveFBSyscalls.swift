@@ -136,6 +136,12 @@ package final class LiveFBSyscalls: FBSyscalls {
         if ioctl(fd, UInt(KDSETMODE), CInt(mode.rawValue)) != 0 { throw DRMError("KDSETMODE(\(mode))", errno: errno) }
     }
 
+    package func consoleState(_ fd: Int32) -> (hungUp: Bool, inputPending: Bool) {
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard Glibc.poll(&p, 1, 0) > 0 else { return (false, false) }
+        return (p.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0, p.revents & Int16(POLLIN) != 0)
+    }
+
     package func write(_ fd: Int32, _ text: String) throws {
         var bytes = Array(text.utf8)
         let n = try retryingEINTR { Glibc.write(fd, &bytes, bytes.count) }

@@ -39,9 +39,11 @@ public struct FBDevOutputOptions: Equatable, Sendable {
 /// The console is watched while the output is open: a getty (re)started on the
 /// foreground terminal sets it back to text mode and clears it (systemd's `TTYReset=`,
 /// `TTYVHangup=`, `TTYVTDisallocate=`), and its hang-up ends paneld's descriptor.
-/// ``pollDescriptor`` is that descriptor, polled for the hang-up alone;
-/// ``handleEvents()`` then takes the console again and the next frame is drawn whole.
-/// A change to text mode without a hang-up is found at the next ``present(damage:draw:)``.
+/// ``pollDescriptor`` is that descriptor (POLLIN: the kernel wakes pollers of a hung-up
+/// terminal only for input or output); ``handleEvents()`` then takes the console again
+/// and the next frame is drawn whole. Input typed on the terminal that nobody reads
+/// leaves the descriptor out of the poll until the next frame. A change to text mode
+/// without a hang-up is found at the next ``present(damage:draw:)``.
 public final class FBDevOutput: FrameOutput {
     /// The device node in use, such as `/dev/fb0`.
     public let path: String
@@ -68,6 +70,8 @@ public final class FBDevOutput: FrameOutput {
     private let shadow: Image?
     /// The console's descriptor and the mode it had before paneld took it (restored at close).
     private var console: (fd: Int32, mode: ConsoleMode)?
+    /// Input typed on the console waits unread: not polled until the next frame.
+    private var consoleMuted = false
     private var backPage: Int
     private var staleInBack: [IntRect] = []
     private var drewFirstFrame = false
@@ -179,11 +183,8 @@ public final class FBDevOutput: FrameOutput {
     }
 
     /// The console's descriptor while paneld holds it: its hang-up (a getty started on
-    /// the terminal) is the one event, see ``pollEvents``.
-    public var pollDescriptor: Int32? { closed ? nil : console?.fd }
-    /// None: poll reports the console's hang-up (POLLHUP) without asking; input typed
-    /// on the terminal must not wake paneld.
-    public var pollEvents: Int16 { 0 }
+    /// the terminal) is the event; nil while typed input waits unread (until the next frame).
+    public var pollDescriptor: Int32? { closed || consoleMuted ? nil : console?.fd }
     /// Always false: ``present(damage:draw:)`` returns when the frame is shown.
     public var isBusy: Bool { false }
     /// True until the first frame is drawn.
@@ -216,6 +217,7 @@ public final class FBDevOutput: FrameOutput {
         if let (tty, _) = console, (try? sys.consoleMode(tty)) != .graphics {
             retakeConsole("the console was set to text mode")
         }
+        consoleMuted = false
         let full = !drewFirstFrame
         let damaged = full ? [bounds] : Damage.repaint(damage, in: bounds)
         if damaged.isEmpty { return }
@@ -261,12 +263,18 @@ public final class FBDevOutput: FrameOutput {
         }
     }
 
-    /// The console's descriptor was hung up (poll reports nothing else for it): a
-    /// getty started on the terminal, after setting it to text mode and clearing it.
-    /// The console is taken again and the next frame is drawn whole.
+    /// The console's descriptor was hung up: a getty started on the terminal, after
+    /// setting it to text mode and clearing it. The console is taken again and the next
+    /// frame is drawn whole. Input typed on the terminal and not read leaves the
+    /// descriptor out of the poll until the next frame.
     public func handleEvents() throws {
-        guard !closed else { return }
-        retakeConsole("the console was hung up (a getty started on it)")
+        guard !closed, let (tty, _) = console else { return }
+        let state = sys.consoleState(tty)
+        if state.hungUp {
+            retakeConsole("the console was hung up (a getty started on it)")
+        } else if state.inputPending {
+            consoleMuted = true
+        }
     }
 
     /// Pans back, restores the screen info, unmaps, then gives the console back its

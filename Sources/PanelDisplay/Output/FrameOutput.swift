@@ -29,11 +29,8 @@ public protocol FrameOutput: AnyObject {
     var height: Int { get }
     /// The format of the surface passed to `draw`.
     var format: PixelFormat { get }
-    /// A descriptor to include in the poll loop (for ``pollEvents``), or nil.
+    /// A descriptor to include in the poll loop (POLLIN), or nil.
     var pollDescriptor: Int32? { get }
-    /// The poll(2) events to wait for on ``pollDescriptor`` (POLLHUP and POLLERR are
-    /// reported without asking); POLLIN unless the output says otherwise.
-    var pollEvents: Int16 { get }
     /// True while the previous frame is not yet on screen (a page flip is pending).
     var isBusy: Bool { get }
     /// True when the next `present` must redraw everything (first frame, DRM master regained).
@@ -48,9 +45,6 @@ public protocol FrameOutput: AnyObject {
 }
 
 extension FrameOutput {
-    /// POLLIN: the descriptor becomes readable when an event (a page flip) is pending.
-    public var pollEvents: Int16 { Int16(POLLIN) }
-
     /// Waits until the last presented frame is on screen (its page flip done), at
     /// most `timeout` milliseconds; for programs without a poll loop of their own.
     public func waitUntilShown(timeout: Int32 = 1000) throws {

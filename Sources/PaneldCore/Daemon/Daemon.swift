@@ -203,7 +203,7 @@ package final class Daemon {
         var outputIndex: Int? = nil
         if let o = output.pollDescriptor {
             outputIndex = entries.count
-            entries.append((FileDescriptor(rawValue: o), PollEvents(rawValue: output.pollEvents)))
+            entries.append((FileDescriptor(rawValue: o), .input))
         }
         var watcherIndex: Int? = nil
         var ueventIndex: Int? = nil
