@@ -17,10 +17,8 @@ final class FakeFB: FBSyscalls {
     var vsyncErrno: Int32? = nil
     var consoleErrno: Int32? = nil
     var mode: ConsoleMode = .text
-    /// The console's descriptor hung up (a getty started); a new one is not.
-    var hungUp = false
-    /// Input typed on the console and not read.
-    var inputPending = false
+    /// A terminal's node changed since the watch was last read.
+    var terminalChanged = false
     private(set) var memory: UnsafeMutableRawPointer?
     /// Like Linux 6.1's DRM fbdev emulation: the screen shows only bytes that came
     /// through write(2), never what was stored through the mapping.
@@ -62,7 +60,7 @@ final class FakeFB: FBSyscalls {
     }
 
     func close(_ fd: Int32) {
-        trace.append("close \(fd == 11 ? "fb" : "tty")")
+        trace.append("close \(fd == 11 ? "fb" : fd == watchFD ? "watch" : "tty")")
         openDescriptors.remove(fd)
     }
 
@@ -117,11 +115,19 @@ final class FakeFB: FBSyscalls {
 
     func openConsole() throws -> Int32 {
         if let e = consoleErrno { throw DRMError("open(/dev/tty0)", errno: e) }
-        hungUp = false
         return try open("/dev/tty0")
     }
 
-    func consoleState(_ fd: Int32) -> (hungUp: Bool, inputPending: Bool) { (hungUp, inputPending) }
+    private(set) var watchFD: Int32 = -1
+    func watchTerminals() throws -> Int32 {
+        watchFD = try open("inotify /dev")
+        return watchFD
+    }
+
+    func drainTerminalWatch(_ fd: Int32) -> Bool {
+        defer { terminalChanged = false }
+        return terminalChanged
+    }
 
     func consoleMode(_ fd: Int32) throws -> ConsoleMode { mode }
 

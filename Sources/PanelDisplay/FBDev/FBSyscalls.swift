@@ -30,7 +30,10 @@ package protocol FBSyscalls: AnyObject {
     func setConsoleMode(_ fd: Int32, _ mode: ConsoleMode) throws
     /// Writes bytes to the console (the cursor show/hide escape sequences).
     func write(_ fd: Int32, _ text: String) throws
-    /// What poll(2) reports on the console's descriptor now: hung up (the terminal's
-    /// vhangup, as a getty's start does), and input typed on the terminal not yet read.
-    func consoleState(_ fd: Int32) -> (hungUp: Bool, inputPending: Bool)
+    /// An inotify descriptor (non-blocking) for attribute changes of the terminals'
+    /// device nodes in `/dev` (a getty starting on a terminal changes its owner and mode).
+    func watchTerminals() throws -> Int32
+    /// Reads every pending event of `watchTerminals`' descriptor: true when a
+    /// terminal's node (`ttyN`) changed.
+    func drainTerminalWatch(_ fd: Int32) -> Bool
 }

@@ -38,12 +38,11 @@ public struct FBDevOutputOptions: Equatable, Sendable {
 ///
 /// The console is watched while the output is open: a getty (re)started on the
 /// foreground terminal sets it back to text mode and clears it (systemd's `TTYReset=`,
-/// `TTYVHangup=`, `TTYVTDisallocate=`), and its hang-up ends paneld's descriptor.
-/// ``pollDescriptor`` is that descriptor (POLLIN: the kernel wakes pollers of a hung-up
-/// terminal only for input or output); ``handleEvents()`` then takes the console again
-/// and the next frame is drawn whole. Input typed on the terminal that nobody reads
-/// leaves the descriptor out of the poll until the next frame. A change to text mode
-/// without a hang-up is found at the next ``present(damage:draw:)``.
+/// `TTYVTDisallocate=`), then changes the terminal node's owner and mode. Those
+/// changes reach ``pollDescriptor``, an inotify watch on `/dev`; ``handleEvents()``
+/// then finds the console in text mode, takes it again, and the next frame is drawn
+/// whole. A change to text mode seen no other way is found at the next
+/// ``present(damage:draw:)``.
 public final class FBDevOutput: FrameOutput {
     /// The device node in use, such as `/dev/fb0`.
     public let path: String
@@ -70,8 +69,8 @@ public final class FBDevOutput: FrameOutput {
     private let shadow: Image?
     /// The console's descriptor and the mode it had before paneld took it (restored at close).
     private var console: (fd: Int32, mode: ConsoleMode)?
-    /// Input typed on the console waits unread: not polled until the next frame.
-    private var consoleMuted = false
+    /// The inotify watch on the terminals' nodes while paneld holds the console.
+    private var terminalWatch: Int32?
     private var backPage: Int
     private var staleInBack: [IntRect] = []
     private var drewFirstFrame = false
@@ -149,6 +148,11 @@ public final class FBDevOutput: FrameOutput {
         backPage = pages == 2 ? 1 : 0
         do { try sys.unblank(fd) } catch { DRMLog.warning("\(error)") }
         takeConsole()
+        if console != nil {
+            do { terminalWatch = try sys.watchTerminals() } catch {
+                DRMLog.warning("a getty starting on the console will not be noticed until the next frame: \(error)")
+            }
+        }
     }
 
     /// Graphics mode and no cursor, so the text console does not draw over the frame.
@@ -182,9 +186,8 @@ public final class FBDevOutput: FrameOutput {
         DisplayLog.notice("fbdev: \(why); console set to graphics mode again and the frame redrawn")
     }
 
-    /// The console's descriptor while paneld holds it: its hang-up (a getty started on
-    /// the terminal) is the event; nil while typed input waits unread (until the next frame).
-    public var pollDescriptor: Int32? { closed || consoleMuted ? nil : console?.fd }
+    /// The watch on the terminals' device nodes while paneld holds the console.
+    public var pollDescriptor: Int32? { closed ? nil : terminalWatch }
     /// Always false: ``present(damage:draw:)`` returns when the frame is shown.
     public var isBusy: Bool { false }
     /// True until the first frame is drawn.
@@ -217,7 +220,6 @@ public final class FBDevOutput: FrameOutput {
         if let (tty, _) = console, (try? sys.consoleMode(tty)) != .graphics {
             retakeConsole("the console was set to text mode")
         }
-        consoleMuted = false
         let full = !drewFirstFrame
         let damaged = full ? [bounds] : Damage.repaint(damage, in: bounds)
         if damaged.isEmpty { return }
@@ -263,17 +265,13 @@ public final class FBDevOutput: FrameOutput {
         }
     }
 
-    /// The console's descriptor was hung up: a getty started on the terminal, after
-    /// setting it to text mode and clearing it. The console is taken again and the next
-    /// frame is drawn whole. Input typed on the terminal and not read leaves the
-    /// descriptor out of the poll until the next frame.
+    /// A terminal's node changed (a getty starting on it, after setting it to text mode
+    /// and clearing it): when the console is no longer in graphics mode, or its descriptor
+    /// no longer answers, it is taken again and the next frame is drawn whole.
     public func handleEvents() throws {
-        guard !closed, let (tty, _) = console else { return }
-        let state = sys.consoleState(tty)
-        if state.hungUp {
-            retakeConsole("the console was hung up (a getty started on it)")
-        } else if state.inputPending {
-            consoleMuted = true
+        guard !closed, let watch = terminalWatch, sys.drainTerminalWatch(watch), let (tty, _) = console else { return }
+        if (try? sys.consoleMode(tty)) != .graphics {
+            retakeConsole("a getty set the console to text mode")
         }
     }
 
@@ -295,6 +293,10 @@ public final class FBDevOutput: FrameOutput {
         }
         do { try sys.munmap(mapping, size: mappingSize) } catch { DRMLog.warning("\(error)") }
         sys.close(fd)
+        if let watch = terminalWatch {
+            sys.close(watch)
+            terminalWatch = nil
+        }
         if let (tty, mode) = console {
             do {
                 try sys.setConsoleMode(tty, mode)
