@@ -30,8 +30,9 @@ package protocol FBSyscalls: AnyObject {
     func setConsoleMode(_ fd: Int32, _ mode: ConsoleMode) throws
     /// Writes bytes to the console (the cursor show/hide escape sequences).
     func write(_ fd: Int32, _ text: String) throws
-    /// An inotify descriptor (non-blocking) for attribute changes of the terminals'
-    /// device nodes in `/dev` (a getty starting on a terminal changes its owner and mode).
+    /// An inotify descriptor (non-blocking) for opens, closes after writing and attribute
+    /// changes of the nodes in `/dev` (systemd opens a terminal to reset it for a getty,
+    /// closes it, and opens it again as the getty's input).
     func watchTerminals() throws -> Int32
     /// Reads every pending event of `watchTerminals`' descriptor: true when a
     /// terminal's node (`ttyN`) changed.

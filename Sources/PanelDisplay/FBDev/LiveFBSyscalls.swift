@@ -139,7 +139,7 @@ package final class LiveFBSyscalls: FBSyscalls {
     package func watchTerminals() throws -> Int32 {
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         if fd < 0 { throw DRMError("inotify_init1", errno: errno) }
-        if inotify_add_watch(fd, "/dev", UInt32(IN_ATTRIB)) < 0 {
+        if inotify_add_watch(fd, "/dev", UInt32(IN_OPEN | IN_CLOSE_WRITE | IN_ATTRIB)) < 0 {
             let e = errno
             Glibc.close(fd)
             throw DRMError("inotify_add_watch(/dev)", errno: e)

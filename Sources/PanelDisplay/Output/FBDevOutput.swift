@@ -38,10 +38,11 @@ public struct FBDevOutputOptions: Equatable, Sendable {
 ///
 /// The console is watched while the output is open: a getty (re)started on the
 /// foreground terminal sets it back to text mode and clears it (systemd's `TTYReset=`,
-/// `TTYVTDisallocate=`), then changes the terminal node's owner and mode. Those
-/// changes reach ``pollDescriptor``, an inotify watch on `/dev`; ``handleEvents()``
-/// then finds the console in text mode, takes it again, and the next frame is drawn
-/// whole. A change to text mode seen no other way is found at the next
+/// `TTYVTDisallocate=`) through the terminal's node, which it opens, closes and opens
+/// again as the getty's input. ``pollDescriptor`` is an inotify watch on `/dev` for
+/// those opens and closes (any node's wakes paneld; only a `ttyN` one is looked at);
+/// ``handleEvents()`` then finds the console in text mode, takes it again, and the next
+/// frame is drawn whole. A change to text mode seen no other way is found at the next
 /// ``present(damage:draw:)``.
 public final class FBDevOutput: FrameOutput {
     /// The device node in use, such as `/dev/fb0`.
@@ -265,9 +266,9 @@ public final class FBDevOutput: FrameOutput {
         }
     }
 
-    /// A terminal's node changed (a getty starting on it, after setting it to text mode
-    /// and clearing it): when the console is no longer in graphics mode, or its descriptor
-    /// no longer answers, it is taken again and the next frame is drawn whole.
+    /// A terminal's node was opened, closed or changed (a getty starting on it sets it to
+    /// text mode and clears it): when the console is no longer in graphics mode, or its
+    /// descriptor no longer answers, it is taken again and the next frame is drawn whole.
     public func handleEvents() throws {
         guard !closed, let watch = terminalWatch, sys.drainTerminalWatch(watch), let (tty, _) = console else { return }
         if (try? sys.consoleMode(tty)) != .graphics {
