@@ -3,12 +3,21 @@ import PackageDescription
 
 /// The release this tree is (also in packaging/VERSION, which a test compares).
 let version = "0.9.0"
-/// The commit it was built from, `+dirty` with uncommitted changes; "unknown" outside git.
-/// SwiftPM evaluates this file again only when it changes, so an incremental
-/// `swift build` may keep an older revision; the package scripts build with a
-/// fresh manifest and build description (packaging/build-deb.sh checks the result).
+/// The commit it was built from, `+dirty` with uncommitted changes: the environment's
+/// PANELD_GIT_REVISION when set (a build where git cannot see the tree, such as
+/// packaging/build-aarch64.sh's chroot, gets it from the host), else git's; "unknown"
+/// outside git. SwiftPM evaluates this file again only when it changes, so an
+/// incremental `swift build` may keep an older revision; the package scripts build with
+/// a fresh manifest and build description (and check what the binary says).
 let gitRevision =
-    Context.gitInformation.map { String($0.currentCommit.prefix(12)) + ($0.hasUncommittedChanges ? "+dirty" : "") }
+    Context.environment["PANELD_GIT_REVISION"].flatMap { revision in
+        // It becomes a C string literal: letters, digits and + . - only.
+        revision.isEmpty || !revision.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+.-".contains($0)) })
+            ? nil : revision
+    }
+    ?? Context.gitInformation.map {
+        String($0.currentCommit.prefix(12)) + ($0.hasUncommittedChanges ? "+dirty" : "")
+    }
     ?? "unknown"
 
 let package = Package(

@@ -24,6 +24,11 @@
 # access to a ~Copyable struct with a deinit (a "double free" at run time; a 13-line
 # reproducer is in the project's shared notes, aarch64.md).
 #
+# `paneld --version` names the revision built: git runs here on the host (the chroot has
+# no git, and a worktree's git directory lies outside the tree it sees), and the chroot's
+# build gets the revision through PANELD_GIT_REVISION, which Package.swift reads; the
+# script then runs the binary (qemu-aarch64-static) and checks that it says so.
+#
 # Everything lives in .build-aarch64/ (git-ignored) and is reused on the next run:
 #   chroot/            amd64 trixie with swiftlang (debootstrap and apt, about 1 minute once)
 #   sysroot-bookworm/  arm64 libraries and headers the release binaries link against
@@ -53,6 +58,14 @@ for a in "$@"; do
         *) echo "usage: $0 [--tests]" >&2; exit 2 ;;
     esac
 done
+
+# The revision Package.swift would take from git: the commit's first 12 digits, +dirty
+# with changes git sees (untracked files included); "unknown" outside git.
+REVISION=unknown
+if head=$(git -C "$ROOT" rev-parse HEAD 2>/dev/null); then
+    REVISION=${head:0:12}
+    [ -z "$(git -C "$ROOT" status --porcelain 2>/dev/null)" ] || REVISION=$REVISION+dirty
+fi
 
 T0=$SECONDS
 log() { echo "[aarch64 $((SECONDS - T0))s] $*"; }
@@ -177,6 +190,7 @@ swift_build() {
     local s=$1 scratch=$2 res=$3
     shift 3
     in_chroot "cd '$ROOT'
+        export PANELD_GIT_REVISION='$REVISION'
         export PKG_CONFIG_SYSROOT_DIR='$s'
         export PKG_CONFIG_LIBDIR='$s/usr/lib/aarch64-linux-gnu/pkgconfig:$s/usr/share/pkgconfig'
         export PKG_CONFIG_PATH='$s/usr/lib/aarch64-linux-gnu/pkgconfig:$s/usr/share/pkgconfig'
@@ -233,6 +247,17 @@ check_binary() {
     [ -z "$bad" ] || { echo "[aarch64] FAIL: $f needs unexpected libraries: $bad" >&2; exit 1; }
 }
 
+# check_revision FILE: `paneld --version` (run by qemu-user with the bookworm sysroot)
+# names the package version and the revision built.
+check_revision() {
+    local f=$1 said version
+    version=$(tr -d ' \n' <"$ROOT/packaging/VERSION")
+    said=$(qemu-aarch64-static -L "$SYSROOT" "$f" --version)
+    log "$(basename "$f") --version: $said"
+    [ "$said" = "paneld $version (git $REVISION)" ] \
+        || { echo "[aarch64] FAIL: $f says '$said', built from $version at $REVISION" >&2; exit 1; }
+}
+
 build_tests() {
     log "swift build --build-tests (debug, Swift 6.0.3, aarch64, trixie sysroot)"
     local t=$SECONDS
@@ -247,6 +272,7 @@ make_chroot
 make_sysroot "$SYSROOT" bookworm "${BOOKWORM_PACKAGES[@]}"
 build_release
 check_binary "$OUT/paneld"
+check_revision "$OUT/paneld"
 check_binary "$OUT/panelgauge-bench"
 if [ "$TESTS" = 1 ]; then
     make_sysroot "$TEST_SYSROOT" trixie "${TRIXIE_PACKAGES[@]}"

@@ -73,16 +73,31 @@ fi
 file_format=$(objdump -f "$BINARY" 2>/dev/null | sed -n 's/.*file format //p' || true)
 if [ "$ARCH" = arm64 ]; then file_format=$("$triplet-objdump" -f "$BINARY" | sed -n 's/.*file format //p'); fi
 [[ "$file_format" == *"$elf"* ]] || die "$BINARY is not an $ARCH binary (file format: ${file_format:-unknown})"
-# The binary's own version (paneld --version, from Package.swift) must be the package's.
-if [ "$ARCH" = amd64 ]; then
-    said=$("$BINARY" --version | awk '{print $2}')
-    [ "$said" = "$UPSTREAM" ] || die "$BINARY says version '$said', the package would be $UPSTREAM"
-    # and, built here from a git tree, the revision it was built from.
-    if [ -z "${2:-}" ] && head=$(git -C "$ROOT" rev-parse --short=12 HEAD 2>/dev/null); then
-        "$BINARY" --version | grep -q "(git $head" \
-            || die "$BINARY says '$("$BINARY" --version)', built from $head"
+# The binary's own version (paneld --version, from Package.swift) must be the package's,
+# and the revision the default binary was built from this tree's HEAD. An arm64 binary
+# runs under qemu-user with the sysroot it was linked against (PANELD_ARM64_SYSROOT,
+# default build-aarch64.sh's); without them, its two C strings (Sources/PaneldBuildInfo)
+# are read from the file.
+head=
+[ -n "${2:-}" ] || head=$(git -C "$ROOT" rev-parse HEAD 2>/dev/null | cut -c1-12) || true
+version_text() {
+    local sysroot=${PANELD_ARM64_SYSROOT:-$ROOT/.build-aarch64/sysroot-bookworm} strings revision
+    if [ "$ARCH" = amd64 ]; then
+        "$BINARY" --version
+    elif command -v qemu-aarch64-static >/dev/null && [ -d "$sysroot" ]; then
+        qemu-aarch64-static -L "$sysroot" "$BINARY" --version
+    else
+        strings=$("$triplet-strings" -a -n 5 "$BINARY")
+        revision='[0-9a-f]{12}'
+        [ -z "$head" ] || revision=$head
+        printf 'paneld %s (git %s)\n' "$(grep -Fx "$UPSTREAM" <<<"$strings" | head -1)" \
+            "$(grep -Ex "$revision(\\+dirty)?" <<<"$strings" | head -1)"
     fi
-fi
+}
+said=$(version_text)
+[ "$(awk '{print $2}' <<<"$said")" = "$UPSTREAM" ] || die "$BINARY says '$said', the package would be $UPSTREAM"
+[ -z "$head" ] || [[ "$said" == *"(git $head"* ]] || die "$BINARY says '$said', built from $head"
+echo "build-deb.sh: $BINARY: $said" >&2
 
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT

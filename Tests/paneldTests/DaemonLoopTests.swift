@@ -29,6 +29,8 @@ final class FakeFlipOutput: FrameOutput {
     /// Set to play "DRM master lost": the next present must redraw everything.
     var lostPicture = false
     var needsFullRedraw: Bool { presents.isEmpty || lostPicture }
+    /// Set to play "the event took the picture" (a framebuffer's console taken by a getty).
+    var losesPictureOnEvent = false
 
     func present(damage: [IntRect], draw: (Surface, [IntRect]) throws -> Void) throws {
         precondition(!isBusy, "present while a flip is pending")
@@ -49,6 +51,7 @@ final class FakeFlipOutput: FrameOutput {
         read(pipeRead, &b, 1)
         events += 1
         isBusy = false
+        if losesPictureOnEvent { lostPicture = true }
     }
 
     func close() {
@@ -120,6 +123,36 @@ final class FakeFlipOutput: FrameOutput {
         #expect(output.presents.count == 3)
         #expect(output.presents.last == [IntRect(x: 0, y: 0, width: 64, height: 32)])
         #expect(waited >= Daemon.recoveryInterval / 2 && waited < Daemon.recoveryInterval * 3, "\(waited) ms")
+    }
+
+    /// An output whose event takes its picture (a getty hanging up a framebuffer's
+    /// console) is drawn whole in the same turn, not a recovery interval later.
+    @Test func anEventThatTakesThePictureIsAnsweredWithAFullFrameAtOnce() throws {
+        let dir = TempDirectory()
+        let layout = try LayoutReader.parse(
+            Array(##"{"gauges": [{"name": "a", "style": "linearCapacity", "rect": [0, 0, 32, 32]}]}"##.utf8))
+        let output = FakeFlipOutput()
+        defer { output.close() }
+        let signals = try SignalPipe(signals: [SIGHUP])
+        defer { signals.close() }
+        let listener = try UnixSocket.listen(dir.file("s.sock"))
+        defer { listener.close() }
+        let daemon = Daemon(
+            layout: layout, output: OutputSlot(output), listener: listener, signals: signals, inputs: [],
+            notifier: nil, store: GaugeStore(names: ["a"], defaultGauge: "a", initial: [:]),
+            settings: Daemon.Settings())
+        try daemon.turn()  // the first frame
+        output.completeFlip()
+        try daemon.turn()
+        #expect(output.presents.count == 1 && !output.isBusy)
+        usleep(50_000)
+        output.losesPictureOnEvent = true
+        output.completeFlip()
+        let t0 = monotonicMilliseconds()
+        try daemon.turn()
+        #expect(output.presents.count == 2, "no frame in the turn that handled the event")
+        #expect(output.presents.last == [IntRect(x: 0, y: 0, width: 64, height: 32)])
+        #expect(monotonicMilliseconds() - t0 < Daemon.recoveryInterval / 2)
     }
 }
 

@@ -17,6 +17,8 @@ final class FakeFB: FBSyscalls {
     var vsyncErrno: Int32? = nil
     var consoleErrno: Int32? = nil
     var mode: ConsoleMode = .text
+    /// A terminal's node changed since the watch was last read.
+    var terminalChanged = false
     private(set) var memory: UnsafeMutableRawPointer?
     /// Like Linux 6.1's DRM fbdev emulation: the screen shows only bytes that came
     /// through write(2), never what was stored through the mapping.
@@ -58,7 +60,7 @@ final class FakeFB: FBSyscalls {
     }
 
     func close(_ fd: Int32) {
-        trace.append("close \(fd == 11 ? "fb" : "tty")")
+        trace.append("close \(fd == 11 ? "fb" : fd == watchFD ? "watch" : "tty")")
         openDescriptors.remove(fd)
     }
 
@@ -114,6 +116,17 @@ final class FakeFB: FBSyscalls {
     func openConsole() throws -> Int32 {
         if let e = consoleErrno { throw DRMError("open(/dev/tty0)", errno: e) }
         return try open("/dev/tty0")
+    }
+
+    private(set) var watchFD: Int32 = -1
+    func watchTerminals() throws -> Int32 {
+        watchFD = try open("inotify /dev")
+        return watchFD
+    }
+
+    func drainTerminalWatch(_ fd: Int32) -> Bool {
+        defer { terminalChanged = false }
+        return terminalChanged
     }
 
     func consoleMode(_ fd: Int32) throws -> ConsoleMode { mode }

@@ -104,7 +104,7 @@ import Testing
         #expect(
             fake.trace == [
                 "open /dev/fb0", "putVar 24x10 virtual 20 32bpp", "mmap \(112 * 20)", "unblank", "open /dev/tty0",
-                "hide cursor", "console graphics",
+                "hide cursor", "console graphics", "open inotify /dev",
             ])
         fake.trace.removeAll()
         let model = PictureModel(width: 24, height: 10)
@@ -127,12 +127,12 @@ import Testing
         out.close()
         #expect(
             fake.trace == [
-                "pan 0", "putVar 24x10 virtual 10 32bpp", "munmap", "close fb", "console text", "show cursor",
-                "close tty",
+                "pan 0", "putVar 24x10 virtual 10 32bpp", "munmap", "close fb", "close watch", "console text",
+                "show cursor", "close tty",
             ])
         #expect(fake.openDescriptors.isEmpty)
         out.close()
-        #expect(fake.trace.count == 7)
+        #expect(fake.trace.count == 8)
     }
 
     @Test func onePageWhenTheDriverCannotGrowDrawsInPlace() throws {
@@ -225,6 +225,66 @@ import Testing
         #expect(throws: DRMError.notFound("framebuffer fakefb stays XRGB8888 when asked for RGB565")) {
             try FBDevOutput(options: FBDevOutputOptions(format: .rgb565), syscalls: fake)
         }
+        #expect(fake.openDescriptors.isEmpty)
+    }
+
+    /// A getty started on the console sets it to text mode and clears it (systemd's
+    /// TTYReset, TTYVTDisallocate), then changes the terminal node's owner and mode:
+    /// the watch on /dev reports it, the console is taken again, and the next frame
+    /// is drawn whole; close gives back the mode the console had first.
+    @Test func aGettyTakingTheConsoleIsNoticedAndTheWholeFrameRedrawn() throws {
+        let fake = FakeFB()
+        let out = try FBDevOutput(options: FBDevOutputOptions(), syscalls: fake)
+        let watch = try #require(out.pollDescriptor, "nothing watches the console")
+        #expect(watch == fake.watchFD)
+        // A change that leaves the console in graphics mode takes nothing.
+        fake.terminalChanged = true
+        fake.trace.removeAll()
+        try out.handleEvents()
+        #expect(fake.trace.isEmpty)
+        let model = PictureModel(width: 24, height: 10)
+        _ = model.fill(IntRect(x: 0, y: 0, width: 24, height: 10), 0xFF11_2233)
+        try out.present(damage: []) { model.draw($0, $1) }
+        try out.present(damage: model.fill(IntRect(x: 2, y: 2, width: 3, height: 3), 0xFF44_5566)) {
+            model.draw($0, $1)
+        }
+        #expect(!out.needsFullRedraw)
+
+        // The getty: text mode, the console's text drawn over the shown page, the node's change.
+        fake.mode = .text
+        fake.terminalChanged = true
+        let shown = fake.shown(format: .xrgb8888)
+        memset(shown.base, 0x55, shown.stride * shown.height)
+        fake.trace.removeAll()
+        try out.handleEvents()
+        #expect(fake.trace == ["close tty", "open /dev/tty0", "hide cursor", "console graphics"])
+        #expect(out.pollDescriptor == watch)
+        #expect(out.needsFullRedraw)
+        try out.present(damage: []) { model.draw($0, $1) }
+        #expect(model.drawCalls.last == [IntRect(x: 0, y: 0, width: 24, height: 10)])
+        expectShown(fake, model)
+
+        fake.trace.removeAll()
+        out.close()
+        #expect(Array(fake.trace.suffix(4)) == ["close watch", "console text", "show cursor", "close tty"])
+        #expect(fake.openDescriptors.isEmpty)
+    }
+
+    /// Text mode set without a hang-up is found at the next frame, which is drawn whole.
+    @Test func textModeSetBySomeoneElseIsFoundAtTheNextFrame() throws {
+        let fake = FakeFB()
+        let out = try FBDevOutput(options: FBDevOutputOptions(), syscalls: fake)
+        let model = PictureModel(width: 24, height: 10)
+        try out.present(damage: []) { model.draw($0, $1) }
+        fake.mode = .text
+        fake.trace.removeAll()
+        try out.present(damage: model.fill(IntRect(x: 1, y: 1, width: 2, height: 2), 0xFF00_FF00)) {
+            model.draw($0, $1)
+        }
+        #expect(Array(fake.trace.prefix(4)) == ["close tty", "open /dev/tty0", "hide cursor", "console graphics"])
+        #expect(model.drawCalls.last == [IntRect(x: 0, y: 0, width: 24, height: 10)])
+        expectShown(fake, model)
+        out.close()
         #expect(fake.openDescriptors.isEmpty)
     }
 

@@ -101,6 +101,14 @@ final class NotifyListener {
         #expect(!lines.isEmpty && lines.allSatisfy { $0.hasPrefix("paneld: ") }, "\(d.log())")
     }
 
+    /// The getty of tty1 resets the console when it starts: in one transaction paneld is
+    /// ready before it (a later getty's hang-up is answered by FBDevOutput).
+    @Test func theUnitIsOrderedBeforeTheGettyOfTty1() throws {
+        let unit = try String(contentsOfFile: LayoutDocsTests.root + "/systemd/paneld.service", encoding: .utf8)
+        let unitSection = unit.components(separatedBy: "[Service]")[0].split(separator: "\n")
+        #expect(unitSection.contains("Before=getty@tty1.service"))
+    }
+
     /// Started as systemd would: the socket on fd 3, NOTIFY_SOCKET, WATCHDOG_USEC and
     /// JOURNAL_STREAM. paneld serves the passed socket, reports READY, pings the
     /// watchdog, logs with priorities, and says STOPPING on SIGTERM.

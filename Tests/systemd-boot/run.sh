@@ -41,9 +41,16 @@
 #                             bullseye's (no newer ones available), apt refuses the package
 #                             with a dependency message
 #           install-live      apt install on the running system: the socket listens and serves
+#   console  (a framebuffer only: QEMU's standard VGA as vesafb, vga=0x314, bochs-drm
+#             blacklisted; the getty on tty1 as Debian enables it)
+#           getty-after-paneld  paneld (the unit as shipped) draws over the console; then
+#                             `systemctl restart getty@tty1` (text mode, cleared):
+#                             1 s after agetty runs, the screendump is paneld's frame again,
+#                             and paneld's journal says it took the console back
 #
 # Usage: bash Tests/systemd-boot/run.sh
-# Environment: SB_TIMEOUT (seconds, default 1500), SB_FRESH=1 (debootstrap again,
+# Environment: SB_BOOTS (the boots to run, default "boot1 boot2 console"; boot2 needs
+#   boot1), SB_TIMEOUT (seconds, default 1500), SB_FRESH=1 (debootstrap again,
 #   ignoring the cached root), SB_KEEP=1 (keep Tests/systemd-boot/.work), PANELD_DEB
 #   and PANELD_DEB_NEXT (use these .debs instead of building), DEBIAN_MIRROR.
 # Needs root (debootstrap, chroot, apt-get).
@@ -208,8 +215,11 @@ log "kernel $(basename "$KERNEL"), image $(du -m "$WORK/disk.img" | cut -f1) MB 
 
 # ---------------------------------------------------------------- one boot
 SHARE=$WORK/share
-boot() { # NAME
+# wants BOOT: whether SB_BOOTS names it.
+wants() { [[ " ${SB_BOOTS:-boot1 boot2 console} " == *" $1 "* ]]; }
+boot() { # NAME [DEVICE [KERNEL-ARGS]]: the display device (default an 800x480 bochs-display)
     BOOT_NAME=$1
+    local device=${2:-bochs-display,xres=800,yres=480} kargs=${3:-}
     local d=$WORK/$1 start=$SECONDS
     mkdir -p "$d"
     VM=$d
@@ -222,10 +232,10 @@ boot() { # NAME
     READER_PIDS+=($!)
     qemu-system-x86_64 -nodefaults -no-user-config -machine q35,accel=tcg -cpu max -smp 2 -m 1024 \
         -kernel "$WORK/vmlinuz" -initrd "$WORK/initrd.img" \
-        -append "root=/dev/vda rw console=ttyS0,115200 panic=-1 loglevel=4" \
+        -append "root=/dev/vda rw console=ttyS0,115200 panic=-1 loglevel=4${kargs:+ $kargs}" \
         -drive "file=$WORK/disk.img,if=virtio,format=raw,cache=unsafe" \
         -virtfs "local,path=$SHARE,mount_tag=share,security_model=none" \
-        -display none -vga none -device bochs-display,xres=800,yres=480 \
+        -display none -vga none -device "$device" \
         -serial "pipe:$d/serial" -monitor "pipe:$d/mon" -no-reboot >"$d/qemu.log" 2>&1 &
     QEMU_PID=$!
     SEQ=0
@@ -357,10 +367,11 @@ summary() {
     echo "${#PASSED[@]} passed, ${#FAILED[@]} failed"
 }
 
+g=$DEFAULT_GAUGE
 # ---------------------------------------------------------------- boot 1
+if wants boot1; then
 t=$SECONDS
 boot boot1
-g=$DEFAULT_GAUGE
 check socket-at-boot "paneld.socket does not listen at boot as root:paneld 0660, or paneld.service already runs" '
 systemctl is-active paneld.socket
 systemctl is-enabled paneld.socket
@@ -521,8 +532,10 @@ guest_ok 'systemctl enable paneld.socket paneld.service
 echo "blacklist bochs" >/etc/modprobe.d/paneld-test-late-display.conf'
 shutdown_vm
 phase_done boot1 $t
+fi
 
 # ---------------------------------------------------------------- boot 2
+if wants boot2; then
 t=$SECONDS
 boot boot2
 render v64 "$g=64"
@@ -697,6 +710,57 @@ systemctl is-active paneld.service
 echo get $g | socat - UNIX:/run/paneld.sock | tee /dev/stderr | grep -q 41" 120
 shutdown_vm
 phase_done boot2 $t
+fi
+
+# ---------------------------------------------------------------- console
+# A framebuffer panel that also holds the console: QEMU's standard VGA driven by
+# vesafb (vga=0x314: 800x600 RGB565), bochs-drm blacklisted, so there is no DRM card
+# and the unit as shipped falls back to /dev/fb0. The getty of tty1, restarted after
+# paneld, sets the console to text mode and clears it (TTYReset, TTYVTDisallocate;
+# systemd opens /dev/tty1 for it and again as agetty's input): paneld must take the
+# console back and redraw. Measured here: the restart hangs up no /dev/tty0 descriptor
+# and wakes no poll on one; the login prompt stays until paneld's watch on /dev sees it.
+if wants console; then
+t=$SECONDS
+boot console VGA "vga=0x314 modprobe.blacklist=bochs"
+guest 'ls /dev/dri/card* 2>/dev/null; cat /sys/class/graphics/fb0/name
+[ ! -e /dev/dri/card0 ] && [ -e /dev/fb0 ] && systemctl is-active getty@tty1.service
+echo 0 >/sys/class/graphics/fbcon/cursor_blink'
+[ "$GUEST_RC" = 0 ] || fail_vm "not a framebuffer-only boot with a getty on tty1: $(tr '\n' ' ' <"$GUEST_OUT")"
+sleep 0.5
+screendump "$VM/console-text.ppm"
+guest 'systemctl start paneld.socket && echo 58 | socat - UNIX:/run/paneld.sock
+for i in $(seq 100); do systemctl is-active --quiet paneld.service && break; sleep 0.1; done
+systemctl is-active paneld.service && sleep 2'
+[ "$GUEST_RC" = 0 ] || fail_vm "paneld did not start: $(tr '\n' ' ' <"$GUEST_OUT")"
+screendump "$VM/gauges.ppm"
+if ! python3 "$ROOT/Tests/qemu/compare.py" "$VM/console-text.ppm" "$VM/gauges.ppm" --expect-different >/dev/null; then
+    fail getty-after-paneld "paneld did not draw over the console"
+else
+    guest 'date "+%Y-%m-%d %H:%M:%S" >/root/since; sleep 1
+systemctl restart getty@tty1.service
+for i in $(seq 100); do pgrep -t tty1 -x agetty >/dev/null && break; sleep 0.05; done
+pgrep -t tty1 -x agetty && sleep 1'
+    screendump "$VM/after-getty.ppm"
+    rc=$GUEST_RC
+    guest 'echo "--- paneld since the restart:"; journalctl --since "$(cat /root/since)" -u paneld --no-pager -o cat
+echo "--- paneld this boot:"; journalctl -b -u paneld --no-pager -o cat | tail -8
+echo "--- its descriptors:"; ls -l /proc/$(pgrep -x paneld)/fd | grep -v "socket:"
+journalctl --since "$(cat /root/since)" -u paneld --no-pager -o cat | grep -q "a getty set the console to text mode"'
+    if [ "$rc" != 0 ]; then
+        fail getty-after-paneld "agetty did not start on tty1 after the restart"
+    elif ! SCREEN_DIFF=$(python3 "$ROOT/Tests/qemu/compare.py" "$VM/gauges.ppm" "$VM/after-getty.ppm"); then
+        echo "$SCREEN_DIFF" | head -3
+        fail getty-after-paneld "1 s after the getty restarted, the screen is not paneld's frame"
+    elif [ "$GUEST_RC" != 0 ]; then
+        fail getty-after-paneld "the frame is there, but paneld's journal does not say it took the console back"
+    else
+        pass getty-after-paneld "the getty's restart is answered with the whole frame within 1 s"
+    fi
+fi
+shutdown_vm
+phase_done console $t
+fi
 
 [ -n "${SB_KEEP:-}" ] || rm -rf "$WORK"
 summary

@@ -30,4 +30,11 @@ package protocol FBSyscalls: AnyObject {
     func setConsoleMode(_ fd: Int32, _ mode: ConsoleMode) throws
     /// Writes bytes to the console (the cursor show/hide escape sequences).
     func write(_ fd: Int32, _ text: String) throws
+    /// An inotify descriptor (non-blocking) for opens, closes after writing and attribute
+    /// changes of the nodes in `/dev` (systemd opens a terminal to reset it for a getty,
+    /// closes it, and opens it again as the getty's input).
+    func watchTerminals() throws -> Int32
+    /// Reads every pending event of `watchTerminals`' descriptor: true when a
+    /// terminal's node (`ttyN`) changed.
+    func drainTerminalWatch(_ fd: Int32) -> Bool
 }

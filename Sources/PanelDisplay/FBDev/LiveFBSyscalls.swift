@@ -136,6 +136,43 @@ package final class LiveFBSyscalls: FBSyscalls {
         if ioctl(fd, UInt(KDSETMODE), CInt(mode.rawValue)) != 0 { throw DRMError("KDSETMODE(\(mode))", errno: errno) }
     }
 
+    package func watchTerminals() throws -> Int32 {
+        let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        if fd < 0 { throw DRMError("inotify_init1", errno: errno) }
+        if inotify_add_watch(fd, "/dev", UInt32(IN_OPEN | IN_CLOSE_WRITE | IN_ATTRIB)) < 0 {
+            let e = errno
+            Glibc.close(fd)
+            throw DRMError("inotify_add_watch(/dev)", errno: e)
+        }
+        return fd
+    }
+
+    package func drainTerminalWatch(_ fd: Int32) -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var terminal = false
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            // struct inotify_event: wd, mask, cookie, len (4 bytes each), then the name.
+            var at = 0
+            while n - at >= 16 {
+                let len =
+                    Int(buffer[at + 12]) | Int(buffer[at + 13]) << 8 | Int(buffer[at + 14]) << 16
+                    | Int(buffer[at + 15]) << 24
+                guard n - at - 16 >= len else { break }
+                let name = buffer[(at + 16)..<(at + 16 + len)].prefix { $0 != 0 }
+                if name.count > 3, name.starts(with: Array("tty".utf8)),
+                    name.dropFirst(3).allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
+                {
+                    terminal = true
+                }
+                at += 16 + len
+            }
+        }
+        return terminal
+    }
+
     package func write(_ fd: Int32, _ text: String) throws {
         var bytes = Array(text.utf8)
         let n = try retryingEINTR { Glibc.write(fd, &bytes, bytes.count) }

@@ -35,6 +35,15 @@ public struct FBDevOutputOptions: Equatable, Sendable {
 /// Either way the drawn rectangles are then written back with `pwrite` (see
 /// `writeBack(_:page:)`: DRM's fbdev emulation shows nothing else).
 /// ``close()`` restores the pan offset, the screen info, the console mode and the cursor.
+///
+/// The console is watched while the output is open: a getty (re)started on the
+/// foreground terminal sets it back to text mode and clears it (systemd's `TTYReset=`,
+/// `TTYVTDisallocate=`) through the terminal's node, which it opens, closes and opens
+/// again as the getty's input. ``pollDescriptor`` is an inotify watch on `/dev` for
+/// those opens and closes (any node's wakes paneld; only a `ttyN` one is looked at);
+/// ``handleEvents()`` then finds the console in text mode, takes it again, and the next
+/// frame is drawn whole. A change to text mode seen no other way is found at the next
+/// ``present(damage:draw:)``.
 public final class FBDevOutput: FrameOutput {
     /// The device node in use, such as `/dev/fb0`.
     public let path: String
@@ -59,7 +68,10 @@ public final class FBDevOutput: FrameOutput {
     private let panelWidth: Int
     private let panelHeight: Int
     private let shadow: Image?
+    /// The console's descriptor and the mode it had before paneld took it (restored at close).
     private var console: (fd: Int32, mode: ConsoleMode)?
+    /// The inotify watch on the terminals' nodes while paneld holds the console.
+    private var terminalWatch: Int32?
     private var backPage: Int
     private var staleInBack: [IntRect] = []
     private var drewFirstFrame = false
@@ -137,18 +149,24 @@ public final class FBDevOutput: FrameOutput {
         backPage = pages == 2 ? 1 : 0
         do { try sys.unblank(fd) } catch { DRMLog.warning("\(error)") }
         takeConsole()
+        if console != nil {
+            do { terminalWatch = try sys.watchTerminals() } catch {
+                DRMLog.warning("a getty starting on the console will not be noticed until the next frame: \(error)")
+            }
+        }
     }
 
     /// Graphics mode and no cursor, so the text console does not draw over the frame.
     /// Without a console (no VT, or not allowed) paneld still draws; it says so once.
-    private func takeConsole() {
+    /// `restoring` is the mode to give back at close when the console is taken again.
+    private func takeConsole(restoring: ConsoleMode? = nil) {
         do {
             let tty = try sys.openConsole()
             do {
                 let mode = try sys.consoleMode(tty)
                 try sys.write(tty, FBDevOutput.hideCursor)
                 try sys.setConsoleMode(tty, .graphics)
-                console = (tty, mode)
+                console = (tty, restoring ?? mode)
             } catch {
                 sys.close(tty)
                 throw error
@@ -158,8 +176,19 @@ public final class FBDevOutput: FrameOutput {
         }
     }
 
-    /// Always nil: an fbdev output has no events to poll.
-    public var pollDescriptor: Int32? { nil }
+    /// The console was taken from the frame (`why`): a new descriptor, graphics mode
+    /// and no cursor again, and the next frame drawn whole.
+    private func retakeConsole(_ why: String) {
+        guard let (tty, mode) = console else { return }
+        sys.close(tty)
+        console = nil
+        takeConsole(restoring: mode)
+        drewFirstFrame = false
+        DisplayLog.notice("fbdev: \(why); console set to graphics mode again and the frame redrawn")
+    }
+
+    /// The watch on the terminals' device nodes while paneld holds the console.
+    public var pollDescriptor: Int32? { closed ? nil : terminalWatch }
     /// Always false: ``present(damage:draw:)`` returns when the frame is shown.
     public var isBusy: Bool { false }
     /// True until the first frame is drawn.
@@ -188,6 +217,10 @@ public final class FBDevOutput: FrameOutput {
     ///   whatever `draw` throws.
     public func present(damage: [IntRect], draw: (Surface, [IntRect]) throws -> Void) throws {
         guard !closed else { throw DRMError("present after close", errno: EBADF) }
+        // Text mode set by someone else (fbcon then draws the terminal over the frame).
+        if let (tty, _) = console, (try? sys.consoleMode(tty)) != .graphics {
+            retakeConsole("the console was set to text mode")
+        }
         let full = !drewFirstFrame
         let damaged = full ? [bounds] : Damage.repaint(damage, in: bounds)
         if damaged.isEmpty { return }
@@ -233,8 +266,15 @@ public final class FBDevOutput: FrameOutput {
         }
     }
 
-    /// Does nothing: an fbdev output has no events.
-    public func handleEvents() throws {}
+    /// A terminal's node was opened, closed or changed (a getty starting on it sets it to
+    /// text mode and clears it): when the console is no longer in graphics mode, or its
+    /// descriptor no longer answers, it is taken again and the next frame is drawn whole.
+    public func handleEvents() throws {
+        guard !closed, let watch = terminalWatch, sys.drainTerminalWatch(watch), let (tty, _) = console else { return }
+        if (try? sys.consoleMode(tty)) != .graphics {
+            retakeConsole("a getty set the console to text mode")
+        }
+    }
 
     /// Pans back, restores the screen info, unmaps, then gives the console back its
     /// mode and cursor. The console goes last although it was taken last: switching
@@ -254,6 +294,10 @@ public final class FBDevOutput: FrameOutput {
         }
         do { try sys.munmap(mapping, size: mappingSize) } catch { DRMLog.warning("\(error)") }
         sys.close(fd)
+        if let watch = terminalWatch {
+            sys.close(watch)
+            terminalWatch = nil
+        }
         if let (tty, mode) = console {
             do {
                 try sys.setConsoleMode(tty, mode)

@@ -255,7 +255,10 @@ package final class Daemon {
             }
         }
         if let k = outputIndex, !ready[k].isEmpty {
+            let hadPicture = !output.needsFullRedraw
             try output.handleEvents()
+            // The output lost its picture (a framebuffer's console taken by a getty): now.
+            if hadPicture && output.needsFullRedraw { fullRedraw = true }
         }
         if let k = watcherIndex, !ready[k].isEmpty, let late = lateDisplay, late.watcher.drain() {
             late.scheduleAttempt(now: monotonicMilliseconds())
