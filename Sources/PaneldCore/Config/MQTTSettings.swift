@@ -287,23 +287,10 @@ enum MQTTPayload {
         }
         let raw: Double
         if let field = s.field {
-            let root: JSONValue
-            do { root = try JSONReader.parse(Array(payload)) } catch { return .failure(.notJSON(error.message)) }
-            var node = root
-            for part in field {
-                switch node.kind {
-                case .object(let members):
-                    guard let next = members.first(where: { $0.key == part }) else {
-                        return .failure(.noField(field.joined(separator: ".")))
-                    }
-                    node = next.value
-                case .array(let items):
-                    guard let k = Int(part), items.indices.contains(k) else {
-                        return .failure(.noField(field.joined(separator: ".")))
-                    }
-                    node = items[k]
-                default: return .failure(.noField(field.joined(separator: ".")))
-                }
+            let node: JSONValue
+            switch fieldValue(payload, field) {
+            case .success(let v): node = v
+            case .failure(let e): return .failure(e)
             }
             switch node.kind {
             case .number(let d): raw = d
@@ -322,6 +309,30 @@ enum MQTTPayload {
         return v.isFinite ? .success(v) : .failure(.notFinite)
     }
 
+    /// The value at `field` in a JSON `payload` (a whole-number component indexes an array).
+    private static func fieldValue(_ payload: UnsafeRawBufferPointer, _ field: [String]) -> Result<
+        JSONValue, MQTTPayloadError
+    > {
+        var node: JSONValue
+        do { node = try JSONReader.parse(Array(payload)) } catch { return .failure(.notJSON(error.message)) }
+        for part in field {
+            switch node.kind {
+            case .object(let members):
+                guard let next = members.first(where: { $0.key == part }) else {
+                    return .failure(.noField(field.joined(separator: ".")))
+                }
+                node = next.value
+            case .array(let items):
+                guard let k = Int(part), items.indices.contains(k) else {
+                    return .failure(.noField(field.joined(separator: ".")))
+                }
+                node = items[k]
+            default: return .failure(.noField(field.joined(separator: ".")))
+            }
+        }
+        return .success(node)
+    }
+
     private static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
 
     /// A text widget's text in `payload`: the payload itself, or the JSON
@@ -331,23 +342,10 @@ enum MQTTPayload {
         guard payload.count <= maxSize else { return .failure(.tooLarge(payload.count)) }
         var text: String
         if let field = s.field {
-            let root: JSONValue
-            do { root = try JSONReader.parse(Array(payload)) } catch { return .failure(.notJSON(error.message)) }
-            var node = root
-            for part in field {
-                switch node.kind {
-                case .object(let members):
-                    guard let next = members.first(where: { $0.key == part }) else {
-                        return .failure(.noField(field.joined(separator: ".")))
-                    }
-                    node = next.value
-                case .array(let items):
-                    guard let k = Int(part), items.indices.contains(k) else {
-                        return .failure(.noField(field.joined(separator: ".")))
-                    }
-                    node = items[k]
-                default: return .failure(.noField(field.joined(separator: ".")))
-                }
+            let node: JSONValue
+            switch fieldValue(payload, field) {
+            case .success(let v): node = v
+            case .failure(let e): return .failure(e)
             }
             switch node.kind {
             case .string(let t): text = t
