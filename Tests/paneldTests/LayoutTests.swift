@@ -469,6 +469,23 @@ private func layout(_ json: String) throws -> Layout { try LayoutReader.parse(Ar
             inCell.warnings.map(\.description) == [
                 "line 1: gauges[0].scale: scale labels would overlap on a 106x120 dial: every 2nd major tick is labelled"
             ])
+        // A dial too small for its label leaves it out with a warning, whatever
+        // its title (an automatic title would take the value's room: the
+        // value comes first); with room for a title line above, "auto" shows it.
+        for title in ["none", "auto"] {
+            let small = try layout(
+                ##"{"mode": "640x64", "gauges": [{"name": "p", "style": "dial", "units": "kPa", "label": "Pressure", "title": "\##(title)", "rect": [0, 0, 64, 64]}]}"##
+            )
+            #expect(
+                small.warnings.map(\.description).contains(
+                    #"line 1: gauges[0].label: 'Pressure' does not fit a 64x64 dial: not shown ("title": "auto" or "top" shows it above the dial)"#
+                ), "\(title): \(small.warnings)")
+        }
+        let roomAbove = try layout(
+            ##"{"mode": "640x128", "gauges": [{"name": "p", "style": "dial", "units": "kPa", "label": "Pressure", "rect": [0, 0, 90, 110]}]}"##
+        )
+        #expect(!roomAbove.warnings.contains { $0.description.contains("does not fit") }, "\(roomAbove.warnings)")
+        #expect(roomAbove.gauges[0].gauge.showsTitle(in: Rect(x: 0, y: 0, width: 90, height: 110)))
         let plain = try layout(
             ##"{"gauges": [{"name": "a", "style": "dial", "scale": {"labels": "none"}, "valueArc": true}]}"##)
         let d = try #require(plain.gauges[0].gauge.style as? DialGaugeStyle)

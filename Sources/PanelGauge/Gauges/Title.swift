@@ -51,9 +51,26 @@ extension Gauge {
         case .bottom: return false
         case .automatic:
             guard style.shownLabels(configuration: c).contains(.label) else { return true }
-            if let rect, let context, !style.labelFits(configuration: c, in: rect, context: context) { return true }
-            return nil
+            guard let rect, let context, !style.labelFits(configuration: c, in: rect, context: context) else {
+                return nil
+            }
+            // Above, unless the title's line would take the room of a current
+            // value that shows without it (the value is the gauge's first text).
+            guard style.currentValueSize(configuration: c, in: rect, context: context) != nil else { return true }
+            var bare = c
+            bare.label = nil
+            let body = bodyUnderTitle(of: c, in: rect, context: context)
+            let keepsValue = style.currentValueSize(configuration: bare, in: body, context: context) != nil
+            return keepsValue ? true : nil
         }
+    }
+
+    /// The style's part of `rect` when the label is a title above it.
+    private func bodyUnderTitle(of c: GaugeStyleConfiguration, in rect: Rect, context: DrawContext) -> Rect {
+        guard let label = c.label else { return rect }
+        let (line, gap) = TitledLayout.strip(for: label, size: context.titleSize, context: context)
+        let h = min(line, rect.height)
+        return Rect(x: rect.minX, y: rect.minY + h + gap, width: rect.width, height: max(0, rect.height - h - gap))
     }
 
     /// The drawing context for the cell `rect`: its text sizes from the
@@ -87,6 +104,15 @@ extension Gauge {
 }
 
 extension Gauge {
+    /// Whether the label is drawn as a title line (above or below the
+    /// style's drawing) when the gauge is drawn into `rect`; false also when
+    /// the gauge has no label. A style that is given the label may still
+    /// leave it out in a small rectangle (``DialLayout/titleBox``).
+    public func showsTitle(in rect: Rect, fonts: FontCache = .shared) -> Bool {
+        guard rect.isDrawable else { return false }
+        return titled(in: rect, context: context(fonts: fonts, cell: rect)).title != nil
+    }
+
     /// The labels this gauge shows: those its style draws, and its label as a
     /// title. A label it was given and does not show is left out silently,
     /// so a program (paneld's layout reader) can warn about it.

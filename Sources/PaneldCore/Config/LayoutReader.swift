@@ -604,12 +604,14 @@ private struct Checker {
         // A dial's scale labels are thinned at the size it is drawn: its rect,
         // or its grid cell once the placement is known.
         if issues.isEmpty {
-            for (k, spec) in layout.gauges.enumerated() where (spec.gauge.style as? DialGaugeStyle)?.labels != nil {
-                var at = read[k].item
-                if case .object(let members) = at.kind, let scale = members.first(where: { $0.key == "scale" }) {
-                    at = scale.value
+            for (k, spec) in layout.gauges.enumerated() where spec.gauge.style is DialGaugeStyle {
+                var at = read[k].item, label: JSONValue? = nil
+                if case .object(let members) = at.kind {
+                    label = members.first(where: { $0.key == "label" })?.value
+                    if let scale = members.first(where: { $0.key == "scale" }) { at = scale.value }
                 }
-                warnThinned(spec.gauge, at: at, read[k].path, cell: k < frames.count ? frames[k] : spec.rect)
+                warnDialTexts(
+                    spec.gauge, at: at, label: label, read[k].path, cell: k < frames.count ? frames[k] : spec.rect)
             }
         }
         if layout.grid != nil, layout.gauges.allSatisfy({ $0.rect != nil }) {
@@ -826,11 +828,20 @@ private struct Checker {
         return d
     }
 
-    /// Warns when a dial's scale labels are thinned or left out in `cell`
-    /// (its rectangle on the screen; nothing to say when it is not known).
-    mutating func warnThinned(_ g: Gauge, at v: JSONValue, _ path: String, cell: IntRect?) {
-        guard let cell, let l = g.dialLayout(in: Rect(cell)), l.majorCount >= 2 else { return }
+    /// Warns when a dial leaves out its label, or thins or leaves out its
+    /// scale labels, in `cell` (its rectangle on the screen; nothing to say
+    /// when it is not known).
+    mutating func warnDialTexts(_ g: Gauge, at v: JSONValue, label: JSONValue?, _ path: String, cell: IntRect?) {
+        guard let cell, let l = g.dialLayout(in: Rect(cell)) else { return }
         let size = "\(cell.width)x\(cell.height)"
+        // The label was given to the dial (no title line took it) and found no place in it.
+        if let text = g.configuration.label?.text, l.titleBox == nil, !g.showsTitle(in: Rect(cell)) {
+            warn(
+                label, path + ".label",
+                "'\(IssueText.clip(text))' does not fit a \(size) dial: not shown (\"title\": \"auto\" or \"top\" shows it above the dial)"
+            )
+        }
+        guard l.majorCount >= 2 else { return }
         if l.labelStep == 0 {
             warn(
                 v, path + ".scale",

@@ -41,23 +41,58 @@ import Testing
 
     /// The needle never crosses the label or the value: both lie in the scale's
     /// opening, outside every direction the needle (and its tail) can point, at
-    /// every size from 140 px, with the default scale and with a 240-degree one.
-    /// (Smaller, the opening may have no room for the label under the value; it
-    /// then goes over the hub.)
+    /// every size from 40 px, with the default scale and with a 240-degree one.
+    /// The label is left out rather than crossed (from 140 px it always
+    /// fits), and the texts keep their order: the value is the largest, the
+    /// label never larger than it, no scale number below the readable size.
     @Test func theNeedleNeverCrossesTheLabelOrTheValue() throws {
         for style in [DialGaugeStyle(), DialGaugeStyle(startAngle: 150, sweep: 240)] {
-            for side in stride(from: 140.0, through: 400, by: 10) {
+            for side in stride(from: 40.0, through: 400, by: 4) {
                 let l = try layout(try gauge(style), side, side)
                 let needle = (length: l.needleLength, tail: l.needleTail, halfWidth: l.needleBaseWidth / 2 + 1)
                 for (what, box) in [("label", l.titleBox), ("value", l.valueBox)] {
-                    let b = try #require(box, "\(side): no \(what)")
+                    guard let b = box else {
+                        #expect(side < 140 || what != "label", "\(side) px: no \(what)")
+                        continue
+                    }
                     #expect(
                         DialLayout.outsideSweep(
                             b, center: l.center, start: l.startAngle, sweep: l.sweep, needle: needle),
                         "\(side) px, sweep \(style.sweep.degrees): the needle crosses the \(what)")
                 }
+                #expect(side < 64 || l.valueBox != nil, "\(side) px: no value")
+                if l.titleBox != nil, l.valueBox != nil {
+                    #expect(l.titleSize <= l.valueSize, "\(side) px: label \(l.titleSize) over value \(l.valueSize)")
+                }
+                if !l.labels.isEmpty {
+                    #expect(l.labelSize >= DialLayout.smallestScaleNumber, "\(side) px: numbers at \(l.labelSize)")
+                }
             }
         }
+    }
+
+    /// In a small dial the scale numbers give way before the label: when the
+    /// label is left out with the numbers shown, the same dial without
+    /// numbers has no room for it either; a dial that keeps its label only
+    /// without numbers shows none.
+    @Test func scaleNumbersGiveWayBeforeTheLabel() throws {
+        var bare = DialGaugeStyle()
+        bare.labels = nil
+        var droppedNumbers = 0
+        for side in stride(from: 40.0, through: 240, by: 2) {
+            let l = try layout(try gauge(), side, side)
+            let without = try layout(try gauge(bare), side, side)
+            if l.titleBox == nil, !l.labels.isEmpty {
+                #expect(without.titleBox == nil, "\(side) px: the label is left out while the numbers stay")
+            }
+            if l.labels.isEmpty, l.majorCount >= 2 { droppedNumbers += 1 }
+        }
+        // The rule was used: some sizes keep the label by leaving the numbers out.
+        #expect(droppedNumbers > 0)
+        // 64 px: no number is drawn as a blob; 400 px: all of them, with the label.
+        #expect(try layout(try gauge(), 64, 64).labels.isEmpty)
+        let large = try layout(try gauge(), 400, 400)
+        #expect(large.labels.count == 11 && large.titleBox != nil)
     }
 
     /// At every size, shown labels keep apart, inside the ticks' inner

@@ -22,16 +22,23 @@ import Synchronization
 /// the ``sections``), the ticks (their outer ends on one circle), the labels
 /// (when inside), and the free centre: the current value below the hub and
 /// the label under it, both where the needle never passes (in the scale's
-/// opening; the label goes over the hub only when the opening has no room for
-/// it), the needle (the tint's colour at the value, or its own) over all of it
-/// and the hub over the needle.
+/// opening; a full-turn scale has none: there the value goes under the hub and
+/// the label over it), the needle (the tint's colour at the value, or its
+/// own) over all of it and the hub over the needle.
 ///
 /// Text sizes: scale labels at ``DrawContext/endLabelSize`` (at most `0.16 R`,
-/// a step of ``TypeScale/steps`` on a type scale), the label at
-/// ``DrawContext/titleSize``, the current value at the largest size (at most
-/// the type scale's value size) at which the widest value fits the free
-/// centre. Every text lies inside the free centre's circle or the label ring,
-/// so none meets a tick, the band or another text.
+/// a step of ``TypeScale/steps`` on a type scale; none below
+/// ``DialLayout/smallestScaleNumber``), the current value at the largest size
+/// (at most the type scale's value size) at which the widest value fits the
+/// opening, the label at ``DrawContext/titleSize`` at most, never larger than
+/// the value or the scale numbers. Every text lies inside the free centre's
+/// circle or the label ring, so none meets a tick, the band or another text.
+///
+/// In a small dial the texts give way in order: the value steps down (never
+/// below the label) to make room for the label; the scale numbers are left
+/// out when without them the label fits or the value gets larger; the label is
+/// left out last (``DialLayout/titleBox`` is nil; a gauge whose title is
+/// ``TitlePlacement/automatic`` then shows it above the dial).
 ///
 /// Scale labels never overlap each other or the ticks: when they would (too
 /// many, too wide, too small a dial) every `k`-th is shown, `k` the smallest
@@ -242,17 +249,16 @@ public struct DialGaugeStyle: GaugeStyle, Hashable {
     /// True: the scale is static, the needle, hub, value arc and current value dynamic.
     public var separatesLayers: Bool { true }
 
-    /// The label (above the hub) and the current value (below it); the scale's
-    /// numbers take the place of end labels.
+    /// The label and the current value (in the scale's opening); the
+    /// scale's numbers take the place of end labels.
     public func shownLabels(configuration c: Configuration) -> GaugeLabelKinds {
         GaugeLabelKinds(of: c).intersection([.label, .currentValue])
     }
 
-    /// Whether the label is as narrow as its place above the hub.
+    /// Whether the dial places the label, whole (not cut with an ellipsis).
     public func labelFits(configuration c: Configuration, in rect: Rect, context: DrawContext) -> Bool {
-        guard let label = c.label, let l = layout(configuration: c, in: rect, context: context),
-            let box = l.titleBox
-        else { return true }
+        guard let label = c.label, let l = layout(configuration: c, in: rect, context: context) else { return true }
+        guard let box = l.titleBox else { return false }
         return label.size(pixelSize: l.titleSize, context: context).width <= box.width
     }
 
@@ -496,7 +502,9 @@ public struct DialLayout: Sendable, Hashable {
     /// Radius of the circle inside the ticks that the label and the current
     /// value stay in (they also keep clear of the scale labels).
     public var freeRadius: Double
-    /// The label's line under the current value (over the hub when the scale's opening has no room), and its text size.
+    /// The label's line under the current value (over the hub on a
+    /// full-turn scale), and its text size; nil when the dial has no room
+    /// for the label at a readable size.
     public var titleBox: Rect?
     /// See ``titleBox``.
     public var titleSize: Double
@@ -601,8 +609,40 @@ public struct DialLayout: Sendable, Hashable {
 }
 
 extension DialLayout {
+    /// The smallest scale number drawn, in pixels: smaller digits are blobs
+    /// on a panel, so a dial that would set its numbers smaller shows none.
+    public static let smallestScaleNumber = 7.0
+
+    /// The smallest label drawn in the dial, in pixels (the type scale's
+    /// ``TypeScale/minimum`` when the context has one): a dial with no room
+    /// for it at this size leaves the label out.
+    static func smallestLabel(_ context: DrawContext) -> Double {
+        context.textSizes == nil ? 8 : context.environment.typeScale?.minimum ?? TypeScale().minimum
+    }
+
     /// Lays out `style` for `c` in `rect`; nil when the dial has no room.
+    ///
+    /// Texts give way in order: the scale's numbers go first, when without
+    /// them the label finds a place it has not with them, or the current value
+    /// is set smaller than the numbers and gets larger without them.
     init?(style: DialGaugeStyle, configuration c: GaugeStyleConfiguration, rect: Rect, context: DrawContext) {
+        guard let full = DialLayout(style: style, configuration: c, rect: rect, context: context, numbers: true) else {
+            return nil
+        }
+        self = full
+        guard !full.labels.isEmpty else { return }
+        let labelLost = c.label != nil && full.titleBox == nil
+        let valueSmall = full.valueBox != nil && full.valueSize < full.labelSize
+        guard labelLost || valueSmall,
+            let bare = DialLayout(style: style, configuration: c, rect: rect, context: context, numbers: false)
+        else { return }
+        if (labelLost && bare.titleBox != nil) || (valueSmall && bare.valueSize > full.valueSize) { self = bare }
+    }
+
+    /// The layout with or without the scale's numbers.
+    private init?(
+        style: DialGaugeStyle, configuration c: GaugeStyleConfiguration, rect: Rect, context: DrawContext, numbers: Bool
+    ) {
         let square = PanelLayout.centredSquare(in: rect)
         let outer = square.width / 2
         guard outer >= 4 else { return nil }
@@ -622,8 +662,8 @@ extension DialLayout {
         } else {
             size = min(size, max(1, (0.16 * outer).rounded(.down)))
         }
-        // (A size that is not a number, or below a pixel, shows no labels.)
-        if !(size >= 1 && size.isFinite) { size = 0 }
+        // (A size that is not a number, or below the smallest readable one, shows no labels.)
+        if !(size >= Self.smallestScaleNumber && size.isFinite) || !numbers { size = 0 }
         labelSize = size
         let font = style.labels == nil || majors == 0 || size == 0 ? nil : context.font(size: size)
         var texts: [(text: String, w: Double, h: Double)] = []
@@ -801,47 +841,84 @@ extension DialLayout {
         titleBox = nil
         valueSize = 0
         valueBox = nil
+        // With an opening (less than a full turn) the value and the label stay
+        // in it, where the needle never passes; a full-turn dial has none, and
+        // sets the value under the hub and the label over it.
+        let opening = abs(sweep.degrees) < 360
+        var valueSizes: [Double] = []
+        var valueWidth: (Double) -> Double = { _ in 0 }
         if let current = c.currentValueLabel {
             // Sized by the widest value the gauge can show, so it never changes size.
             // (The current text itself only when no sizing texts stand for it,
             // so that the layout does not change with the value.)
             var texts = c.sizingText
             if texts.isEmpty, let t = current.text { texts.append(t) }
-            let top = min(context.textSizes?.value ?? 0.3 * limit, 0.5 * limit)
-            let width = { (s: Double) -> Double in
+            valueSizes = sizes(from: min(context.textSizes?.value ?? 0.3 * limit, 0.5 * limit))
+            valueWidth = { (s: Double) -> Double in
                 texts.isEmpty
                     ? current.size(pixelSize: s, context: context).width + 1
                     : widestAdvance(of: texts, size: s, context) + 1
             }
-            if let (s, box) = fitClearOfNeedle(sizes(from: top), width: width)
-                ?? fit(sizes(from: top), below: true, width: width)
+            if let (s, box) = fitClearOfNeedle(valueSizes, width: valueWidth)
+                ?? (opening ? nil : fit(valueSizes, below: true, width: valueWidth))
             {
                 (valueSize, valueBox) = (s, box)
             }
         }
-        if let label = c.label {
-            // As large as the scale labels when there are some, so the dial's
-            // smaller texts share one size.
-            let top = shown.isEmpty ? context.titleSize : min(context.titleSize, labelSize)
-            let natural = { (s: Double) in label.size(pixelSize: s, context: context).width + 1 }
-            // Under the value, where the needle never passes; else over the hub.
-            let under = valueBox.map { $0.maxY + gap }
-            if let under, let (s, box) = fitClearOfNeedle(sizes(from: top), from: under, width: natural) {
+        guard let label = c.label else { return }
+        // At most as large as the value (the largest text), and as the scale
+        // numbers when there are some, so the dial's smaller texts share one size.
+        let smallest = Self.smallestLabel(context)
+        var top = shown.isEmpty ? context.titleSize : min(context.titleSize, labelSize)
+        let natural = { (s: Double) in label.size(pixelSize: s, context: context).width + 1 }
+        guard opening else {
+            if valueBox != nil { top = min(top, valueSize) }
+            if let (s, box) = fit(sizes(from: top).filter { $0 >= smallest }, below: false, width: natural) {
                 (titleSize, titleBox) = (s, box)
-            } else if let (s, box) = fit(sizes(from: top), below: false, width: natural) {
-                (titleSize, titleBox) = (s, box)
-            } else if let s = sizes(from: top).last {
-                // Too long at any size: the smallest, as wide as its place
-                // allows, ending in an ellipsis.
-                var lo = 0.0, hi = 2 * limit
-                for _ in 0..<30 {
-                    let w = (lo + hi) / 2
-                    if fit([s], below: false, width: { _ in w }) != nil { lo = w } else { hi = w }
-                }
-                if lo >= 2 * s, let (_, box) = fit([s], below: false, width: { _ in lo }) {
-                    (titleSize, titleBox) = (s, box)
-                }
             }
+            return
+        }
+        /// The label under a value box (or under the hub without a value), at
+        /// the largest readable size up to `top`, whole; or (`cut`) at the
+        /// smallest size, ending in an ellipsis, when at least three sizes'
+        /// width (a few characters) fits.
+        func placeLabel(under value: Rect?, top: Double, cut: Bool) -> (size: Double, box: Rect)? {
+            let from = value.map { $0.maxY + gap }
+            let candidates = sizes(from: top).filter { $0 >= smallest }
+            guard cut else { return fitClearOfNeedle(candidates, from: from, width: natural) }
+            guard let s = candidates.last else { return nil }
+            var lo = 0.0, hi = natural(s)
+            for _ in 0..<24 {
+                let w = (lo + hi) / 2
+                if fitClearOfNeedle([s], from: from, width: { _ in w }) != nil { lo = w } else { hi = w }
+            }
+            guard lo >= 3 * s else { return nil }
+            return fitClearOfNeedle([s], from: from, width: { _ in lo })
+        }
+        guard let placedValue = valueBox else {
+            if let (s, box) = placeLabel(under: nil, top: top, cut: false)
+                ?? placeLabel(under: nil, top: top, cut: true)
+            {
+                (titleSize, titleBox) = (s, box)
+            }
+            return
+        }
+        // The whole label under the value at its size; else the value steps
+        // down (never below the label) until the whole label fits; else the
+        // label cut short under the value at its size.
+        if let (s, box) = placeLabel(under: placedValue, top: min(top, valueSize), cut: false) {
+            (titleSize, titleBox) = (s, box)
+            return
+        }
+        for s in valueSizes where s < valueSize && s >= smallest {
+            guard let (vs, vbox) = fitClearOfNeedle([s], width: valueWidth) else { continue }
+            if let (ls, lbox) = placeLabel(under: vbox, top: min(top, vs), cut: false) {
+                (valueSize, valueBox, titleSize, titleBox) = (vs, vbox, ls, lbox)
+                return
+            }
+        }
+        if let (s, box) = placeLabel(under: placedValue, top: min(top, valueSize), cut: true) {
+            (titleSize, titleBox) = (s, box)
         }
     }
 
