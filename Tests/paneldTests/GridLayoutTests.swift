@@ -370,6 +370,59 @@ import Testing
         #expect(Set(cellValues).count == 1, "one value size in the 1x1 cells: \(cellValues)")
         #expect(cellValues[0] == [0, 1, 2, 4].map { valueSize(l, $0)! }.min())
     }
+
+    /// Issue 38 item 4: on a panel the value is each gauge's largest text:
+    /// at least the titles' size (which step below the smallest shared value),
+    /// than a dial's or an arc's own label, and than a clock (capped at the
+    /// largest value). Every style, 3x3 at 800x480, 4x4 at 320x240 and the
+    /// examples' layouts.
+    @Test func theValueIsEachGaugesLargestText() throws {
+        let styles = [
+            "ring", "dial", "accessoryCircular", "stepped", "linearCapacity", "accessoryCircularCapacity",
+            "accessoryLinearCapacity", "accessoryLinear",
+        ]
+        func panel(_ mode: String, columns: Int, count: Int) -> String {
+            let gauges = (0..<count).map { i in
+                i == 0
+                    ? ##"{"name": "clock", "kind": "clock"}"##
+                    : ##"{"name": "g\##(i)", "style": "\##(styles[i % styles.count])", "label": "Label \##(i)", "units": "%"}"##
+            }
+            return
+                ##"{"mode": "\##(mode)", "grid": {"columns": \##(columns), "gap": 8, "margin": 8}, "gauges": [\##(gauges.joined(separator: ", "))]}"##
+        }
+        var texts = [panel("800x480", columns: 3, count: 9), panel("320x240", columns: 4, count: 16)]
+        for example in ["pi-7inch-800x480", "spi-320x240", "hdmi-1920x1080"] {
+            texts.append(try String(contentsOfFile: "examples/\(example)/layout.json", encoding: .utf8))
+        }
+        for json in texts {
+            let l = try LayoutReader.parse(Array(json.utf8))
+            let (w, h) = l.logicalSize ?? (800, 480)
+            let frames = l.placement(screen: (w, h)).frames
+            let u = PanelRenderer.uniformText(l, frames: frames)
+            var largest = 0.0
+            for (i, g) in u.gauges.enumerated() where g.widget == nil && g.page == 0 {
+                let f = Rect(frames[i])
+                guard let value = g.gauge.currentValueSize(in: f) else { continue }
+                largest = max(largest, value)
+                let title = try #require(
+                    g.gauge.environment.typeScale?.sizes(for: Size(width: f.width, height: f.height)).title)
+                // A dial's value may have less room than the title; in a cell
+                // too small for more than the smallest title, a value is what
+                // its place holds; else never smaller than the title.
+                let smallest = g.gauge.environment.typeScale?.minimum ?? 9
+                if !(g.gauge.style is DialGaugeStyle), title > smallest {
+                    #expect(value >= title, "\(w)x\(h) \(g.name): value \(value), title \(title)")
+                }
+                if let dial = g.gauge.dialLayout(in: f), dial.titleBox != nil {
+                    #expect(dial.titleSize <= dial.valueSize, "\(g.name): the dial's label outgrows its value")
+                }
+            }
+            if let clock = u.gauges.firstIndex(where: { $0.name == "clock" }), largest > 0 {
+                let r = PanelRenderer(layout: l, width: w, height: h)
+                #expect(r.widgetPixelSize(clock) <= largest, "\(w)x\(h): the clock outgrows the values")
+            }
+        }
+    }
 }
 
 /// A layout placed with `rect` for its own `mode`, shown on a display of another size.

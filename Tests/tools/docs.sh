@@ -2,8 +2,9 @@
 # Builds the libraries' documentation, PanelGauge's and PanelDisplay's (their DocC
 # catalogs Sources/NAME/NAME.docc and the doc comments), with the toolchain's docc,
 # warnings as errors: a broken symbol link, an undocumented parameter or a malformed
-# comment fails. Then lists each library's public symbols without a doc comment; any
-# such symbol fails the script (exit 1) after both libraries are built.
+# comment fails. Then lists each library's public symbols without a doc comment, and
+# its top-level symbols that no topic of the landing page lists; any such symbol
+# fails the script (exit 1) after both libraries are built.
 #
 # Usage: bash Tests/tools/docs.sh [OUTPUT-DIR]   (default .build/docs; NAME.doccarchive in it)
 # No swift-docc-plugin: the symbol graphs come from the compiler (-emit-symbol-graph).
@@ -53,7 +54,17 @@ for path in sorted(glob.glob(os.path.join(directory, "*.symbols.json"))):
 print(f"docs {module}: {len(public) - len(bare)} of {len(public)} public symbols documented ({len(bare)} without a doc comment)")
 for file, line, kind, name in sorted(bare):
     print(f"  {file}:{line}: {kind} {name}")
-sys.exit(1 if bare else 0)
+# Curation: every top-level symbol (a type, a protocol, a global function or
+# constant) is listed under a topic of the landing page, so none falls into
+# DocC's automatic "Structures"/"Functions" groups.
+landing = open(os.path.join(sources, module, module + ".docc", module + ".md")).read()
+topics = landing.split("## Topics", 1)[1] if "## Topics" in landing else ""
+top = sorted({s["pathComponents"][0] for s in public if len(s["pathComponents"]) == 1})
+loose = [name for name in top if "``" + name + "``" not in topics and "``" + name + "/" not in topics]
+print(f"docs {module}: {len(top) - len(loose)} of {len(top)} top-level symbols curated in {module}.md's topics")
+for name in loose:
+    print(f"  not in a topic: {name}")
+sys.exit(1 if bare or loose else 0)
 PY
     echo "docs: $OUT/$module.doccarchive"
 done

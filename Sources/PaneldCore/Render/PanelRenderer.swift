@@ -71,7 +71,8 @@ package final class PanelRenderer {
     private let fonts: FontCache
     /// Per gauge, in layout order: everything the renderer keeps for it.
     private let slots: [Slot]
-    /// The widgets' largest text steps: those of the page's gauges on the type scale.
+    /// The widgets' largest text steps: those of the page's gauges on the type
+    /// scale, the value step at most the largest value they show.
     private let widgetCap: TextSizes?
     /// Parts of the dynamic layer repainted from a value arc's `text`, not
     /// through the gauge's body (for tests).
@@ -105,10 +106,18 @@ package final class PanelRenderer {
         }
         self.layout = Self.uniformText(layout, frames: frames)
         slots = zip(frames, PanelRenderer.overlapClusters(frames)).map { Slot(frame: $0, cluster: $1) }
-        widgetCap = TextSizes.smallest(
-            of: layout.gauges.indices.filter {
-                layout.gauges[$0].widget == nil && layout.gauges[$0].gauge.environment.typeScale != nil
-            }.map { frames[$0] })
+        let onScale = layout.gauges.indices.filter {
+            layout.gauges[$0].widget == nil && layout.gauges[$0].gauge.environment.typeScale != nil
+        }
+        var cap = TextSizes.smallest(of: onScale.map { frames[$0] })
+        // A clock or a text widget is never larger than the largest value the
+        // page's gauges show: the values are the page's first texts.
+        let shown = self.layout
+        let values = onScale.compactMap { i in
+            frames[i].isEmpty ? nil : shown.gauges[i].gauge.currentValueSize(in: Rect(frames[i]))
+        }
+        if let largest = values.max(), largest > 0, let c = cap { cap?.value = min(c.value, largest) }
+        widgetCap = cap
         let font = layout.gauges.first?.gauge.environment.font ?? .default
         let hasDash = (try? fonts.font(font, pixelSize: 16))?.hasGlyph(for: "\u{2014}") ?? true
         staleDash = hasDash ? "\u{2014}" : "-"
@@ -138,15 +147,57 @@ package final class PanelRenderer {
             groups["\(frames[i].width)x\(frames[i].height)", default: []].append((i, size))
         }
         // A gauge whose value is much smaller than the largest of the group
-        // (a wide value, see `LayoutReader.matchValueSizes`) keeps its own
-        // size and sets no limit: one wide value never shrinks its neighbours.
+        // (a wide value, see `LayoutReader.matchValueSizes`), or smaller than
+        // the group's titles (a dial's value in its scale's opening), keeps
+        // its own size and sets no limit: one gauge never shrinks its
+        // neighbours' values below their titles.
         for members in groups.values where members.count > 1 {
             let largest = members.map(\.size).max()!
-            let readable = members.filter { $0.size >= Self.sharedValueFloor * largest }
+            let title =
+                members.map { m in
+                    let frame = frames[m.index]
+                    return uniform.gauges[m.index].gauge.environment.typeScale?.sizes(
+                        for: Size(width: Double(frame.width), height: Double(frame.height))
+                    ).title ?? 0
+                }.max() ?? 0
+            let readable = members.filter { $0.size >= max(Self.sharedValueFloor * largest, title) }
             guard let smallest = readable.map(\.size).min() else { continue }
             for m in readable { uniform.gauges[m.index].gauge.environment.typeScale?.valueLimit = smallest }
         }
+        // The titles a step below the smallest value that reaches their size,
+        // so the value is each gauge's largest text (a value that cannot
+        // reach it in its place, such as a dial's in a small cell, does not
+        // shrink every title).
+        let titles = onScale.compactMap { i -> Double? in
+            let f = frames[i]
+            return f.isEmpty
+                ? nil
+                : uniform.gauges[i].gauge.environment.typeScale?.sizes(
+                    for: Size(width: Double(f.width), height: Double(f.height))
+                ).title
+        }
+        if let title = titles.max() {
+            let values = onScale.compactMap { i -> Double? in
+                frames[i].isEmpty ? nil : uniform.gauges[i].gauge.currentValueSize(in: Rect(frames[i]))
+            }.filter { $0 >= title }
+            if let value = values.min(), value <= title + 1e-9 || value < 1.2 * title,
+                let below = TypeScale.steps.last(where: { $0 < value })
+            {
+                for i in onScale {
+                    guard var scale = uniform.gauges[i].gauge.environment.typeScale else { continue }
+                    scale.titleLimit = max(scale.minimum, min(scale.titleLimit ?? below, below))
+                    uniform.gauges[i].gauge.environment.typeScale = scale
+                }
+            }
+        }
         return uniform
+    }
+
+    /// The text size of widget `i` (a text widget or a clock) in its frame.
+    func widgetPixelSize(_ i: Int) -> Double {
+        let g = layout.gauges[i]
+        return g.widget?.pixelSize(in: slots[i].frame, cap: widgetCap, font: g.gauge.environment.font, fonts: fonts)
+            ?? 0
     }
 
     /// For each rectangle, the indices of the rectangles connected to it by

@@ -164,14 +164,32 @@ import Testing
             let g = try Gauge(value: v, in: 0...5000).gaugeStyle(style.style)
                 .valueFormat(.number(decimals: 0, unit: "rpm")).typeScale(TypeScale())
             let img = render(g, width: 120, height: 120)
-            // Well inside every style's stroke (at least 0.12 D = 14 px wide).
-            let box = IntRect(x: 28, y: 40, width: 64, height: 40)
+            // A band through the centre that no style's stroke enters.
+            let box = IntRect(x: 20, y: 46, width: 80, height: 28)
             return try #require(img.inkBounds(in: box, background: RGB(Panel.background)), "\(style)")
         }
         let low = try ink(0), high = try ink(5000)
         // "0 rpm" and "5000 rpm" have the same ink height at the same size.
         #expect(low.height == high.height, "\(style)")
-        for box in [low, high] { #expect(box.minX > 28 && box.maxX < 92, "\(style)") }
+        // Every corner of the ink inside the stroke's inner circle (a ring's: 60 - 14).
+        let square = Rect(x: 0, y: 0, width: 120, height: 120)
+        var inner = 46.0
+        if style.style is AccessoryCircularGaugeStyle {
+            inner = AccessoryCircularGaugeStyle.layout(in: square).innerRadius
+        }
+        if style.style is AccessoryCircularCapacityGaugeStyle {
+            inner = AccessoryCircularCapacityGaugeStyle.layout(in: square).innerRadius
+        }
+        for box in [low, high] {
+            #expect(box.minX > 20 && box.maxX < 100 && box.minY > 46 && box.maxY < 74, "\(style): \(box) cut")
+            for (x, y) in [
+                (box.x, box.y), (box.x + box.width, box.y), (box.x, box.y + box.height),
+                (box.x + box.width, box.y + box.height),
+            ] {
+                let (dx, dy) = (Double(x) - 60, Double(y) - 60)
+                #expect((dx * dx + dy * dy).squareRoot() < inner, "\(style): \(box) beyond \(inner)")
+            }
+        }
     }
 
     /// The centre value's size is a step of the scale, at most its value size.

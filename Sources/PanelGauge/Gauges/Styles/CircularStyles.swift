@@ -149,7 +149,12 @@ public struct AccessoryCircularGaugeStyle: GaugeStyle {
         }
         guard let label = c.label else { return [] }
         let y = l.center.y + l.radius * 0.8
-        let size = context.textSizes?.title ?? small
+        var size = context.textSizes?.title ?? small
+        // Never larger than the value, the gauge's first text.
+        if context.textSizes != nil, c.currentValueLabel != nil {
+            let (preferred, fitting) = Self.centreSlot(l)
+            size = min(size, centreTextSize(c, preferred: preferred, fitting: fitting, context))
+        }
         // As wide as the opening between the round ends, less half a stroke
         // of air at each (a longer label ends in an ellipsis there instead of
         // running into them).
@@ -182,10 +187,9 @@ public struct AccessoryCircularGaugeStyle: GaugeStyle {
         let p = l.point(for: c.value)
         var bounds: [Rect]? = [Rect(x: p.x - halo, y: p.y - halo, width: 2 * halo, height: 2 * halo).insetBy(-1)]
         if let current = c.currentValueLabel {
-            let d: Double = 2 * (l.radius + halo)
+            let (preferred, fitting) = Self.centreSlot(l)
             bounds = adding(
-                l.centreBounds(current, c, preferred: 0.3 * d, fitting: 1.3 * l.innerRadius, context: context),
-                to: bounds)
+                l.centreBounds(current, c, preferred: preferred, fitting: fitting, context: context), to: bounds)
         }
         for (label, box, size) in openingLabels(l, c, context) {
             bounds = adding(label.drawnBounds(in: box, context: context, pixelSize: size), to: bounds)
@@ -208,10 +212,8 @@ public struct AccessoryCircularGaugeStyle: GaugeStyle {
             .marker: [Rect(x: p.x - halo, y: p.y - halo, width: 2 * halo, height: 2 * halo)]
         ]
         if let current = c.currentValueLabel {
-            let d: Double = 2 * (l.radius + halo)
-            out.add(
-                .currentValue,
-                l.centreBounds(current, c, preferred: 0.3 * d, fitting: 1.3 * l.innerRadius, context: context))
+            let (preferred, fitting) = Self.centreSlot(l)
+            out.add(.currentValue, l.centreBounds(current, c, preferred: preferred, fitting: fitting, context: context))
         }
         for (label, box, size) in openingLabels(l, c, context) {
             // The end labels when there are any (the minimum's on the left), else the label.
@@ -243,8 +245,8 @@ public struct AccessoryCircularGaugeStyle: GaugeStyle {
             canvas.fillDisc(center: p, radius: radii.halo, paint: .solid(c.environment.background))
             canvas.fillDisc(center: p, radius: radii.dot, paint: .solid(c.tint.color(at: c.value)))
             if let current = c.currentValueLabel {
-                let d: Double = 2 * (l.radius + radii.halo)
-                l.drawCentre(current, c, preferred: 0.3 * d, fitting: 1.3 * l.innerRadius, on: canvas, context: context)
+                let (preferred, fitting) = Self.centreSlot(l)
+                l.drawCentre(current, c, preferred: preferred, fitting: fitting, on: canvas, context: context)
             }
             for (label, box, size) in openingLabels(l, c, context) {
                 label.draw(in: box, on: canvas, context: context, pixelSize: size, color: c.environment.foreground)
@@ -295,8 +297,8 @@ public struct AccessoryCircularCapacityGaugeStyle: GaugeStyle {
         guard l.radius > 0 else { return GaugeLayering(staticKey: AnyHashable(0), dynamicBounds: []) }
         var others: [Rect]? = []
         if let current = c.currentValueLabel {
-            let d: Double = 2 * l.radius + l.lineWidth
-            others = l.centreBounds(current, c, preferred: 0.3 * d, fitting: 1.3 * l.innerRadius, context: context)
+            let (preferred, fitting) = Self.centreSlot(l)
+            others = l.centreBounds(current, c, preferred: preferred, fitting: fitting, context: context)
         }
         let arc = c.value > 0 ? [l.strokeBounds(from: 0, to: c.value)] : []
         // The tint is laid over the whole ring (less the start cap), not the
@@ -320,11 +322,9 @@ public struct AccessoryCircularCapacityGaugeStyle: GaugeStyle {
     public func partBounds(configuration c: Configuration, in rect: Rect, context: DrawContext) -> [GaugePart: [Rect]] {
         let l = Self.layout(in: rect)
         guard l.radius > 0, let current = c.currentValueLabel else { return [:] }
-        let d: Double = 2 * l.radius + l.lineWidth
+        let (preferred, fitting) = Self.centreSlot(l)
         var out: [GaugePart: [Rect]] = [:]
-        out.add(
-            .currentValue,
-            l.centreBounds(current, c, preferred: 0.3 * d, fitting: 1.3 * l.innerRadius, context: context))
+        out.add(.currentValue, l.centreBounds(current, c, preferred: preferred, fitting: fitting, context: context))
         return out
     }
 
@@ -367,8 +367,8 @@ public struct AccessoryCircularCapacityGaugeStyle: GaugeStyle {
             guard context.layers.contains(.dynamic) else { return }
             l.strokeValueArc(to: c.value, cap: .round, valueStroke(c, l), on: canvas)
             if let current = c.currentValueLabel {
-                let d: Double = 2 * l.radius + l.lineWidth
-                l.drawCentre(current, c, preferred: 0.3 * d, fitting: 1.3 * l.innerRadius, on: canvas, context: context)
+                let (preferred, fitting) = Self.centreSlot(l)
+                l.drawCentre(current, c, preferred: preferred, fitting: fitting, on: canvas, context: context)
             }
         }
     }
@@ -470,6 +470,14 @@ extension GaugeStyle where Self == AccessoryCircularCapacityGaugeStyle {
 }
 
 extension AccessoryCircularGaugeStyle {
+    /// The centre value's slot in a layout: its preferred text size (0.35 of
+    /// the diameter to the marker's padding) and the width its widest text
+    /// may take (1.6 inner radii: the value's box stays inside the track and
+    /// clear of the label in the opening).
+    static func centreSlot(_ l: CircularGaugeLayout) -> (preferred: Double, fitting: Double) {
+        (0.7 * (l.radius + markerRadii(lineWidth: l.lineWidth).halo), 1.6 * l.innerRadius)
+    }
+
     /// The centre value's text size in `rect`; nil without a current value.
     ///
     /// - Parameters:
@@ -479,12 +487,19 @@ extension AccessoryCircularGaugeStyle {
     public func currentValueSize(configuration c: Configuration, in rect: Rect, context: DrawContext) -> Double? {
         let l = Self.layout(in: rect)
         guard l.radius > 0, c.currentValueLabel != nil else { return nil }
-        let d: Double = 2 * (l.radius + Self.markerRadii(lineWidth: l.lineWidth).halo)
-        return centreTextSize(c, preferred: 0.3 * d, fitting: 1.3 * l.innerRadius, context)
+        let (preferred, fitting) = Self.centreSlot(l)
+        return centreTextSize(c, preferred: preferred, fitting: fitting, context)
     }
 }
 
 extension AccessoryCircularCapacityGaugeStyle {
+    /// The centre value's slot in a layout: its preferred text size (0.35 of
+    /// the ring's outer diameter) and the width its widest text may take (1.6
+    /// inner radii: the value's box stays inside the ring).
+    static func centreSlot(_ l: CircularGaugeLayout) -> (preferred: Double, fitting: Double) {
+        (0.35 * (2 * l.radius + l.lineWidth), 1.6 * l.innerRadius)
+    }
+
     /// The centre value's text size in `rect`; nil without a current value.
     ///
     /// - Parameters:
@@ -494,7 +509,7 @@ extension AccessoryCircularCapacityGaugeStyle {
     public func currentValueSize(configuration c: Configuration, in rect: Rect, context: DrawContext) -> Double? {
         let l = Self.layout(in: rect)
         guard l.radius > 0, c.currentValueLabel != nil else { return nil }
-        let d: Double = 2 * l.radius + l.lineWidth
-        return centreTextSize(c, preferred: 0.3 * d, fitting: 1.3 * l.innerRadius, context)
+        let (preferred, fitting) = Self.centreSlot(l)
+        return centreTextSize(c, preferred: preferred, fitting: fitting, context)
     }
 }

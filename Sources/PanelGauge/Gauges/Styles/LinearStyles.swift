@@ -5,8 +5,12 @@
 /// shown), a gap, the bar row, a gap, the current-value line (if shown below).
 /// Minimum and maximum labels sit at the two ends of the bar row, the bar spans
 /// the space between them (less `endInset` on each side, room for a marker).
-/// The label and the current value are set at ``DrawContext/titleSize``, the
-/// minimum and maximum at ``DrawContext/endLabelSize``.
+/// The label is set at ``DrawContext/titleSize``, the minimum and maximum at
+/// ``DrawContext/endLabelSize``; the current value on its own line below the
+/// bar is the largest text: on a type scale at the larger step up to 1.5 x the
+/// title's (at most the value size) at which the widest value fits the width
+/// and the rows fit the rectangle's height, else at the title's size, as is a
+/// value in the slot at the bar's leading end.
 public struct LinearGaugeLayout: Sendable, Hashable {
     /// The line of the label, or nil when it is not shown.
     public var labelRect: Rect?
@@ -21,6 +25,8 @@ public struct LinearGaugeLayout: Sendable, Hashable {
     public var bar: Rect
     /// Height of the rows together (what the layout needs of its rectangle).
     public var height: Double = 0
+    /// The current value's text size, in pixels.
+    public var currentSize: Double = 0
 
     /// The fill of a capacity bar for normalized value `v`: the leading part of
     /// the bar, `v` of its width (nil for nothing to draw).
@@ -63,15 +69,31 @@ public struct LinearGaugeLayout: Sendable, Hashable {
         case .hidden: break
         }
         let topH = showLabel ? lineH + gap : 0
-        let bottomH = showCurrentBelow ? gap + lineH : 0
         let rowH = max(t, rowHeight)
+        // The value's own line: a step above the title where it fits.
+        var v = s, valueH = lineH
+        if showCurrentBelow, let sizes = context.textSizes, let current = c.currentValueLabel {
+            var texts = c.sizingText
+            if let text = current.text { texts.append(text) }
+            for step in TypeScale.steps.reversed() where step > s && step <= min(sizes.value, 1.5 * s) {
+                let f = context.font(size: step)
+                let h = f.map { $0.ascender + $0.descender } ?? step
+                let w = max(widestAdvance(of: texts, size: step, context), width(current, step))
+                if w <= rect.width && topH + rowH + gap + h <= rect.height {
+                    (v, valueH) = (step, h)
+                    break
+                }
+            }
+        }
+        let bottomH = showCurrentBelow ? gap + valueH : 0
         let y0 = rect.midY - (topH + rowH + bottomH) / 2
         let row = Rect(x: rect.minX, y: y0 + topH, width: rect.width, height: rowH)
 
         var layout = LinearGaugeLayout(bar: row, height: topH + rowH + bottomH)
+        layout.currentSize = v
         if showLabel { layout.labelRect = Rect(x: rect.minX, y: y0, width: rect.width, height: lineH) }
         if showCurrentBelow {
-            layout.currentValueRect = Rect(x: rect.minX, y: row.maxY + gap, width: rect.width, height: lineH)
+            layout.currentValueRect = Rect(x: rect.minX, y: row.maxY + gap, width: rect.width, height: valueH)
         }
         var lead = 0.0, trail = 0.0
         if currentAtLeading {
@@ -136,7 +158,7 @@ public struct LinearGaugeLayout: Sendable, Hashable {
             }
         }
         if context.layers.contains(.dynamic), let r = currentValueRect, let l = c.currentValueLabel {
-            l.draw(in: r, on: canvas, context: context, pixelSize: s, color: fg, alignment: currentAlignment)
+            l.draw(in: r, on: canvas, context: context, pixelSize: currentSize, color: fg, alignment: currentAlignment)
         }
     }
 
@@ -164,7 +186,7 @@ public struct LinearGaugeLayout: Sendable, Hashable {
     /// Where ``drawLabels(_:on:context:labelAlignment:currentAlignment:)`` paints the current value.
     func currentBounds(_ c: GaugeStyleConfiguration, context: DrawContext, alignment: HorizontalAlignment) -> [Rect]? {
         guard let r = currentValueRect, let l = c.currentValueLabel else { return [] }
-        return l.drawnBounds(in: r, context: context, pixelSize: context.titleSize, alignment: alignment)
+        return l.drawnBounds(in: r, context: context, pixelSize: currentSize, alignment: alignment)
     }
 }
 
@@ -415,3 +437,25 @@ extension GaugeStyle where Self == AccessoryLinearCapacityGaugeStyle {
     /// current value at the leading edge.
     public static var accessoryLinearCapacity: Self { Self() }
 }
+
+/// A linear style whose ``LinearGaugeLayout`` says where its current value goes.
+protocol LinearLaidOut: GaugeStyle {
+    func layout(_ c: GaugeStyleConfiguration, in rect: Rect, context: DrawContext) -> LinearGaugeLayout
+}
+
+extension LinearLaidOut {
+    /// The current value's text size in `rect`; nil when it is not shown.
+    ///
+    /// - Parameters:
+    ///   - c: The gauge to draw.
+    ///   - rect: The rectangle the gauge is drawn into, in pixels.
+    ///   - context: The drawing context.
+    public func currentValueSize(configuration c: Configuration, in rect: Rect, context: DrawContext) -> Double? {
+        let l = layout(c, in: rect, context: context)
+        return l.currentValueRect == nil || c.currentValueLabel == nil ? nil : l.currentSize
+    }
+}
+
+extension LinearCapacityGaugeStyle: LinearLaidOut {}
+extension AccessoryLinearGaugeStyle: LinearLaidOut {}
+extension AccessoryLinearCapacityGaugeStyle: LinearLaidOut {}
