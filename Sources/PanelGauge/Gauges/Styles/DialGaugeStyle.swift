@@ -882,9 +882,9 @@ extension DialLayout {
         /// the largest readable size up to `top`, whole; or (`cut`) at the
         /// smallest size, ending in an ellipsis, when at least three sizes'
         /// width (a few characters) fits.
-        func placeLabel(under value: Rect?, top: Double, cut: Bool) -> (size: Double, box: Rect)? {
+        func placeLabel(under value: Rect?, top: Double, cut: Bool, floor: Double = 0) -> (size: Double, box: Rect)? {
             let from = value.map { $0.maxY + gap }
-            let candidates = sizes(from: top).filter { $0 >= smallest }
+            let candidates = sizes(from: top).filter { $0 >= max(smallest, floor) }
             guard cut else { return fitClearOfNeedle(candidates, from: from, width: natural) }
             guard let s = candidates.last else { return nil }
             var lo = 0.0, hi = natural(s)
@@ -903,18 +903,23 @@ extension DialLayout {
             }
             return
         }
-        // The whole label under the value at its size; else the value steps
-        // down (never below the label) until the whole label fits; else the
-        // label cut short under the value at its size.
-        if let (s, box) = placeLabel(under: placedValue, top: min(top, valueSize), cut: false) {
-            (titleSize, titleBox) = (s, box)
-            return
-        }
-        for s in valueSizes where s < valueSize && s >= smallest {
-            guard let (vs, vbox) = fitClearOfNeedle([s], width: valueWidth) else { continue }
-            if let (ls, lbox) = placeLabel(under: vbox, top: min(top, vs), cut: false) {
-                (valueSize, valueBox, titleSize, titleBox) = (vs, vbox, ls, lbox)
+        // The whole label under the value at its size, at least 0.6 of the
+        // label's own size (so a large value leaves it in proportion); else
+        // the value steps down (never below the label) until it fits; else
+        // the whole label at any readable size, or cut short, under the value
+        // at its size.
+        let proportionate = 0.6 * min(top, valueSize)
+        for floor in [proportionate, 0] {
+            if let (s, box) = placeLabel(under: placedValue, top: min(top, valueSize), cut: false, floor: floor) {
+                (titleSize, titleBox) = (s, box)
                 return
+            }
+            for s in valueSizes where s < valueSize && s >= smallest {
+                guard let (vs, vbox) = fitClearOfNeedle([s], width: valueWidth) else { continue }
+                if let (ls, lbox) = placeLabel(under: vbox, top: min(top, vs), cut: false, floor: floor) {
+                    (valueSize, valueBox, titleSize, titleBox) = (vs, vbox, ls, lbox)
+                    return
+                }
             }
         }
         if let (s, box) = placeLabel(under: placedValue, top: min(top, valueSize), cut: true) {
