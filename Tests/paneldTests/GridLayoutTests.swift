@@ -332,6 +332,39 @@ import Testing
             #expect(seen.contains { $0.allSatisfy { $0 > 0xE0 } }, "gauge \(i) shows no white text")
         }
     }
+
+    /// Issue 38 item 4: gauges use their cell. On a 3x3 panel at 800x480
+    /// (cells 256x149) every style's drawing, title included, spans at least
+    /// 85 % of its cell's height (a round style, whose width its height sets)
+    /// or of its width (a linear one).
+    @Test func everyStyleUsesItsCell() throws {
+        let styles = [
+            "ring", "dial", "accessoryCircular", "stepped", "linearCapacity", "accessoryCircularCapacity",
+            "accessoryLinearCapacity", "accessoryLinear", "ring",
+        ]
+        let gauges = styles.enumerated().map { i, s in
+            ##"{"name": "g\##(i)", "style": "\##(s)", "label": "Gauge \##(i)", "units": "%"}"##
+        }
+        let json =
+            ##"{"mode": "800x480", "background": "#101418", "grid": {"columns": 3, "gap": 8, "margin": 8}, "gauges": [\##(gauges.joined(separator: ", "))]}"##
+        let l = try LayoutReader.parse(Array(json.utf8))
+        let cells = l.placement(screen: (800, 480)).frames
+        let img = Image(width: 800, height: 480)
+        PanelRenderer(layout: l, width: 800, height: 480).drawAll(
+            img.surface, values: Dictionary(uniqueKeysWithValues: (0..<9).map { ("g\($0)", 60.0) }))
+        let background: [UInt8] = [0x10, 0x14, 0x18]
+        let test = PanelRendererTests()
+        for (i, cell) in cells.enumerated() {
+            var (x0, y0, x1, y1) = (Int.max, Int.max, Int.min, Int.min)
+            for y in cell.minY..<cell.maxY {
+                for x in cell.minX..<cell.maxX where test.rgb(img.surface, x, y) != background {
+                    (x0, y0, x1, y1) = (min(x0, x), min(y0, y), max(x1, x + 1), max(y1, y + 1))
+                }
+            }
+            let (w, h) = (Double(x1 - x0) / Double(cell.width), Double(y1 - y0) / Double(cell.height))
+            #expect(w >= 0.85 || h >= 0.85, "\(styles[i]) in \(cell): \(Int(w * 100)) % wide, \(Int(h * 100)) % high")
+        }
+    }
 }
 
 /// Text on one page: one title size whatever the cell (a spanning cell's title
