@@ -109,10 +109,13 @@ install_tools() {
 install_tools
 
 # ---------------------------------------------------------------- kernel
+# prepare_kernel_arm64 and modules_for.
+# shellcheck source=kernel.sh
+. "$HERE/kernel.sh"
 # The kernel package linux-image-amd64 depends on, unpacked (not installed),
 # with modules.dep made by depmod. Cached per version.
 prepare_kernel() {
-    [ "$ARCH" = x86_64 ] || { prepare_kernel_arm64; return; }
+    [ "$ARCH" = x86_64 ] || { prepare_kernel_arm64 "$CACHE" "$AARCH64_DIR/apt"; return; }
     local pkg deb
     pkg=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-[0-9]/ {print $2; exit}') || true
     if [ -z "$pkg" ]; then
@@ -156,58 +159,13 @@ PY
     log "kernel $KVER ($(basename "$KERNEL"))"
 }
 
-# arm64: trixie's kernel (the one linux-image-arm64 depends on), through an apt
-# configuration of its own (packaging/foreign-apt.sh); its vmlinuz is a plain Image.
-prepare_kernel_arm64() {
-    local pkg deb
-    APT_STATE=$AARCH64_DIR/apt
-    # shellcheck source=../../packaging/foreign-apt.sh
-    . "$ROOT/packaging/foreign-apt.sh"
-    mkdir -p "$CACHE/dl-arm64"
-    [ -n "$(ls "$APT_STATE"/trixie/lists/*Packages* 2>/dev/null)" ] || foreign_apt trixie update -qq >/dev/null
-    pkg=$(foreign_depends trixie linux-image-arm64:arm64 '^linux-image-[0-9]') || true
-    [ -n "$pkg" ] || { foreign_apt trixie update -qq >/dev/null; pkg=$(foreign_depends trixie linux-image-arm64:arm64 '^linux-image-[0-9]') || true; }
-    pkg=${pkg%:arm64}
-    [ -n "$pkg" ] || die "cannot tell which kernel linux-image-arm64 (trixie) depends on"
-    KVER=${pkg#linux-image-}
-    KROOT=$CACHE/kernel-$KVER
-    if [ ! -f "$KROOT/.done" ]; then
-        log "downloading $pkg (trixie, arm64)"
-        rm -rf "$KROOT" "$CACHE/dl-arm64"/*.deb
-        foreign_download trixie "$CACHE/dl-arm64" "$pkg:arm64" || die "cannot download $pkg"
-        deb=$(ls -t "$CACHE/dl-arm64/${pkg}_"*.deb | head -1)
-        dpkg -x "$deb" "$KROOT"
-        # trixie's packages are merged-/usr: modules in usr/lib/modules, where depmod -b does not look.
-        [ -e "$KROOT/lib" ] || ln -s usr/lib "$KROOT/lib"
-        depmod -b "$KROOT" "$KVER"
-        rm -f "$deb"
-        touch "$KROOT/.done"
-    fi
-    if [ ! -x "$CACHE/busybox-arm64/usr/bin/busybox" ]; then
-        log "downloading busybox-static:arm64 (trixie)"
-        rm -rf "$CACHE/busybox-arm64" "$CACHE/dl-arm64"/busybox-static_*.deb
-        foreign_download trixie "$CACHE/dl-arm64" busybox-static:arm64 || die "cannot download busybox-static:arm64"
-        dpkg -x "$(ls "$CACHE/dl-arm64"/busybox-static_*.deb | head -1)" "$CACHE/busybox-arm64"
-    fi
-    KERNEL=$KROOT/boot/vmlinuz-$KVER
-    [ -f "$KERNEL" ] || die "no kernel image in $pkg"
-    log "kernel $KVER (arm64 Image)"
-}
-
 # ---------------------------------------------------------------- base initramfs
 # busybox, the /init that serves the host, and the modules of both drivers with
 # their insmod order (resolved on the host by modprobe --show-depends). Cached;
 # the key covers the kernel version and guest-init.sh.
-modules_for() {
-    local m
-    for m in "$@"; do
-        modprobe -d "$KROOT" -S "$KVER" --show-depends "$m" | awk '$1 == "insmod" {print $2}'
-    done | awk '!seen[$0]++'
-}
-
 prepare_base() {
     local key dir
-    key=$KVER-$(cat "$HERE/guest-init.sh" "$0" | sha256sum | cut -c1-12)
+    key=$KVER-$(cat "$HERE/guest-init.sh" "$HERE/kernel.sh" "$0" | sha256sum | cut -c1-12)
     BASE=$CACHE/base-$key.cpio.gz
     [ -f "$BASE" ] && return
     log "building base initramfs"
@@ -221,17 +179,7 @@ prepare_base() {
     modules_for virtio_pci virtio-gpu >"$dir/e2e/modules.virtio"
     # cirrus-vga: the QEMU display whose driver scans out RGB565 (bochs and virtio-gpu take only 32-bit formats).
     [ "$ARCH" = arm64 ] || modules_for cirrus >"$dir/e2e/modules.cirrus"
-    local f rel
-    for f in $(cat "$dir"/e2e/modules.*); do
-        mkdir -p "$dir/$(dirname "${f#"$KROOT"}")"
-        case "$f" in
-            # trixie's modules are xz-compressed; busybox insmod loads only plain ones.
-            *.ko.xz) rel=${f#"$KROOT"} && xz -dc "$f" >"$dir/${rel%.xz}" ;;
-            *.xz) die "compressed module $f: busybox insmod cannot load it" ;;
-            *) cp "$f" "$dir/${f#"$KROOT"}" ;;
-        esac
-    done
-    sed -i "s|^$KROOT||; s|\\.ko\\.xz\$|.ko|" "$dir"/e2e/modules.*
+    unpack_modules "$dir" "$dir"/e2e/modules.*
 
     # Pad to 512 bytes so the appended payload cpio starts aligned.
     (cd "$dir" && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -6) >"$BASE.tmp"

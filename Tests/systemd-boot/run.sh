@@ -67,37 +67,10 @@ WORK=$HERE/.work
 MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 SUITE=bookworm
 INCLUDE=systemd,systemd-sysv,udev,dbus,kmod,procps,socat,linux-image-amd64,initramfs-tools
-T0=${EPOCHREALTIME/./}
-
-log() {
-    local ms=$(((${EPOCHREALTIME/./} - T0) / 1000))
-    printf '[systemd-boot %4d.%01ds] %s\n' $((ms / 1000)) $((ms % 1000 / 100)) "$*"
-}
-die() {
-    log "FAIL: $*"
-    exit 1
-}
-
-QEMU_PID=""
-READER_PIDS=()
-MOUNTS=()
-cleanup() {
-    local rc=$? m
-    # Only what this script started or mounted.
-    if [ -n "$QEMU_PID" ] && kill -0 "$QEMU_PID" 2>/dev/null; then kill "$QEMU_PID" 2>/dev/null || true; fi
-    for p in "${READER_PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
-    for ((m = ${#MOUNTS[@]} - 1; m >= 0; m--)); do umount "${MOUNTS[m]}" 2>/dev/null || umount -l "${MOUNTS[m]}" 2>/dev/null || true; done
-    exit "$rc"
-}
-trap cleanup EXIT
-trap 'log "FAIL: line $LINENO: $BASH_COMMAND exited with status $?"' ERR
-trap 'log "FAIL: overall timeout (or terminated)"; exit 124' TERM INT
-
-PHASES=()
-phase_done() { # NAME START_SECONDS
-    PHASES+=("$1 $((SECONDS - $2)) s")
-    log "phase $1: $((SECONDS - $2)) s"
-}
+SB_TAG=systemd-boot
+SB_DEVICE=bochs-display,xres=800,yres=480
+# shellcheck source=lib.sh
+. "$HERE/lib.sh"
 
 # ---------------------------------------------------------------- tools
 t=$SECONDS
@@ -174,33 +147,11 @@ rm -rf "$R"/var/lib/apt/lists/*
 for ((m = ${#MOUNTS[@]} - 1; m >= 0; m--)); do umount "${MOUNTS[m]}"; done
 MOUNTS=()
 
-# The test system: autologin as root on the serial console, the 9p share, no
-# blinking cursor on the display's console (fbcon), a service that reports the
-# end of the boot to the share.
-echo paneld-test >"$R/etc/hostname"
+# The test system (lib.sh's test_system): autologin as root on the serial console,
+# the 9p share, a service that reports the end of the boot to the share.
+test_system "$R" ttyS0
 chroot "$R" passwd -dq root
-printf '/dev/vda / ext4 rw,errors=remount-ro 0 1\nshare /mnt/share 9p trans=virtio,version=9p2000.L,msize=262144 0 0\n' >"$R/etc/fstab"
-mkdir -p "$R/mnt/share" "$R/etc/systemd/system/serial-getty@ttyS0.service.d"
-cat >"$R/etc/systemd/system/serial-getty@ttyS0.service.d/autologin.conf" <<'UNIT'
-[Service]
-ExecStart=
-ExecStart=-/sbin/agetty --autologin root --noclear --keep-baud 115200,57600,38400,9600 %I $TERM
-UNIT
-cat >"$R/etc/systemd/system/boot-report.service" <<'UNIT'
-[Unit]
-Description=Reports the end of the boot to the test host
-RequiresMountsFor=/mnt/share
-
-[Service]
-Type=simple
-ExecStart=/bin/sh -c 'systemctl is-system-running --wait >/mnt/share/boot-state; systemd-analyze >/mnt/share/boot-time 2>&1; touch /mnt/share/booted'
-
-[Install]
-WantedBy=multi-user.target
-UNIT
-chroot "$R" systemctl enable boot-report.service >/dev/null 2>&1
-# The guest's prompt stays out of the way; commands do not echo.
-printf 'stty -echo 2>/dev/null\nPS1="\\n"\n' >>"$R/root/.bashrc"
+quiet_shell "$R"
 phase_done root $t
 
 # ---------------------------------------------------------------- image
@@ -214,22 +165,10 @@ phase_done image $t
 log "kernel $(basename "$KERNEL"), image $(du -m "$WORK/disk.img" | cut -f1) MB used"
 
 # ---------------------------------------------------------------- one boot
-SHARE=$WORK/share
 # wants BOOT: whether SB_BOOTS names it.
 wants() { [[ " ${SB_BOOTS:-boot1 boot2 console} " == *" $1 "* ]]; }
-boot() { # NAME [DEVICE [KERNEL-ARGS]]: the display device (default an 800x480 bochs-display)
-    BOOT_NAME=$1
-    local device=${2:-bochs-display,xres=800,yres=480} kargs=${3:-}
-    local d=$WORK/$1 start=$SECONDS
-    mkdir -p "$d"
-    VM=$d
-    rm -rf "$SHARE" && mkdir -p "$SHARE/c"
-    mkfifo "$d/serial.in" "$d/serial.out" "$d/mon.in" "$d/mon.out"
-    exec 7<>"$d/serial.in" 8<>"$d/mon.in"
-    cat "$d/serial.out" >"$d/serial.log" &
-    READER_PIDS+=($!)
-    cat "$d/mon.out" >"$d/mon.log" &
-    READER_PIDS+=($!)
+start_qemu() { # DIR DEVICE KERNEL-ARGS (lib.sh's boot)
+    local d=$1 device=$2 kargs=$3
     qemu-system-x86_64 -nodefaults -no-user-config -machine q35,accel=tcg -cpu max -smp 2 -m 1024 \
         -kernel "$WORK/vmlinuz" -initrd "$WORK/initrd.img" \
         -append "root=/dev/vda rw console=ttyS0,115200 panic=-1 loglevel=4${kargs:+ $kargs}" \
@@ -237,134 +176,6 @@ boot() { # NAME [DEVICE [KERNEL-ARGS]]: the display device (default an 800x480 b
         -virtfs "local,path=$SHARE,mount_tag=share,security_model=none" \
         -display none -vga none -device "$device" \
         -serial "pipe:$d/serial" -monitor "pipe:$d/mon" -no-reboot >"$d/qemu.log" 2>&1 &
-    QEMU_PID=$!
-    SEQ=0
-    DUMPS=0
-    local deadline=$((SECONDS + 240))
-    while [ ! -f "$SHARE/booted" ]; do
-        kill -0 "$QEMU_PID" 2>/dev/null || fail_vm "QEMU exited during the boot"
-        [ $SECONDS -lt $deadline ] || fail_vm "the guest did not finish booting in 240 s"
-        sleep 0.5
-    done
-    # The serial shell may start after the boot is reported: the first command is
-    # repeated until the guest answers (it only touches a file).
-    deadline=$((SECONDS + 60))
-    while [ ! -f "$SHARE/shell" ]; do
-        printf 'touch /mnt/share/shell\n' >&7
-        [ $SECONDS -lt $deadline ] || fail_vm "no shell on the serial console"
-        sleep 2
-    done
-    log "$BOOT_NAME: booted in $((SECONDS - start)) s (wall); guest: $(head -1 "$SHARE/boot-time" | sed 's/^Startup finished in //'), state $(cat "$SHARE/boot-state")"
-    BOOTS+=("$BOOT_NAME $((SECONDS - start)) s: $(head -1 "$SHARE/boot-time" | sed 's/^Startup finished in //')")
-}
-BOOTS=()
-
-# guest SCRIPT [SECONDS]: runs SCRIPT (bash) in the guest; GUEST_RC and GUEST_OUT
-# (a file) hold its status and output.
-guest() {
-    SEQ=$((SEQ + 1))
-    local f=$SHARE/c/$SEQ
-    printf 'set -u\ncd /root\n%s\n' "$1" >"$f.sh"
-    printf 'bash /mnt/share/c/%d.sh >/mnt/share/c/%d.out 2>&1; echo $? >/mnt/share/c/%d.tmp; mv /mnt/share/c/%d.tmp /mnt/share/c/%d.rc\n' \
-        "$SEQ" "$SEQ" "$SEQ" "$SEQ" "$SEQ" >&7
-    local deadline=$((SECONDS + ${2:-60}))
-    while [ ! -f "$f.rc" ]; do
-        kill -0 "$QEMU_PID" 2>/dev/null || fail_vm "QEMU exited while the guest ran: $1"
-        [ $SECONDS -lt $deadline ] || fail_vm "no answer from the guest to: $1"
-        sleep 0.1
-    done
-    GUEST_RC=$(cat "$f.rc")
-    GUEST_OUT=$f.out
-}
-
-# screendump FILE: the monitor writes it; the reply to 'info status' means it is done.
-screendump() {
-    DUMPS=$((DUMPS + 1))
-    printf 'screendump %s\ninfo status\n' "$1" >&8
-    local deadline=$((SECONDS + 20))
-    while [ "$(grep -c 'VM status' "$VM/mon.log" || true)" -lt "$DUMPS" ]; do
-        [ $SECONDS -lt $deadline ] || fail_vm "screendump timed out"
-        sleep 0.05
-    done
-    [ -s "$1" ] || fail_vm "screendump wrote nothing"
-}
-
-fail_vm() {
-    log "FAIL ($BOOT_NAME): $*"
-    echo "----- guest console (${VM}/serial.log, last lines) -----"
-    tail -c 6000 "$VM/serial.log" 2>/dev/null | tr -d '\r' || true
-    echo "----- qemu -----"
-    cat "$VM/qemu.log" 2>/dev/null || true
-    FAILED+=("$BOOT_NAME: $*")
-    summary
-    exit 1
-}
-
-shutdown_vm() {
-    printf 'systemctl poweroff\n' >&7
-    local deadline=$((SECONDS + 60))
-    while kill -0 "$QEMU_PID" 2>/dev/null; do
-        [ $SECONDS -lt $deadline ] || { kill "$QEMU_PID"; break; }
-        sleep 0.2
-    done
-    wait "$QEMU_PID" 2>/dev/null || true
-    QEMU_PID=""
-    exec 7>&- 8>&-
-    for p in "${READER_PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
-    READER_PIDS=()
-}
-
-# ---------------------------------------------------------------- checks
-PASSED=()
-FAILED=()
-pass() {
-    log "PASS $1${2:+: $2}"
-    PASSED+=("$1")
-}
-fail() {
-    log "FAIL $1: $2"
-    if [ -n "${GUEST_OUT:-}" ] && [ -f "$GUEST_OUT" ]; then sed 's/^/    | /' "$GUEST_OUT" | tail -25; fi
-    FAILED+=("$1")
-}
-# check NAME MESSAGE SCRIPT [SECONDS]: passes when SCRIPT exits 0 in the guest.
-check() {
-    guest "$3" "${4:-60}"
-    if [ "$GUEST_RC" = 0 ]; then pass "$1"; else fail "$1" "$2 (exit $GUEST_RC)"; fi
-}
-
-# render NAME NAME=VALUE...: the expected picture, drawn by the package's binary
-# with the package's layout, in $WORK/NAME.png.
-render() {
-    local name=$1 v args=()
-    shift
-    for v in "$@"; do args+=(--set "$v"); done
-    "$PANELD" render --config "$LAYOUT" "${args[@]}" --output "$WORK/$name.png" || die "paneld render failed for $name"
-}
-
-# screen_is NAME EXPECTED [SECONDS]: the scanout equals EXPECTED (PNG or PPM); the
-# frame may still be on its way (or animating), so dumps are retried.
-guest_ok() {
-    guest "$@"
-    [ "$GUEST_RC" = 0 ] || fail_vm "guest command failed (rc=$GUEST_RC): $1 :: $(tail -5 "$GUEST_OUT")"
-}
-
-screen_is() {
-    local name=$1 expected=$2 shot deadline=$((SECONDS + ${3:-20}))
-    SCREEN_DIFF=""
-    while true; do
-        shot=$VM/$name.ppm
-        screendump "$shot"
-        if SCREEN_DIFF=$(python3 "$ROOT/Tests/qemu/compare.py" "$expected" "$shot"); then return 0; fi
-        [ $SECONDS -lt $deadline ] || return 1
-        sleep 0.5
-    done
-}
-
-summary() {
-    echo "== phases: ${PHASES[*]/%/;}"
-    echo "== boots: ${BOOTS[*]/%/;}"
-    [ ${#FAILED[@]} -eq 0 ] || echo "== failed: ${FAILED[*]}"
-    echo "${#PASSED[@]} passed, ${#FAILED[@]} failed"
 }
 
 g=$DEFAULT_GAUGE
