@@ -783,9 +783,9 @@ extension DialLayout {
         needleBaseWidth = max(0, style.needle.baseWidth * r)
         needleTipWidth = max(0, style.needle.tipWidth * r)
 
-        // The label above the hub and the current value below it: each at
-        // the largest size at which its line, next to the hub, stays inside
-        // the ticks and clear of the scale labels.
+        // The current value below the hub and the label under it, in the
+        // scale's opening: each at the largest size at which its line stays
+        // clear of the needle's sweep, the scale labels and the square.
         let clear = hubRadius + gap
         let shown = labels, ctr = square.center, limit = max(0, tickInner - gap)
         let textSizes = context.textSizes
