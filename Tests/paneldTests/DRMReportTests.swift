@@ -12,7 +12,7 @@ import Testing
         let fake = FakeDRM.bochs(width: 800, height: 480)
         fake.cards["/dev/dri/card1"] = FakeDRM.Card(driver: "v3d", resources: nil)
         let text = DRMReport.gather(sys: fake).formatted()
-        #expect(text.contains("/dev/dri/card0: bochs-drm (fake) 0.0.0\n  usable for paneld: yes\n"))
+        #expect(text.contains("/dev/dri/card0: bochs-drm (fake) 0.0.0\n  usable: yes\n"))
         #expect(text.contains("    DRM_CAP_DUMB_BUFFER = 1\n"))
         #expect(
             text.contains("    Virtual-1 (id 36): connected, encoder 37, possible encoders [37]\n      1024x768@60, "))
@@ -23,7 +23,7 @@ import Testing
                 "  planes:\n    id 34 primary: crtc 38, framebuffer 7, possible crtcs 0x1\n      formats: XR24 RG16\n"))
         #expect(
             text.contains(
-                "/dev/dri/card1: v3d (fake) 0.0.0\n  usable for paneld: no, v3d has no KMS outputs (render-only device)\n"
+                "/dev/dri/card1: v3d (fake) 0.0.0\n  usable: no, v3d has no KMS outputs (render-only device)\n"
             ))
         #expect(text.contains("  error: drmModeGetResources failed: "))
         #expect(fake.openDescriptors.isEmpty)
@@ -37,6 +37,6 @@ import Testing
         let fake = FakeDRM.bochs()
         fake.failures["open"] = [EACCES]
         let text = DRMReport.gather(sys: fake).formatted()
-        #expect(text.contains("/dev/dri/card0: ?\n  usable for paneld: no, open failed: Permission denied (EACCES)\n"))
+        #expect(text.contains("/dev/dri/card0: ?\n  usable: no, open failed: Permission denied (EACCES)\n"))
     }
 }

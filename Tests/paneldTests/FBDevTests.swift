@@ -30,7 +30,7 @@ import Testing
     @Test func refusesOtherLayoutsNamingThem() {
         #expect(
             throws: DRMError.notFound(
-                "framebuffer t has 32 bpp with red 8@0, green 8@8, blue 8@16 (length@offset); paneld draws 16 bpp RGB565 and 32 bpp XRGB8888/ARGB8888 only"
+                "framebuffer t has 32 bpp with red 8@0, green 8@8, blue 8@16 (length@offset); drawing supports 16 bpp RGB565 and 32 bpp XRGB8888/ARGB8888 only"
             )
         ) { try FBLayout.pixelFormat(of: info(32, (0, 8), (8, 8), (16, 8)), fix: fix) }
         #expect(throws: DRMError.self) { try FBLayout.pixelFormat(of: info(24, (16, 8), (8, 8), (0, 8)), fix: fix) }

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// Each library's folders are stages that depend one way: no two folders of a
-/// module use each other's types. A folder uses another's type when one of
+/// Each library's folders are stages that depend one way: no folders of a
+/// module use each other's types around a cycle of any length. A folder uses another's type when one of
 /// its files names a type declared at the top level of the other's files
 /// (comments aside).
 @Suite struct FolderCycleTests {
@@ -38,7 +38,8 @@ import Testing
         return out
     }
 
-    /// Pairs of folders of `module` that use each other's types, with a type each way.
+    /// Cycles among the folders of `module`, each as the folders in order
+    /// with a type each one uses from the next.
     static func cycles(in module: String) throws -> [String] {
         let dir = "\(root)/Sources/\(module)"
         let fm = FileManager.default
@@ -55,19 +56,76 @@ import Testing
                 uses[folder, default: []].formUnion(identifiers(text))
             }
         }
-        func used(by a: String, from b: String) -> String? {
-            declared.first { $0.value == b && uses[a]?.contains(Substring($0.key)) == true }?.key
-        }
-        var found: [String] = []
-        let folders = uses.keys.sorted()
-        for (i, a) in folders.enumerated() {
-            for b in folders[(i + 1)...] {
-                if let ab = used(by: a, from: b), let ba = used(by: b, from: a) {
-                    found.append("\(a) uses \(b)'s \(ab), \(b) uses \(a)'s \(ba)")
-                }
+        // folder -> folder it uses -> a type it uses from there
+        var graph: [String: [String: String]] = [:]
+        for (type, owner) in declared.sorted(by: { $0.key < $1.key }) {
+            for (folder, names) in uses where folder != owner && names.contains(Substring(type)) {
+                if graph[folder, default: [:]][owner] == nil { graph[folder, default: [:]][owner] = type }
             }
         }
-        return found
+        return cycles(of: graph)
+    }
+
+    /// The cycles of a dependency graph (`graph[a][b]`: a type `a` uses from
+    /// `b`), of any length: one per strongly connected component of more than
+    /// one folder, as a path through it back to its start.
+    static func cycles(of graph: [String: [String: String]]) -> [String] {
+        // Tarjan's strongly connected components.
+        var index: [String: Int] = [:], low: [String: Int] = [:], onStack: Set<String> = []
+        var stack: [String] = [], components: [[String]] = [], next = 0
+        func visit(_ v: String) {
+            index[v] = next
+            low[v] = next
+            next += 1
+            stack.append(v)
+            onStack.insert(v)
+            for w in (graph[v] ?? [:]).keys.sorted() {
+                if index[w] == nil {
+                    visit(w)
+                    low[v] = min(low[v]!, low[w]!)
+                } else if onStack.contains(w) {
+                    low[v] = min(low[v]!, index[w]!)
+                }
+            }
+            if low[v] == index[v] {
+                var component: [String] = []
+                while let w = stack.popLast() {
+                    onStack.remove(w)
+                    component.append(w)
+                    if w == v { break }
+                }
+                if component.count > 1 { components.append(component.sorted()) }
+            }
+        }
+        let nodes = Set(graph.keys).union(graph.values.flatMap(\.keys))
+        for v in nodes.sorted() where index[v] == nil { visit(v) }
+        // A path around each component: from its first folder, a shortest way
+        // back to it through the component.
+        return components.map { component in
+            let members = Set(component), start = component[0]
+            var previous: [String: String] = [:], queue = [start], found: String? = nil
+            search: while !queue.isEmpty {
+                let v = queue.removeFirst()
+                for w in (graph[v] ?? [:]).keys.sorted() where members.contains(w) {
+                    if w == start {
+                        found = v
+                        break search
+                    }
+                    if previous[w] == nil {
+                        previous[w] = v
+                        queue.append(w)
+                    }
+                }
+            }
+            var path = [start]
+            var v = found
+            while let at = v, at != start {
+                path.insert(at, at: 1)
+                v = previous[at]
+            }
+            path.append(start)
+            return zip(path, path.dropFirst()).map { "\($0) uses \($1)'s \(graph[$0]![$1]!)" }.joined(separator: ", ")
+        }
     }
 
     @Test(arguments: ["PanelGauge", "PanelDisplay", "PaneldCore"])
@@ -82,5 +140,13 @@ import Testing
         #expect(Self.declaredTypes(a) == ["Alpha"] && Self.declaredTypes(b) == ["Beta"])
         #expect(Self.identifiers(a).contains("Beta") && !Self.identifiers(b).contains("Alpha"))
         #expect(Self.declaredTypes("    struct Nested {}\npackage final class Top {}") == ["Top"])
+    }
+
+    /// Cycles of any length are found, each once; a chain is none.
+    @Test func cyclesOfAnyLengthAreFound() {
+        let three = ["A": ["B": "Bee"], "B": ["C": "Sea"], "C": ["A": "Ay"], "D": ["A": "Ay"]]
+        #expect(Self.cycles(of: three) == ["A uses B's Bee, B uses C's Sea, C uses A's Ay"])
+        #expect(Self.cycles(of: ["A": ["B": "Bee"], "B": ["A": "Ay"]]) == ["A uses B's Bee, B uses A's Ay"])
+        #expect(Self.cycles(of: ["A": ["B": "Bee"], "B": ["C": "Sea"], "C": [:]]).isEmpty)
     }
 }

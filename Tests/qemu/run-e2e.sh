@@ -471,7 +471,7 @@ case_bochs800() {
     boot bochs800 bochs-display,xres=800,yres=480 bochs
     local console=$VM/console-before.ppm
     console_picture "$console"
-    guest_ok "paneld drm-info >/tmp/drm-info.txt 2>&1; cat /tmp/drm-info.txt; grep -q 'bochs-drm' /tmp/drm-info.txt && grep -q '800x480@[0-9]* preferred' /tmp/drm-info.txt && grep -q 'usable for paneld: yes' /tmp/drm-info.txt"
+    guest_ok "paneld drm-info >/tmp/drm-info.txt 2>&1; cat /tmp/drm-info.txt; grep -q 'bochs-drm' /tmp/drm-info.txt && grep -q '800x480@[0-9]* preferred' /tmp/drm-info.txt && grep -q 'usable: yes' /tmp/drm-info.txt"
     log "PASS bochs800/drm-info"
     PASSED+=("bochs800/drm-info")
     start_paneld panel800.json
@@ -863,7 +863,7 @@ case_vt() {
     send_values "cpu=40" "mem 12"
     render vt-first panel800.json cpu=40 mem=12
     expect_screen first-frame "$WORK/vt-first.png"
-    guest_ok "grep -q 'tty1: paneld gives the display up' /tmp/paneld.log"
+    guest_ok "grep -q 'tty1: the display is given up' /tmp/paneld.log"
     guest_ok "chvt 2; sleep 0.5; grep -q 'tty1 switched away' /tmp/paneld.log" 20
     guest_ok "printf 'paneld e2e: tty2 is shown\\n' >/dev/tty2; sleep 0.5"
     screendump "$VM/tty2.ppm"

@@ -211,7 +211,7 @@ elif screen_is first-value "$WORK/v73.png"; then
     # (group tty, /dev/tty0 write-only, CAP_SYS_TTY_CONFIG).
     check vt-unit "paneld did not take the terminal's switching under the unit" '
 journalctl -b -u paneld --no-pager -o cat | grep -E "tty|terminal"
-journalctl -b -u paneld --no-pager -o cat | grep -q "paneld gives the display up while another terminal is shown"'
+journalctl -b -u paneld --no-pager -o cat | grep -q "the display is given up while another terminal is shown"'
 else
     echo "$SCREEN_DIFF"
     fail first-value "the screen does not show $g=73"

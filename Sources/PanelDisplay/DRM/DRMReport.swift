@@ -77,7 +77,7 @@ package struct DRMReport: Equatable {
         for card in cards {
             let driver = card.driver.map { "\($0.name) (\($0.description)) \($0.major).\($0.minor).\($0.patch)" } ?? "?"
             out += "\(card.path): \(driver)\n"
-            out += "  usable for paneld: " + (card.probe.rejection.map { "no, \($0)" } ?? "yes") + "\n"
+            out += "  usable: " + (card.probe.rejection.map { "no, \($0)" } ?? "yes") + "\n"
             if !card.capabilities.isEmpty {
                 out += "  capabilities:\n"
                 for c in card.capabilities {

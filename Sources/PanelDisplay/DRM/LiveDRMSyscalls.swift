@@ -47,7 +47,7 @@ package final class LiveDRMSyscalls: DRMSyscalls {
         // Non-blocking, so reading events after a spurious wakeup (POLLERR, POLLHUP) returns
         // EAGAIN instead of stalling the daemon's loop; ioctls ignore the flag.
         try DeviceNode.open(path, flags: O_RDWR | O_NONBLOCK) { e in
-            e == EACCES ? "run paneld as a member of the 'video' group, or as root" : nil
+            e == EACCES ? "run as a member of the 'video' group, or as root" : nil
         }
     }
 

@@ -74,7 +74,7 @@ package final class VirtualTerminal {
             Glibc.close(fd)
             throw err
         }
-        DisplayLog.info("tty\(number): paneld gives the display up while another terminal is shown")
+        DisplayLog.info("tty\(number): the display is given up while another terminal is shown")
         return VirtualTerminal(number: number, fd: fd, saved: saved)
     }
 

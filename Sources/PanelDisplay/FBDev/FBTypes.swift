@@ -32,7 +32,7 @@ package struct FBFixInfo: Equatable, Sendable {
     package var memoryLength: UInt32
     /// `FB_TYPE_*`; paneld needs packed pixels (0).
     package var type: UInt32
-    /// `FB_VISUAL_*`; paneld needs true colour (2) or direct colour (4).
+    /// `FB_VISUAL_*`; drawing needs true colour (2) or direct colour (4).
     package var visual: UInt32
     /// Pan granularity in lines; 0 means the driver cannot pan vertically.
     package var ypanstep: UInt16
@@ -58,11 +58,11 @@ package enum FBLayout {
     package static func pixelFormat(of v: FBVarInfo, fix: FBFixInfo) throws -> PixelFormat {
         guard fix.type == FBFixInfo.typePackedPixels else {
             throw DRMError.notFound(
-                "framebuffer \(fix.id) is not packed pixels (type \(fix.type)); paneld cannot draw on it")
+                "framebuffer \(fix.id) is not packed pixels (type \(fix.type)); only packed pixels can be drawn")
         }
         guard fix.visual == FBFixInfo.visualTrueColor || fix.visual == FBFixInfo.visualDirectColor else {
             throw DRMError.notFound(
-                "framebuffer \(fix.id) uses a palette (visual \(fix.visual)); paneld needs true colour")
+                "framebuffer \(fix.id) uses a palette (visual \(fix.visual)); drawing needs true colour")
         }
         let rgb = (v.red, v.green, v.blue)
         if v.bitsPerPixel == 16,
@@ -81,7 +81,7 @@ package enum FBLayout {
         }
         throw DRMError.notFound(
             "framebuffer \(fix.id) has \(v.bitsPerPixel) bpp with red \(v.red), green \(v.green), blue \(v.blue) "
-                + "(length@offset); paneld draws 16 bpp RGB565 and 32 bpp XRGB8888/ARGB8888 only")
+                + "(length@offset); drawing supports 16 bpp RGB565 and 32 bpp XRGB8888/ARGB8888 only")
     }
 
     /// Two pages when the virtual height holds two screens, the driver can pan, and

@@ -20,9 +20,9 @@ enum XRGB8888Blender: PixelBlender {
     static func fill(row: UnsafeMutableRawPointer, x: Int, count: Int, color: UInt32) {
         let p = row.assumingMemoryBound(to: UInt32.self) + x
         let word = 0xFF00_0000 | color
-        // x86_64's glibc vectorises wmemset (about 0.2 instructions per pixel); aarch64's
-        // (glibc 2.36 and 2.41) stores 8 bytes per loop turn (1.5 per pixel), so there the
-        // loop below fills runs of every length (docs/performance.md, "aarch64").
+        // x86_64's glibc vectorises wmemset; aarch64's (glibc 2.36 and 2.41) stores 8 bytes
+        // per loop turn, so there the loop below fills runs of every length
+        // (docs/performance.md, "aarch64").
         #if arch(x86_64)
             if count >= 64, let wmemset = WideFill.wmemset {
                 _ = wmemset(UnsafeMutableRawPointer(p), word, count)
@@ -128,8 +128,7 @@ enum XRGB8888Blender: PixelBlender {
         let under = SIMD4<UInt32>(repeating: first)
         let over = SIMD4<UInt32>(repeating: memo.over)
         // Thirty-two pixels a step while they all lie over that colour, then
-        // sixteen (3 K instructions a frame fewer at 1920x1080 than sixteen
-        // alone).
+        // sixteen (fewer instructions on large frames than sixteen alone).
         var i = 0
         while i &+ 32 <= count {
             let d0 = load(p, i), d1 = load(p, i &+ 4), d2 = load(p, i &+ 8), d3 = load(p, i &+ 12)
@@ -155,10 +154,9 @@ enum XRGB8888Blender: PixelBlender {
             i &+= 16
         }
         // The rest four at a time, then one by one, each over that colour or
-        // blended. (The last pixels as a quad reaching back into pixels done,
-        // with alpha 0 there, took a whole blend where they lay over that
-        // colour: 16 K instructions a frame more on the gauge-panel scene at
-        // 1920x1080.)
+        // blended. (Not the last pixels as a quad reaching back into pixels
+        // done, with alpha 0 there: that takes a whole blend where they lie
+        // over that colour.)
         while i &+ 4 <= count {
             let d = load(p, i)
             let diff = unsafeBitCast(d ^ under, to: SIMD2<UInt64>.self)

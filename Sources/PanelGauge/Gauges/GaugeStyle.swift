@@ -8,7 +8,7 @@
 /// ```swift
 /// struct RingStyle: GaugeStyle {
 ///     func makeBody(configuration: Configuration) -> some Drawable {
-///         Draw { canvas, rect, context in ... }
+///         Draw { rect, canvas, context in ... }
 ///     }
 /// }
 /// ```

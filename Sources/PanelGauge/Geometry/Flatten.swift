@@ -179,11 +179,6 @@ struct Flattener {
 
     // MARK: Strokes of arcs
 
-    /// The outline of a stroked circular arc: outer arc, end cap, inner arc
-    /// backwards, start cap. `sweep >= 2 pi` gives a full ring (two circles of
-    /// opposite direction, so the hole stays empty under either fill rule).
-    /// `mayGroup: false` keeps the outline out of a simple group even where it is
-    /// simple (it may overlap the caller's other outlines).
     /// Whether the outline of a stroked arc shorter than a turn is simple (then
     /// its circles are walked as circles, see `arcStroke`). It is unless the
     /// round caps reach each other across the gap (or the stroke covers the
@@ -194,6 +189,11 @@ struct Flattener {
         return r - w / 2 > 0 && (cap == .butt || 2 * r * sin(min(gap, Double.pi) / 2) > w + 1)
     }
 
+    /// The outline of a stroked circular arc: outer arc, end cap, inner arc
+    /// backwards, start cap. `sweep >= 2 pi` gives a full ring (two circles of
+    /// opposite direction, so the hole stays empty under either fill rule).
+    /// `mayGroup: false` keeps the outline out of a simple group even where it is
+    /// simple (it may overlap the caller's other outlines).
     func arcStroke<S: ContourSink & ~Copyable>(
         _ sink: inout S, cx: Double, cy: Double, radius r: Double, start: Double, sweep: Double,
         width w: Double, cap: LineCap, mayGroup: Bool = true

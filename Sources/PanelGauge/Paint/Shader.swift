@@ -8,7 +8,7 @@
 ///
 /// The entries are kept between draw calls and sampled again only for another
 /// gradient or opacity: a gauge paints the same gradient every frame, and
-/// sampling costs about 200 instructions per entry.
+/// sampling an entry costs far more than reading it.
 final class GradientTable {
     static let size = 1024
     let entries: UnsafeMutablePointer<UInt32>
@@ -115,8 +115,8 @@ final class GradientTable {
 /// Computes the colours of a horizontal run of pixels (at their centres).
 /// No shader carries work from one span of a row to the next (a pixel's colour
 /// must not depend on its span, see `ConicShader`), yet `shade` stays
-/// mutating: declared non-mutating, the conic shader took 0.3 % more
-/// instructions (800x480 gradient scene 1.2318 -> 1.2355 M, measured).
+/// mutating: declared non-mutating, the conic shader costs more (measured:
+/// docs/performance.md, "Tuned constants").
 protocol Shader {
     /// Writes `count` colours to `out`, which has room for
     /// `ConicShader.outputSlack` more.

@@ -47,22 +47,18 @@ struct AnnularSector {
     /// The widest angle of one dash (radians).
     static let maximumSweep = 0.5
     /// The largest dash drawn this way (its length along the centre line
-    /// times its width, in square pixels). Measured with the rows of
-    /// `renderRows`: paneld's default ring (30 x 16.9 px dashes, 506 px^2)
-    /// would take its full frame about 7 % fewer instructions as sectors, but
-    /// its damage-only update (mostly the value arc and the cached layer's
-    /// copies, the same either way) would then be over 15 % of it, the share
-    /// the project holds updates to: the limit stays under those dashes until
-    /// that update is cheaper.
+    /// times its width, in square pixels): under paneld's default ring's
+    /// dashes, whose damage-only update would otherwise go over the share of
+    /// a full frame the project holds updates to (measured: docs/performance.md,
+    /// "Tuned constants").
     static let maximumArea = 384.0
     /// From this width on (outer minus inner radius), a sector is drawn row
     /// by row within `RowQuads`' bounds: quads outside them are not looked
     /// at, quads within its inner ones go straight to
     /// `PixelBlender.blendEvenQuad` (a translucent track over one colour is
     /// then mostly stores), the others to the kernel. Thinner ones go quad by
-    /// quad through their box, each quad tested. Measured on the gauge-panel
-    /// scene's ring: with 5.8 px wide dashes (800x480) the rows took 1.1 %
-    /// fewer instructions a frame, with 2.9 px (320x240) 7 % more.
+    /// quad through their box, each quad tested, which is cheaper for thin
+    /// ones (measured: docs/performance.md, "Tuned constants").
     static let rowsWidth = 4.0
     /// The largest paint alpha (of 255) drawn this way: 0.0362 * 77 = 2.8
     /// levels at most.
@@ -341,10 +337,10 @@ struct AnnularSector {
 
 extension AnnularSector {
     /// What the coverage of a quad of pixels needs. (Written inline in the
-    /// row loop, with its edge tests after it, the compiler took most of it
-    /// lane by lane: 1.449 M a frame against 0.985 M for this.) The band's
-    /// values are fields of their own: holding the `Band` itself, the 800x480
-    /// frame took 0.957 M instead of 0.931 M (measured).
+    /// row loop, with its edge tests after it, the compiler takes most of it
+    /// lane by lane.) The band's values are fields of their own: holding the
+    /// `Band` itself costs more (measured: docs/performance.md, "Tuned
+    /// constants").
     fileprivate struct Kernel {
         var ro: F4, ri: F4
         var line0: Line, line1: Line

@@ -20,21 +20,16 @@
 struct DenseBand: ~Copyable {
     /// Rows per band: 48 rows of an 800-pixel clip take 300 KB of cells (of
     /// address space: `zeroed`'s pages take memory where edges touch them).
-    /// Every piece of a shape starts a walk in each band it crosses. On the
-    /// gauge-panel scene (simple, measured with the library built
-    /// `-Ounchecked`, M instructions a frame at 320x240 / 800x480 /
-    /// 1920x1080): 32 rows 0.457 / 0.880 / 2.207, 40 rows 0.456 / 0.879 /
-    /// 2.203, 48 rows 0.456 / 0.877 / 2.199, 56 rows 0.457 / 0.882 / 2.197,
-    /// 64 rows 0.457 / 0.879 / 2.200; 16 rows cost 1.3 % more than 32. Where
-    /// the bands' edges fall on the shapes matters as much as their height.
+    /// Every piece of a shape starts a walk in each band it crosses; from 32
+    /// to 64 rows the cost barely changes, and where the bands' edges fall on
+    /// the shapes matters as much as their height (measured:
+    /// docs/performance.md, "Tuned constants").
     static let rows = 48
     /// For sinks that shade spans, runs up to this long join the span before
     /// them: one shader call instead of two (a covered quad of opaque colours
     /// is a copy). Longer ones stay runs, which an opaque paint copies from
-    /// the shaded colours. Gradient scene, M instructions per frame at
-    /// 800x480 / 1920x1080: 8 px 1.487 / 4.011, 16 px 1.446 / 4.011, 32 px
-    /// 1.435 / 3.962, 64 px 1.433 / 3.932, 128 px 1.433 / 3.933, every run
-    /// 1.433 / 3.941.
+    /// the shaded colours (the length measured on the gradient scene:
+    /// docs/performance.md, "Tuned constants").
     static let joinedRun = 64
 
     private var cells: UnsafeMutablePointer<Int64>
@@ -110,7 +105,7 @@ struct DenseBand: ~Copyable {
     /// crosses a row boundary is computed from its upper end: two edges over the
     /// same segment in opposite directions leave exactly opposite cells, in any
     /// band.
-    // Not inlined: inlined into the band loop it costs 3 % more (register pressure).
+    // Not inlined: inlined into the band loop it costs more (register pressure).
     @inline(never)
     mutating func walk(_ e: FixedEdge, sign: Int64, top: Int, bottom: Int) {
         // Wrapping arithmetic: 24.8 coordinates within a clip of at most 2^15

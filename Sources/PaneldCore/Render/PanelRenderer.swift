@@ -288,7 +288,7 @@ package final class PanelRenderer {
         // are not laid out); what the operations on them need is kept here.
         var planned: [RepaintPlan.Slot] = []
         planned.reserveCapacity(slots.count)
-        // (Appended: `Array(repeating:count:)` took an unspecialized path, 0.5 K instructions.)
+        // (Appended: `Array(repeating:count:)` takes an unspecialized path here.)
         var repaints: [Repaint?] = []
         repaints.reserveCapacity(slots.count)
         for (i, slot) in slots.enumerated() {
@@ -359,8 +359,8 @@ package final class PanelRenderer {
     }
 
     /// A gauge repainted from its pictures in one `draw`: the value it shows,
-    /// and its value arc when that is copied (a class: the operations read it
-    /// by reference, not as copies of the arc).
+    /// and its value arc when that is copied (``ArcRepaint`` is a class: the
+    /// operations read the arc by reference, not as copies).
     private struct Repaint {
         let value: Double
         let arc: ArcRepaint?
@@ -699,8 +699,8 @@ private final class ArcOverlay {
         guard y0 < y1 else { return }
         if let picture, picture === base, let kept = picture.keptPixels {
             // A run in the picture's kept pixels is copied from there at once.
-            // (A loop of its own: with the test for the picture inside it,
-            // the default ring's update took 1 % more.)
+            // (A loop of its own: the test for the picture inside the copy
+            // loop would cost every run.)
             let runs = self.runs, bpp = self.bpp
             copyRuns(y0..<y1, rect.minX, rect.maxX, on: surface) { y, a, b, x0, k, row in
                 let under = Int(runs[k].under)
@@ -736,8 +736,8 @@ private final class ArcOverlay {
             let offset = Int(runs[k].offset)
             // The pieces between the row's cuts each lie on one side (their
             // middle pixel tells which). `ArcSector.forEachRun` splits a row
-            // the same way, but through its closure the default ring's update
-            // took 209.2 -> 210.0 K (measured), so the pieces are copied here.
+            // the same way, but its closure costs the default ring's update
+            // more, so the pieces are copied here.
             let cuts = sector.cuts(row: y)
             var from = a
             @inline(__always) func piece(to end: Int) {

@@ -217,9 +217,8 @@ enum RepaintPlan {
 
     /// Pixels a merged box may add before two rectangles of a gauge without a
     /// copied value arc are repainted apart: each costs a draw of the dynamic
-    /// layer, about what restoring this many pixels costs (measured on
-    /// panel800's `cpu` ring, a draw's text sizing and label alone were about
-    /// 0.1 M instructions).
+    /// layer, about what restoring this many pixels costs (measured:
+    /// docs/performance.md, "Tuned constants").
     static let mergeSlack = 32_768
 
     /// Pixels a merged box of exact parts may add before they are drawn apart.
@@ -228,9 +227,8 @@ enum RepaintPlan {
     /// Pixels a merged box of a gauge with dynamic parts may add before they
     /// are drawn apart: each box sets up every part that meets it again (a
     /// dial's needle, arc, hub and value), which costs about what restoring
-    /// and sweeping this many pixels does (on `dial800.json` in
-    /// docs/performance.md a 1 % step cost 430 K instructions unmerged,
-    /// 170 K at 4 096, 161 K at 8 192, 205 K at 32 768).
+    /// and sweeping this many pixels does (measured: docs/performance.md,
+    /// "Tuned constants").
     static let partSlack = 8_192
 
     /// `rects` with every two whose box adds at most `slack` pixels to the
