@@ -2,7 +2,6 @@ import Glibc
 import PanelGauge
 import Testing
 
-@testable import PanelDisplay
 @testable import PaneldCore
 
 /// paneld's own command-line parser (`Arguments`, `CommandLineTool`): what

@@ -1,6 +1,5 @@
 import Testing
 
-@testable import PanelDisplay
 @testable import PaneldCore
 
 /// A small deterministic generator (SplitMix64), so a failing case can be replayed by seed.

@@ -1,6 +1,5 @@
 import Testing
 
-@testable import PanelDisplay
 @testable import PaneldCore
 
 @Suite struct LayoutFuzzTests {

@@ -3,7 +3,6 @@ import Glibc
 import PanelGauge
 import Testing
 
-@testable import PanelDisplay
 @testable import PaneldCore
 
 /// The MQTT input against a real mosquitto broker that each test starts on a

@@ -1,6 +1,5 @@
 import Testing
 
-@testable import PanelDisplay
 @testable import PaneldCore
 
 private func parse(_ s: String) -> Result<Command, LineError> { LineParser.parse(Array(s.utf8)) }

@@ -2,7 +2,6 @@ import Glibc
 import PanelGauge
 import Testing
 
-@testable import PanelDisplay
 @testable import PaneldCore
 
 /// statsd and DogStatsD input: the Unix datagram socket, metric aliases, other

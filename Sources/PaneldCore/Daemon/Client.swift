@@ -1,4 +1,3 @@
-import PanelDisplay
 import Glibc
 
 /// One connection on the control socket: its line framer (bounded input) and

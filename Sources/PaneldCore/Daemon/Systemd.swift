@@ -1,4 +1,3 @@
-import PanelDisplay
 import Glibc
 
 /// The parts of the systemd service protocol paneld speaks, without libsystemd:

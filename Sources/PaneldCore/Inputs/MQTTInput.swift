@@ -1,4 +1,3 @@
-import PanelDisplay
 import CMosquitto
 import Glibc
 

@@ -1,4 +1,3 @@
-import PanelDisplay
 import Glibc
 
 /// What a network input's failure means under the packaged unit, whose sandbox

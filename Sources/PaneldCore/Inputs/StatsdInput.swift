@@ -1,4 +1,3 @@
-import PanelDisplay
 import Glibc
 
 /// statsd and DogStatsD datagrams, over UDP or a Unix datagram socket: each

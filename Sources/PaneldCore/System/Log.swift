@@ -1,4 +1,3 @@
-import PanelDisplay
 import Glibc
 
 /// Logging to stderr. Under systemd (stderr is the `JOURNAL_STREAM`) each line carries the

@@ -1,4 +1,3 @@
-import PanelDisplay
 import Glibc
 
 /// The write end the signal handler uses; set once before handlers are installed.

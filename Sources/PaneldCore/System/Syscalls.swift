@@ -1,4 +1,3 @@
-import PanelDisplay
 import Glibc
 
 /// An error number from a failed system call, with the call's name for context.

@@ -1,4 +1,3 @@
-import PanelDisplay
 import Glibc
 
 /// Unix-domain sockets: the control socket (stream) and its clients, and the

@@ -1,4 +1,3 @@
-import PanelDisplay
 import Glibc
 import PaneldCore
 
