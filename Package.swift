@@ -52,6 +52,9 @@ let package = Package(
             name: "PanelDisplay",
             dependencies: ["PanelGauge", "CDRM"]
         ),
+        // Scripted DRM and fbdev devices (the syscall seams' fakes) for the tests of
+        // PanelDisplay and of the daemon; not a product.
+        .target(name: "PanelDisplayFakes", dependencies: ["PanelGauge", "PanelDisplay"]),
         // libmosquitto, opened at run time only when a layout configures MQTT (its
         // header comes from libmosquitto-dev; the library is not linked).
         .target(name: "CMosquitto"),
@@ -106,6 +109,9 @@ let package = Package(
             exclude: ["References"]
         ),
         .testTarget(
-            name: "paneldTests", dependencies: ["PaneldCore", "paneld", "paneld-bench", "PanelGauge", "PanelDisplay"]),
+            name: "PanelDisplayTests", dependencies: ["PanelDisplay", "PanelDisplayFakes", "PanelGauge", "CDRM"]),
+        .testTarget(
+            name: "paneldTests",
+            dependencies: ["PaneldCore", "paneld", "paneld-bench", "PanelGauge", "PanelDisplay", "PanelDisplayFakes"]),
     ]
 )

@@ -1,5 +1,6 @@
 import Glibc
 import PanelGauge
+import PanelDisplayFakes
 import Testing
 
 @testable import PanelDisplay

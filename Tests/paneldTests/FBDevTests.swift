@@ -1,4 +1,5 @@
 import PanelGauge
+import PanelDisplayFakes
 import Testing
 
 @testable import PanelDisplay

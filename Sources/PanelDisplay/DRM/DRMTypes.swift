@@ -38,6 +38,29 @@ package struct ModeInfo: Equatable, Sendable, CustomStringConvertible {
     package var description: String {
         "\(hdisplay)x\(vdisplay)@\(vrefresh)" + (isPreferred ? " preferred" : "")
     }
+
+    /// Every stored field, as the memberwise initializer (which is internal) takes them.
+    package init(
+        clock: UInt32 = 0, hdisplay: UInt16, hsyncStart: UInt16 = 0, hsyncEnd: UInt16 = 0, htotal: UInt16 = 0,
+        hskew: UInt16 = 0, vdisplay: UInt16, vsyncStart: UInt16 = 0, vsyncEnd: UInt16 = 0, vtotal: UInt16 = 0,
+        vscan: UInt16 = 0, vrefresh: UInt32, flags: UInt32 = 0, type: UInt32 = 0, name: String = ""
+    ) {
+        self.clock = clock
+        self.hdisplay = hdisplay
+        self.hsyncStart = hsyncStart
+        self.hsyncEnd = hsyncEnd
+        self.htotal = htotal
+        self.hskew = hskew
+        self.vdisplay = vdisplay
+        self.vsyncStart = vsyncStart
+        self.vsyncEnd = vsyncEnd
+        self.vtotal = vtotal
+        self.vscan = vscan
+        self.vrefresh = vrefresh
+        self.flags = flags
+        self.type = type
+        self.name = name
+    }
 }
 
 /// `DRM_MODE_CONNECTED` and friends.
@@ -66,6 +89,22 @@ package struct ConnectorInfo: Equatable, Sendable {
 
     /// The kernel's name for it, e.g. `HDMI-A-1`, `DSI-1`, `Virtual-1`.
     package var name: String { "\(ConnectorType.name(of: type))-\(typeIndex)" }
+
+    /// Every stored field, as the memberwise initializer (which is internal) takes them.
+    package init(
+        id: UInt32, type: UInt32, typeIndex: UInt32, status: ConnectionStatus, widthMM: UInt32 = 0,
+        heightMM: UInt32 = 0, modes: [ModeInfo], encoderID: UInt32 = 0, encoderIDs: [UInt32] = []
+    ) {
+        self.id = id
+        self.type = type
+        self.typeIndex = typeIndex
+        self.status = status
+        self.widthMM = widthMM
+        self.heightMM = heightMM
+        self.modes = modes
+        self.encoderID = encoderID
+        self.encoderIDs = encoderIDs
+    }
 }
 
 /// An encoder (`drmModeEncoder`): which CRTCs can feed it.
@@ -75,6 +114,13 @@ package struct EncoderInfo: Equatable, Sendable {
     package var crtcID: UInt32
     /// Bit `i` set means the CRTC at index `i` of ``CardResources/crtcIDs`` can drive it.
     package var possibleCrtcs: UInt32
+
+    /// Every stored field, as the memberwise initializer (which is internal) takes them.
+    package init(id: UInt32, crtcID: UInt32, possibleCrtcs: UInt32) {
+        self.id = id
+        self.crtcID = crtcID
+        self.possibleCrtcs = possibleCrtcs
+    }
 }
 
 /// A CRTC's current state (`drmModeCrtc`), saved at start and restored at exit.
@@ -86,6 +132,15 @@ package struct CrtcState: Equatable, Sendable {
     package var y: UInt32
     /// The mode set on it, nil when the CRTC is off.
     package var mode: ModeInfo?
+
+    /// Every stored field, as the memberwise initializer (which is internal) takes them.
+    package init(id: UInt32, bufferID: UInt32, x: UInt32, y: UInt32, mode: ModeInfo? = nil) {
+        self.id = id
+        self.bufferID = bufferID
+        self.x = x
+        self.y = y
+        self.mode = mode
+    }
 }
 
 /// The KMS objects of one card (`drmModeRes`).
@@ -98,6 +153,21 @@ package struct CardResources: Equatable, Sendable {
     package var maxWidth: UInt32 = 0
     package var minHeight: UInt32 = 0
     package var maxHeight: UInt32 = 0
+
+    /// Every stored field, as the memberwise initializer (which is internal) takes them.
+    package init(
+        crtcIDs: [UInt32], connectorIDs: [UInt32], encoderIDs: [UInt32], framebufferIDs: [UInt32] = [],
+        minWidth: UInt32 = 0, maxWidth: UInt32 = 0, minHeight: UInt32 = 0, maxHeight: UInt32 = 0
+    ) {
+        self.crtcIDs = crtcIDs
+        self.connectorIDs = connectorIDs
+        self.encoderIDs = encoderIDs
+        self.framebufferIDs = framebufferIDs
+        self.minWidth = minWidth
+        self.maxWidth = maxWidth
+        self.minHeight = minHeight
+        self.maxHeight = maxHeight
+    }
 }
 
 /// What `DRM_IOCTL_VERSION` says about the driver.
@@ -108,6 +178,18 @@ package struct DriverVersion: Equatable, Sendable {
     package var major: Int32 = 0
     package var minor: Int32 = 0
     package var patch: Int32 = 0
+
+    /// Every stored field, as the memberwise initializer (which is internal) takes them.
+    package init(
+        name: String, description: String, date: String = "", major: Int32 = 0, minor: Int32 = 0, patch: Int32 = 0
+    ) {
+        self.name = name
+        self.description = description
+        self.date = date
+        self.major = major
+        self.minor = minor
+        self.patch = patch
+    }
 }
 
 /// A dumb buffer the kernel created: its handle, row pitch and total size in bytes.
@@ -115,6 +197,13 @@ package struct DumbBufferInfo: Equatable, Sendable {
     package var handle: UInt32
     package var pitch: UInt32
     package var size: UInt64
+
+    /// Every stored field, as the memberwise initializer (which is internal) takes them.
+    package init(handle: UInt32, pitch: UInt32, size: UInt64) {
+        self.handle = handle
+        self.pitch = pitch
+        self.size = size
+    }
 }
 
 /// An event read from the DRM file descriptor.
@@ -200,6 +289,19 @@ package struct PlaneInfo: Equatable, Sendable {
     package var possibleCrtcs: UInt32
     /// DRM fourcc codes.
     package var formats: [UInt32]
+
+    /// Every stored field, as the memberwise initializer (which is internal) takes them.
+    package init(
+        id: UInt32, kind: Kind? = nil, crtcID: UInt32 = 0, framebufferID: UInt32 = 0, possibleCrtcs: UInt32,
+        formats: [UInt32]
+    ) {
+        self.id = id
+        self.kind = kind
+        self.crtcID = crtcID
+        self.framebufferID = framebufferID
+        self.possibleCrtcs = possibleCrtcs
+        self.formats = formats
+    }
 }
 
 /// A DRM fourcc pixel format code for the formats paneld scans out.

@@ -8,6 +8,12 @@ package struct FBBitfield: Equatable, Sendable, CustomStringConvertible {
     package var length: UInt32
 
     package var description: String { "\(length)@\(offset)" }
+
+    /// Every stored field, as the memberwise initializer (which is internal) takes them.
+    package init(offset: UInt32, length: UInt32) {
+        self.offset = offset
+        self.length = length
+    }
 }
 
 /// The variable screen info (`struct fb_var_screeninfo`) fields paneld reads and sets.
@@ -23,6 +29,25 @@ package struct FBVarInfo: Equatable, Sendable {
     package var green: FBBitfield
     package var blue: FBBitfield
     package var transp: FBBitfield = FBBitfield(offset: 0, length: 0)
+
+    /// Every stored field, as the memberwise initializer (which is internal) takes them.
+    package init(
+        xres: UInt32, yres: UInt32, xresVirtual: UInt32, yresVirtual: UInt32, xoffset: UInt32 = 0, yoffset: UInt32 = 0,
+        bitsPerPixel: UInt32, red: FBBitfield, green: FBBitfield, blue: FBBitfield,
+        transp: FBBitfield = FBBitfield(offset: 0, length: 0)
+    ) {
+        self.xres = xres
+        self.yres = yres
+        self.xresVirtual = xresVirtual
+        self.yresVirtual = yresVirtual
+        self.xoffset = xoffset
+        self.yoffset = yoffset
+        self.bitsPerPixel = bitsPerPixel
+        self.red = red
+        self.green = green
+        self.blue = blue
+        self.transp = transp
+    }
 }
 
 /// The fixed screen info (`struct fb_fix_screeninfo`) fields paneld needs.
@@ -42,6 +67,16 @@ package struct FBFixInfo: Equatable, Sendable {
     package static let typePackedPixels: UInt32 = 0
     package static let visualTrueColor: UInt32 = 2
     package static let visualDirectColor: UInt32 = 4
+
+    /// Every stored field, as the memberwise initializer (which is internal) takes them.
+    package init(id: String, memoryLength: UInt32, type: UInt32, visual: UInt32, ypanstep: UInt16, lineLength: UInt32) {
+        self.id = id
+        self.memoryLength = memoryLength
+        self.type = type
+        self.visual = visual
+        self.ypanstep = ypanstep
+        self.lineLength = lineLength
+    }
 }
 
 /// The console's display mode (`KD_TEXT` / `KD_GRAPHICS` in linux/kd.h).

@@ -1,7 +1,6 @@
 import PanelGauge
 
-@testable import PanelDisplay
-@testable import PaneldCore
+import PanelDisplay
 
 #if canImport(Glibc)
     import Glibc
@@ -9,44 +8,59 @@ import PanelGauge
 
 /// A scripted DRM device for tests: answers from tables, records every call as
 /// one line of `trace`, and fails the calls a test tells it to.
-final class FakeDRM: DRMSyscalls {
-    struct Card {
-        var driver: String
-        var resources: CardResources?
-        var dumb: UInt64 = 1
-        var connectors: [ConnectorInfo] = []
-        var encoders: [EncoderInfo] = []
-        var crtcs: [CrtcState] = []
-        var planes: [PlaneInfo] = []
+package final class FakeDRM: DRMSyscalls {
+    package struct Card {
+        package var driver: String
+        package var resources: CardResources?
+        package var dumb: UInt64 = 1
+        package var connectors: [ConnectorInfo] = []
+        package var encoders: [EncoderInfo] = []
+        package var crtcs: [CrtcState] = []
+        package var planes: [PlaneInfo] = []
+
+        package init(
+            driver: String, resources: CardResources?, dumb: UInt64 = 1, connectors: [ConnectorInfo] = [],
+            encoders: [EncoderInfo] = [], crtcs: [CrtcState] = [], planes: [PlaneInfo] = []
+        ) {
+            self.driver = driver
+            self.resources = resources
+            self.dumb = dumb
+            self.connectors = connectors
+            self.encoders = encoders
+            self.crtcs = crtcs
+            self.planes = planes
+        }
     }
 
-    var cards: [String: Card] = [:]
-    var trace: [String] = []
+    package init() {}
+
+    package var cards: [String: Card] = [:]
+    package var trace: [String] = []
     /// errnos to fail calls with, by call name (`setCrtc`, `pageFlip`...), consumed first to last.
-    var failures: [String: [Int32]] = [:]
+    package var failures: [String: [Int32]] = [:]
     /// How many calls of a name succeed before `failures` for it apply.
-    var successesBeforeFailure: [String: Int] = [:]
+    package var successesBeforeFailure: [String: Int] = [:]
     /// Events the next `readEvents` returns.
-    var pendingEvents: [DRMEvent] = []
+    package var pendingEvents: [DRMEvent] = []
     /// Extra bytes per row the fake adds to dumb buffers' pitch, to catch stride bugs.
-    var pitchPadding: UInt32 = 64
+    package var pitchPadding: UInt32 = 64
 
     private var fds: [Int32: String] = [:]
     private var nextFD: Int32 = 3
     private var nextID: UInt32 = 100
     private var dumbs: [UInt32: (size: Int, memory: UnsafeMutableRawPointer)] = [:]
     private var mapped: Set<UnsafeMutableRawPointer> = []
-    private(set) var framebuffers: [UInt32: UInt32] = [:]  // fb id -> handle
-    private(set) var openDescriptors: Set<Int32> = []
+    package private(set) var framebuffers: [UInt32: UInt32] = [:]  // fb id -> handle
+    package private(set) var openDescriptors: Set<Int32> = []
 
     /// The memory behind the framebuffer `id`, as the display would scan it out.
-    func scanout(_ id: UInt32, width: Int, height: Int, format: PixelFormat) -> Surface {
+    package func scanout(_ id: UInt32, width: Int, height: Int, format: PixelFormat) -> Surface {
         let handle = framebuffers[id]!
         let pitch = width * format.bytesPerPixel + Int(pitchPadding)
         return Surface(base: dumbs[handle]!.memory, width: width, height: height, stride: pitch, format: format)
     }
 
-    var leakedResources: Int { dumbs.count + mapped.count + framebuffers.count + openDescriptors.count }
+    package var leakedResources: Int { dumbs.count + mapped.count + framebuffers.count + openDescriptors.count }
 
     private func fail(_ call: String) throws {
         if let n = successesBeforeFailure[call], n > 0 {
@@ -63,13 +77,13 @@ final class FakeDRM: DRMSyscalls {
 
     private func card(_ fd: Int32) -> Card { cards[fds[fd]!]! }
 
-    func listCards() -> [String] { cards.keys.sorted() }
+    package func listCards() -> [String] { cards.keys.sorted() }
     /// Links such as `/dev/dri/by-path/...` to card paths, for `resolvedPath`.
-    var links: [String: String] = [:]
-    func resolvedPath(_ path: String) -> String? { links[path] ?? (cards[path] != nil ? path : nil) }
-    func sysfsDevice(ofCard path: String) -> String? { nil }
+    package var links: [String: String] = [:]
+    package func resolvedPath(_ path: String) -> String? { links[path] ?? (cards[path] != nil ? path : nil) }
+    package func sysfsDevice(ofCard path: String) -> String? { nil }
 
-    func open(_ path: String) throws -> Int32 {
+    package func open(_ path: String) throws -> Int32 {
         trace.append("open \(path)")
         try fail("open")
         guard cards[path] != nil else { throw DRMError("open(\(path))", errno: ENOENT) }
@@ -80,40 +94,44 @@ final class FakeDRM: DRMSyscalls {
         return fd
     }
 
-    func close(_ fd: Int32) {
+    package func close(_ fd: Int32) {
         trace.append("close \(fds[fd] ?? "?")")
         openDescriptors.remove(fd)
     }
 
-    func version(_ fd: Int32) throws -> DriverVersion { DriverVersion(name: card(fd).driver, description: "fake") }
+    package func version(_ fd: Int32) throws -> DriverVersion {
+        DriverVersion(name: card(fd).driver, description: "fake")
+    }
 
-    func capability(_ fd: Int32, _ cap: DRMCapability) throws -> UInt64 {
+    package func capability(_ fd: Int32, _ cap: DRMCapability) throws -> UInt64 {
         try fail("capability")
         return cap == .dumbBuffer ? card(fd).dumb : 0
     }
 
-    func resources(_ fd: Int32) throws -> CardResources {
+    package func resources(_ fd: Int32) throws -> CardResources {
         guard let r = card(fd).resources else { throw DRMError("drmModeGetResources", errno: EOPNOTSUPP) }
         return r
     }
 
-    func connector(_ fd: Int32, id: UInt32) throws -> ConnectorInfo { card(fd).connectors.first { $0.id == id }! }
-    func encoder(_ fd: Int32, id: UInt32) throws -> EncoderInfo { card(fd).encoders.first { $0.id == id }! }
-    func crtc(_ fd: Int32, id: UInt32) throws -> CrtcState {
+    package func connector(_ fd: Int32, id: UInt32) throws -> ConnectorInfo {
+        card(fd).connectors.first { $0.id == id }!
+    }
+    package func encoder(_ fd: Int32, id: UInt32) throws -> EncoderInfo { card(fd).encoders.first { $0.id == id }! }
+    package func crtc(_ fd: Int32, id: UInt32) throws -> CrtcState {
         trace.append("getCrtc \(id)")
         return card(fd).crtcs.first { $0.id == id }!
     }
 
-    func setClientCapability(_ fd: Int32, _ cap: DRMClientCapability, _ value: UInt64) throws {}
+    package func setClientCapability(_ fd: Int32, _ cap: DRMClientCapability, _ value: UInt64) throws {}
 
-    func planeIDs(_ fd: Int32) throws -> [UInt32] {
+    package func planeIDs(_ fd: Int32) throws -> [UInt32] {
         try fail("planeIDs")
         return card(fd).planes.map(\.id)
     }
 
-    func plane(_ fd: Int32, id: UInt32) throws -> PlaneInfo { card(fd).planes.first { $0.id == id }! }
+    package func plane(_ fd: Int32, id: UInt32) throws -> PlaneInfo { card(fd).planes.first { $0.id == id }! }
 
-    func createDumb(_ fd: Int32, width: UInt32, height: UInt32, bitsPerPixel: UInt32) throws -> DumbBufferInfo {
+    package func createDumb(_ fd: Int32, width: UInt32, height: UInt32, bitsPerPixel: UInt32) throws -> DumbBufferInfo {
         try fail("createDumb")
         let handle = nextID
         nextID += 1
@@ -126,7 +144,7 @@ final class FakeDRM: DRMSyscalls {
         return DumbBufferInfo(handle: handle, pitch: pitch, size: UInt64(size))
     }
 
-    func addFramebuffer(
+    package func addFramebuffer(
         _ fd: Int32, width: UInt32, height: UInt32, fourcc: UInt32, handle: UInt32, pitch: UInt32
     ) throws -> UInt32 {
         try fail("addFramebuffer")
@@ -138,12 +156,12 @@ final class FakeDRM: DRMSyscalls {
         return id
     }
 
-    func mapDumbOffset(_ fd: Int32, handle: UInt32) throws -> UInt64 {
+    package func mapDumbOffset(_ fd: Int32, handle: UInt32) throws -> UInt64 {
         try fail("mapDumb")
         return UInt64(handle) << 12
     }
 
-    func mmap(_ fd: Int32, size: Int, offset: UInt64) throws -> UnsafeMutableRawPointer {
+    package func mmap(_ fd: Int32, size: Int, offset: UInt64) throws -> UnsafeMutableRawPointer {
         try fail("mmap")
         let handle = UInt32(offset >> 12)
         trace.append("mmap handle \(handle)")
@@ -152,35 +170,35 @@ final class FakeDRM: DRMSyscalls {
         return memory
     }
 
-    func munmap(_ address: UnsafeMutableRawPointer, size: Int) throws {
+    package func munmap(_ address: UnsafeMutableRawPointer, size: Int) throws {
         let handle = dumbs.first { $0.value.memory == address }!.key
         trace.append("munmap handle \(handle)")
         mapped.remove(address)
     }
 
-    func removeFramebuffer(_ fd: Int32, id: UInt32) throws {
+    package func removeFramebuffer(_ fd: Int32, id: UInt32) throws {
         trace.append("rmFB \(id)")
         framebuffers[id] = nil
     }
 
-    func destroyDumb(_ fd: Int32, handle: UInt32) throws {
+    package func destroyDumb(_ fd: Int32, handle: UInt32) throws {
         trace.append("destroyDumb \(handle)")
         if mapped.contains(dumbs[handle]!.memory) { trace.append("BUG: destroyed while mapped") }
         dumbs[handle]!.memory.deallocate()
         dumbs[handle] = nil
     }
 
-    func dropMaster(_ fd: Int32) throws {
+    package func dropMaster(_ fd: Int32) throws {
         trace.append("dropMaster")
         try fail("dropMaster")
     }
 
-    func acquireMaster(_ fd: Int32) throws {
+    package func acquireMaster(_ fd: Int32) throws {
         trace.append("setMaster")
         try fail("setMaster")
     }
 
-    func setCrtc(
+    package func setCrtc(
         _ fd: Int32, crtcID: UInt32, framebufferID: UInt32, x: UInt32, y: UInt32,
         connectorIDs: [UInt32], mode: ModeInfo?
     ) throws {
@@ -190,37 +208,37 @@ final class FakeDRM: DRMSyscalls {
         try fail("setCrtc")
     }
 
-    func pageFlip(_ fd: Int32, crtcID: UInt32, framebufferID: UInt32, userData: UInt64) throws {
+    package func pageFlip(_ fd: Int32, crtcID: UInt32, framebufferID: UInt32, userData: UInt64) throws {
         trace.append("pageFlip \(crtcID) fb \(framebufferID)")
         try fail("pageFlip")
         pendingEvents.append(.flipComplete(crtcID: crtcID, userData: userData))
     }
 
-    func dirtyFramebuffer(_ fd: Int32, id: UInt32, clips: [IntRect]) throws {
+    package func dirtyFramebuffer(_ fd: Int32, id: UInt32, clips: [IntRect]) throws {
         trace.append("dirtyFB \(id) \(clips)")
         try fail("dirtyFB")
     }
 
-    func readEvents(_ fd: Int32) throws -> [DRMEvent] {
+    package func readEvents(_ fd: Int32) throws -> [DRMEvent] {
         trace.append("readEvents")
         defer { pendingEvents.removeAll() }
         return pendingEvents
     }
 
-    func waitReadable(_ fd: Int32, timeoutMilliseconds: Int32) throws -> Bool {
+    package func waitReadable(_ fd: Int32, timeoutMilliseconds: Int32) throws -> Bool {
         trace.append("waitReadable")
         return !pendingEvents.isEmpty
     }
 }
 
 extension FakeDRM {
-    static func mode(_ w: UInt16, _ h: UInt16, _ hz: UInt32 = 60, preferred: Bool = false) -> ModeInfo {
+    package static func mode(_ w: UInt16, _ h: UInt16, _ hz: UInt32 = 60, preferred: Bool = false) -> ModeInfo {
         ModeInfo(hdisplay: w, vdisplay: h, vrefresh: hz, type: preferred ? ModeInfo.typePreferred : 0)
     }
 
     /// One card like QEMU's bochs-display: one Virtual connector, one encoder, one
     /// CRTC showing fbcon's framebuffer 7.
-    static func bochs(width: UInt16 = 32, height: UInt16 = 16) -> FakeDRM {
+    package static func bochs(width: UInt16 = 32, height: UInt16 = 16) -> FakeDRM {
         let fake = FakeDRM()
         let mode = FakeDRM.mode(width, height, preferred: true)
         fake.cards["/dev/dri/card0"] = Card(

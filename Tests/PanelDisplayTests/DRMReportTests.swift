@@ -1,7 +1,7 @@
 import Testing
 
 @testable import PanelDisplay
-@testable import PaneldCore
+import PanelDisplayFakes
 
 #if canImport(Glibc)
     import Glibc

@@ -1,33 +1,32 @@
 import PanelGauge
 
-@testable import PanelDisplay
-@testable import PaneldCore
+import PanelDisplay
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
 /// A scripted framebuffer for tests: one device, a console, a call trace.
-final class FakeFB: FBSyscalls {
-    var varInfo: FBVarInfo
-    var fixInfo: FBFixInfo
-    var trace: [String] = []
+package final class FakeFB: FBSyscalls {
+    package var varInfo: FBVarInfo
+    package var fixInfo: FBFixInfo
+    package var trace: [String] = []
     /// When false, FBIOPUT_VSCREENINFO keeps the virtual height (a driver without room for two pages).
-    var allowsTwoPages = true
-    var vsyncErrno: Int32? = nil
-    var consoleErrno: Int32? = nil
-    var mode: ConsoleMode = .text
+    package var allowsTwoPages = true
+    package var vsyncErrno: Int32? = nil
+    package var consoleErrno: Int32? = nil
+    package var mode: ConsoleMode = .text
     /// A terminal's node changed since the watch was last read.
-    var terminalChanged = false
-    private(set) var memory: UnsafeMutableRawPointer?
+    package var terminalChanged = false
+    package private(set) var memory: UnsafeMutableRawPointer?
     /// Like Linux 6.1's DRM fbdev emulation: the screen shows only bytes that came
     /// through write(2), never what was stored through the mapping.
-    var showsOnlyWrites = false
+    package var showsOnlyWrites = false
     private var screen: UnsafeMutableRawPointer?
-    private(set) var openDescriptors: Set<Int32> = []
+    package private(set) var openDescriptors: Set<Int32> = []
     private var nextFD: Int32 = 10
 
-    init(width: UInt32 = 24, height: UInt32 = 10, bpp: UInt32 = 32, linePadding: UInt32 = 16) {
+    package init(width: UInt32 = 24, height: UInt32 = 10, bpp: UInt32 = 32, linePadding: UInt32 = 16) {
         let rgb565 = bpp == 16
         varInfo = FBVarInfo(
             xres: width, yres: height, xresVirtual: width, yresVirtual: height, bitsPerPixel: bpp,
@@ -40,33 +39,33 @@ final class FakeFB: FBSyscalls {
     }
 
     /// The page the display shows now.
-    func shown(format: PixelFormat) -> Surface {
+    package func shown(format: PixelFormat) -> Surface {
         Surface(
             base: (showsOnlyWrites ? screen! : memory!) + Int(varInfo.yoffset * fixInfo.lineLength),
             width: Int(varInfo.xres),
             height: Int(varInfo.yres), stride: Int(fixInfo.lineLength), format: format)
     }
 
-    func listFramebuffers() -> [String] { ["/dev/fb0"] }
-    func describeFramebuffers() -> [FramebufferDescription] {
+    package func listFramebuffers() -> [String] { ["/dev/fb0"] }
+    package func describeFramebuffers() -> [FramebufferDescription] {
         [FramebufferDescription(path: "/dev/fb0", name: "fake", device: nil)]
     }
 
-    func open(_ path: String) throws -> Int32 {
+    package func open(_ path: String) throws -> Int32 {
         trace.append("open \(path)")
         nextFD += 1
         openDescriptors.insert(nextFD)
         return nextFD
     }
 
-    func close(_ fd: Int32) {
+    package func close(_ fd: Int32) {
         trace.append("close \(fd == 11 ? "fb" : fd == watchFD ? "watch" : "tty")")
         openDescriptors.remove(fd)
     }
 
-    func variableInfo(_ fd: Int32) throws -> FBVarInfo { varInfo }
+    package func variableInfo(_ fd: Int32) throws -> FBVarInfo { varInfo }
 
-    func setVariableInfo(_ fd: Int32, _ info: FBVarInfo) throws -> FBVarInfo {
+    package func setVariableInfo(_ fd: Int32, _ info: FBVarInfo) throws -> FBVarInfo {
         trace.append("putVar \(info.xres)x\(info.yres) virtual \(info.yresVirtual) \(info.bitsPerPixel)bpp")
         var v = info
         if !allowsTwoPages { v.yresVirtual = varInfo.yresVirtual }
@@ -76,28 +75,28 @@ final class FakeFB: FBSyscalls {
         return v
     }
 
-    func fixedInfo(_ fd: Int32) throws -> FBFixInfo { fixInfo }
+    package func fixedInfo(_ fd: Int32) throws -> FBFixInfo { fixInfo }
 
-    func pan(_ fd: Int32, xoffset: UInt32, yoffset: UInt32) throws {
+    package func pan(_ fd: Int32, xoffset: UInt32, yoffset: UInt32) throws {
         trace.append("pan \(yoffset)")
         varInfo.yoffset = yoffset
     }
 
-    func waitForVsync(_ fd: Int32) throws {
+    package func waitForVsync(_ fd: Int32) throws {
         trace.append("vsync")
         if let e = vsyncErrno { throw DRMError("FBIO_WAITFORVSYNC", errno: e) }
     }
 
-    func unblank(_ fd: Int32) throws { trace.append("unblank") }
+    package func unblank(_ fd: Int32) throws { trace.append("unblank") }
 
-    func pwrite(_ fd: Int32, _ bytes: UnsafeRawPointer, count: Int, offset: Int) throws {
+    package func pwrite(_ fd: Int32, _ bytes: UnsafeRawPointer, count: Int, offset: Int) throws {
         trace.append("pwrite \(offset) \(count)")
         // Like write(2) on /dev/fb*: copy into framebuffer memory at the offset.
         (memory! + offset).copyMemory(from: bytes, byteCount: count)
         (screen! + offset).copyMemory(from: bytes, byteCount: count)
     }
 
-    func mmap(_ fd: Int32, size: Int) throws -> UnsafeMutableRawPointer {
+    package func mmap(_ fd: Int32, size: Int) throws -> UnsafeMutableRawPointer {
         trace.append("mmap \(size)")
         let m = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 64)
         m.initializeMemory(as: UInt8.self, repeating: 0xEE, count: size)
@@ -108,35 +107,35 @@ final class FakeFB: FBSyscalls {
         return m
     }
 
-    func munmap(_ address: UnsafeMutableRawPointer, size: Int) throws {
+    package func munmap(_ address: UnsafeMutableRawPointer, size: Int) throws {
         trace.append("munmap")
         // Kept allocated so a test can still look at the last picture.
     }
 
-    func openConsole() throws -> Int32 {
+    package func openConsole() throws -> Int32 {
         if let e = consoleErrno { throw DRMError("open(/dev/tty0)", errno: e) }
         return try open("/dev/tty0")
     }
 
-    private(set) var watchFD: Int32 = -1
-    func watchTerminals() throws -> Int32 {
+    package private(set) var watchFD: Int32 = -1
+    package func watchTerminals() throws -> Int32 {
         watchFD = try open("inotify /dev")
         return watchFD
     }
 
-    func drainTerminalWatch(_ fd: Int32) -> Bool {
+    package func drainTerminalWatch(_ fd: Int32) -> Bool {
         defer { terminalChanged = false }
         return terminalChanged
     }
 
-    func consoleMode(_ fd: Int32) throws -> ConsoleMode { mode }
+    package func consoleMode(_ fd: Int32) throws -> ConsoleMode { mode }
 
-    func setConsoleMode(_ fd: Int32, _ mode: ConsoleMode) throws {
+    package func setConsoleMode(_ fd: Int32, _ mode: ConsoleMode) throws {
         trace.append("console \(mode)")
         self.mode = mode
     }
 
-    func write(_ fd: Int32, _ text: String) throws {
+    package func write(_ fd: Int32, _ text: String) throws {
         trace.append(
             text == FBDevOutput.hideCursor ? "hide cursor" : text == FBDevOutput.showCursor ? "show cursor" : "write")
     }

@@ -2,7 +2,7 @@ import CDRM
 import Testing
 
 @testable import PanelDisplay
-@testable import PaneldCore
+import PanelDisplayFakes
 
 /// The Swift-side copies of kernel constants must equal libdrm's headers.
 @Suite struct DRMConstantsTests {

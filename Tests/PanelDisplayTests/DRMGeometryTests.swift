@@ -2,7 +2,7 @@ import PanelGauge
 import Testing
 
 @testable import PanelDisplay
-@testable import PaneldCore
+import PanelDisplayFakes
 
 @Suite struct DRMDamageTests {
     let bounds = IntRect(x: 0, y: 0, width: 100, height: 50)

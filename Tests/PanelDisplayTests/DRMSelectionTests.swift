@@ -1,7 +1,7 @@
 import Testing
 
 @testable import PanelDisplay
-@testable import PaneldCore
+import PanelDisplayFakes
 
 /// ``chooseDisplay(_:request:)``: every card's connectors and modes are weighed before any fallback.
 @Suite struct DRMDisplayChoiceTests {
