@@ -53,24 +53,26 @@ import Testing
     func randomValue(_ rng: inout SplitMix64, depth: Int) -> JSONValue {
         let pick = depth > 4 ? rng.next() % 4 : rng.next() % 6
         switch pick {
-        case 0: return JSONValue(kind: .null, line: 0)
-        case 1: return JSONValue(kind: .bool(rng.next() % 2 == 0), line: 0)
+        case 0: return JSONValue(.null, line: 0)
+        case 1: return JSONValue(.bool(rng.next() % 2 == 0), line: 0)
         case 2:
             let n = Double(Int64(bitPattern: rng.next()) % 1_000_000) / Double(1 + rng.next() % 1000)
-            return JSONValue(kind: .number(n), line: 0)
+            return JSONValue(.number(n), line: 0)
         case 3:
             let scalars = (0..<Int(rng.next() % 8)).map { _ -> Character in
                 let choices: [UInt32] = [0x41, 0x22, 0x5C, 0x0A, 0x09, 0xE9, 0x1F600, 0x2F, 0x01]
                 return Character(UnicodeScalar(choices[Int(rng.next() % UInt64(choices.count))])!)
             }
-            return JSONValue(kind: .string(String(scalars)), line: 0)
+            return JSONValue(.string(String(scalars)), line: 0)
         case 4:
             return JSONValue(
-                kind: .array((0..<Int(rng.next() % 4)).map { _ in randomValue(&rng, depth: depth + 1) }), line: 0)
+                .array((0..<Int(rng.next() % 4)).map { _ in randomValue(&rng, depth: depth + 1) }), line: 0)
         default:
-            var members: [(key: String, value: JSONValue)] = []
-            for k in 0..<Int(rng.next() % 4) { members.append(("k\(k)", randomValue(&rng, depth: depth + 1))) }
-            return JSONValue(kind: .object(members), line: 0)
+            var members: [JSONValue.Member] = []
+            for k in 0..<Int(rng.next() % 4) {
+                members.append(JSONValue.Member(key: "k\(k)", value: randomValue(&rng, depth: depth + 1)))
+            }
+            return JSONValue(.object(members), line: 0)
         }
     }
 
@@ -119,9 +121,10 @@ import Testing
     /// The value without line numbers.
     func strip(_ v: JSONValue) -> JSONValue {
         switch v.kind {
-        case .array(let items): return JSONValue(kind: .array(items.map(strip)), line: 0)
-        case .object(let m): return JSONValue(kind: .object(m.map { ($0.key, strip($0.value)) }), line: 0)
-        default: return JSONValue(kind: v.kind, line: 0)
+        case .array(let items): return JSONValue(.array(items.map(strip)), line: 0)
+        case .object(let m):
+            return JSONValue(.object(m.map { JSONValue.Member(key: $0.key, value: strip($0.value)) }), line: 0)
+        default: return JSONValue(v.kind, line: 0)
         }
     }
 }

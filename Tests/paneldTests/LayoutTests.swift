@@ -19,9 +19,9 @@ private func layout(_ json: String) throws -> Layout { try LayoutReader.parse(Ar
         #expect(
             m[0].value.kind
                 == .array([
-                    JSONValue(kind: .number(1), line: 2), JSONValue(kind: .number(-25), line: 2),
-                    JSONValue(kind: .bool(true), line: 2), JSONValue(kind: .bool(false), line: 2),
-                    JSONValue(kind: .null, line: 2),
+                    JSONValue(.number(1), line: 2), JSONValue(.number(-25), line: 2),
+                    JSONValue(.bool(true), line: 2), JSONValue(.bool(false), line: 2),
+                    JSONValue(.null, line: 2),
                 ]))
         #expect(m[1].value.kind == .string("xé\n😀"))
     }

@@ -1,32 +1,10 @@
-/// A parsed JSON value that remembers the line it started on, so that layout
-/// errors can point at the file.
-struct JSONValue: Equatable, Sendable {
-    enum Kind: Equatable, Sendable {
-        case null
-        case bool(Bool)
-        case number(Double)
-        case string(String)
-        case array([JSONValue])
-        /// Members in file order (duplicate keys are rejected by the reader).
-        case object([(key: String, value: JSONValue)])
+import PanelGauge
 
-        static func == (a: Kind, b: Kind) -> Bool {
-            switch (a, b) {
-            case (.null, .null): true
-            case (.bool(let x), .bool(let y)): x == y
-            case (.number(let x), .number(let y)): x == y
-            case (.string(let x), .string(let y)): x == y
-            case (.array(let x), .array(let y)): x == y
-            case (.object(let x), .object(let y)):
-                x.count == y.count && zip(x, y).allSatisfy { $0.key == $1.key && $0.value == $1.value }
-            default: false
-            }
-        }
-    }
-    var kind: Kind
-    /// 1-based line of the value's first byte.
-    var line: Int
-}
+/// A parsed JSON value that remembers the line it started on, so that layout
+/// errors can point at the file: PanelGauge's tree, which its gauge reader
+/// takes as it is (object members in file order; duplicate keys are rejected
+/// by the reader).
+typealias JSONValue = GaugeJSON
 
 /// A syntax error in a JSON document, with its 1-based line and column.
 struct JSONSyntaxError: Error, Equatable, CustomStringConvertible {
@@ -87,13 +65,13 @@ struct JSONReader {
         guard i < bytes.count else { throw error("unexpected end of file") }
         let startLine = line
         switch bytes[i] {
-        case 0x7B: return JSONValue(kind: try object(depth: depth), line: startLine)
-        case 0x5B: return JSONValue(kind: try array(depth: depth), line: startLine)
-        case 0x22: return JSONValue(kind: .string(try string()), line: startLine)
-        case 0x74: try literal("true"); return JSONValue(kind: .bool(true), line: startLine)
-        case 0x66: try literal("false"); return JSONValue(kind: .bool(false), line: startLine)
-        case 0x6E: try literal("null"); return JSONValue(kind: .null, line: startLine)
-        case 0x2D, 0x30...0x39: return JSONValue(kind: .number(try number()), line: startLine)
+        case 0x7B: return JSONValue(try object(depth: depth), line: startLine)
+        case 0x5B: return JSONValue(try array(depth: depth), line: startLine)
+        case 0x22: return JSONValue(.string(try string()), line: startLine)
+        case 0x74: try literal("true"); return JSONValue(.bool(true), line: startLine)
+        case 0x66: try literal("false"); return JSONValue(.bool(false), line: startLine)
+        case 0x6E: try literal("null"); return JSONValue(.null, line: startLine)
+        case 0x2D, 0x30...0x39: return JSONValue(.number(try number()), line: startLine)
         default: throw error("unexpected '\(printable(bytes[i]))'")
         }
     }
@@ -107,7 +85,7 @@ struct JSONReader {
 
     private mutating func object(depth: Int) throws(JSONSyntaxError) -> JSONValue.Kind {
         i += 1  // {
-        var members: [(key: String, value: JSONValue)] = []
+        var members: [JSONValue.Member] = []
         var seen: Set<String> = []
         skipSpace()
         if i < bytes.count, bytes[i] == 0x7D { i += 1; return .object(members) }
@@ -120,7 +98,7 @@ struct JSONReader {
             guard i < bytes.count, bytes[i] == 0x3A else { throw error("expected ':' after \"\(key)\"") }
             i += 1
             skipSpace()
-            members.append((key, try value(depth: depth + 1)))
+            members.append(JSONValue.Member(key: key, value: try value(depth: depth + 1)))
             skipSpace()
             guard i < bytes.count else { throw error("unexpected end of file in an object") }
             if bytes[i] == 0x2C { i += 1; continue }

@@ -329,7 +329,8 @@ private struct Checker {
             return nil
         }
         var out: [String: JSONValue] = [:]
-        for (k, value) in m {
+        for member in m {
+            let (k, value) = (member.key, member.value)
             if known.contains(k) {
                 out[k] = value
             } else {
@@ -649,7 +650,7 @@ private struct Checker {
     {
         var description: GaugeDescription? = nil
         do {
-            let d = try GaugeDescription(json: v.gaugeJSON, path: path, alsoAccepted: LayoutKeys.gaugeLayoutOnly)
+            let d = try GaugeDescription(json: v, path: path, alsoAccepted: LayoutKeys.gaugeLayoutOnly)
             warnings += d.warnings.map(LayoutIssue.init)
             description = d
         } catch {
@@ -657,7 +658,7 @@ private struct Checker {
         }
         guard case .object(let list) = v.kind else { return nil }
         var m: [String: JSONValue] = [:]
-        for (key, value) in list where LayoutKeys.gaugeLayoutOnly.contains(key) { m[key] = value }
+        for member in list where LayoutKeys.gaugeLayoutOnly.contains(member.key) { m[member.key] = member.value }
         let before = issues.count
         let name = slotName(v, m, path)
         var metric: String? = nil
@@ -915,21 +916,6 @@ package struct StatsdAddress: Equatable, Sendable {
         }
         self.octets = o
         self.port = port
-    }
-}
-
-extension JSONValue {
-    /// The value as PanelGauge's gauge reader takes it, lines kept.
-    var gaugeJSON: GaugeJSON {
-        switch kind {
-        case .null: GaugeJSON(.null, line: line)
-        case .bool(let b): GaugeJSON(.bool(b), line: line)
-        case .number(let d): GaugeJSON(.number(d), line: line)
-        case .string(let s): GaugeJSON(.string(s), line: line)
-        case .array(let a): GaugeJSON(.array(a.map(\.gaugeJSON)), line: line)
-        case .object(let m):
-            GaugeJSON(.object(m.map { GaugeJSON.Member(key: $0.key, value: $0.value.gaugeJSON) }), line: line)
-        }
     }
 }
 

@@ -73,7 +73,8 @@ package struct MQTTSettings: Equatable, Sendable {
             return (nil, issues)
         }
         var m: [String: JSONValue] = [:]
-        for (k, value) in members {
+        for member in members {
+            let (k, value) = (member.key, member.value)
             if keys.contains(k) {
                 m[k] = value
             } else {
@@ -175,7 +176,8 @@ package struct MQTTSubscription: Equatable, Sendable {
             m["topic"] = v
             shorthand = true
         case .object(let members):
-            for (k, value) in members {
+            for member in members {
+                let (k, value) = (member.key, member.value)
                 if keys.contains(k) {
                     m[k] = value
                 } else {
