@@ -345,16 +345,7 @@ final class Attack: @unchecked Sendable {
     }
     private func connect() -> Int32? {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
-            for (k, b) in path.utf8.enumerated() { raw[k] = b }
-        }
-        let r = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        let r = UnixSocket.withAddress(path) { Glibc.connect(fd, $0, $1) }
         if r != 0 {
             close(fd)
             return nil

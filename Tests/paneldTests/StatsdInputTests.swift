@@ -12,18 +12,9 @@ import Testing
     static func sendDatagram(_ text: String, to path: String) throws {
         let s = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
         defer { close(s) }
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
-            for (k, b) in path.utf8.enumerated() { raw[k] = b }
-        }
         let bytes = Array(text.utf8)
         let n = bytes.withUnsafeBytes { p in
-            withUnsafePointer(to: &addr) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    sendto(s, p.baseAddress, p.count, 0, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-                }
-            }
+            UnixSocket.withAddress(path) { sendto(s, p.baseAddress, p.count, 0, $0, $1) }
         }
         guard n == bytes.count else { throw TestFailure("sendto \(path): \(String(cString: strerror(errno)))") }
     }

@@ -54,16 +54,7 @@ final class NotifyListener {
     init(_ path: String) throws {
         self.path = path
         fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
-            for (k, b) in path.utf8.enumerated() { raw[k] = b }
-        }
-        let r = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        let r = UnixSocket.withAddress(path) { bind(fd, $0, $1) }
         guard r == 0 else { throw Errno.current("bind") }
     }
     deinit { close(fd) }

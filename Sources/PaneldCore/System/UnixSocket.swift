@@ -37,7 +37,9 @@ package enum UnixSocket {
         if (try? inspect(path)) == .socket { unlink(path) }
     }
 
-    private static func withAddress<T>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
+    /// Calls `body` with `path` as a Unix socket address and its length (the
+    /// caller checks the length against ``maxPathLength``).
+    package static func withAddress<T>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
         var addr = sockaddr_un()
         addr.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
