@@ -186,6 +186,26 @@ import Testing
         var twin = silent
         twin.id = 5
         #expect(choose([twin, silent], now: 10_000).victim == 3)
+        // A sending client (bytes unread in the kernel) is passed over for the next in order...
+        let all = [feeder, slow, silent, fresh]
+        let sending = { (ids: Set<Int>) in
+            Eviction.choose(all, now: 10_000, grace: 500, idleAfter: 60_000, isSending: { ids.contains($0) })
+        }
+        #expect(sending([2]).victim == 3)
+        // ... and when every evictable one is sending, nobody goes; the next chance is a grace on.
+        #expect(sending([2, 3]) == Eviction(victim: nil, nextChance: 10_300))
+        // At most 16 are asked.
+        let many = (10..<40).map {
+            C(id: $0, connectedAt: 0, partialSince: nil, lastActivity: 0, hasFinishedALine: false)
+        }
+        var asked = 0
+        let capped = Eviction.choose(
+            many, now: 10_000, grace: 500, idleAfter: 60_000,
+            isSending: { _ in
+                asked += 1
+                return true
+            })
+        #expect(capped == Eviction(victim: nil, nextChance: 10_500) && asked == Eviction.maxPassedOver)
     }
 
     /// 500 writers at once, each on its own connection, with the default limits:

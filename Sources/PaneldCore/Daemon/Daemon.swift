@@ -616,20 +616,10 @@ package final class Daemon {
             if clients.count >= settings.maxClients {
                 let now = monotonicMilliseconds()
                 noteTableFull(now: now)
-                // A client whose bytes wait unread in the kernel is sending (paneld, busy, is
-                // behind): never the one evicted. At most 16 such are passed over per choice.
-                var passed: Set<Int> = []
-                var choice: Eviction
-                repeat {
-                    choice = Eviction.choose(
-                        clients.values.filter { !passed.contains($0.id) }.map(\.evictionCandidate), now: now,
-                        grace: settings.evictionGrace, idleAfter: settings.evictableIdle)
-                    guard let id = choice.victim, let c = clients.values.first(where: { $0.id == id }),
-                        c.hasUnreadInput
-                    else { break }
-                    passed.insert(id)
-                } while passed.count < 16
-                if passed.count == 16 { choice = Eviction(victim: nil, nextChance: now + settings.evictionGrace) }
+                let byID = Dictionary(uniqueKeysWithValues: clients.values.map { ($0.id, $0) })
+                let choice = Eviction.choose(
+                    clients.values.map(\.evictionCandidate), now: now, grace: settings.evictionGrace,
+                    idleAfter: settings.evictableIdle, isSending: { byID[$0]?.hasUnreadInput ?? false })
                 guard let id = choice.victim, let c = clients.values.first(where: { $0.id == id }) else {
                     // Nobody may be evicted yet: new connections wait in the listen queue.
                     waitsInEpisode += 1

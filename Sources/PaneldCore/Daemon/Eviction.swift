@@ -40,19 +40,36 @@ struct Eviction: Equatable {
         return out
     }
 
-    static func choose(_ candidates: [Candidate], now: Int64, grace: Int64, idleAfter: Int64) -> Eviction {
-        var victim: (rank: Int, key: Int64, id: Int)?
+    /// The most evictable clients passed over as sending before the choice
+    /// gives up until `grace` from now (each asks the kernel once).
+    static let maxPassedOver = 16
+
+    /// The client to evict at `now`, if any: the first in the order above for
+    /// which `isSending` is false. A client whose bytes wait unread in the
+    /// kernel is sending (paneld, busy, is behind), never the one evicted; at
+    /// most ``maxPassedOver`` are asked, then the next chance is `grace` on.
+    static func choose(
+        _ candidates: [Candidate], now: Int64, grace: Int64, idleAfter: Int64,
+        isSending: (Int) -> Bool = { _ in false }
+    ) -> Eviction {
+        var evictable: [(rank: Int, key: Int64, id: Int)] = []
         var nextChance: Int64?
         for c in candidates {
             for o in options(c, grace: grace, idleAfter: idleAfter) {
                 if o.at <= now {
-                    let mine = (o.rank, o.key, c.id)
-                    if victim.map({ mine < ($0.rank, $0.key, $0.id) }) ?? true { victim = mine }
+                    evictable.append((o.rank, o.key, c.id))
                 } else {
                     nextChance = min(nextChance ?? .max, o.at)
                 }
             }
         }
-        return Eviction(victim: victim?.id, nextChance: victim == nil ? nextChance : nil)
+        evictable.sort { ($0.rank, $0.key, $0.id) < ($1.rank, $1.key, $1.id) }
+        var asked: Set<Int> = []
+        for e in evictable where asked.insert(e.id).inserted {
+            if !isSending(e.id) { return Eviction(victim: e.id, nextChance: nil) }
+            if asked.count == maxPassedOver { break }
+        }
+        if !asked.isEmpty { nextChance = min(nextChance ?? .max, now + grace) }
+        return Eviction(victim: nil, nextChance: nextChance)
     }
 }
