@@ -29,7 +29,9 @@ public protocol FrameOutput: AnyObject {
     var height: Int { get }
     /// The format of the surface passed to `draw`.
     var format: PixelFormat { get }
-    /// A descriptor to include in the poll loop (POLLIN), or nil.
+    /// A descriptor the poll loop waits on for reading (POLLIN): DRM's
+    /// page-flip events, or fbdev's watch for the console taking the terminal
+    /// back; nil when the output has none (PNG).
     var pollDescriptor: Int32? { get }
     /// True while the previous frame is not yet on screen (a page flip is pending).
     var isBusy: Bool { get }
@@ -38,7 +40,8 @@ public protocol FrameOutput: AnyObject {
     /// Draws a frame through `draw` (the surface and the rectangles it must repaint)
     /// and shows it; `damage` is what changed since the previous frame.
     func present(damage: [IntRect], draw: (Surface, [IntRect]) throws -> Void) throws
-    /// Reads and handles pending events on `pollDescriptor` (page-flip completions).
+    /// Reads and handles what is pending on `pollDescriptor` (page-flip
+    /// completions; on fbdev, a terminal reset by a getty).
     func handleEvents() throws
     /// Releases the display (waiting for a pending flip first); safe to call twice.
     func close()
