@@ -40,6 +40,12 @@ import Testing
             "a framebuffer and the console through DeviceNode; a framebuffer's sysfs name read (mode \"re\")"
         ),
         "PanelDisplay/DRM/VirtualTerminal.swift": (["O_WRONLY": 1], "the console through DeviceNode"),
+        "PanelDisplayFakes/FakeDRM.swift": (
+            ["open(": 1], "the tests' scripted DRM device: an error message naming open; it opens nothing"
+        ),
+        "PanelDisplayFakes/FakeFB.swift": (
+            ["open(": 3], "the tests' scripted framebuffer: its own open (a table entry) and a message; no file"
+        ),
         "paneld-bench/Benchmark.swift": (
             ["mkdtemp(": 1, "rmdir(": 1], "the benchmark's own temporary folder (not installed)"
         ),
