@@ -231,8 +231,11 @@ import Testing
                     // Every writer ready before any connects: 500 at once fill the table for certain.
                     results.arrive()
                     let c = try TestClient(path)
-                    // Ten batches 100 ms apart: every connection lives long enough to overlap the others.
+                    // Ten batches 100 ms apart. After the first (a finished line: a feeder,
+                    // never evicted), every writer waits until all 500 are connected, so
+                    // that 500 connections exist at once and the table of 256 is full for certain.
                     for b in 0..<10 {
+                        if b == 1 { results.connected() }
                         var batch = ""
                         // In range (0...100): writer k < 250 sends 10.000..., writer k + 250 sends 60.000...
                         for i in (b * lines / 10)..<((b + 1) * lines / 10) {
@@ -317,14 +320,18 @@ final class WriterResults: @unchecked Sendable {
         lock.broadcast()
         lock.unlock()
     }
-    private var arrived = 0
+    /// How many writers reached each meeting point (under `lock`).
+    private var met = [0, 0]
     /// Waits until all `count` writers have arrived (or 30 s).
-    func arrive() {
+    func arrive() { meet(0) }
+    /// Waits until all `count` writers are connected (or 30 s).
+    func connected() { meet(1) }
+    private func meet(_ point: Int) {
         lock.lock()
-        arrived += 1
+        met[point] += 1
         lock.broadcast()
         let until = Date(timeIntervalSinceNow: 30)
-        while arrived < count { if !lock.wait(until: until) { break } }
+        while met[point] < count { if !lock.wait(until: until) { break } }
         lock.unlock()
     }
     func wait(timeoutSeconds: Double) -> Bool {
