@@ -437,8 +437,8 @@ import Testing
                 let f = Rect(frames[i])
                 guard let value = g.gauge.currentValueSize(in: f) else { continue }
                 largest = max(largest, value)
-                let title = try #require(
-                    g.gauge.environment.typeScale?.sizes(for: Size(width: f.width, height: f.height)).title)
+                let sizes = g.gauge.environment.typeScale?.sizes(for: Size(width: f.width, height: f.height))
+                let title = try #require(sizes).title
                 // A dial's value may have less room than the title; in a cell
                 // too small for more than the smallest title, a value is what
                 // its place holds; else never smaller than the title.
