@@ -156,6 +156,26 @@ fail_vm() {
     exit 1
 }
 
+# install_missing PACKAGE...: installs those of the host's packages that are missing.
+install_missing() {
+    local need=() pkg
+    for pkg in "$@"; do dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg"); done
+    if [ ${#need[@]} -gt 0 ]; then
+        log "installing ${need[*]}"
+        bash "$ROOT/packaging/apt-install.sh" --update "${need[@]}"
+    fi
+}
+
+# the_package ARCH: PANELD_DEB, built for ARCH by packaging/build-deb.sh unless given.
+the_package() {
+    if [ -z "${PANELD_DEB:-}" ]; then
+        log "building the $1 package"
+        PANELD_DEB=$(bash "$ROOT/packaging/build-deb.sh" "$1" 2>"$WORK/build-deb.log" | tail -1) ||
+            { tail -30 "$WORK/build-deb.log"; die "packaging/build-deb.sh $1 failed"; }
+    fi
+    [ -f "$PANELD_DEB" ] || die "no package at $PANELD_DEB"
+}
+
 shutdown_vm() {
     printf 'systemctl poweroff\n' >&7
     local deadline=$((SECONDS + 60))

@@ -72,26 +72,14 @@ SB_BOOT_SECONDS=${SB_BOOT_SECONDS:-420}
 
 # ---------------------------------------------------------------- tools
 t=$SECONDS
-need=()
-for pkg in debootstrap qemu-system-arm qemu-user-static e2fsprogs python3 dpkg-dev kmod cpio xz-utils \
-    binutils-aarch64-linux-gnu fonts-dejavu-core debian-archive-keyring; do
-    dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
-done
-if [ ${#need[@]} -gt 0 ]; then
-    log "installing ${need[*]}"
-    bash "$ROOT/packaging/apt-install.sh" --update "${need[@]}"
-fi
+install_missing debootstrap qemu-system-arm qemu-user-static e2fsprogs python3 dpkg-dev kmod cpio xz-utils \
+    binutils-aarch64-linux-gnu fonts-dejavu-core debian-archive-keyring
 phase_done tools $t
 
 # ---------------------------------------------------------------- package
 t=$SECONDS
 mkdir -p "$CACHE" && rm -rf "$WORK" && mkdir -p "$WORK"
-if [ -z "${PANELD_DEB:-}" ]; then
-    log "building the arm64 package"
-    PANELD_DEB=$(bash "$ROOT/packaging/build-deb.sh" arm64 2>"$WORK/build-deb.log" | tail -1) ||
-        { tail -30 "$WORK/build-deb.log"; die "packaging/build-deb.sh arm64 failed"; }
-fi
-[ -f "$PANELD_DEB" ] || die "no package at $PANELD_DEB"
+the_package arm64
 [ "$(dpkg-deb -f "$PANELD_DEB" Architecture)" = arm64 ] || die "$PANELD_DEB is not an arm64 package"
 [ -d "$SYSROOT/usr/lib/aarch64-linux-gnu" ] || die "no arm64 sysroot at $SYSROOT (packaging/build-aarch64.sh makes it)"
 # The package's own arm64 binary and layout draw the expected pictures on the host.

@@ -74,25 +74,13 @@ SB_DEVICE=bochs-display,xres=800,yres=480
 
 # ---------------------------------------------------------------- tools
 t=$SECONDS
-need=()
-for pkg in debootstrap qemu-system-x86 e2fsprogs python3 dpkg-dev gcc libc6-dev; do
-    dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
-done
-if [ ${#need[@]} -gt 0 ]; then
-    log "installing ${need[*]}"
-    bash "$ROOT/packaging/apt-install.sh" --update "${need[@]}"
-fi
+install_missing debootstrap qemu-system-x86 e2fsprogs python3 dpkg-dev gcc libc6-dev
 phase_done tools $t
 
 # ---------------------------------------------------------------- packages
 t=$SECONDS
 mkdir -p "$CACHE" && rm -rf "$WORK" && mkdir -p "$WORK"
-if [ -z "${PANELD_DEB:-}" ]; then
-    log "building the amd64 package"
-    PANELD_DEB=$(bash "$ROOT/packaging/build-deb.sh" amd64 2>"$WORK/build-deb.log" | tail -1) ||
-        { tail -30 "$WORK/build-deb.log"; die "packaging/build-deb.sh amd64 failed"; }
-fi
-[ -f "$PANELD_DEB" ] || die "no package at $PANELD_DEB"
+the_package amd64
 # The package's own binary and layout draw the expected pictures on the host.
 dpkg-deb -x "$PANELD_DEB" "$WORK/deb"
 PANELD=$WORK/deb/usr/bin/paneld
