@@ -24,6 +24,7 @@ let package = Package(
     name: "paneld",
     products: [
         .library(name: "PanelGauge", targets: ["PanelGauge"]),
+        .library(name: "PanelScene", targets: ["PanelScene"]),
         .library(name: "PanelDisplay", targets: ["PanelDisplay"]),
         .executable(name: "paneld", targets: ["paneld"]),
         .executable(name: "paneld-bench", targets: ["paneld-bench"]),
@@ -46,6 +47,10 @@ let package = Package(
             name: "PanelGauge",
             dependencies: ["CZlib", "CFreeType"]
         ),
+        // Gauges placed on a screen, repainted only where a change touches them: the
+        // retained scene, its pictures of static layers, the repaint plan and its
+        // executor. Pure Swift over PanelGauge, no unsafe flags.
+        .target(name: "PanelScene", dependencies: ["PanelGauge"]),
         // A Surface on a panel: DRM/KMS dumb buffers with page flips, legacy fbdev, or
         // PNG files; damage and rotation. No unsafe flags, like PanelGauge.
         .target(
@@ -72,7 +77,7 @@ let package = Package(
         // and PanelDisplay are the libraries for other programs). No unsafe flags.
         .target(
             name: "PaneldCore",
-            dependencies: ["PanelGauge", "PanelDisplay", "CMosquitto", "PaneldBuildInfo"]
+            dependencies: ["PanelGauge", "PanelScene", "PanelDisplay", "CMosquitto", "PaneldBuildInfo"]
         ),
         // The daemon's command line (run, render, send, reload, drm-info) over PaneldCore.
         .executableTarget(
@@ -102,12 +107,13 @@ let package = Package(
         .executableTarget(name: "paneld-bench", dependencies: ["PaneldCore", "PanelGauge", "PanelDisplay"]),
         // The display library's example (its DocC article shows this file; the x86_64
         // e2e runs it on bochs and compares the scanout with its own --png frame).
-        .executableTarget(name: "gauge-on-screen", dependencies: ["PanelGauge", "PanelDisplay"]),
+        .executableTarget(name: "gauge-on-screen", dependencies: ["PanelGauge", "PanelScene", "PanelDisplay"]),
         .target(name: "PaneldFuzz", dependencies: ["PaneldCore"]),
         .testTarget(
             name: "PanelGaugeTests", dependencies: ["PanelGauge"],
             exclude: ["References"]
         ),
+        .testTarget(name: "PanelSceneTests", dependencies: ["PanelScene", "PanelGauge"]),
         .testTarget(
             name: "PanelDisplayTests", dependencies: ["PanelDisplay", "PanelDisplayFakes", "PanelGauge", "CDRM"]),
         .testTarget(

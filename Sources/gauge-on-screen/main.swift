@@ -1,13 +1,19 @@
-// gauge-on-screen [VALUE] [--png FILE]: one gauge on the first connected display
-// (DRM/KMS dumb buffers and a page flip), until SIGINT or SIGTERM gives the
-// console back; with --png, the same frame at 800x480 in FILE.
+// gauge-on-screen [VALUE...] [--png FILE]: one gauge on the first connected display
+// (DRM/KMS dumb buffers and page flips) showing each VALUE in turn, a second apart,
+// each change repainting only what it touches; then it waits until SIGINT or SIGTERM
+// gives the console back. With --png, the frames at 800x480 in FILE.
 import Glibc
 import PanelDisplay
 import PanelGauge
+import PanelScene
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-let value = arguments.first.flatMap(Double.init) ?? 73
-let png = arguments.firstIndex(of: "--png").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+var arguments = Array(CommandLine.arguments.dropFirst())
+var png: String?
+if let i = arguments.firstIndex(of: "--png"), i + 1 < arguments.count {
+    png = arguments[i + 1]
+    arguments.removeSubrange(i...(i + 1))
+}
+let values = arguments.compactMap(Double.init)
 
 let output: FrameOutput
 if let png {
@@ -17,21 +23,30 @@ if let png {
 }
 defer { output.close() }
 
-let cpu = try Gauge(value: value, in: 0...100) { "CPU" }
+let cpu = try Gauge(value: 0, in: 0...100) { "CPU" }
     .valueFormat(.percent())
     .gaugeStyle(.accessoryCircularCapacity)
     .thresholds(try Thresholds(.green, (60, .orange), (85, .red)))
 
+// The gauge in a square in the middle of the screen, four fifths of its height.
 let screen = IntRect(x: 0, y: 0, width: output.width, height: output.height)
-try output.present(damage: [screen]) { surface, _ in
-    let canvas = Canvas(surface: surface)
-    canvas.clear(Color(red: 16, green: 20, blue: 24))
-    let side = Double(min(output.width, output.height)) * 0.8
-    let x = (Double(output.width) - side) / 2
-    let y = (Double(output.height) - side) / 2
-    cpu.draw(in: Rect(x: x, y: y, width: side, height: side), on: canvas)
+let side = min(output.width, output.height) * 4 / 5
+let frame = IntRect(x: (output.width - side) / 2, y: (output.height - side) / 2, width: side, height: side)
+let scene = GaugeScene(
+    width: output.width, height: output.height, items: [SceneItem("cpu", cpu, in: frame)],
+    background: Color(red: 16, green: 20, blue: 24))
+
+// The first frame is drawn whole; each later one repaints the damage from
+// the state shown before (the output adds what its other buffer lacks).
+var shown: SceneState?
+for value in values.isEmpty ? [73] : values {
+    if shown != nil { sleep(1) }
+    let next = SceneState(values: ["cpu": value])
+    let damage = shown.map { scene.damage(from: $0, to: next) } ?? [screen]
+    try output.present(damage: damage) { surface, rects in scene.draw(surface, rects: rects, state: next) }
+    try output.waitUntilShown()
+    shown = next
 }
-try output.waitUntilShown()
 
 if png == nil {
     // Blocked, so sigwait takes them: the defer above then restores the console.

@@ -4,7 +4,7 @@ import PanelGauge
 import PaneldCore
 
 /// `paneld-bench`: the daemon-side figures of docs/performance.md, measured on the
-/// daemon's own code (``Daemon``, ``PanelRenderer``, a ``FrameOutput``).
+/// daemon's own code (``Daemon``, ``LayoutScene``, a ``FrameOutput``).
 ///
 /// - `--damage --phase full|update`: redraws a layout the way the daemon does, with
 ///   callgrind collecting only inside the output's `draw` call. Run each phase under

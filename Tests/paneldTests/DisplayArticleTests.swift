@@ -22,4 +22,28 @@ import Testing
             .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(block == source)
     }
+
+    /// PanelScene's article "Repainting only what changed" shows parts of the
+    /// same program: each of its code blocks is a run of consecutive lines of
+    /// main.swift.
+    @Test func theSceneArticleQuotesTheExampleProgram() throws {
+        let article = try String(
+            contentsOfFile: Self.root + "/Sources/PanelScene/PanelScene.docc/Articles/RepaintingOnlyWhatChanged.md",
+            encoding: .utf8)
+        let program = try String(contentsOfFile: Self.root + "/Sources/gauge-on-screen/main.swift", encoding: .utf8)
+        let source = program.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var lines = article.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)[...]
+        var blocks = 0
+        while let open = lines.firstIndex(of: "```swift") {
+            let close = try #require(lines[(open + 1)...].firstIndex(of: "```"))
+            let block = Array(lines[(open + 1)..<close])
+            let quoted = source.indices.contains { start in
+                start + block.count <= source.count && Array(source[start..<(start + block.count)]) == block
+            }
+            #expect(quoted, "not in main.swift: \(block.first ?? "")")
+            blocks += 1
+            lines = lines[(close + 1)...]
+        }
+        #expect(blocks >= 2)
+    }
 }

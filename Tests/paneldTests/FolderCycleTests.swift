@@ -128,7 +128,7 @@ import Testing
         }
     }
 
-    @Test(arguments: ["PanelGauge", "PanelDisplay", "PaneldCore"])
+    @Test(arguments: ["PanelGauge", "PanelScene", "PanelDisplay", "PaneldCore"])
     func foldersDependOneWay(module: String) throws {
         let found = try Self.cycles(in: module)
         #expect(found.isEmpty, "\(module): \(found)")

@@ -126,12 +126,12 @@ import Testing
                 IntRect(x: 0, y: 0, width: 480, height: 400), IntRect(x: 0, y: 400, width: 480, height: 400),
             ])
         let l = try LayoutReader.parse(Array(json.utf8))
-        let r = PanelRenderer(layout: l, width: 480, height: 800)
+        let r = LayoutScene(layout: l, width: 480, height: 800)
         let img = Image(width: 480, height: 800)
         r.drawAll(img.surface, values: ["a": 50, "b": 50])
         // Each ring is drawn in its own half: both halves hold more than the background.
         for half in [IntRect(x: 0, y: 0, width: 480, height: 400), IntRect(x: 0, y: 400, width: 480, height: 400)] {
-            #expect(PanelRendererTests().colors(img.surface, in: half).count > 1)
+            #expect(LayoutSceneTests().colors(img.surface, in: half).count > 1)
         }
     }
 
@@ -289,7 +289,7 @@ import Testing
         #expect(!wide.gauges[1].gauge.environment.valueSizingText.contains("1000000000000.00"))
         let frames = wide.placement(screen: (800, 480)).frames
         func sizes(_ l: Layout) -> [Double] {
-            let u = PanelRenderer.uniformText(l, frames: frames)
+            let u = LayoutScene.uniformText(l, frames: frames)
             return (0..<4).map { u.gauges[$0].gauge.currentValueSize(in: Rect(frames[$0])) ?? 0 }
         }
         let w = sizes(wide), p = sizes(plain)
@@ -313,11 +313,11 @@ import Testing
         let l = try LayoutReader.parse(Array(json.utf8))
         let cells = l.placement(screen: (320, 240)).frames
         let img = Image(width: 320, height: 240)
-        PanelRenderer(layout: l, width: 320, height: 240).drawAll(
+        LayoutScene(layout: l, width: 320, height: 240).drawAll(
             img.surface, values: Dictionary(uniqueKeysWithValues: (0..<6).map { ("g\($0)", 60.0) }))
         if let path = getenv("PANELD_GRID_PNG").map({ String(cString: $0) }) { try PNG.write(img.surface, to: path) }
         let background: [UInt8] = [0x10, 0x14, 0x18]
-        let test = PanelRendererTests()
+        let test = LayoutSceneTests()
         for y in 0..<240 {
             for x in 0..<320 where !cells.contains(where: { $0.contains(IntRect(x: x, y: y, width: 1, height: 1)) }) {
                 if test.rgb(img.surface, x, y) != background {
@@ -350,10 +350,10 @@ import Testing
         let l = try LayoutReader.parse(Array(json.utf8))
         let cells = l.placement(screen: (800, 480)).frames
         let img = Image(width: 800, height: 480)
-        PanelRenderer(layout: l, width: 800, height: 480).drawAll(
+        LayoutScene(layout: l, width: 800, height: 480).drawAll(
             img.surface, values: Dictionary(uniqueKeysWithValues: (0..<9).map { ("g\($0)", 60.0) }))
         let background: [UInt8] = [0x10, 0x14, 0x18]
-        let test = PanelRendererTests()
+        let test = LayoutSceneTests()
         for (i, cell) in cells.enumerated() {
             var (x0, y0, x1, y1) = (Int.max, Int.max, Int.min, Int.min)
             for y in cell.minY..<cell.maxY {
@@ -397,7 +397,7 @@ import Testing
         // As read, the spanning bar's title is larger and the three styles' values differ: what the panel corrects.
         #expect(titleSize(l, 3)! > titleSize(l, 0)!)
         #expect(Set([0, 1, 2].map { valueSize(l, $0)! }).count > 1)
-        let panel = PanelRenderer.uniformText(l, frames: frames)
+        let panel = LayoutScene.uniformText(l, frames: frames)
         #expect(Set((0..<5).map { titleSize(panel, $0)! }).count == 1, "one title size")
         let cellValues = [0, 1, 2, 4].map { valueSize(panel, $0)! }
         #expect(Set(cellValues).count == 1, "one value size in the 1x1 cells: \(cellValues)")
@@ -431,7 +431,7 @@ import Testing
             let l = try LayoutReader.parse(Array(json.utf8))
             let (w, h) = l.logicalSize ?? (800, 480)
             let frames = l.placement(screen: (w, h)).frames
-            let u = PanelRenderer.uniformText(l, frames: frames)
+            let u = LayoutScene.uniformText(l, frames: frames)
             var largest = 0.0
             for (i, g) in u.gauges.enumerated() where g.widget == nil && g.page == 0 {
                 let f = Rect(frames[i])
@@ -451,7 +451,7 @@ import Testing
                 }
             }
             if let clock = u.gauges.firstIndex(where: { $0.name == "clock" }), largest > 0 {
-                let r = PanelRenderer(layout: l, width: w, height: h)
+                let r = LayoutScene(layout: l, width: w, height: h)
                 #expect(r.widgetPixelSize(clock) <= largest, "\(w)x\(h): the clock outgrows the values")
             }
         }

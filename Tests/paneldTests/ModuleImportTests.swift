@@ -7,7 +7,7 @@ import Testing
 /// or one of the shim's constants). An import that names nothing is a
 /// dependency no code needs.
 @Suite struct ModuleImportTests {
-    static let modules = ["PanelGauge", "PanelDisplay", "PanelDisplayFakes", "PaneldCore", "PaneldFuzz"]
+    static let modules = ["PanelGauge", "PanelScene", "PanelDisplay", "PanelDisplayFakes", "PaneldCore", "PaneldFuzz"]
 
     /// The names `text` declares at its top level (column 0), whatever their kind.
     static func topLevelNames(_ text: String) -> Set<Substring> {

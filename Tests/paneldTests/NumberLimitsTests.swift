@@ -173,7 +173,7 @@ import Testing
             var all: [String: Double] = [:]
             for g in layout.gauges where g.widget == nil { all[g.name] = v }
             for page in layout.pageNames.indices {
-                let r = PanelRenderer(layout: layout, width: size.width, height: size.height, page: page)
+                let r = LayoutScene(layout: layout, width: size.width, height: size.height, page: page)
                 let img = Image(width: size.width, height: size.height)
                 r.drawAll(img.surface, values: all, stale: k % 2 == 0 ? [] : Set(all.keys))
             }

@@ -3,7 +3,7 @@ import Testing
 
 @testable import PaneldCore
 
-@Suite struct PanelRendererTests {
+@Suite struct LayoutSceneTests {
     static let layoutJSON = """
         {"mode": "200x100", "background": "#102030", "gauges": [
           {"name": "a", "style": "accessoryCircularCapacity", "rect": [0, 0, 100, 100], "tint": "#FF0000"},
@@ -24,7 +24,7 @@ import Testing
 
     @Test func drawsEachGaugeInItsRectOverTheBackground() throws {
         let layout = try LayoutReader.parse(Array(Self.layoutJSON.utf8))
-        let r = PanelRenderer(layout: layout, width: 200, height: 100)
+        let r = LayoutScene(layout: layout, width: 200, height: 100)
         let img = Image(width: 200, height: 100)
         r.drawAll(img.surface, values: ["a": 30, "b": 60])
         // Outside every gauge: exactly the background.
@@ -48,7 +48,7 @@ import Testing
             Array(
                 ##"{"mode": "240x240", "gauges": [{"name": "v", "style": "ring", "range": [0, 100], "gradient": ["#34C759", "#34C759", "#34C759", "#34C759", "#34C759", "#FF3B30"]}]}"##
                     .utf8))
-        let r = PanelRenderer(layout: layout, width: 240, height: 240)
+        let r = LayoutScene(layout: layout, width: 240, height: 240)
         let img = Image(width: 240, height: 240)
         for v in [100.0, 37, 85, 99] {
             r.drawAll(img.surface, values: ["v": v])
@@ -84,7 +84,7 @@ import Testing
             }
             let json = "{\"mode\": \"160x120\", \"overlap\": true, \"gauges\": [\(gauges.joined(separator: ", "))]}"
             let layout = try LayoutReader.parse(Array(json.utf8))
-            let r = PanelRenderer(layout: layout, width: 160, height: 120)
+            let r = LayoutScene(layout: layout, width: 160, height: 120)
             let img = Image(width: 160, height: 120, format: trial % 2 == 0 ? .xrgb8888 : .rgb565)
             for v in [0.0, 100, Double(below(1000)) / 10, -5, 250] {
                 var values: [String: Double] = [:]
@@ -98,7 +98,7 @@ import Testing
 
     @Test func damageRepaintsOnlyItsRectangles() throws {
         let layout = try LayoutReader.parse(Array(Self.layoutJSON.utf8))
-        let r = PanelRenderer(layout: layout, width: 200, height: 100)
+        let r = LayoutScene(layout: layout, width: 200, height: 100)
         let img = Image(width: 200, height: 100)
         r.drawAll(img.surface, values: ["a": 30, "b": 10])
         let before = img.surface.rgbBytes()
@@ -129,7 +129,7 @@ import Testing
     @Test(arguments: PixelFormat.allCases)
     func partialRedrawsEqualAFullRedraw(format: PixelFormat) throws {
         let layout = try LayoutReader.parse(Array(Self.layoutJSON.utf8))
-        let r = PanelRenderer(layout: layout, width: 200, height: 100)
+        let r = LayoutScene(layout: layout, width: 200, height: 100)
         let partial = Image(width: 200, height: 100, format: format)
         r.drawAll(partial.surface, values: ["a": 10, "b": 90])
         r.draw(
@@ -139,7 +139,7 @@ import Testing
             partial.surface, rects: r.damage(for: ["b"], from: ["a": 55, "b": 90], to: ["a": 55, "b": 20]),
             values: ["a": 55, "b": 20])
         let full = Image(width: 200, height: 100, format: format)
-        PanelRenderer(layout: layout, width: 200, height: 100).drawAll(full.surface, values: ["a": 55, "b": 20])
+        LayoutScene(layout: layout, width: 200, height: 100).drawAll(full.surface, values: ["a": 55, "b": 20])
         #expect(partial.surface.rgbBytes() == full.surface.rgbBytes())
     }
 
@@ -147,7 +147,7 @@ import Testing
         let layout = try LayoutReader.parse(Array(Self.layoutJSON.utf8))
         for format in PixelFormat.allCases {
             let img = Image(width: 200, height: 100, format: format, stride: 208 * format.bytesPerPixel)
-            PanelRenderer(layout: layout, width: 200, height: 100).drawAll(img.surface, values: ["a": 30, "b": 60])
+            LayoutScene(layout: layout, width: 200, height: 100).drawAll(img.surface, values: ["a": 30, "b": 60])
             #expect(colors(img.surface, in: IntRect(x: 0, y: 0, width: 100, height: 100)).contains([0xFF, 0, 0]))
         }
     }

@@ -108,7 +108,7 @@ import Testing
     /// The pixels of `layout` drawn whole, from scratch, with `stale` gauges stale.
     private func picture(_ layout: Layout, values: [String: Double], stale: Set<String>) -> [UInt8] {
         let img = Image(width: 64, height: 32)
-        PanelRenderer(layout: layout, width: 64, height: 32, cachesStaticLayers: false)
+        LayoutScene(layout: layout, width: 64, height: 32, cachesStaticLayers: false)
             .drawAll(img.surface, values: values, stale: stale)
         return pixels(img)
     }
@@ -163,7 +163,7 @@ import Testing
         }
         #expect(brightest(stale) < brightest(fresh) * 6 / 10, "\(brightest(stale)) vs \(brightest(fresh))")
         // The value is a dash: the stale gauge equals one whose current value is "—".
-        let renderer = PanelRenderer(layout: l, width: 64, height: 32)
+        let renderer = LayoutScene(layout: l, width: 64, height: 32)
         #expect(renderer.staleDash == "\u{2014}", "DejaVu Sans has an em dash")
         let g = l.gauges[0].staleGauge(showing: 60, dash: "\u{2014}", tint: l.foreground)
         #expect(g.configuration.currentValueLabel?.text == "\u{2014}")
@@ -172,7 +172,7 @@ import Testing
 
     @Test func goingStaleOrFreshDamagesTheWholeFrame() throws {
         let l = try layout(Self.twoBars)
-        let r = PanelRenderer(layout: l, width: 64, height: 32)
+        let r = LayoutScene(layout: l, width: 64, height: 32)
         let frameA = IntRect(x: 0, y: 0, width: 32, height: 32)
         let v = ["a": 60.0, "b": 40.0]
         #expect(r.damage(for: ["a"], from: v, to: v, stale: ([], ["a"])) == [frameA])
@@ -191,7 +191,7 @@ import Testing
             {"gauges": [{"name": "a", "style": "ring", "rect": [0, 0, 32, 32]},
                         {"name": "b", "style": "linearCapacity", "rect": [32, 0, 32, 32], "format": "percent"}]}
             """)
-        let r = PanelRenderer(layout: l, width: 64, height: 32)
+        let r = LayoutScene(layout: l, width: 64, height: 32)
         let img = Image(width: 64, height: 32)
         var values = ["a": 20.0, "b": 30.0]
         var stale: Set<String> = []

@@ -95,8 +95,8 @@ import Testing
         let out = try DRMOutput(options: DRMOutputOptions(format: format, rotation: rotation), syscalls: fake)
         defer { out.close() }
         #expect((out.width, out.height) == (Self.width, Self.height))
-        let renderer = PanelRenderer(layout: layout, width: out.width, height: out.height)
-        let reference = PanelRenderer(layout: layout, width: out.width, height: out.height, cachesStaticLayers: false)
+        let renderer = LayoutScene(layout: layout, width: out.width, height: out.height)
+        let reference = LayoutScene(layout: layout, width: out.width, height: out.height, cachesStaticLayers: false)
 
         var values = Dictionary(uniqueKeysWithValues: layout.gauges.map { ($0.name, $0.range.lower) })
         try out.present(damage: []) { renderer.draw($0, rects: $1, values: values) }
@@ -211,7 +211,7 @@ import Testing
         let layout = try LayoutReader.parse(Array(json.utf8))
         #expect(layout.gauges.allSatisfy { $0.gauge.title == .automatic && $0.gauge.label != nil })
         let fractions = Self.arcFractions
-        let r = PanelRenderer(layout: layout, width: Self.width, height: Self.height)
+        let r = LayoutScene(layout: layout, width: Self.width, height: Self.height)
         for g in layout.gauges {
             let frame = try #require(g.rect)
             let damage = r.damage(for: [g.name], from: [g.name: g.range.lower], to: [g.name: g.range.upper])
@@ -283,7 +283,7 @@ import Testing
                    "scale": {"labels": "outside"}, "needle": {"tail": 0.2}}]}
                 """.utf8))
         var smallSteps: [Double] = []
-        let renderer = PanelRenderer(layout: layout, width: Self.width, height: Self.height)
+        let renderer = LayoutScene(layout: layout, width: Self.width, height: Self.height)
         try expectUpdatesEqualFullRedraws(layout, format: format, rotation: rotation, steps: 24) { step, values in
             let fraction =
                 step < 12 ? 0.05 + 0.9 * Double((step + 1) * 37 % 101) / 100 : 0.5 + 0.01 * Double(step % 4 - 1)
@@ -309,7 +309,7 @@ import Testing
     /// overlapping gauges together.
     @Test func damageIsTheDynamicLayerWhereTheStyleKnowsIt() throws {
         let layout = try Self.layout()
-        let r = PanelRenderer(layout: layout, width: Self.width, height: Self.height)
+        let r = LayoutScene(layout: layout, width: Self.width, height: Self.height)
         for g in layout.gauges {
             let damage = r.damage(
                 for: [g.name], from: [g.name: g.range.lower], to: [g.name: (g.range.lower + g.range.upper) / 2])
@@ -339,8 +339,8 @@ import Testing
     /// ring's square, and the repaints over it still equal full redraws.
     @Test func aScreenFillingRingKeepsOnlyItsSquare() throws {
         let layout = Layout.fallback
-        let renderer = PanelRenderer(layout: layout, width: 400, height: 240)
-        let reference = PanelRenderer(layout: layout, width: 400, height: 240, cachesStaticLayers: false)
+        let renderer = LayoutScene(layout: layout, width: 400, height: 240)
+        let reference = LayoutScene(layout: layout, width: 400, height: 240, cachesStaticLayers: false)
         let screen = Image(width: 400, height: 240)
         var shown = ["value": 0.0]
         renderer.drawAll(screen.surface, values: shown)
@@ -360,17 +360,6 @@ import Testing
             }
             #expect(same, "value \(v)")
         }
-    }
-
-    @Test func subtractingLeavesTheRestInAtMostFourRectangles() {
-        let r = IntRect(x: 0, y: 0, width: 10, height: 8)
-        let hole = IntRect(x: 3, y: 2, width: 4, height: 3)
-        let parts = r.subtracting(hole)
-        #expect(parts.count == 4)
-        #expect(parts.reduce(0) { $0 + $1.area } == r.area - hole.area)
-        #expect(!parts.contains { $0.intersects(hole) })
-        #expect(r.subtracting(IntRect(x: 20, y: 0, width: 2, height: 2)) == [r])
-        #expect(r.subtracting(r).isEmpty)
     }
 
     /// The framebuffer the fake last showed.

@@ -309,7 +309,7 @@ import Testing
         _ layout: Layout, page: Int = 0, values: [String: Double] = [:], texts: [String: String] = [:]
     ) -> [UInt8] {
         let img = Image(width: 64, height: 32)
-        PanelRenderer(layout: layout, width: 64, height: 32, page: page, cachesStaticLayers: false)
+        LayoutScene(layout: layout, width: 64, height: 32, page: page, cachesStaticLayers: false)
             .drawAll(img.surface, values: values, texts: texts)
         return pixels(img)
     }
@@ -378,7 +378,7 @@ import Testing
 
     @Test func aClockRepaintsItsRectAloneWhenItsTextChanges() throws {
         let l = try layout(Self.twoSlots(#""kind": "clock", "format": "%S""#))
-        let renderer = PanelRenderer(layout: l, width: 64, height: 32)
+        let renderer = LayoutScene(layout: l, width: 64, height: 32)
         #expect(renderer.damage(for: ["w"], from: [:], to: [:]) == [IntRect(x: 32, y: 0, width: 32, height: 32)])
         let rig = try LoopRig(l)
         try rig.turn()

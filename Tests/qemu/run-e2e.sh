@@ -505,11 +505,13 @@ case_bochs800() {
     expect_screen master-returns "$WORK/b800-second.png"
     guest_ok "p=\$(cat /tmp/second.pid); kill -TERM \$p; wait \$p; rc=\$?; echo second-exit=\$rc; [ \$rc = 0 ]" 20
     expect_screen second-sigterm-console "$console"
-    # The display library without paneld: its example shows the frame it also
-    # writes as a PNG, and gives the console back on SIGTERM.
+    # The display libraries without paneld: the example shows 12, then 97, then
+    # 64, each change repainting only its damage (PanelScene) in the buffer
+    # flipped to; the scanout must equal the host's frame of 64 drawn whole. It
+    # gives the console back on SIGTERM.
     "$HOST_EXAMPLE" 64 --png "$WORK/example64.png" || die "gauge-on-screen --png failed"
-    guest_ok "gauge-on-screen 64 </dev/null >/tmp/example.log 2>&1 & echo \$! >/tmp/example.pid"
-    expect_screen example "$WORK/example64.png"
+    guest_ok "gauge-on-screen 12 97 64 </dev/null >/tmp/example.log 2>&1 & echo \$! >/tmp/example.pid"
+    expect_screen example-damage-only "$WORK/example64.png"
     guest_ok "p=\$(cat /tmp/example.pid); kill -TERM \$p; wait \$p; rc=\$?; cat /tmp/example.log; echo example-exit=\$rc; [ \$rc = 0 ]" 20
     expect_screen example-console "$console"
     shutdown_vm

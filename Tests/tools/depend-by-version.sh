@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# A Swift package that depends on PanelGauge by version, as another program
-# would: this tree's committed HEAD is cloned into a scratch git repository and
+# A Swift package that depends on PanelGauge and PanelScene by version, as
+# another program would: this tree's committed HEAD is cloned into a scratch git repository and
 # tagged with packaging/VERSION; a small package requires
 # `.package(url: "file://...", from: VERSION)`, builds (release, as an
 # application would), runs the code of the DocC article "A first gauge" and
-# writes its PNG, which must hold the gauge's colours over the background. SwiftPM refuses such a
-# dependency when a target it builds has unsafe flags, so this fails if
-# PanelGauge gains one.
+# writes its PNG, which must hold the gauge's colours over the background; then
+# moves the gauge in a PanelScene scene by its damage alone, which must give the
+# full redraw's pixels. SwiftPM refuses such a dependency when a target it
+# builds has unsafe flags, so this fails if PanelGauge or PanelScene gains one.
 #
 # Usage: bash Tests/tools/depend-by-version.sh   (needs git and swift; no network)
 set -euo pipefail
@@ -28,7 +29,11 @@ let package = Package(
     name: "app",
     dependencies: [.package(url: "file://$W/paneld", from: "$VERSION")],
     targets: [
-        .executableTarget(name: "app", dependencies: [.product(name: "PanelGauge", package: "paneld")])
+        .executableTarget(
+            name: "app",
+            dependencies: [
+                .product(name: "PanelGauge", package: "paneld"), .product(name: "PanelScene", package: "paneld"),
+            ])
     ]
 )
 EOF
@@ -55,6 +60,23 @@ for y in 0..<120 {
     }
 }
 print("orange pixels: \(orange)")
+
+// The gauge in a scene, moved from 73 to 20 by its damage alone, equals a full redraw at 20.
+import PanelScene
+let frame = IntRect(x: 0, y: 0, width: 160, height: 120)
+let scene = GaugeScene(width: 160, height: 120, items: [SceneItem("cpu", cpu, in: frame)], background: .black)
+let whole = GaugeScene(
+    width: 160, height: 120, items: [SceneItem("cpu", cpu, in: frame)], background: .black, cachesPictures: false)
+let (before, after) = (SceneState(values: ["cpu": 73]), SceneState(values: ["cpu": 20]))
+let moved = Image(width: 160, height: 120), redrawn = Image(width: 160, height: 120)
+scene.drawAll(moved.surface, state: before)
+let damage = scene.damage(from: before, to: after)
+scene.draw(moved.surface, rects: damage, state: after)
+whole.drawAll(redrawn.surface, state: after)
+let same = (0..<120).allSatisfy { y in
+    (0..<160).allSatisfy { moved.surface.pixel(x: $0, y: y) == redrawn.surface.pixel(x: $0, y: y) }
+}
+print("scene damage: \(damage.count) rectangle(s), same as a full redraw: \(same)")
 EOF
 
 cd "$W/app"
@@ -74,4 +96,6 @@ if [ "${n:-0}" -lt 100 ]; then
     echo "FAIL depend-by-version: the gauge was not drawn ($n orange pixels)"
     exit 1
 fi
-echo "PASS depend-by-version: resolved PanelGauge $VERSION by version, built release, drew the gauge ($n orange pixels) in $((SECONDS - t0)) s"
+grep -q "same as a full redraw: true" <<<"$out" ||
+    { echo "FAIL depend-by-version: PanelScene's damage-only update differs from a full redraw"; exit 1; }
+echo "PASS depend-by-version: resolved PanelGauge and PanelScene $VERSION by version, built release, drew the gauge ($n orange pixels) and moved it by its damage in $((SECONDS - t0)) s"

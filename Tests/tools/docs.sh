@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Builds the libraries' documentation, PanelGauge's and PanelDisplay's (their DocC
+# Builds the libraries' documentation, PanelGauge's, PanelScene's and PanelDisplay's (their DocC
 # catalogs Sources/NAME/NAME.docc and the doc comments), with the toolchain's docc,
 # warnings as errors: a broken symbol link, an undocumented parameter or a malformed
 # comment fails. Then lists each library's public symbols without a doc comment, and
 # its top-level symbols that no topic of the landing page lists; any such symbol
-# fails the script (exit 1) after both libraries are built.
+# fails the script (exit 1) after every library is built.
 #
 # Usage: bash Tests/tools/docs.sh [OUTPUT-DIR]   (default .build/docs; NAME.doccarchive in it)
 # No swift-docc-plugin: the symbol graphs come from the compiler (-emit-symbol-graph).
@@ -15,7 +15,7 @@ SG=$(mktemp -d /tmp/paneld-symbols.XXXXXX)
 trap 'rm -rf "$SG"' EXIT
 cd "$ROOT"
 status=0
-for module in PanelGauge PanelDisplay; do
+for module in PanelGauge PanelScene PanelDisplay; do
     all=$SG/all-$module && one=$SG/$module && mkdir -p "$all" "$one"
     swift build --target "$module" -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$all" >/dev/null
     # The module's own graphs (its extensions of other modules' types included), not its dependencies'.

@@ -1,5 +1,6 @@
 import PanelDisplay
 import PanelGauge
+import PanelScene
 
 /// A panel layout: which gauges are drawn where, and on which display.
 ///
@@ -168,35 +169,17 @@ package struct LayoutGauge: Sendable {
     /// Its key path in the layout file (`pages[1].gauges[0]`); nil = `gauges[i]`.
     var path: String? = nil
 
-    /// The gauge showing `value` (the style pins the indicator at the range's
-    /// ends; a non-finite value shows the lower bound); nil draws it without a
-    /// value ("no data", or the layout's `noData` text).
+    /// The gauge as a scene's item in `frame` (a widget's is built by ``LayoutScene``).
+    func sceneItem(in frame: IntRect) -> SceneItem { SceneItem(name, gauge, in: frame, noValueText: noDataText) }
+
+    /// The gauge showing `value`, or without one (``SceneItem/gauge(showing:)``).
     func gauge(showing value: Double?) -> Gauge {
-        guard let value else { return gauge.withoutValue(noDataText) }
-        return (try? gauge.withValue(value)) ?? gauge
+        sceneItem(in: IntRect(x: 0, y: 0, width: 0, height: 0)).gauge(showing: value)
     }
 
-    /// The gauge showing a stale `value`: its indicator in `tint` (no
-    /// thresholds) and `dash` for its current value, where it shows one,
-    /// sized as the values are, so nothing else moves.
-    /// An old value out of range shows pinned as any other, without the
-    /// out-of-range colour: a stale gauge states nothing about the present.
+    /// The gauge showing a stale `value` (``SceneItem/staleGauge(showing:dash:tint:)``).
     func staleGauge(showing value: Double, dash: String, tint: Color) -> Gauge {
-        var g = gauge(showing: min(max(value, range.lower), range.upper))
-        // A ring without a format shows its percentage, sized by its default
-        // text, which a label of its own replaces.
-        let ringPercent = g.style is RingGaugeStyle && g.valueFormat == nil
-        if g.shownLabels.contains(.currentValue) || ringPercent {
-            if ringPercent,
-                !g.environment.valueSizingText.contains(RingGaugeStyle.defaultSizingText)
-            {
-                g.environment.valueSizingText.append(RingGaugeStyle.defaultSizingText)
-            }
-            g.currentValueLabel = .text(dash)
-        }
-        g.tint = .color(tint)
-        g.thresholds = nil
-        return g
+        sceneItem(in: IntRect(x: 0, y: 0, width: 0, height: 0)).staleGauge(showing: value, dash: dash, tint: tint)
     }
 }
 

@@ -135,7 +135,7 @@ package struct LayoutError: Error, CustomStringConvertible {
 /// value of the range fits (gauges of one style and size take the widest values
 /// of them all, see `matchValueSizes`). On the screen a page has one title and
 /// one end-label size, and gauges in frames of one size one value size
-/// (`PanelRenderer.uniformText`). `labelSize` fixes the label and end-label size
+/// (`LayoutScene.uniformText`). `labelSize` fixes the label and end-label size
 /// in pixels instead (the current value is then sized from the gauge's geometry).
 /// Text wider than its place ends in an ellipsis.
 ///

@@ -74,7 +74,7 @@ package final class Daemon {
     private let uevents: UeventSocket?
     /// The virtual terminal whose switches the DRM display follows, when paneld could take it.
     private var terminal: VirtualTerminal?
-    private var renderer: PanelRenderer
+    private var renderer: LayoutScene
     private let listener: FileDescriptor
     private let signals: SignalPipe
     /// Values from elsewhere than the control socket, polled in this order.
@@ -457,9 +457,9 @@ package final class Daemon {
     /// The renderer for `layout` on `output` (a new one whenever either changes:
     /// its cached pictures are for one layout at one size and format).
     private static func makeRenderer(_ layout: Layout, for output: FrameOutput, page: Int, settings: Settings)
-        -> PanelRenderer
+        -> LayoutScene
     {
-        PanelRenderer(
+        LayoutScene(
             layout: layout, width: output.width, height: output.height, page: page,
             cachesStaticLayers: settings.cachesStaticLayers)
     }

@@ -169,7 +169,7 @@ struct Render: PaneldCommand {
         try layout.checkFits(width: w, height: h, file: config ?? "layout")
         let output = PNGOutput(path: self.output, width: w, height: h, format: layout.pixelFormat ?? .xrgb8888)
         // One frame: a static-layer picture would never be reused.
-        let renderer = PanelRenderer(layout: layout, width: w, height: h, page: pageIndex, cachesStaticLayers: false)
+        let renderer = LayoutScene(layout: layout, width: w, height: h, page: pageIndex, cachesStaticLayers: false)
         try output.present(damage: [IntRect(x: 0, y: 0, width: w, height: h)]) { surface, rects in
             renderer.draw(surface, rects: rects, values: store.values, stale: Set(stale), texts: shown)
         }

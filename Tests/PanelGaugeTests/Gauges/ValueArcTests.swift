@@ -6,9 +6,8 @@ import Testing
 @testable import PanelGauge
 
 /// What paneld's copies of value arcs rely on: where a value change paints
-/// (`changedBounds`, in bands and glyphs), which pixels lie in an arc's sector
-/// (`ArcSector`), and that away from its ends an arc's pixels are the whole
-/// arc's (`exactBounds`, `strokeValueArc`).
+/// (`changedBounds`, in bands and glyphs), and that away from its ends an
+/// arc's pixels are the whole arc's (`exactBounds`, `strokeValueArc`).
 @Suite struct ValueArcTests {
     static let rect = GaugeLayersTests.rect
 
@@ -117,72 +116,6 @@ import Testing
         #expect(Set(withText).contains { $0.hasPrefix("ring") }, "\(Set(withText))")
     }
 
-    /// forEachRun, the pieces between a row's cuts, and side(of:) agree with
-    /// the direction of each pixel centre (atan2), except within a pixel of
-    /// the sector's two rays.
-    @Test func sectorRunsFollowThePixelsDirections() {
-        let layouts = [
-            CircularGaugeLayout(center: Point(x: 30.5, y: 25), radius: 20, lineWidth: 6, startAngle: 90, sweep: 360),
-            CircularGaugeLayout(center: Point(x: 31, y: 24.3), radius: 20, lineWidth: 6, startAngle: 135, sweep: 270),
-            CircularGaugeLayout(center: Point(x: 30, y: 25), radius: 20, lineWidth: 6, startAngle: 270, sweep: -300),
-        ]
-        for l in layouts {
-            for v in [0, 0.1, 0.3, 0.5, 0.62, 0.9, 1] {
-                let sector = ArcSector(l, upTo: v)
-                let reach = l.sweep.degrees * v
-                let a0 = l.startAngle.radians, a1 = (l.startAngle + .degrees(reach)).radians
-                func expected(_ x: Int, _ y: Int) -> Bool? {
-                    let dx = Double(x) + 0.5 - l.center.x, dy = Double(y) + 0.5 - l.center.y
-                    // Within a pixel of either ray: either side will do.
-                    for a in [a0, a1] where dx * cos(a) + dy * sin(a) > -1 && abs(dx * sin(a) - dy * cos(a)) < 1 {
-                        return nil
-                    }
-                    var d = atan2(dy, dx) * 180 / Double.pi - l.startAngle.degrees
-                    if reach < 0 { d = -d }
-                    d = d.truncatingRemainder(dividingBy: 360)
-                    if d < 0 { d += 360 }
-                    return abs(reach) >= 360 || (reach != 0 && d <= abs(reach))
-                }
-                var wrong: [(Int, Int)] = [], wrongPieces: [(Int, Int)] = []
-                for y in 0..<50 {
-                    var next = 3
-                    sector.forEachRun(row: y, columns: 3..<58) { columns, inside in
-                        #expect(columns.lowerBound == next && !columns.isEmpty)
-                        next = columns.upperBound
-                        for x in columns where expected(x, y).map({ $0 != inside }) ?? false { wrong.append((x, y)) }
-                    }
-                    #expect(next == 58)
-                    // The row's cuts on their own (paneld splits runs by them):
-                    // each piece between two lies on the side its middle says.
-                    let cuts = sector.cuts(row: y)
-                    #expect(cuts.0 <= cuts.1 && cuts.1 <= cuts.2)
-                    var from = 3
-                    for end in [cuts.0, cuts.1, cuts.2, 58] {
-                        let to = min(max(end, from), 58)
-                        if to > from {
-                            let inside = sector.contains(columns: from, to, row: y)
-                            for x in from..<to where expected(x, y).map({ $0 != inside }) ?? false {
-                                wrongPieces.append((x, y))
-                            }
-                        }
-                        from = to
-                    }
-                }
-                #expect(wrong.isEmpty, "\(l.startAngle.degrees) + \(reach): \(wrong.prefix(5))")
-                #expect(wrongPieces.isEmpty, "cuts, \(l.startAngle.degrees) + \(reach): \(wrongPieces.prefix(5))")
-                for r in [
-                    IntRect(x: 0, y: 0, width: 12, height: 9), IntRect(x: 44, y: 30, width: 10, height: 15),
-                    IntRect(x: 20, y: 40, width: 30, height: 8), IntRect(x: 25, y: 20, width: 10, height: 10),
-                ] {
-                    guard let side = sector.side(of: r) else { continue }
-                    let mismatched = r.pixelsXY.filter { expected($0.0, $0.1).map { $0 != side } ?? false }
-                    #expect(mismatched.isEmpty, "\(r) is not all \(side): \(mismatched.prefix(3))")
-                }
-                #expect(sector.side(of: IntRect(x: 25, y: 20, width: 10, height: 10)) == nil || v == 0 || v == 1)
-            }
-        }
-    }
-
     /// Over the static layer, the arc at a value and the whole arc (at 1)
     /// differ only in the arc's exact bounds (both ends, the label) or outside
     /// the value's sector: what lets paneld copy the rest.
@@ -197,14 +130,27 @@ import Testing
                 let drawn = layers.draw(g, layers: [.static, .dynamic], format: .xrgb8888)
                 let whole = layers.draw(g, layers: [.static], format: .xrgb8888)
                 arc.layout.strokeValueArc(to: 1, cap: arc.cap, stroke, on: Canvas(surface: whole.surface))
-                let sector = ArcSector(arc.layout, upTo: arc.value)
                 var wrong: [(Int, Int)] = []
                 for (x, y) in differences(drawn, whole) where !covered((x, y), by: arc.exactBounds) {
-                    sector.forEachRun(row: y, columns: x..<(x + 1)) { _, inside in if inside { wrong.append((x, y)) } }
+                    if Self.sweeps(arc.layout, upTo: arc.value, x, y) { wrong.append((x, y)) }
                 }
                 #expect(wrong.isEmpty, "\(name) at \(f): \(wrong.prefix(5))")
             }
         }
+    }
+
+    /// Whether the centre of pixel (x, y) lies in the directions the arc of
+    /// `layout` sweeps from its start to normalized `value` (rays included).
+    static func sweeps(_ layout: CircularGaugeLayout, upTo value: Double, _ x: Int, _ y: Int) -> Bool {
+        let reach = layout.sweep.degrees * min(1, max(0, value))
+        if reach == 0 { return false }
+        if abs(reach) >= 360 { return true }
+        let dx = Double(x) + 0.5 - layout.center.x, dy = Double(y) + 0.5 - layout.center.y
+        var d = atan2(dy, dx) * 180 / Double.pi - layout.startAngle.degrees
+        if reach < 0 { d = -d }
+        d = d.truncatingRemainder(dividingBy: 360)
+        if d < 0 { d += 360 }
+        return d <= abs(reach)
     }
 
     @Test func theHoleHoldsOnlyRectanglesClearOfTheStroke() {
@@ -214,8 +160,4 @@ import Testing
         #expect(!l.holeContains(IntRect(x: 26, y: 26, width: 48, height: 48)))
         #expect(!l.holeContains(IntRect(x: 80, y: 45, width: 5, height: 5)))
     }
-}
-
-extension IntRect {
-    fileprivate var pixelsXY: [(Int, Int)] { (minY..<maxY).flatMap { y in (minX..<maxX).map { ($0, y) } } }
 }

@@ -4,7 +4,7 @@ import PanelGauge
 /// get the background, which gauges are drawn from scratch, stale or as
 /// widgets, and, for a gauge with a cached static picture, what is put back
 /// from its pictures and what of its dynamic layer is drawn again. No pixels:
-/// ``PanelRenderer`` applies the operations in order (see its description for
+/// ``GaugeScene`` applies the operations in order (see its description for
 /// why each gives the pixels of a full redraw).
 enum RepaintPlan {
     /// One gauge slot as a repaint sees it.
@@ -37,9 +37,9 @@ enum RepaintPlan {
     enum Kind: Equatable {
         /// A gauge showing its value.
         case gauge
-        /// A gauge drawn dimmed (``Staleness``).
+        /// A gauge drawn dimmed (stale), or without a value.
         case stale
-        /// A widget (``LayoutWidget``) showing its text.
+        /// A widget (``SceneWidget``) showing its text.
         case widget
     }
 

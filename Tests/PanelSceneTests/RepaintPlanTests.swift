@@ -1,7 +1,7 @@
 import PanelGauge
 import Testing
 
-@testable import PaneldCore
+@testable import PanelScene
 
 /// The retained repaint's planning, without pixels: which rectangles get the
 /// background, which slots are drawn whole, and what a gauge with pictures

@@ -1,0 +1,97 @@
+import PanelGauge
+
+/// One thing a ``GaugeScene`` shows in its frame: a gauge, which its value
+/// in a ``SceneState`` sets, or a widget, which shows its text there.
+public struct SceneItem {
+    /// The key of its value (or text) in a ``SceneState``.
+    public var name: String
+    /// Where it is drawn, in screen pixels.
+    public var frame: IntRect
+    /// The gauge: style, range, labels, colours and fonts (its own value is
+    /// replaced by the state's).
+    public var gauge: Gauge
+    /// What the gauge shows for its current value while it has none.
+    public var noValueText: String
+    /// What is drawn instead of the gauge; nil = the gauge. A widget's
+    /// ``gauge`` only carries the environment (font and colours).
+    public var widget: (any SceneWidget)?
+
+    /// A gauge named `name` in `frame`.
+    public init(_ name: String, _ gauge: Gauge, in frame: IntRect, noValueText: String = Gauge.defaultNoValueText) {
+        self.name = name
+        self.frame = frame
+        self.gauge = gauge
+        self.noValueText = noValueText
+    }
+
+    /// A widget named `name` in `frame`, drawn with `environment`'s font and colours.
+    public init(_ name: String, widget: any SceneWidget, in frame: IntRect, environment: GaugeEnvironment = .init()) {
+        self.name = name
+        self.frame = frame
+        var carrier = try! Gauge(value: 0, in: 0...1)
+        carrier.environment = environment
+        gauge = carrier
+        noValueText = Gauge.defaultNoValueText
+        self.widget = widget
+    }
+
+    /// Its font and colours.
+    public var environment: GaugeEnvironment { gauge.environment }
+
+    /// The gauge showing `value` (the style pins the indicator at the range's
+    /// ends; a non-finite value shows the lower bound); nil shows it without
+    /// a value (``noValueText``).
+    public func gauge(showing value: Double?) -> Gauge {
+        guard let value else { return gauge.withoutValue(noValueText) }
+        return (try? gauge.withValue(value)) ?? gauge
+    }
+
+    /// The gauge showing a stale `value`: its indicator in `tint` (no
+    /// thresholds) and `dash` for its current value, where it shows one,
+    /// sized as the values are, so nothing else moves.
+    /// An old value out of range shows pinned as any other, without the
+    /// out-of-range colour: a stale gauge states nothing about the present.
+    public func staleGauge(showing value: Double, dash: String, tint: Color) -> Gauge {
+        var g = gauge(showing: min(max(value, gauge.range.lowerBound), gauge.range.upperBound))
+        // A ring without a format shows its percentage, sized by its default
+        // text, which a label of its own replaces.
+        let ringPercent = g.style is RingGaugeStyle && g.valueFormat == nil
+        if g.shownLabels.contains(.currentValue) || ringPercent {
+            if ringPercent,
+                !g.environment.valueSizingText.contains(RingGaugeStyle.defaultSizingText)
+            {
+                g.environment.valueSizingText.append(RingGaugeStyle.defaultSizingText)
+            }
+            g.currentValueLabel = .text(dash)
+        }
+        g.tint = .color(tint)
+        g.thresholds = nil
+        return g
+    }
+}
+
+/// What a ``GaugeScene`` shows: each gauge's value (a gauge missing has
+/// none), the gauges shown stale (their values old), each widget's text.
+public struct SceneState: Equatable, Sendable {
+    /// Each gauge's value by name; a gauge missing here is drawn without one.
+    public var values: [String: Double]
+    /// The gauges whose values are old: drawn dimmed, with a dash for the value.
+    public var stale: Set<String>
+    /// Each widget's text by name; a widget missing here shows an empty text.
+    public var texts: [String: String]
+
+    /// A state with these values, stale gauges and texts.
+    public init(values: [String: Double] = [:], stale: Set<String> = [], texts: [String: String] = [:]) {
+        self.values = values
+        self.stale = stale
+        self.texts = texts
+    }
+}
+
+/// Something other than a gauge that a scene shows in a frame: a line of
+/// text, a clock. It is drawn whole, over its frame cleared to the
+/// background, whenever its text changes.
+public protocol SceneWidget {
+    /// Draws `text` in `frame` on `canvas` (clipped to `frame`).
+    func draw(_ text: String, in frame: IntRect, on canvas: Canvas)
+}
