@@ -80,8 +80,6 @@ public final class GaugeScene {
     private let fonts: FontCache
     /// Per item, in order: everything the scene keeps for it.
     private let slots: [Slot]
-    /// Each item's index by name.
-    private let index: [String: Int]
     /// Parts of the dynamic layer repainted from a value arc's `text`, not
     /// through the gauge's body (for tests).
     package private(set) var textDraws = 0
@@ -109,10 +107,12 @@ public final class GaugeScene {
         self.fonts = fonts
         let screen = IntRect(x: 0, y: 0, width: width, height: height)
         let frames = items.map { $0.frame.intersection(screen) }
-        slots = zip(frames, GaugeScene.overlapClusters(frames)).map { Slot(frame: $0, cluster: $1) }
-        var index: [String: Int] = [:]
-        for (i, item) in items.enumerated() where index[item.name] == nil { index[item.name] = i }
-        self.index = index
+        var named: Set<String> = []
+        slots = zip(items, zip(frames, GaugeScene.overlapClusters(frames))).map { item, placed in
+            Slot(
+                name: item.name, isFirstOfName: named.insert(item.name).inserted, isWidget: item.widget != nil,
+                frame: placed.0, cluster: placed.1)
+        }
         let font = items.first?.environment.font ?? .default
         let hasDash = (try? fonts.font(font, pixelSize: 16))?.hasGlyph(for: "\u{2014}") ?? true
         staleDash = hasDash ? "\u{2014}" : "-"
@@ -139,21 +139,20 @@ public final class GaugeScene {
     /// frames of every item it overlaps.
     public func damage(for names: Set<String>? = nil, from old: SceneState, to new: SceneState) -> [IntRect] {
         var rects: [IntRect] = []
-        for (i, item) in items.enumerated() where index[item.name] == i {
-            let name = item.name
+        for (i, slot) in slots.enumerated() where slot.isFirstOfName {
+            let name = slot.name
             if let names, !names.contains(name) { continue }
-            let slot = slots[i]
             let f = slot.frame
             if f.isEmpty { continue }
             let from = old.values[name], to = new.values[name]
             let stale = (old.stale.contains(name), new.stale.contains(name))
             if names == nil {
                 let same =
-                    item.widget != nil
+                    slot.isWidget
                     ? old.texts[name] == new.texts[name] : from == to && stale.0 == stale.1
                 if same { continue }
             }
-            guard item.widget == nil, slot.cluster.count == 1, !stale.0, !stale.1, let from, let to else {
+            guard !slot.isWidget, slot.cluster.count == 1, !stale.0, !stale.1, let from, let to else {
                 rects += slot.cluster.map { slots[$0].frame }
                 continue
             }
@@ -215,9 +214,9 @@ public final class GaugeScene {
         repaints.reserveCapacity(slots.count)
         for (i, slot) in slots.enumerated() {
             var repaint: Repaint?
-            let name = items[i].name
+            let name = slot.name
             let kind: RepaintPlan.Kind =
-                items[i].widget != nil
+                slot.isWidget
                 ? .widget : stale.contains(name) || values[name] == nil ? .stale : .gauge
             var picture: RepaintPlan.Picture?
             if kind == .gauge && slot.cluster.count == 1 && rects.contains(where: { slot.frame.intersects($0) }) {
@@ -253,9 +252,9 @@ public final class GaugeScene {
             case .noteLabelZone(let i, let box):
                 slots[i].note(box)
             case .drawFromScratch(let i):
-                drawFromScratch(i, value: values[items[i].name] ?? items[i].gauge.range.lowerBound, on: c)
+                drawFromScratch(i, value: values[slots[i].name] ?? items[i].gauge.range.lowerBound, on: c)
             case .drawStale(let i):
-                if let v = values[items[i].name] {
+                if let v = values[slots[i].name] {
                     drawStale(i, value: v, on: c)
                 } else {
                     drawWithoutValue(i, on: c)
@@ -312,7 +311,7 @@ public final class GaugeScene {
 
     /// Gauge `i`'s picture of its static layer, when it is good for `value`.
     private func picture(_ i: Int, value: Double, format: PixelFormat) -> StaticPicture? {
-        guard items[i].widget == nil, let p = slots[i].picture, p.format == format,
+        guard !slots[i].isWidget, let p = slots[i].picture, p.format == format,
             p.key == layering(i, value: value).staticKey
         else { return nil }
         return p
@@ -466,6 +465,12 @@ public final class GaugeScene {
     /// One item on the screen: where it lands, and what the scene keeps for
     /// it between repaints.
     private final class Slot {
+        /// The item's name and whether it is a widget (read every frame: kept
+        /// here, not copied out of the item).
+        let name: String
+        let isWidget: Bool
+        /// Whether no item before it has its name (the one its value sets).
+        let isFirstOfName: Bool
         /// The item's frame clipped to the screen (empty when it lies off it).
         let frame: IntRect
         /// The slots whose frames overlap this one, directly or through others
@@ -489,7 +494,10 @@ public final class GaugeScene {
         /// drawn without the whole arc's picture (``RepaintPlan/copiesRunsOnly(_:frame:labelZone:cap:)``).
         var labelZone: IntRect?
 
-        init(frame: IntRect, cluster: [Int]) {
+        init(name: String, isFirstOfName: Bool, isWidget: Bool, frame: IntRect, cluster: [Int]) {
+            self.name = name
+            self.isFirstOfName = isFirstOfName
+            self.isWidget = isWidget
             self.frame = frame
             self.cluster = cluster
         }

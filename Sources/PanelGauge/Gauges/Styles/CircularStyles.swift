@@ -469,15 +469,15 @@ extension GaugeStyle where Self == AccessoryCircularCapacityGaugeStyle {
     public static var accessoryCircularCapacity: Self { Self() }
 }
 
-extension AccessoryCircularGaugeStyle {
-    /// The centre value's slot in a layout: its preferred text size (0.35 of
-    /// the diameter to the marker's padding) and the width its widest text
-    /// may take (1.6 inner radii: the value's box stays inside the track and
-    /// clear of the label in the opening).
-    static func centreSlot(_ l: CircularGaugeLayout) -> (preferred: Double, fitting: Double) {
-        (0.7 * (l.radius + markerRadii(lineWidth: l.lineWidth).halo), 1.6 * l.innerRadius)
-    }
+/// A circular style with its current value in the ring's centre, sized by
+/// the slot its layout gives it.
+protocol CentreValued: GaugeStyle {
+    static func layout(in rect: Rect) -> CircularGaugeLayout
+    /// The centre value's preferred text size and the width its widest text may take.
+    static func centreSlot(_ l: CircularGaugeLayout) -> (preferred: Double, fitting: Double)
+}
 
+extension CentreValued {
     /// The centre value's text size in `rect`; nil without a current value.
     ///
     /// - Parameters:
@@ -492,24 +492,21 @@ extension AccessoryCircularGaugeStyle {
     }
 }
 
-extension AccessoryCircularCapacityGaugeStyle {
+extension AccessoryCircularGaugeStyle: CentreValued {
+    /// The centre value's slot in a layout: its preferred text size (0.35 of
+    /// the diameter to the marker's padding) and the width its widest text
+    /// may take (1.6 inner radii: the value's box stays inside the track and
+    /// clear of the label in the opening).
+    static func centreSlot(_ l: CircularGaugeLayout) -> (preferred: Double, fitting: Double) {
+        (0.7 * (l.radius + markerRadii(lineWidth: l.lineWidth).halo), 1.6 * l.innerRadius)
+    }
+}
+
+extension AccessoryCircularCapacityGaugeStyle: CentreValued {
     /// The centre value's slot in a layout: its preferred text size (0.35 of
     /// the ring's outer diameter) and the width its widest text may take (1.6
     /// inner radii: the value's box stays inside the ring).
     static func centreSlot(_ l: CircularGaugeLayout) -> (preferred: Double, fitting: Double) {
         (0.35 * (2 * l.radius + l.lineWidth), 1.6 * l.innerRadius)
-    }
-
-    /// The centre value's text size in `rect`; nil without a current value.
-    ///
-    /// - Parameters:
-    ///   - c: The gauge to draw.
-    ///   - rect: The rectangle the gauge is drawn into, in pixels.
-    ///   - context: The drawing context.
-    public func currentValueSize(configuration c: Configuration, in rect: Rect, context: DrawContext) -> Double? {
-        let l = Self.layout(in: rect)
-        guard l.radius > 0, c.currentValueLabel != nil else { return nil }
-        let (preferred, fitting) = Self.centreSlot(l)
-        return centreTextSize(c, preferred: preferred, fitting: fitting, context)
     }
 }
