@@ -112,6 +112,9 @@ install_tools
 # prepare_kernel_arm64 and modules_for.
 # shellcheck source=kernel.sh
 . "$HERE/kernel.sh"
+# stop_vm, behind shutdown_vm.
+# shellcheck source=vm.sh
+. "$HERE/vm.sh"
 # The kernel package linux-image-amd64 depends on, unpacked (not installed),
 # with modules.dep made by depmod. Cached per version.
 prepare_kernel() {
@@ -379,19 +382,7 @@ fail_vm() {
     exit 1
 }
 
-shutdown_vm() {
-    printf 'poweroff -f\n' >&7
-    local deadline=$((SECONDS + 20))
-    while kill -0 "$QEMU_PID" 2>/dev/null; do
-        [ $SECONDS -lt $deadline ] || { kill "$QEMU_PID"; break; }
-        sleep 0.1
-    done
-    wait "$QEMU_PID" 2>/dev/null || true
-    QEMU_PID=""
-    exec 7>&- 8>&-
-    for p in "${READER_PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
-    READER_PIDS=()
-}
+shutdown_vm() { stop_vm "poweroff -f" 20; }
 
 # ---------------------------------------------------------------- checks
 PASSED=()

@@ -176,19 +176,9 @@ the_package() {
     [ -f "$PANELD_DEB" ] || die "no package at $PANELD_DEB"
 }
 
-shutdown_vm() {
-    printf 'systemctl poweroff\n' >&7
-    local deadline=$((SECONDS + 60))
-    while kill -0 "$QEMU_PID" 2>/dev/null; do
-        [ $SECONDS -lt $deadline ] || { kill "$QEMU_PID"; break; }
-        sleep 0.2
-    done
-    wait "$QEMU_PID" 2>/dev/null || true
-    QEMU_PID=""
-    exec 7>&- 8>&-
-    for p in "${READER_PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
-    READER_PIDS=()
-}
+# shellcheck source=../qemu/vm.sh
+. "$ROOT/Tests/qemu/vm.sh"
+shutdown_vm() { stop_vm "systemctl poweroff" 60; }
 
 # ---------------------------------------------------------------- checks
 PASSED=()
