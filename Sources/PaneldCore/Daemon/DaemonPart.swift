@@ -1,0 +1,98 @@
+import Glibc
+import PanelDisplay
+
+/// One piece of the running daemon: the control socket and its clients, the
+/// signal pipe, a value input. The daemon keeps its parts in a list; each turn
+/// of the loop asks every part for its ``PartInterest``, polls all their
+/// descriptors at once until the earliest deadline, and hands each part what
+/// poll said about its own descriptors. A part may own any number of
+/// descriptors (a listener and its connections), so a new kind of input is a
+/// new conformer and one line of wiring.
+package protocol DaemonPart: AnyObject {
+    /// The descriptors to poll now and the part's next deadline. Asked before every poll.
+    func interest(now: Int64) -> PartInterest
+    /// Handles what poll reported for the descriptors of the last ``interest(now:)``
+    /// (one entry each, in that order, with the events that occurred, often none)
+    /// and whatever was due by `now`. Called every turn, in the order of the list.
+    func turn(_ ready: [PollEvents], now: Int64, daemon: any DaemonContext)
+    /// The daemon is stopping: let go of what the part holds (its clients, say).
+    func stop()
+}
+
+extension DaemonPart {
+    package func stop() {}
+}
+
+/// What a part wants from the next poll: descriptors with the events wanted, and
+/// when it must run again even if none of them is ready (monotonic milliseconds;
+/// nil = only when a descriptor is ready). A part with neither adds no wake-ups.
+package struct PartInterest {
+    package var descriptors: [(fd: FileDescriptor, events: PollEvents)]
+    package var deadline: Int64?
+
+    package init(_ descriptors: [(fd: FileDescriptor, events: PollEvents)] = [], deadline: Int64? = nil) {
+        self.descriptors = descriptors
+        self.deadline = deadline
+    }
+}
+
+/// What a part may ask of the daemon.
+package protocol DaemonContext: AnyObject {
+    /// Applies one command to the gauges (the caller's reply, or why not).
+    func apply(_ command: Command) -> Result<String, LineError>
+    /// The reply to one line from the control socket, without its newline (empty: no reply).
+    func reply(to line: [UInt8]) -> String
+    /// Ends the loop after this turn.
+    func requestStop()
+    /// Reads the layout file again (SIGHUP).
+    func reload()
+    /// The virtual terminal was switched away from (`shown` false) or back to.
+    func terminalSwitched(shown: Bool)
+}
+
+/// A ``ValueInput`` as a part: its one descriptor, `receive` when poll reports
+/// it, `tick` once its deadline has passed.
+final class ValueInputPart: DaemonPart {
+    let input: any ValueInput
+    private var polled = false
+
+    init(_ input: any ValueInput) { self.input = input }
+
+    func interest(now: Int64) -> PartInterest {
+        let i = input.interest
+        polled = i != nil
+        return PartInterest(i.map { [$0] } ?? [], deadline: input.nextDeadline)
+    }
+
+    func turn(_ ready: [PollEvents], now: Int64, daemon: any DaemonContext) {
+        if polled, let ev = ready.first, !ev.isEmpty { input.receive(ev) { daemon.apply($0) } }
+        let time = monotonicMilliseconds()
+        if let due = input.nextDeadline, time >= due { input.tick(now: time) { daemon.apply($0) } }
+    }
+}
+
+/// The signal pipe: SIGTERM and SIGINT stop the daemon, SIGHUP reloads the
+/// layout, the virtual terminal's signals give the display up and take it back.
+final class SignalPart: DaemonPart {
+    private let signals: SignalPipe
+
+    init(_ signals: SignalPipe) { self.signals = signals }
+
+    func interest(now: Int64) -> PartInterest { PartInterest([(signals.readEnd, .input)]) }
+
+    func turn(_ ready: [PollEvents], now: Int64, daemon: any DaemonContext) {
+        guard ready.first?.contains(.input) == true else { return }
+        for s in signals.drain() {
+            if s == SIGTERM || s == SIGINT {
+                Log.notice("received signal \(s); stopping")
+                daemon.requestStop()
+            } else if s == SIGHUP {
+                daemon.reload()
+            } else if s == VirtualTerminal.releaseSignal {
+                daemon.terminalSwitched(shown: false)
+            } else if s == VirtualTerminal.acquireSignal {
+                daemon.terminalSwitched(shown: true)
+            }
+        }
+    }
+}
