@@ -61,10 +61,6 @@ package final class Daemon: DaemonContext {
     /// a USB or SPI panel's module unloaded): the fallback to show frames on meanwhile,
     /// and the watch that brings the display back when a card appears again.
     private let displayLost: (() -> (fallback: FrameOutput, late: LateDisplay?))?
-    /// The kernel's uevents: a DRM card added or removed, a monitor plugged in or out.
-    /// A connector that becomes connected changes nothing in /dev; a removed card is
-    /// noticed at once, not only at the next frame.
-    private let uevents: UeventSocket?
     /// The virtual terminal whose switches the DRM display follows, when paneld could take it.
     private var terminal: VirtualTerminal?
     private var renderer: PanelRenderer
@@ -96,7 +92,6 @@ package final class Daemon: DaemonContext {
     private var lastFrameAt: Int64 = .min / 2
     private var saveDue: Int64?
     private var lastSaveAt: Int64 = .min / 2
-    private var nextWatchdogAt: Int64?
     private var stopping = false
     private var frameFailure = FailureLatch()
     private var saveFailure = FailureLatch()
@@ -104,7 +99,7 @@ package final class Daemon: DaemonContext {
 
     /// A descriptor the daemon polls itself: the display's and the watches for displays.
     private enum OwnDescriptor {
-        case output, lateDisplayWatcher, uevents
+        case output, lateDisplayWatcher
     }
 
     package init(
@@ -114,15 +109,17 @@ package final class Daemon: DaemonContext {
         displayLost: (() -> (fallback: FrameOutput, late: LateDisplay?))? = nil, uevents: UeventSocket? = nil,
         parts: [any DaemonPart] = []
     ) {
-        self.uevents = uevents
         self.layout = layout
         self.slot = slot
         self.lateDisplay = lateDisplay
         self.displayLost = displayLost
         self.renderer = Daemon.makeRenderer(layout, for: slot.current, page: 0, settings: settings)
-        self.parts =
-            [SignalPart(signals)] + inputs.map(ValueInputPart.init) + parts
-            + [ControlSocket(listener: listener, settings: settings)]
+        var all: [any DaemonPart] = [SignalPart(signals)]
+        if let uevents { all.append(UeventPart(uevents)) }
+        if let notifier, let w = settings.watchdogInterval { all.append(WatchdogPart(notifier, interval: w)) }
+        all += inputs.map(ValueInputPart.init) + parts
+        all.append(ControlSocket(listener: listener, settings: settings))
+        self.parts = all
         self.notifier = notifier
         self.store = store
         self.settings = settings
@@ -161,7 +158,6 @@ package final class Daemon: DaemonContext {
     /// Runs until SIGTERM or SIGINT; then saves the values and disconnects clients.
     package func run() throws {
         notifier?.send("READY=1\nSTATUS=showing \(store.names.count) gauge(s)")
-        if let w = settings.watchdogInterval { nextWatchdogAt = monotonicMilliseconds() + w / 2 }
         while !stopping {
             try turn()
         }
@@ -189,10 +185,6 @@ package final class Daemon: DaemonContext {
             own.append(.lateDisplayWatcher)
             entries.append((late.watcher.fd, .input))
         }
-        if let u = uevents {
-            own.append(.uevents)
-            entries.append((u.fd, .input))
-        }
         let interests = parts.map { $0.interest(now: start) }
         for i in interests { entries += i.descriptors.map { ($0.fd, $0.events) } }
 
@@ -208,8 +200,6 @@ package final class Daemon: DaemonContext {
                 if hadPicture && output.needsFullRedraw { fullRedraw = true }
             case .lateDisplayWatcher:
                 if let late = lateDisplay, late.watcher.drain() { late.scheduleAttempt(now: monotonicMilliseconds()) }
-            case .uevents:
-                if uevents?.drain() == true { displaysChanged() }
             }
         }
         var offset = own.count
@@ -252,10 +242,6 @@ package final class Daemon: DaemonContext {
             lastSaveAt = now
             saveDue = nil
         }
-        if let w = settings.watchdogInterval, let at = nextWatchdogAt, now >= at {
-            notifier?.send("WATCHDOG=1")
-            nextWatchdogAt = now + w / 2
-        }
     }
 
     /// How long poll may sleep: forever unless a frame, a save, a watchdog ping, a
@@ -271,7 +257,6 @@ package final class Daemon: DaemonContext {
         if frameWanted, !output.isBusy { deadlines.append(lastFrameAt + frameInterval) }
         if let due = recoveryDue, !output.isBusy { deadlines.append(due) }
         if let d = saveDue { deadlines.append(d) }
-        if let w = nextWatchdogAt { deadlines.append(w) }
         if let a = lateDisplay?.attemptAt { deadlines.append(a) }
         if let s = staleness.nextChange(after: now) { deadlines.append(s) }
         if let p = rotation.nextChange(after: now) { deadlines.append(p) }
@@ -453,7 +438,7 @@ package final class Daemon: DaemonContext {
     /// the displays again; on a DRM display, check that its card is still there and
     /// show the whole frame again (a monitor plugged back in shows nothing until the
     /// CRTC is set).
-    private func displaysChanged() {
+    package func displaysChanged() {
         if let late = lateDisplay {
             late.scheduleAttempt(now: monotonicMilliseconds())
         } else if let drm = output as? DRMOutput {

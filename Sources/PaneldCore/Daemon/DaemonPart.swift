@@ -48,6 +48,8 @@ package protocol DaemonContext: AnyObject {
     func reload()
     /// The virtual terminal was switched away from (`shown` false) or back to.
     func terminalSwitched(shown: Bool)
+    /// A DRM card was added or removed, or a connector changed.
+    func displaysChanged()
 }
 
 /// A ``ValueInput`` as a part: its one descriptor, `receive` when poll reports
@@ -94,5 +96,43 @@ final class SignalPart: DaemonPart {
                 daemon.terminalSwitched(shown: true)
             }
         }
+    }
+}
+
+/// systemd's watchdog: `WATCHDOG=1` every half interval, from the first turn on.
+final class WatchdogPart: DaemonPart {
+    private let notifier: Notifier
+    private let interval: Int64
+    private var nextPingAt: Int64?
+
+    init(_ notifier: Notifier, interval: Int64) {
+        self.notifier = notifier
+        self.interval = interval
+    }
+
+    func interest(now: Int64) -> PartInterest {
+        if nextPingAt == nil { nextPingAt = now + interval / 2 }
+        return PartInterest(deadline: nextPingAt)
+    }
+
+    func turn(_ ready: [PollEvents], now: Int64, daemon: any DaemonContext) {
+        guard let at = nextPingAt, now >= at else { return }
+        notifier.send("WATCHDOG=1")
+        nextPingAt = now + interval / 2
+    }
+}
+
+/// The kernel's uevents: a DRM card added or removed, a monitor plugged in or
+/// out. A connector that becomes connected changes nothing in /dev; a removed
+/// card is noticed at once, not only at the next frame.
+final class UeventPart: DaemonPart {
+    private let uevents: UeventSocket
+
+    init(_ uevents: UeventSocket) { self.uevents = uevents }
+
+    func interest(now: Int64) -> PartInterest { PartInterest([(uevents.fd, .input)]) }
+
+    func turn(_ ready: [PollEvents], now: Int64, daemon: any DaemonContext) {
+        if ready.first?.isEmpty == false, uevents.drain() { daemon.displaysChanged() }
     }
 }
