@@ -3,16 +3,17 @@ import Glibc
 import PanelGauge
 
 /// The running daemon: one poll loop over a list of parts (``DaemonPart``: the
-/// signal pipe, the value inputs, the control socket and its clients) and the
-/// display's own events, then a frame, a save or a watchdog ping when one is due.
+/// signal pipe, the kernel's uevents, systemd's watchdog, the value inputs, the
+/// control socket and its clients, the state file) and the display's own
+/// events, then a frame when one is due.
 ///
 /// It owns none of the resources it is given; ``Run`` opens them in order and
 /// releases them in reverse after ``run()`` returns (the display through its
 /// ``OutputSlot``, which holds whichever output is current). With no input and no
-/// pending frame, animation or save, `poll` sleeps until the nearest deadline of
-/// a part (a client's limits, an input's keepalive or reconnection), or with no
-/// timeout when there is none. The daemon's own periodic wake-ups:
-/// the watchdog ping when systemd asks for one, a full frame once a second
+/// pending frame or animation, `poll` sleeps until the nearest deadline of a
+/// part (a client's limits, an input's keepalive or reconnection, a save, the
+/// watchdog ping when systemd asks for one), or with no timeout when there is
+/// none. The daemon's own periodic wake-ups: a full frame once a second
 /// while the display has lost its picture (DRM master taken),
 /// the moment the next gauge's value goes stale (``Staleness``), which
 /// repaints that gauge's frame alone, the moment a clock's text changes
@@ -90,11 +91,10 @@ package final class Daemon: DaemonContext {
     private var textNames: Set<String>
     private var fullRedraw = true
     private var lastFrameAt: Int64 = .min / 2
-    private var saveDue: Int64?
-    private var lastSaveAt: Int64 = .min / 2
+    /// Writes the state file (one of the parts), when there is one.
+    private let saver: StateSaver?
     private var stopping = false
     private var frameFailure = FailureLatch()
-    private var saveFailure = FailureLatch()
     private var repaintAllNextFrame = false
 
     /// A descriptor the daemon polls itself: the display's and the watches for displays.
@@ -116,9 +116,11 @@ package final class Daemon: DaemonContext {
         self.renderer = Daemon.makeRenderer(layout, for: slot.current, page: 0, settings: settings)
         var all: [any DaemonPart] = [SignalPart(signals)]
         if let uevents { all.append(UeventPart(uevents)) }
+        saver = settings.statePath.map { StateSaver(path: $0, interval: settings.saveInterval) }
         if let notifier, let w = settings.watchdogInterval { all.append(WatchdogPart(notifier, interval: w)) }
         all += inputs.map(ValueInputPart.init) + parts
         all.append(ControlSocket(listener: listener, settings: settings))
+        if let saver { all.append(saver) }
         self.parts = all
         self.notifier = notifier
         self.store = store
@@ -162,7 +164,7 @@ package final class Daemon: DaemonContext {
             try turn()
         }
         notifier?.send("STOPPING=1")
-        save()
+        saver?.save(store)
         for part in parts { part.stop() }
         lateDisplay?.close()
         lateDisplay = nil
@@ -237,16 +239,11 @@ package final class Daemon: DaemonContext {
                 lastFrameAt = now
             }
         }
-        if let due = saveDue, now >= due {
-            save()
-            lastSaveAt = now
-            saveDue = nil
-        }
     }
 
-    /// How long poll may sleep: forever unless a frame, a save, a watchdog ping, a
-    /// display attempt, a gauge going stale, a clock or a page, or a part's
-    /// deadline (a client's limits, an input's keepalive) is due. (Internal for tests.)
+    /// How long poll may sleep: forever unless a frame, a display attempt, a gauge
+    /// going stale, a clock or a page, or a part's deadline (a client's limits, an
+    /// input's keepalive, a save, a watchdog ping) is due. (Internal for tests.)
     func timeout(now: Int64) -> Int32 {
         timeout(now: now, parts: parts.compactMap { $0.interest(now: now).deadline })
     }
@@ -256,7 +253,6 @@ package final class Daemon: DaemonContext {
         var deadlines = partDeadlines
         if frameWanted, !output.isBusy { deadlines.append(lastFrameAt + frameInterval) }
         if let due = recoveryDue, !output.isBusy { deadlines.append(due) }
-        if let d = saveDue { deadlines.append(d) }
         if let a = lateDisplay?.attemptAt { deadlines.append(a) }
         if let s = staleness.nextChange(after: now) { deadlines.append(s) }
         if let p = rotation.nextChange(after: now) { deadlines.append(p) }
@@ -362,7 +358,7 @@ package final class Daemon: DaemonContext {
         renderer = Daemon.makeRenderer(new, for: output, page: page, settings: settings)
         pendingNames = []
         fullRedraw = true
-        if settings.statePath != nil, saveDue == nil { saveDue = monotonicMilliseconds() }
+        saver?.noteReload(now: monotonicMilliseconds())
         Log.notice("reload: layout \(path) reloaded, \(new.gauges.count) gauge(s)")
         return .success("layout \(path) reloaded, \(new.gauges.count) gauge(s)")
     }
@@ -394,17 +390,6 @@ package final class Daemon: DaemonContext {
             return "mqtt"
         }
         return nil
-    }
-
-    /// Writes the state file; a failure is logged when it first happens (and when it clears).
-    private func save() {
-        guard let path = settings.statePath else { return }
-        do {
-            try StateFile.save(store, to: path)
-            if saveFailure.recovered() { Log.notice("values are being saved again") }
-        } catch {
-            if saveFailure.failed("\(error)") { Log.warning("cannot save values: \(error)") }
-        }
     }
 
     /// A display appeared (or changed) while the output is a fallback: open it, and
@@ -484,9 +469,7 @@ package final class Daemon: DaemonContext {
             }
         }
         pendingNames.formUnion(changed)
-        if settings.statePath != nil, saveDue == nil {
-            saveDue = max(monotonicMilliseconds(), lastSaveAt + settings.saveInterval)
-        }
+        saver?.noteChange(now: monotonicMilliseconds())
     }
 
     private func present(now: Int64) throws {
