@@ -56,8 +56,8 @@ package final class Daemon: DaemonContext {
     private var layout: Layout
     private let slot: OutputSlot
     private var output: FrameOutput { slot.current }
-    /// Set while the output is a fallback and a display may still appear.
-    private var lateDisplay: LateDisplay?
+    /// The watch for a display that may still appear, while the output is a fallback (one of the parts).
+    private let lateDisplay: LateDisplayWatch
     /// When the DRM display goes away (its card answers ENODEV: the driver was unbound,
     /// a USB or SPI panel's module unloaded): the fallback to show frames on meanwhile,
     /// and the watch that brings the display back when a card appears again.
@@ -65,8 +65,9 @@ package final class Daemon: DaemonContext {
     /// The virtual terminal whose switches the DRM display follows, when paneld could take it.
     private var terminal: VirtualTerminal?
     private var renderer: PanelRenderer
-    /// The signal pipe, the value inputs, any further parts, then the control
-    /// socket: polled together, turned in this order.
+    /// The output's events, the signal pipe, the uevents, the late display's
+    /// watch, the watchdog, the value inputs, any further parts, the control
+    /// socket, the state file: polled together, turned in this order.
     private let parts: [any DaemonPart]
     private let notifier: Notifier?
     private var settings: Settings
@@ -97,11 +98,6 @@ package final class Daemon: DaemonContext {
     private var frameFailure = FailureLatch()
     private var repaintAllNextFrame = false
 
-    /// A descriptor the daemon polls itself: the display's and the watches for displays.
-    private enum OwnDescriptor {
-        case output, lateDisplayWatcher
-    }
-
     package init(
         layout: Layout, output slot: OutputSlot, listener: FileDescriptor, signals: SignalPipe,
         inputs: [any ValueInput], notifier: Notifier?, store: GaugeStore, settings: Settings,
@@ -111,11 +107,12 @@ package final class Daemon: DaemonContext {
     ) {
         self.layout = layout
         self.slot = slot
-        self.lateDisplay = lateDisplay
+        self.lateDisplay = LateDisplayWatch(lateDisplay)
         self.displayLost = displayLost
         self.renderer = Daemon.makeRenderer(layout, for: slot.current, page: 0, settings: settings)
-        var all: [any DaemonPart] = [SignalPart(signals)]
+        var all: [any DaemonPart] = [OutputEvents(slot), SignalPart(signals)]
         if let uevents { all.append(UeventPart(uevents)) }
+        all.append(self.lateDisplay)
         saver = settings.statePath.map { StateSaver(path: $0, interval: settings.saveInterval) }
         if let notifier, let w = settings.watchdogInterval { all.append(WatchdogPart(notifier, interval: w)) }
         all += inputs.map(ValueInputPart.init) + parts
@@ -166,8 +163,6 @@ package final class Daemon: DaemonContext {
         notifier?.send("STOPPING=1")
         saver?.save(store)
         for part in parts { part.stop() }
-        lateDisplay?.close()
-        lateDisplay = nil
         terminal?.close()
         terminal = nil
     }
@@ -175,39 +170,19 @@ package final class Daemon: DaemonContext {
     /// One poll and everything it reported. (Internal so tests can drive the loop
     /// one step at a time.)
     package func turn() throws {
-        // The daemon's own descriptors first, then each part's, remembering how many each has.
+        // Every part's descriptors in one poll; each part gets back as many results as it gave.
         let start = monotonicMilliseconds()
-        var own: [OwnDescriptor] = []
         var entries: [(FileDescriptor, PollEvents)] = []
-        if let o = output.pollDescriptor {
-            own.append(.output)
-            entries.append((FileDescriptor(rawValue: o), .input))
-        }
-        if let late = lateDisplay {
-            own.append(.lateDisplayWatcher)
-            entries.append((late.watcher.fd, .input))
-        }
         let interests = parts.map { $0.interest(now: start) }
         for i in interests { entries += i.descriptors.map { ($0.fd, $0.events) } }
 
         let ready = try pollDescriptors(
             entries, timeout: timeout(now: monotonicMilliseconds(), parts: interests.compactMap(\.deadline)))
 
-        for (kind, events) in zip(own, ready) where !events.isEmpty {
-            switch kind {
-            case .output:
-                let hadPicture = !output.needsFullRedraw
-                try output.handleEvents()
-                // The output lost its picture (a framebuffer's console taken by a getty): now.
-                if hadPicture && output.needsFullRedraw { fullRedraw = true }
-            case .lateDisplayWatcher:
-                if let late = lateDisplay, late.watcher.drain() { late.scheduleAttempt(now: monotonicMilliseconds()) }
-            }
-        }
-        var offset = own.count
+        var offset = 0
         for (part, interest) in zip(parts, interests) {
             let count = interest.descriptors.count
-            part.turn(Array(ready[offset..<offset + count]), now: monotonicMilliseconds(), daemon: self)
+            try part.turn(Array(ready[offset..<offset + count]), now: monotonicMilliseconds(), daemon: self)
             offset += count
         }
         markChanged()
@@ -220,7 +195,6 @@ package final class Daemon: DaemonContext {
         for (name, text) in widgetTexts(wall: ClockFormat.now()) where shownTexts[name] != text {
             pendingNames.insert(name)
         }
-        if let late = lateDisplay, let at = late.attemptAt, now >= at { tryLateDisplay(late, now: now) }
         let recovering = recoveryDue.map { now >= $0 } ?? false  // `present` then redraws everything
         if frameWanted || recovering, !output.isBusy, now >= lastFrameAt + frameInterval {
             do {
@@ -253,7 +227,6 @@ package final class Daemon: DaemonContext {
         var deadlines = partDeadlines
         if frameWanted, !output.isBusy { deadlines.append(lastFrameAt + frameInterval) }
         if let due = recoveryDue, !output.isBusy { deadlines.append(due) }
-        if let a = lateDisplay?.attemptAt { deadlines.append(a) }
         if let s = staleness.nextChange(after: now) { deadlines.append(s) }
         if let p = rotation.nextChange(after: now) { deadlines.append(p) }
         if let c = nextClockChange(now: now) { deadlines.append(c) }
@@ -392,21 +365,16 @@ package final class Daemon: DaemonContext {
         return nil
     }
 
-    /// A display appeared (or changed) while the output is a fallback: open it, and
-    /// on success move to it for good. A failure is retried a few times with
-    /// growing pauses (a driver may still be probing its connectors), then waits
-    /// for the next change in /dev/dri.
-    private func tryLateDisplay(_ late: LateDisplay, now: Int64) {
-        late.attemptAt = nil
-        let new: FrameOutput
-        do {
-            new = try late.open()
-        } catch {
-            late.failed(error, now: now)
-            return
-        }
-        late.close()
-        lateDisplay = nil
+    /// The output's descriptor was ready: its events handled (a page flip done).
+    package func outputEventsHandled() throws {
+        let hadPicture = !output.needsFullRedraw
+        try output.handleEvents()
+        // The output lost its picture (a framebuffer's console taken by a getty): now.
+        if hadPicture && output.needsFullRedraw { fullRedraw = true }
+    }
+
+    /// The display awaited while the output was a fallback has opened: move to it for good.
+    package func displayAppeared(_ new: FrameOutput) {
         slot.replace(with: new)
         for issue in layout.placement(screen: (new.width, new.height)).issues {
             Log.error("the layout does not fit the new \(new.width)x\(new.height) display: \(issue)")
@@ -424,7 +392,7 @@ package final class Daemon: DaemonContext {
     /// show the whole frame again (a monitor plugged back in shows nothing until the
     /// CRTC is set).
     package func displaysChanged() {
-        if let late = lateDisplay {
+        if let late = lateDisplay.late {
             late.scheduleAttempt(now: monotonicMilliseconds())
         } else if let drm = output as? DRMOutput {
             do {
@@ -448,8 +416,7 @@ package final class Daemon: DaemonContext {
         Log.warning(
             "the display is gone (\(error)): drawing into the fallback until a display appears again")
         slot.replace(with: fallback)
-        lateDisplay?.close()
-        lateDisplay = late
+        lateDisplay.late = late
         renderer = Daemon.makeRenderer(layout, for: fallback, page: page, settings: settings)
         shownValues = [:]
         fullRedraw = true

@@ -14,7 +14,8 @@ package protocol DaemonPart: AnyObject {
     /// Handles what poll reported for the descriptors of the last ``interest(now:)``
     /// (one entry each, in that order, with the events that occurred, often none)
     /// and whatever was due by `now`. Called every turn, in the order of the list.
-    func turn(_ ready: [PollEvents], now: Int64, daemon: any DaemonContext)
+    /// An error thrown ends the loop (``Daemon/run()`` throws it).
+    func turn(_ ready: [PollEvents], now: Int64, daemon: any DaemonContext) throws
     /// The daemon is stopping: let go of what the part holds (its clients, say).
     func stop()
 }
@@ -52,6 +53,10 @@ package protocol DaemonContext: AnyObject {
     func terminalSwitched(shown: Bool)
     /// A DRM card was added or removed, or a connector changed.
     func displaysChanged()
+    /// The display awaited while the output was a fallback has opened.
+    func displayAppeared(_ new: FrameOutput)
+    /// The output's descriptor was ready: let the output handle its events.
+    func outputEventsHandled() throws
 }
 
 /// A ``ValueInput`` as a part: its one descriptor, `receive` when poll reports
@@ -136,5 +141,21 @@ final class UeventPart: DaemonPart {
 
     func turn(_ ready: [PollEvents], now: Int64, daemon: any DaemonContext) {
         if ready.first?.isEmpty == false, uevents.drain() { daemon.displaysChanged() }
+    }
+}
+
+/// The output's descriptor, when it has one (DRM's page-flip events, fbdev's
+/// terminal watch), whichever output the slot holds now.
+final class OutputEvents: DaemonPart {
+    private let slot: OutputSlot
+
+    init(_ slot: OutputSlot) { self.slot = slot }
+
+    func interest(now: Int64) -> PartInterest {
+        PartInterest(slot.current.pollDescriptor.map { [(FileDescriptor(rawValue: $0), .input)] } ?? [])
+    }
+
+    func turn(_ ready: [PollEvents], now: Int64, daemon: any DaemonContext) throws {
+        if ready.first?.isEmpty == false { try daemon.outputEventsHandled() }
     }
 }
