@@ -3,23 +3,27 @@ import Glibc
 import PanelGauge
 
 /// The running daemon: one poll loop over a list of parts (``DaemonPart``: the
-/// signal pipe, the kernel's uevents, systemd's watchdog, the value inputs, the
-/// control socket and its clients, the state file) and the display's own
-/// events, then a frame when one is due.
+/// output's events, the signal pipe, the kernel's uevents, the late display's
+/// watch, systemd's watchdog, the value inputs, the control socket and its
+/// clients, the gauges' staleness, the pages, the clocks, the state file), then
+/// a frame when one is due.
 ///
 /// It owns none of the resources it is given; ``Run`` opens them in order and
 /// releases them in reverse after ``run()`` returns (the display through its
-/// ``OutputSlot``, which holds whichever output is current). With no input and no
-/// pending frame or animation, `poll` sleeps until the nearest deadline of a
-/// part (a client's limits, an input's keepalive or reconnection, a save, the
-/// watchdog ping when systemd asks for one), or with no timeout when there is
-/// none. The daemon's own periodic wake-ups: a full frame once a second
-/// while the display has lost its picture (DRM master taken),
-/// the moment the next gauge's value goes stale (``Staleness``), which
-/// repaints that gauge's frame alone, the moment a clock's text changes
-/// (``ClockFormat/nextChange(_:after:utcOffset:)``: each second or each
-/// minute), which repaints the clock's frame alone, and the next page of a
-/// rotation (``PageRotation``), a full frame.
+/// ``OutputSlot``, which holds whichever output is current). The daemon owns
+/// the frame: what changed since the last one, what it showed, the renderer.
+/// Parts change the gauges (``DaemonContext/apply(_:)``) and say what the next
+/// frame shows: the gauges drawn stale (``StalenessPart``), the page
+/// (``PagePart``), the clocks' texts (``ClockPart``); the daemon repaints what
+/// differs from the last frame.
+///
+/// With no input and no pending frame or animation, `poll` sleeps until the
+/// nearest deadline of a part (a client's limits, an input's keepalive or
+/// reconnection, a save, the watchdog ping when systemd asks for one, the next
+/// gauge going stale, the next page of a rotation, a clock's next text), or
+/// with no timeout when there is none. The daemon's own periodic wake-up: a
+/// full frame once a second while the display has lost its picture (DRM
+/// master taken).
 package final class Daemon: DaemonContext {
     package struct Settings {
         /// Shortest time between two frames (PNG output); 0 = paced by the display alone.
@@ -53,7 +57,7 @@ package final class Daemon: DaemonContext {
         package init() {}
     }
 
-    private var layout: Layout
+    package private(set) var layout: Layout
     private let slot: OutputSlot
     private var output: FrameOutput { slot.current }
     /// The watch for a display that may still appear, while the output is a fallback (one of the parts).
@@ -67,7 +71,9 @@ package final class Daemon: DaemonContext {
     private var renderer: PanelRenderer
     /// The output's events, the signal pipe, the uevents, the late display's
     /// watch, the watchdog, the value inputs, any further parts, the control
-    /// socket, the state file: polled together, turned in this order.
+    /// socket, the staleness, the pages, the clocks, the state file: polled
+    /// together, turned in this order (what feeds values before what looks at
+    /// them).
     private let parts: [any DaemonPart]
     private let notifier: Notifier?
     private var settings: Settings
@@ -77,15 +83,17 @@ package final class Daemon: DaemonContext {
     private var pendingNames: Set<String> = []
     /// The values the last presented frame was drawn with (what a value change's damage starts from).
     private var shownValues: [String: Double] = [:]
-    /// When each gauge's value goes stale, from the times of the inputs.
-    private var staleness: Staleness
+    /// When each gauge's value goes stale (one of the parts).
+    private let staleness: StalenessPart
     /// The gauges stale as of the last turn, and as the last presented frame drew them.
     private(set) var stale: Set<String> = []
     private var shownStale: Set<String> = []
-    /// Which page is shown when (pages in turn, or the one `page NAME` chose).
-    private var rotation: PageRotation
+    /// Which page is shown when: pages in turn, or the one `page NAME` chose (one of the parts).
+    private let pages: PagePart
     /// The page the renderer draws.
-    private(set) var page: Int
+    package private(set) var page: Int
+    /// The texts of the clocks of the page shown, as of the last turn.
+    private var clockTexts: [String: String] = [:]
     /// The widgets' texts the last presented frame showed (clocks of the page shown included).
     private(set) var shownTexts: [String: String] = [:]
     /// The text widgets' names (lines starting with one are its text).
@@ -110,23 +118,25 @@ package final class Daemon: DaemonContext {
         self.lateDisplay = LateDisplayWatch(lateDisplay)
         self.displayLost = displayLost
         self.renderer = Daemon.makeRenderer(layout, for: slot.current, page: 0, settings: settings)
+        let now = monotonicMilliseconds()
+        staleness = StalenessPart(rules: layout.staleRules, restored: restored, now: now)
+        pages = PagePart(layout, now: now)
+        saver = settings.statePath.map { StateSaver(path: $0, interval: settings.saveInterval) }
         var all: [any DaemonPart] = [OutputEvents(slot), SignalPart(signals)]
         if let uevents { all.append(UeventPart(uevents)) }
         all.append(self.lateDisplay)
-        saver = settings.statePath.map { StateSaver(path: $0, interval: settings.saveInterval) }
         if let notifier, let w = settings.watchdogInterval { all.append(WatchdogPart(notifier, interval: w)) }
         all += inputs.map(ValueInputPart.init) + parts
         all.append(ControlSocket(listener: listener, settings: settings))
+        // After every part that feeds values or chooses a page, so that they see this turn's.
+        all += [staleness, pages, ClockPart()]
         if let saver { all.append(saver) }
         self.parts = all
         self.notifier = notifier
         self.store = store
         self.settings = settings
         self.animator = Animator(duration: Int64(layout.animation), values: store.values)
-        let now = monotonicMilliseconds()
-        self.staleness = Staleness(rules: layout.staleRules, restored: restored, now: now)
-        self.stale = staleness.staleNames(at: now)
-        self.rotation = PageRotation(count: layout.pages.count, interval: layout.pageInterval, now: now)
+        self.stale = staleness.staleness.staleNames(at: now)
         self.page = 0
         self.textNames = store.textNames
         tzset()
@@ -155,16 +165,19 @@ package final class Daemon: DaemonContext {
     }
 
     /// Runs until SIGTERM or SIGINT; then saves the values and disconnects clients.
+    /// Every part is stopped on the way out, however the loop ends.
     package func run() throws {
         notifier?.send("READY=1\nSTATUS=showing \(store.names.count) gauge(s)")
+        defer {
+            for part in parts { part.stop() }
+            terminal?.close()
+            terminal = nil
+        }
         while !stopping {
             try turn()
         }
         notifier?.send("STOPPING=1")
         saver?.save(store)
-        for part in parts { part.stop() }
-        terminal?.close()
-        terminal = nil
     }
 
     /// One poll and everything it reported. (Internal so tests can drive the loop
@@ -187,14 +200,10 @@ package final class Daemon: DaemonContext {
         }
         markChanged()
 
-        let now = monotonicMilliseconds()
-        stale = staleness.staleNames(at: now)
+        // What the parts set for the next frame, against what the last one showed.
         pendingNames.formUnion(stale.symmetricDifference(shownStale))
-        let shownPage = rotation.page(at: now)
-        if shownPage != page { show(page: shownPage) }
-        for (name, text) in widgetTexts(wall: ClockFormat.now()) where shownTexts[name] != text {
-            pendingNames.insert(name)
-        }
+        for (name, text) in texts where shownTexts[name] != text { pendingNames.insert(name) }
+        let now = monotonicMilliseconds()
         let recovering = recoveryDue.map { now >= $0 } ?? false  // `present` then redraws everything
         if frameWanted || recovering, !output.isBusy, now >= lastFrameAt + frameInterval {
             do {
@@ -215,9 +224,9 @@ package final class Daemon: DaemonContext {
         }
     }
 
-    /// How long poll may sleep: forever unless a frame, a display attempt, a gauge
-    /// going stale, a clock or a page, or a part's deadline (a client's limits, an
-    /// input's keepalive, a save, a watchdog ping) is due. (Internal for tests.)
+    /// How long poll may sleep: forever unless a frame, a display attempt or a
+    /// part's deadline (a client's limits, an input's keepalive, a save, a
+    /// watchdog ping, a gauge going stale, a page, a clock) is due. (Internal for tests.)
     func timeout(now: Int64) -> Int32 {
         timeout(now: now, parts: parts.compactMap { $0.interest(now: now).deadline })
     }
@@ -227,44 +236,12 @@ package final class Daemon: DaemonContext {
         var deadlines = partDeadlines
         if frameWanted, !output.isBusy { deadlines.append(lastFrameAt + frameInterval) }
         if let due = recoveryDue, !output.isBusy { deadlines.append(due) }
-        if let s = staleness.nextChange(after: now) { deadlines.append(s) }
-        if let p = rotation.nextChange(after: now) { deadlines.append(p) }
-        if let c = nextClockChange(now: now) { deadlines.append(c) }
         guard let first = deadlines.min() else { return -1 }
         return Int32(clamping: max(0, first - now))
     }
 
-    /// The monotonic time at which a clock of the page shown next changes its
-    /// text (a few milliseconds after, so that the text has changed when the
-    /// daemon wakes); nil without clocks.
-    private func nextClockChange(now: Int64) -> Int64? {
-        let formats = layout.gauges.compactMap { $0.page == page ? $0.widget?.clockFormat : nil }
-        guard !formats.isEmpty else { return nil }
-        let wall = ClockFormat.now()
-        let offset = ClockFormat.utcOffset(at: Int(wall / 1000))
-        let next = formats.map { ClockFormat.nextChange($0, after: wall, utcOffset: offset) }.min()!
-        return now + (next - wall) + Daemon.clockMargin
-    }
-
-    /// How long after a clock's change the daemon wakes for it, in milliseconds.
-    static let clockMargin: Int64 = 2
-
-    /// Each text widget's text and, for the page shown, each clock's text at
-    /// `wall` (milliseconds since the epoch).
-    func widgetTexts(wall: Int64) -> [String: String] {
-        var texts = store.texts
-        for g in layout.gauges where g.page == page {
-            if let format = g.widget?.clockFormat { texts[g.name] = ClockFormat.text(format, at: Int(wall / 1000)) }
-        }
-        return texts
-    }
-
-    /// Shows page `index` from the next frame on, in one full frame.
-    private func show(page index: Int) {
-        page = index
-        renderer = Daemon.makeRenderer(layout, for: output, page: index, settings: settings)
-        fullRedraw = true
-    }
+    /// Each text widget's text and each clock's of the page shown.
+    private var texts: [String: String] { store.texts.merging(clockTexts) { $1 } }
 
     /// `page NAME` on the socket: shows that page (the rotation goes on from it).
     private func choosePage(_ name: String?) -> String {
@@ -272,8 +249,8 @@ package final class Daemon: DaemonContext {
         guard let index = layout.pageNames.firstIndex(of: name) else {
             return "ERR \(LineError.unknownPage(name, known: layout.pageNames))\n"
         }
-        rotation.choose(index, now: monotonicMilliseconds())
-        if index != page { show(page: index) }
+        pages.choose(index, now: monotonicMilliseconds())
+        if index != page { showPage(index) }
         return "OK page \(name)\n"
     }
 
@@ -320,13 +297,12 @@ package final class Daemon: DaemonContext {
         store = new.store(values: store.values)
         for (name, text) in oldTexts { store.setText(name, text) }
         _ = store.takeChanged()
-        staleness = staleness.reloaded(rules: new.staleRules, now: monotonicMilliseconds())
+        staleness.reload(rules: new.staleRules, now: monotonicMilliseconds())
         animator = Animator(duration: Int64(new.animation), values: store.values)
         let pageName = layout.pages[page].name
         layout = new
         page = new.pageNames.firstIndex(of: pageName) ?? 0
-        rotation = PageRotation(
-            count: new.pages.count, interval: new.pageInterval, page: page, now: monotonicMilliseconds())
+        pages.reload(new, page: page, now: monotonicMilliseconds())
         textNames = store.textNames
         renderer = Daemon.makeRenderer(new, for: output, page: page, settings: settings)
         pendingNames = []
@@ -423,8 +399,6 @@ package final class Daemon: DaemonContext {
     }
 
     private func markChanged() {
-        let touched = store.takeTouched()
-        if !touched.isEmpty { staleness.noteInput(touched, now: monotonicMilliseconds()) }
         let changed = store.takeChanged()
         guard !changed.isEmpty else { return }
         let now = monotonicMilliseconds()
@@ -444,7 +418,7 @@ package final class Daemon: DaemonContext {
         let values = animator.shown(at: now)
         let moving = animator.advance(to: now)
         let stale = self.stale
-        let texts = widgetTexts(wall: ClockFormat.now())
+        let texts = self.texts
         let damage =
             full
             ? [IntRect(x: 0, y: 0, width: output.width, height: output.height)]
@@ -497,6 +471,18 @@ package final class Daemon: DaemonContext {
     }
 
     package func requestStop() { stopping = true }
+
+    package func showPage(_ index: Int) {
+        page = index
+        renderer = Daemon.makeRenderer(layout, for: output, page: index, settings: settings)
+        fullRedraw = true
+    }
+
+    package func takeTouched() -> Set<String> { store.takeTouched() }
+
+    package func showStale(_ names: Set<String>) { stale = names }
+
+    package func showClocks(_ texts: [String: String]) { clockTexts = texts }
 
     package func reload() { reloadLayout() }
 

@@ -2,12 +2,13 @@ import Glibc
 import PanelDisplay
 
 /// One piece of the running daemon: the control socket and its clients, the
-/// signal pipe, a value input. The daemon keeps its parts in a list; each turn
-/// of the loop asks every part for its ``PartInterest``, polls all their
-/// descriptors at once until the earliest deadline, and hands each part what
-/// poll said about its own descriptors. A part may own any number of
-/// descriptors (a listener and its connections), so a new kind of input is a
-/// new conformer and one line of wiring.
+/// signal pipe, a value input, the gauges' staleness, the pages, the clocks.
+/// The daemon keeps its parts in a list; each turn of the loop asks every part
+/// for its ``PartInterest``, polls all their descriptors at once until the
+/// earliest deadline, and hands each part what poll said about its own
+/// descriptors. A part may own any number of descriptors (a listener and its
+/// connections) or none (a deadline alone), so a new kind of input is a new
+/// conformer and one line of wiring in ``Run``.
 package protocol DaemonPart: AnyObject {
     /// The descriptors to poll now and the part's next deadline. Asked before every poll.
     func interest(now: Int64) -> PartInterest
@@ -16,7 +17,8 @@ package protocol DaemonPart: AnyObject {
     /// and whatever was due by `now`. Called every turn, in the order of the list.
     /// An error thrown ends the loop (``Daemon/run()`` throws it).
     func turn(_ ready: [PollEvents], now: Int64, daemon: any DaemonContext) throws
-    /// The daemon is stopping: let go of what the part holds (its clients, say).
+    /// The loop has ended, by a stop or an error: let go of what the part holds
+    /// (its clients, the descriptors it opened).
     func stop()
 }
 
@@ -57,6 +59,20 @@ package protocol DaemonContext: AnyObject {
     func displayAppeared(_ new: FrameOutput)
     /// The output's descriptor was ready: let the output handle its events.
     func outputEventsHandled() throws
+    /// The layout shown.
+    var layout: Layout { get }
+    /// The page shown (an index into the layout's pages).
+    var page: Int { get }
+    /// Shows page `index` from the next frame on, in one full frame.
+    func showPage(_ index: Int)
+    /// The gauges that had input (a value, the same value again, or a clear)
+    /// since the last call.
+    func takeTouched() -> Set<String>
+    /// The gauges to draw stale; the next frame repaints those drawn otherwise.
+    func showStale(_ names: Set<String>)
+    /// The texts of the clocks of the page shown; the next frame repaints those
+    /// drawn with another text.
+    func showClocks(_ texts: [String: String])
 }
 
 /// A ``ValueInput`` as a part: its one descriptor, `receive` when poll reports
