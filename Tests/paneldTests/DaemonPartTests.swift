@@ -112,3 +112,120 @@ final class TwoPipePart: DaemonPart {
         #expect(part.stopped)
     }
 }
+
+/// A daemon for one part alone: it shows `layout`'s page `page`, hands out the
+/// gauges `touched` and keeps what the part said.
+final class FakeContext: DaemonContext {
+    var store = GaugeStore(names: ["a"], defaultGauge: "a", initial: [:])
+    var layout: Layout
+    var page = 0
+    var touched: Set<String> = []
+    private(set) var pagesShown: [Int] = []
+    private(set) var stale: Set<String>?
+    private(set) var clocks: [String: String]?
+
+    init(_ layout: Layout) { self.layout = layout }
+
+    func apply(_ command: Command) -> Result<String, LineError> { store.apply(command) }
+    func reply(to line: [UInt8]) -> String { "" }
+    func requestStop() {}
+    func reload() {}
+    func terminalSwitched(shown: Bool) {}
+    func displaysChanged() {}
+    func displayAppeared(_ new: FrameOutput) {}
+    func outputEventsHandled() throws {}
+    func showPage(_ index: Int) {
+        page = index
+        pagesShown.append(index)
+    }
+    func takeTouched() -> Set<String> {
+        defer { touched = [] }
+        return touched
+    }
+    func showStale(_ names: Set<String>) { stale = names }
+    func showClocks(_ texts: [String: String]) { clocks = texts }
+}
+
+/// The parts that look at the time: staleness, pages, clocks, each driven alone.
+@Suite struct TimePartTests {
+    static let layout = """
+        {"pageInterval": 1,
+         "pages": [{"name": "one", "gauges": [{"name": "a", "style": "linearCapacity"},
+                                              {"name": "s", "kind": "clock", "format": "%S"}]},
+                   {"name": "two", "gauges": [{"name": "m", "kind": "clock"}]},
+                   {"name": "three", "gauges": [{"name": "b", "style": "linearCapacity"}]}]}
+        """
+
+    func context() throws -> FakeContext { FakeContext(try LayoutReader.parse(Array(Self.layout.utf8))) }
+
+    @Test func theStalenessPartWakesWhenTheNextGaugeGoesStaleAndCountsFromInputs() throws {
+        let ctx = try context()
+        let part = StalenessPart(rules: ["a": .init(after: 300), "b": .init(after: 1000)], restored: [], now: 1000)
+        #expect(part.interest(now: 1000).deadline == 1300)
+        ctx.touched = ["b"]
+        part.turn([], now: 1200, daemon: ctx)
+        #expect(ctx.stale == [] && ctx.touched.isEmpty, "the inputs taken")
+        #expect(part.interest(now: 1200).deadline == 1300)
+        part.turn([], now: 1300, daemon: ctx)
+        #expect(ctx.stale == ["a"])
+        #expect(part.interest(now: 1300).deadline == 2200, "b counts from its input at 1200")
+        ctx.touched = ["a"]
+        part.turn([], now: 1400, daemon: ctx)
+        #expect(ctx.stale == [])
+        #expect(part.interest(now: 1400).deadline == 1700)
+        // A reload keeps a's input at 1400: a shorter staleAfter counts from it.
+        part.reload(rules: ["a": .init(after: 100)], now: 1450)
+        #expect(part.interest(now: 1450).deadline == 1500)
+        part.turn([], now: 1500, daemon: ctx)
+        #expect(ctx.stale == ["a"])
+        #expect(part.interest(now: 1500).deadline == nil, "nothing left to go stale")
+    }
+
+    @Test func thePagePartTurnsToTheNextPageWhenDueAndGoesOnFromAChosenOne() throws {
+        let ctx = try context()
+        let part = PagePart(ctx.layout, now: 0)
+        #expect(part.interest(now: 0).deadline == 1000)
+        part.turn([], now: 999, daemon: ctx)
+        #expect(ctx.pagesShown.isEmpty)
+        part.turn([], now: 1000, daemon: ctx)
+        #expect(ctx.pagesShown == [1])
+        part.turn([], now: 1500, daemon: ctx)
+        #expect(ctx.pagesShown == [1], "the page shown is not shown again")
+        part.choose(2, now: 1500)
+        ctx.showPage(2)  // as `page three` does
+        #expect(part.interest(now: 1500).deadline == 2500, "a whole interval after the choice")
+        part.turn([], now: 2500, daemon: ctx)
+        #expect(ctx.pagesShown == [1, 2, 0], "after the last page, the first")
+        part.reload(ctx.layout, page: 1, now: 3000)
+        part.turn([], now: 3000, daemon: ctx)
+        #expect(ctx.pagesShown == [1, 2, 0, 1])
+        #expect(part.interest(now: 3000).deadline == 4000)
+    }
+
+    @Test func theClockPartShowsTheClocksOfThePageShownUntilTheirNextChange() throws {
+        let ctx = try context()
+        let part = ClockPart()
+        #expect(part.interest(now: 0).deadline == nil, "no clock known before the first turn")
+        // 2000-09-27 20:58:58.500 UTC: %S changes at the next whole second.
+        let wall: Int64 = 970_088_338_500
+        part.turn(wall: wall, daemon: ctx)
+        #expect(ctx.clocks == ["s": ClockFormat.text("%S", at: 970_088_338)], "page one's clock alone")
+        #expect(part.nextChange == 970_088_339_000)
+        ctx.page = 1
+        part.turn(wall: wall, daemon: ctx)
+        let minute = try #require(part.nextChange)
+        let shown = ClockFormat.text("%H:%M", at: 970_088_338)
+        #expect(ctx.clocks == ["m": shown])
+        #expect(minute > wall && minute - wall <= 60_000 && minute % 1000 == 0)
+        #expect(ClockFormat.text("%H:%M", at: Int(minute / 1000) - 1) == shown, "the same text until then")
+        #expect(ClockFormat.text("%H:%M", at: Int(minute / 1000)) != shown, "another from then on")
+        ctx.page = 2
+        part.turn(wall: wall, daemon: ctx)
+        #expect(ctx.clocks == [:] && part.nextChange == nil && part.interest(now: 0).deadline == nil)
+        // Asked at the wall clock's time: the deadline is the next second, a margin after it.
+        ctx.page = 0
+        part.turn([], now: 0, daemon: ctx)
+        let deadline = try #require(part.interest(now: 0).deadline)
+        #expect((0...1000 + ClockPart.margin).contains(deadline), "\(deadline) ms")
+    }
+}
