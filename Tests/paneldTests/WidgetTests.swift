@@ -384,7 +384,7 @@ import Testing
         try rig.turn()
         try rig.turn()
         let timeout = rig.daemon.timeout(now: monotonicMilliseconds())
-        #expect(timeout >= 0 && timeout <= 1000 + Daemon.clockMargin, "wakes for the next second: \(timeout) ms")
+        #expect(timeout >= 0 && timeout <= 1000 + ClockPart.margin, "wakes for the next second: \(timeout) ms")
         var wakeUps = 0
         while rig.output.presents.count == 1 && wakeUps < 5 {
             try rig.turn()
@@ -399,7 +399,7 @@ import Testing
         try idle.turn()
         try idle.turn()
         let t = idle.daemon.timeout(now: monotonicMilliseconds())
-        #expect(t >= 0 && t <= 60_000 + Daemon.clockMargin, "%H:%M wakes at the next minute: \(t) ms")
+        #expect(t >= 0 && t <= 60_000 + ClockPart.margin, "%H:%M wakes at the next minute: \(t) ms")
     }
 
     private static let twoPages = """

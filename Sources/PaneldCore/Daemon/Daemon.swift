@@ -2,31 +2,29 @@ import PanelDisplay
 import Glibc
 import PanelGauge
 
-/// The running daemon: one poll loop over the control socket, its clients, the
-/// display's events, the value inputs (statsd, MQTT) and the signal pipe.
+/// The running daemon: one poll loop over a list of parts (``DaemonPart``: the
+/// output's events, the signal pipe, the kernel's uevents, the late display's
+/// watch, systemd's watchdog, the value inputs, the control socket and its
+/// clients, the gauges' staleness, the pages, the clocks, the state file), then
+/// a frame when one is due.
 ///
 /// It owns none of the resources it is given; ``Run`` opens them in order and
 /// releases them in reverse after ``run()`` returns (the display through its
-/// ``OutputSlot``, which holds whichever output is current). With no input and no
-/// pending frame, animation or save, `poll` sleeps until the nearest client
-/// deadline, or with no timeout when there is none. The only periodic wake-ups:
-/// the watchdog ping when systemd asks for one, a full frame once a second
-/// while the display has lost its picture (DRM master taken), and an input's
-/// own deadlines (``ValueInput/nextDeadline``: an MQTT keepalive or reconnection),
-/// the moment the next gauge's value goes stale (``Staleness``), which
-/// repaints that gauge's frame alone, the moment a clock's text changes
-/// (``ClockFormat/nextChange(_:after:utcOffset:)``: each second or each
-/// minute), which repaints the clock's frame alone, and the next page of a
-/// rotation (``PageRotation``), a full frame.
+/// ``OutputSlot``, which holds whichever output is current). The daemon owns
+/// the frame: what changed since the last one, what it showed, the renderer.
+/// Parts change the gauges (``DaemonContext/apply(_:)``) and say what the next
+/// frame shows: the gauges drawn stale (``StalenessPart``), the page
+/// (``PagePart``), the clocks' texts (``ClockPart``); the daemon repaints what
+/// differs from the last frame.
 ///
-/// Clients are bounded in time as in memory: a line must be finished within
-/// `lineTimeout` of its first byte, a client that sends nothing for `idleTimeout`
-/// is closed, one that does not read its replies for `stuckClientTimeout` too;
-/// and when every slot is taken a new connection makes room only by evicting a
-/// client that is not feeding values (``Eviction``), else it waits in the listen
-/// queue until a slot frees: connections that trickle bytes or sit idle never
-/// lock others out, and never push out a client that sends whole lines.
-package final class Daemon {
+/// With no input and no pending frame or animation, `poll` sleeps until the
+/// nearest deadline of a part (a client's limits, an input's keepalive or
+/// reconnection, a save, the watchdog ping when systemd asks for one, the next
+/// gauge going stale, the next page of a rotation, a clock's next text), or
+/// with no timeout when there is none. The daemon's own periodic wake-up: a
+/// full frame once a second while the display has lost its picture (DRM
+/// master taken).
+package final class Daemon: DaemonContext {
     package struct Settings {
         /// Shortest time between two frames (PNG output); 0 = paced by the display alone.
         package var minFrameInterval: Int64 = 0
@@ -59,94 +57,86 @@ package final class Daemon {
         package init() {}
     }
 
-    private var layout: Layout
+    package private(set) var layout: Layout
     private let slot: OutputSlot
     private var output: FrameOutput { slot.current }
-    /// Set while the output is a fallback and a display may still appear.
-    private var lateDisplay: LateDisplay?
+    /// The watch for a display that may still appear, while the output is a fallback (one of the parts).
+    private let lateDisplay: LateDisplayWatch
     /// When the DRM display goes away (its card answers ENODEV: the driver was unbound,
     /// a USB or SPI panel's module unloaded): the fallback to show frames on meanwhile,
     /// and the watch that brings the display back when a card appears again.
     private let displayLost: (() -> (fallback: FrameOutput, late: LateDisplay?))?
-    /// The kernel's uevents: a DRM card added or removed, a monitor plugged in or out.
-    /// A connector that becomes connected changes nothing in /dev; a removed card is
-    /// noticed at once, not only at the next frame.
-    private let uevents: UeventSocket?
     /// The virtual terminal whose switches the DRM display follows, when paneld could take it.
     private var terminal: VirtualTerminal?
     private var renderer: LayoutScene
-    private let listener: FileDescriptor
-    private let signals: SignalPipe
-    /// Values from elsewhere than the control socket, polled in this order.
-    private let inputs: [any ValueInput]
+    /// The output's events, the signal pipe, the uevents, the late display's
+    /// watch, the watchdog, the value inputs, any further parts, the control
+    /// socket, the staleness, the pages, the clocks, the state file: polled
+    /// together, turned in this order (what feeds values before what looks at
+    /// them).
+    private let parts: [any DaemonPart]
     private let notifier: Notifier?
     private var settings: Settings
 
     package private(set) var store: GaugeStore
     private var animator: Animator
-    private var clients: [Int32: Client] = [:]
-    private var nextClientID = 0
     private var pendingNames: Set<String> = []
     /// The values the last presented frame was drawn with (what a value change's damage starts from).
     private var shownValues: [String: Double] = [:]
-    /// When each gauge's value goes stale, from the times of the inputs.
-    private var staleness: Staleness
+    /// When each gauge's value goes stale (one of the parts).
+    private let staleness: StalenessPart
     /// The gauges stale as of the last turn, and as the last presented frame drew them.
     private(set) var stale: Set<String> = []
     private var shownStale: Set<String> = []
-    /// Which page is shown when (pages in turn, or the one `page NAME` chose).
-    private var rotation: PageRotation
+    /// Which page is shown when: pages in turn, or the one `page NAME` chose (one of the parts).
+    private let pages: PagePart
     /// The page the renderer draws.
-    private(set) var page: Int
+    package private(set) var page: Int
+    /// The texts of the clocks of the page shown, as of the last turn.
+    private var clockTexts: [String: String] = [:]
     /// The widgets' texts the last presented frame showed (clocks of the page shown included).
     private(set) var shownTexts: [String: String] = [:]
     /// The text widgets' names (lines starting with one are its text).
     private var textNames: Set<String>
     private var fullRedraw = true
     private var lastFrameAt: Int64 = .min / 2
-    private var saveDue: Int64?
-    private var lastSaveAt: Int64 = .min / 2
-    private var nextWatchdogAt: Int64?
+    /// Writes the state file (one of the parts), when there is one.
+    private let saver: StateSaver?
     private var stopping = false
     private var frameFailure = FailureLatch()
-    private var saveFailure = FailureLatch()
-    private var acceptFailure = FailureLatch()
-    /// Episodes of a full client table, with what happened in the running one.
-    private var tableFull = LogEpisode()
-    private var evictedInEpisode = 0
-    private var waitsInEpisode = 0
-    /// Set while the table is full and no client may be evicted yet: the listener is
-    /// left out of `poll` until then (`Int64.max`: until a client leaves).
-    private var waitingForRoom: Int64?
     private var repaintAllNextFrame = false
-    private var readBuffer = [UInt8](repeating: 0, count: 4096)
-    /// Set after a failed accept: the listener is left out of `poll` until then.
-    private var acceptPausedUntil: Int64?
-    static let acceptPause: Int64 = 250
 
     package init(
         layout: Layout, output slot: OutputSlot, listener: FileDescriptor, signals: SignalPipe,
         inputs: [any ValueInput], notifier: Notifier?, store: GaugeStore, settings: Settings,
         restored: Set<String> = [], lateDisplay: LateDisplay? = nil,
-        displayLost: (() -> (fallback: FrameOutput, late: LateDisplay?))? = nil, uevents: UeventSocket? = nil
+        displayLost: (() -> (fallback: FrameOutput, late: LateDisplay?))? = nil, uevents: UeventSocket? = nil,
+        parts: [any DaemonPart] = []
     ) {
-        self.uevents = uevents
         self.layout = layout
         self.slot = slot
-        self.lateDisplay = lateDisplay
+        self.lateDisplay = LateDisplayWatch(lateDisplay)
         self.displayLost = displayLost
         self.renderer = Daemon.makeRenderer(layout, for: slot.current, page: 0, settings: settings)
-        self.listener = listener
-        self.signals = signals
-        self.inputs = inputs
+        let now = monotonicMilliseconds()
+        staleness = StalenessPart(rules: layout.staleRules, restored: restored, now: now)
+        pages = PagePart(layout, now: now)
+        saver = settings.statePath.map { StateSaver(path: $0, interval: settings.saveInterval) }
+        var all: [any DaemonPart] = [OutputEvents(slot), SignalPart(signals)]
+        if let uevents { all.append(UeventPart(uevents)) }
+        all.append(self.lateDisplay)
+        if let notifier, let w = settings.watchdogInterval { all.append(WatchdogPart(notifier, interval: w)) }
+        all += inputs.map(ValueInputPart.init) + parts
+        all.append(ControlSocket(listener: listener, settings: settings))
+        // After every part that feeds values or chooses a page, so that they see this turn's.
+        all += [staleness, pages, ClockPart()]
+        if let saver { all.append(saver) }
+        self.parts = all
         self.notifier = notifier
         self.store = store
         self.settings = settings
         self.animator = Animator(duration: Int64(layout.animation), values: store.values)
-        let now = monotonicMilliseconds()
-        self.staleness = Staleness(rules: layout.staleRules, restored: restored, now: now)
-        self.stale = staleness.staleNames(at: now)
-        self.rotation = PageRotation(count: layout.pages.count, interval: layout.pageInterval, now: now)
+        self.stale = staleness.staleness.staleNames(at: now)
         self.page = 0
         self.textNames = store.textNames
         tzset()
@@ -175,123 +165,45 @@ package final class Daemon {
     }
 
     /// Runs until SIGTERM or SIGINT; then saves the values and disconnects clients.
+    /// Every part is stopped on the way out, however the loop ends.
     package func run() throws {
         notifier?.send("READY=1\nSTATUS=showing \(store.names.count) gauge(s)")
-        if let w = settings.watchdogInterval { nextWatchdogAt = monotonicMilliseconds() + w / 2 }
+        defer {
+            for part in parts { part.stop() }
+            terminal?.close()
+            terminal = nil
+        }
         while !stopping {
             try turn()
         }
         notifier?.send("STOPPING=1")
-        save()
-        for c in clients.values { drop(c, reason: nil) }
-        lateDisplay?.close()
-        lateDisplay = nil
-        terminal?.close()
-        terminal = nil
+        saver?.save(store)
     }
 
     /// One poll and everything it reported. (Internal so tests can drive the loop
     /// one step at a time.)
     package func turn() throws {
-        // Fixed entries first: signals, the control socket, the display if it polls, the
-        // display watcher, then the value inputs and the clients.
-        if let until = acceptPausedUntil, monotonicMilliseconds() >= until { acceptPausedUntil = nil }
-        if let until = waitingForRoom, monotonicMilliseconds() >= until { waitingForRoom = nil }
-        // A full table accepts when a client may be evicted (``acceptClients``).
-        let accepting = acceptPausedUntil == nil && waitingForRoom == nil
-        var entries: [(FileDescriptor, PollEvents)] = [(signals.readEnd, .input), (listener, accepting ? .input : [])]
-        var outputIndex: Int? = nil
-        if let o = output.pollDescriptor {
-            outputIndex = entries.count
-            entries.append((FileDescriptor(rawValue: o), .input))
-        }
-        var watcherIndex: Int? = nil
-        var ueventIndex: Int? = nil
-        if let late = lateDisplay {
-            watcherIndex = entries.count
-            entries.append((late.watcher.fd, .input))
-        }
-        if let u = uevents {
-            ueventIndex = entries.count
-            entries.append((u.fd, .input))
-        }
-        // Each input's entry, when it has one to poll now.
-        var inputIndices: [Int?] = []
-        for input in inputs {
-            if let (fd, events) = input.interest {
-                inputIndices.append(entries.count)
-                entries.append((fd, events))
-            } else {
-                inputIndices.append(nil)
-            }
-        }
-        let fixed = entries.count
-        let order = Array(clients.values)
-        for c in order {
-            var ev: PollEvents = c.wantsRead ? .input : []
-            if c.wantsWrite { ev.insert(.output) }
-            entries.append((c.fd, ev))
-        }
+        // Every part's descriptors in one poll; each part gets back as many results as it gave.
+        let start = monotonicMilliseconds()
+        var entries: [(FileDescriptor, PollEvents)] = []
+        let interests = parts.map { $0.interest(now: start) }
+        for i in interests { entries += i.descriptors.map { ($0.fd, $0.events) } }
 
-        let ready = try pollDescriptors(entries, timeout: timeout(now: monotonicMilliseconds()))
+        let ready = try pollDescriptors(
+            entries, timeout: timeout(now: monotonicMilliseconds(), parts: interests.compactMap(\.deadline)))
 
-        if ready[0].contains(.input) {
-            for s in signals.drain() {
-                if s == SIGTERM || s == SIGINT {
-                    Log.notice("received signal \(s); stopping")
-                    stopping = true
-                } else if s == SIGHUP {
-                    reloadLayout()
-                } else if s == VirtualTerminal.releaseSignal, let vt = terminal {
-                    (output as? DRMOutput)?.releaseDisplay()
-                    vt.allowRelease()
-                    Log.notice("tty\(vt.number) switched away: display given up until it comes back")
-                } else if s == VirtualTerminal.acquireSignal, let vt = terminal {
-                    vt.acknowledgeAcquire()
-                    (output as? DRMOutput)?.acquireDisplay()
-                    fullRedraw = true
-                    Log.notice("tty\(vt.number) is shown again: display taken back and redrawn")
-                }
-            }
+        var offset = 0
+        for (part, interest) in zip(parts, interests) {
+            let count = interest.descriptors.count
+            try part.turn(Array(ready[offset..<offset + count]), now: monotonicMilliseconds(), daemon: self)
+            offset += count
         }
-        if let k = outputIndex, !ready[k].isEmpty {
-            let hadPicture = !output.needsFullRedraw
-            try output.handleEvents()
-            // The output lost its picture (a framebuffer's console taken by a getty): now.
-            if hadPicture && output.needsFullRedraw { fullRedraw = true }
-        }
-        if let k = watcherIndex, !ready[k].isEmpty, let late = lateDisplay, late.watcher.drain() {
-            late.scheduleAttempt(now: monotonicMilliseconds())
-        }
-        if let k = ueventIndex, !ready[k].isEmpty, uevents?.drain() == true { displaysChanged() }
-        for (input, k) in zip(inputs, inputIndices) {
-            if let k, !ready[k].isEmpty { input.receive(ready[k]) { store.apply($0) } }
-        }
-        let inputTime = monotonicMilliseconds()
-        for input in inputs {
-            if let due = input.nextDeadline, inputTime >= due { input.tick(now: inputTime) { store.apply($0) } }
-        }
-        for (c, ev) in zip(order, ready[fixed...]) where !ev.isEmpty {
-            service(c, ev)
-        }
-        if ready[1].contains(.input) { acceptClients() }
         markChanged()
 
-        let now = monotonicMilliseconds()
-        stale = staleness.staleNames(at: now)
+        // What the parts set for the next frame, against what the last one showed.
         pendingNames.formUnion(stale.symmetricDifference(shownStale))
-        let shownPage = rotation.page(at: now)
-        if shownPage != page { show(page: shownPage) }
-        for (name, text) in widgetTexts(wall: ClockFormat.now()) where shownTexts[name] != text {
-            pendingNames.insert(name)
-        }
-        dropExpiredClients(now: now)
-        if let ended = tableFull.ended(now: now) {
-            Log.notice(
-                "client table has had free slots for \(tableFull.quiet / 1000) s: \(evictedInEpisode) connection(s) evicted, \(waitsInEpisode) wait(s) for a slot over \(ended.milliseconds / 1000) s"
-            )
-        }
-        if let late = lateDisplay, let at = late.attemptAt, now >= at { tryLateDisplay(late, now: now) }
+        for (name, text) in texts where shownTexts[name] != text { pendingNames.insert(name) }
+        let now = monotonicMilliseconds()
         let recovering = recoveryDue.map { now >= $0 } ?? false  // `present` then redraws everything
         if frameWanted || recovering, !output.isBusy, now >= lastFrameAt + frameInterval {
             do {
@@ -310,70 +222,26 @@ package final class Daemon {
                 lastFrameAt = now
             }
         }
-        if let due = saveDue, now >= due {
-            save()
-            lastSaveAt = now
-            saveDue = nil
-        }
-        if let w = settings.watchdogInterval, let at = nextWatchdogAt, now >= at {
-            notifier?.send("WATCHDOG=1")
-            nextWatchdogAt = now + w / 2
-        }
     }
 
-    /// How long poll may sleep: forever unless a frame, a save, a watchdog ping, a
-    /// display attempt, an input's deadline, a gauge going stale or a client's
-    /// deadline is due. (Internal for tests.)
+    /// How long poll may sleep: forever unless a frame, a display attempt or a
+    /// part's deadline (a client's limits, an input's keepalive, a save, a
+    /// watchdog ping, a gauge going stale, a page, a clock) is due. (Internal for tests.)
     func timeout(now: Int64) -> Int32 {
-        var deadlines: [Int64] = []
+        timeout(now: now, parts: parts.compactMap { $0.interest(now: now).deadline })
+    }
+
+    /// ``timeout(now:)`` with the parts' deadlines already asked.
+    private func timeout(now: Int64, parts partDeadlines: [Int64]) -> Int32 {
+        var deadlines = partDeadlines
         if frameWanted, !output.isBusy { deadlines.append(lastFrameAt + frameInterval) }
         if let due = recoveryDue, !output.isBusy { deadlines.append(due) }
-        if let d = saveDue { deadlines.append(d) }
-        if let w = nextWatchdogAt { deadlines.append(w) }
-        if let a = acceptPausedUntil { deadlines.append(a) }
-        if let w = waitingForRoom, w != .max { deadlines.append(w) }
-        if let e = tableFull.endsAt { deadlines.append(e) }
-        if let a = lateDisplay?.attemptAt { deadlines.append(a) }
-        deadlines += inputs.compactMap(\.nextDeadline)
-        if let s = staleness.nextChange(after: now) { deadlines.append(s) }
-        if let p = rotation.nextChange(after: now) { deadlines.append(p) }
-        if let c = nextClockChange(now: now) { deadlines.append(c) }
-        if let c = clients.values.lazy.map({ self.deadline(of: $0) }).min() { deadlines.append(c) }
         guard let first = deadlines.min() else { return -1 }
         return Int32(clamping: max(0, first - now))
     }
 
-    /// The monotonic time at which a clock of the page shown next changes its
-    /// text (a few milliseconds after, so that the text has changed when the
-    /// daemon wakes); nil without clocks.
-    private func nextClockChange(now: Int64) -> Int64? {
-        let formats = layout.gauges.compactMap { $0.page == page ? $0.widget?.clockFormat : nil }
-        guard !formats.isEmpty else { return nil }
-        let wall = ClockFormat.now()
-        let offset = ClockFormat.utcOffset(at: Int(wall / 1000))
-        let next = formats.map { ClockFormat.nextChange($0, after: wall, utcOffset: offset) }.min()!
-        return now + (next - wall) + Daemon.clockMargin
-    }
-
-    /// How long after a clock's change the daemon wakes for it, in milliseconds.
-    static let clockMargin: Int64 = 2
-
-    /// Each text widget's text and, for the page shown, each clock's text at
-    /// `wall` (milliseconds since the epoch).
-    func widgetTexts(wall: Int64) -> [String: String] {
-        var texts = store.texts
-        for g in layout.gauges where g.page == page {
-            if let format = g.widget?.clockFormat { texts[g.name] = ClockFormat.text(format, at: Int(wall / 1000)) }
-        }
-        return texts
-    }
-
-    /// Shows page `index` from the next frame on, in one full frame.
-    private func show(page index: Int) {
-        page = index
-        renderer = Daemon.makeRenderer(layout, for: output, page: index, settings: settings)
-        fullRedraw = true
-    }
+    /// Each text widget's text and each clock's of the page shown.
+    private var texts: [String: String] { store.texts.merging(clockTexts) { $1 } }
 
     /// `page NAME` on the socket: shows that page (the rotation goes on from it).
     private func choosePage(_ name: String?) -> String {
@@ -381,18 +249,9 @@ package final class Daemon {
         guard let index = layout.pageNames.firstIndex(of: name) else {
             return "ERR \(LineError.unknownPage(name, known: layout.pageNames))\n"
         }
-        rotation.choose(index, now: monotonicMilliseconds())
-        if index != page { show(page: index) }
+        pages.choose(index, now: monotonicMilliseconds())
+        if index != page { showPage(index) }
         return "OK page \(name)\n"
-    }
-
-    /// When `c` is next due to be closed if nothing changes: its idle limit, its
-    /// unfinished line's limit, or its unread replies' limit, whichever comes first.
-    private func deadline(of c: Client) -> Int64 {
-        var d = c.lastActivity + settings.idleTimeout
-        if let p = c.partialSince { d = min(d, p + settings.lineTimeout) }
-        if let b = c.blockedSince { d = min(d, b + settings.stuckClientTimeout) }
-        return d
     }
 
     /// SIGHUP or `reload` on the socket: reads the layout file again. A file with
@@ -438,18 +297,17 @@ package final class Daemon {
         store = new.store(values: store.values)
         for (name, text) in oldTexts { store.setText(name, text) }
         _ = store.takeChanged()
-        staleness = staleness.reloaded(rules: new.staleRules, now: monotonicMilliseconds())
+        staleness.reload(rules: new.staleRules, now: monotonicMilliseconds())
         animator = Animator(duration: Int64(new.animation), values: store.values)
         let pageName = layout.pages[page].name
         layout = new
         page = new.pageNames.firstIndex(of: pageName) ?? 0
-        rotation = PageRotation(
-            count: new.pages.count, interval: new.pageInterval, page: page, now: monotonicMilliseconds())
+        pages.reload(new, page: page, now: monotonicMilliseconds())
         textNames = store.textNames
         renderer = Daemon.makeRenderer(new, for: output, page: page, settings: settings)
         pendingNames = []
         fullRedraw = true
-        if settings.statePath != nil, saveDue == nil { saveDue = monotonicMilliseconds() }
+        saver?.noteReload(now: monotonicMilliseconds())
         Log.notice("reload: layout \(path) reloaded, \(new.gauges.count) gauge(s)")
         return .success("layout \(path) reloaded, \(new.gauges.count) gauge(s)")
     }
@@ -483,32 +341,16 @@ package final class Daemon {
         return nil
     }
 
-    /// Writes the state file; a failure is logged when it first happens (and when it clears).
-    private func save() {
-        guard let path = settings.statePath else { return }
-        do {
-            try StateFile.save(store, to: path)
-            if saveFailure.recovered() { Log.notice("values are being saved again") }
-        } catch {
-            if saveFailure.failed("\(error)") { Log.warning("cannot save values: \(error)") }
-        }
+    /// The output's descriptor was ready: its events handled (a page flip done).
+    package func outputEventsHandled() throws {
+        let hadPicture = !output.needsFullRedraw
+        try output.handleEvents()
+        // The output lost its picture (a framebuffer's console taken by a getty): now.
+        if hadPicture && output.needsFullRedraw { fullRedraw = true }
     }
 
-    /// A display appeared (or changed) while the output is a fallback: open it, and
-    /// on success move to it for good. A failure is retried a few times with
-    /// growing pauses (a driver may still be probing its connectors), then waits
-    /// for the next change in /dev/dri.
-    private func tryLateDisplay(_ late: LateDisplay, now: Int64) {
-        late.attemptAt = nil
-        let new: FrameOutput
-        do {
-            new = try late.open()
-        } catch {
-            late.failed(error, now: now)
-            return
-        }
-        late.close()
-        lateDisplay = nil
+    /// The display awaited while the output was a fallback has opened: move to it for good.
+    package func displayAppeared(_ new: FrameOutput) {
         slot.replace(with: new)
         for issue in layout.placement(screen: (new.width, new.height)).issues {
             Log.error("the layout does not fit the new \(new.width)x\(new.height) display: \(issue)")
@@ -525,8 +367,8 @@ package final class Daemon {
     /// the displays again; on a DRM display, check that its card is still there and
     /// show the whole frame again (a monitor plugged back in shows nothing until the
     /// CRTC is set).
-    private func displaysChanged() {
-        if let late = lateDisplay {
+    package func displaysChanged() {
+        if let late = lateDisplay.late {
             late.scheduleAttempt(now: monotonicMilliseconds())
         } else if let drm = output as? DRMOutput {
             do {
@@ -550,16 +392,13 @@ package final class Daemon {
         Log.warning(
             "the display is gone (\(error)): drawing into the fallback until a display appears again")
         slot.replace(with: fallback)
-        lateDisplay?.close()
-        lateDisplay = late
+        lateDisplay.late = late
         renderer = Daemon.makeRenderer(layout, for: fallback, page: page, settings: settings)
         shownValues = [:]
         fullRedraw = true
     }
 
     private func markChanged() {
-        let touched = store.takeTouched()
-        if !touched.isEmpty { staleness.noteInput(touched, now: monotonicMilliseconds()) }
         let changed = store.takeChanged()
         guard !changed.isEmpty else { return }
         let now = monotonicMilliseconds()
@@ -571,9 +410,7 @@ package final class Daemon {
             }
         }
         pendingNames.formUnion(changed)
-        if settings.statePath != nil, saveDue == nil {
-            saveDue = max(monotonicMilliseconds(), lastSaveAt + settings.saveInterval)
-        }
+        saver?.noteChange(now: monotonicMilliseconds())
     }
 
     private func present(now: Int64) throws {
@@ -581,7 +418,7 @@ package final class Daemon {
         let values = animator.shown(at: now)
         let moving = animator.advance(to: now)
         let stale = self.stale
-        let texts = widgetTexts(wall: ClockFormat.now())
+        let texts = self.texts
         let damage =
             full
             ? [IntRect(x: 0, y: 0, width: output.width, height: output.height)]
@@ -610,202 +447,58 @@ package final class Daemon {
         lastFrameAt = now
     }
 
-    private func acceptClients() {
-        for _ in 0..<64 {
-            var victim: Client?
-            if clients.count >= settings.maxClients {
-                let now = monotonicMilliseconds()
-                noteTableFull(now: now)
-                let byID = Dictionary(uniqueKeysWithValues: clients.values.map { ($0.id, $0) })
-                let choice = Eviction.choose(
-                    clients.values.map(\.evictionCandidate), now: now, grace: settings.evictionGrace,
-                    idleAfter: settings.evictableIdle, isSending: { byID[$0]?.hasUnreadInput ?? false })
-                guard let id = choice.victim, let c = clients.values.first(where: { $0.id == id }) else {
-                    // Nobody may be evicted yet: new connections wait in the listen queue.
-                    waitsInEpisode += 1
-                    waitingForRoom = choice.nextChance ?? .max
-                    return
-                }
-                victim = c
+    // MARK: What parts ask of the daemon
+
+    package func apply(_ command: Command) -> Result<String, LineError> { store.apply(command) }
+
+    /// Answers one line from the control socket: a command for the gauges, `page`, or `reload`.
+    package func reply(to line: [UInt8]) -> String {
+        switch LineParser.parse(line, texts: textNames) {
+        case .success(.page(let name)):
+            return choosePage(name)
+        case .success(.reload):
+            switch reloadLayout() {
+            case .success(let text): return "OK \(text)\n"
+            case .failure(let e): return "ERR \(e)\n"
             }
-            let fd: FileDescriptor?
-            do { fd = try UnixSocket.accept(listener) } catch {
-                // Out of descriptors (EMFILE/ENFILE) or another failure: the pending
-                // connection stays queued and the listener stays readable, so stop
-                // polling it for a moment instead of spinning on it. One line until it clears.
-                if acceptFailure.failed("\(error)") {
-                    Log.warning("\(error); not accepting connections (retrying every \(Daemon.acceptPause) ms)")
-                }
-                acceptPausedUntil = monotonicMilliseconds() + Daemon.acceptPause
-                return
+        case .success(let command):
+            switch store.apply(command) {
+            case .success(let text): return text
+            case .failure(let e): return "ERR \(e)\n"
             }
-            guard let fd else { return }
-            if acceptFailure.recovered() { Log.notice("accepting connections again") }
-            if let victim {
-                evictedInEpisode += 1
-                Log.debug("client \(victim.id): evicted to make room")
-                drop(victim, reason: nil)
-            }
-            nextClientID += 1
-            clients[fd.rawValue] = Client(fd: fd, id: nextClientID, now: monotonicMilliseconds())
+        case .failure(let e): return "ERR \(e)\n"
         }
     }
 
-    /// The table is full at `now`: one line when an episode starts, counted until it ends.
-    private func noteTableFull(now: Int64) {
-        guard tableFull.occurred(now: now) else { return }
-        evictedInEpisode = 0
-        waitsInEpisode = 0
-        Log.warning(
-            "client table full (\(settings.maxClients)): new connections wait for a slot; a client that holds an unfinished line for \(settings.evictionGrace) ms, finishes none in its first \(settings.evictionGrace) ms or is idle for \(settings.evictableIdle / 1000) s makes room; one line when this ends"
-        )
+    package func requestStop() { stopping = true }
+
+    package func showPage(_ index: Int) {
+        page = index
+        renderer = Daemon.makeRenderer(layout, for: output, page: index, settings: settings)
+        fullRedraw = true
     }
 
-    private func service(_ c: Client, _ ev: PollEvents) {
-        if ev.contains(.invalid) {
-            drop(c, reason: "invalid descriptor")
-            return
-        }
-        guard flush(c), drainStash(c) else { return }
-        if ev.contains(.input) || ev.contains(.hangUp), c.wantsRead {
-            guard readFrom(c), flush(c), drainStash(c) else { return }
-        }
-        if c.readClosed && !c.wantsWrite && c.stash.isEmpty {
-            drop(c, reason: nil)
-        } else if ev.contains(.error) || (ev.contains(.hangUp) && c.readClosed) {
-            drop(c, reason: nil)
-        }
-    }
+    package func takeTouched() -> Set<String> { store.takeTouched() }
 
-    /// Processes requests held back while the client was over the high-water mark,
-    /// for as long as its replies keep draining. Every round consumes at least one
-    /// line, so this ends. (Without it a client whose replies drained at once would
-    /// keep a stash that no poll event ever brings back.) False if dropped.
-    private func drainStash(_ c: Client) -> Bool {
-        while !c.stash.isEmpty && !c.isBlocked {
-            let stash = c.stash
-            c.stash = []
-            guard stash.withUnsafeBytes({ process(c, $0, count: stash.count) }), flush(c) else { return false }
-        }
-        return true
-    }
+    package func showStale(_ names: Set<String>) { stale = names }
 
-    /// Writes what the socket takes; false if the client was dropped.
-    private func flush(_ c: Client) -> Bool {
-        do {
-            try c.flush()
-        } catch {
-            drop(c, reason: nil)  // the peer went away; nothing to tell it
-            return false
-        }
-        c.blockedSince = c.isBlocked ? (c.blockedSince ?? monotonicMilliseconds()) : nil
-        return true
-    }
+    package func showClocks(_ texts: [String: String]) { clockTexts = texts }
 
-    /// Reads up to `readsPerTurn` chunks of requests; false if the client was dropped.
-    private func readFrom(_ c: Client) -> Bool {
-        for _ in 0..<settings.readsPerTurn {
-            let n: Int
-            let result = readBuffer.withUnsafeMutableBytes { b in
-                Result { () throws(Errno) -> Int in try c.fd.read(into: b) }
-            }
-            switch result {
-            case .success(let count): n = count
-            case .failure(let e) where e.isWouldBlock: return true
-            case .failure:
-                drop(c, reason: nil)
-                return false
-            }
-            if n == 0 {
-                c.readClosed = true
-                var ok = true
-                c.framer.finish { event in
-                    ok = handle(event, from: c)
-                    return ok
-                }
-                if !ok { drop(c, reason: "reply larger than \(Client.maxPendingOutput) bytes unsent") }
-                return ok
-            }
-            let chunk = readBuffer  // `process` must not see the buffer change under it
-            let now = monotonicMilliseconds()
-            c.lastActivity = now
-            guard chunk.withUnsafeBytes({ process(c, $0, count: n) }) else { return false }
-            c.notePartialLine(now: now)
-            if !c.stash.isEmpty || n < readBuffer.count { return true }
-        }
-        return true
-    }
+    package func reload() { reloadLayout() }
 
-    /// Frames and applies `bytes[0..<count]`. Stops when the client's unsent replies
-    /// pass the high-water mark and keeps the rest in its stash. False if dropped.
-    private func process(_ c: Client, _ bytes: UnsafeRawBufferPointer, count: Int) -> Bool {
-        var overflow = false
-        let used = c.framer.feed(UnsafeRawBufferPointer(rebasing: bytes[0..<count])) { event in
-            if !handle(event, from: c) {
-                overflow = true
-                return false
-            }
-            if c.isBlocked { try? c.flush() }
-            return !c.isBlocked
+    /// The DRM display follows the virtual terminal: given up when it is switched
+    /// away from, taken back and redrawn when it is shown again.
+    package func terminalSwitched(shown: Bool) {
+        guard let vt = terminal else { return }
+        if shown {
+            vt.acknowledgeAcquire()
+            (output as? DRMOutput)?.acquireDisplay()
+            fullRedraw = true
+            Log.notice("tty\(vt.number) is shown again: display taken back and redrawn")
+        } else {
+            (output as? DRMOutput)?.releaseDisplay()
+            vt.allowRelease()
+            Log.notice("tty\(vt.number) switched away: display given up until it comes back")
         }
-        if overflow {
-            drop(c, reason: "not reading its replies (more than \(Client.maxPendingOutput) bytes unsent)")
-            return false
-        }
-        if used < count { c.stash = Array(bytes[used..<count]) }
-        return true
-    }
-
-    /// Applies one framed line; false when the reply does not fit the client's output bound.
-    private func handle(_ event: LineFramer.Event, from c: Client) -> Bool {
-        c.linesFramed += 1
-        let reply: String
-        switch event {
-        case .tooLong:
-            reply = "ERR \(LineError.tooLong(limit: LineParser.maxLineLength))\n"
-        case .line(let bytes):
-            switch LineParser.parse(bytes, texts: textNames) {
-            case .success(.page(let name)):
-                reply = choosePage(name)
-            case .success(.reload):
-                switch reloadLayout() {
-                case .success(let text): reply = "OK \(text)\n"
-                case .failure(let e): reply = "ERR \(e)\n"
-                }
-            case .success(let command):
-                switch store.apply(command) {
-                case .success(let text): reply = text
-                case .failure(let e): reply = "ERR \(e)\n"
-                }
-            case .failure(let e): reply = "ERR \(e)\n"
-            }
-        }
-        return reply.isEmpty || c.queue(reply)
-    }
-
-    /// Closes clients past a deadline (``deadline(of:)``), saying which.
-    private func dropExpiredClients(now: Int64) {
-        for c in clients.values where now >= deadline(of: c) {
-            if let since = c.blockedSince, now - since >= settings.stuckClientTimeout {
-                drop(c, reason: "not reading its replies for \(settings.stuckClientTimeout) ms")
-            } else if let since = c.partialSince, now - since >= settings.lineTimeout {
-                // Bytes of it wait in the kernel: paneld, busy, has not read them yet.
-                // The line is late by paneld's pace, not the client's: it goes on.
-                if c.hasUnreadInput {
-                    c.partialSince = now
-                    continue
-                }
-                drop(c, reason: "line not finished within \(settings.lineTimeout) ms", priority: .info)
-            } else {
-                drop(c, reason: "nothing sent for \(settings.idleTimeout / 1000) s", priority: .info)
-            }
-        }
-    }
-
-    private func drop(_ c: Client, reason: String?, priority: Log.Priority = .warning) {
-        if let reason { Log.write(priority, "client \(c.id): disconnected: \(reason)") }
-        clients[c.fd.rawValue] = nil
-        c.fd.close()
-        waitingForRoom = nil  // a slot is free: accept again
     }
 }

@@ -149,3 +149,45 @@ package final class LateDisplay {
         }
     }
 }
+
+/// The watch for a late display as a part: while the output is a fallback, the
+/// watcher's descriptor and the next attempt's deadline. A display that opens
+/// goes to the daemon (``DaemonContext/displayAppeared(_:)``), and the watch ends.
+final class LateDisplayWatch: DaemonPart {
+    /// The display awaited; nil while the output is not a fallback.
+    var late: LateDisplay? {
+        willSet { if late !== newValue { late?.close() } }
+    }
+
+    init(_ late: LateDisplay?) { self.late = late }
+
+    func interest(now: Int64) -> PartInterest {
+        guard let late else { return PartInterest() }
+        return PartInterest([(late.watcher.fd, .input)], deadline: late.attemptAt)
+    }
+
+    func turn(_ ready: [PollEvents], now: Int64, daemon: any DaemonContext) {
+        guard let late else { return }
+        if ready.first?.isEmpty == false, late.watcher.drain() { late.scheduleAttempt(now: monotonicMilliseconds()) }
+        let now = monotonicMilliseconds()
+        if let at = late.attemptAt, now >= at { attempt(late, now: now, daemon) }
+    }
+
+    /// Opens the display; on success hands it to the daemon for good. A failure
+    /// is retried a few times with growing pauses (a driver may still be probing
+    /// its connectors), then waits for the next change in /dev/dri.
+    private func attempt(_ late: LateDisplay, now: Int64, _ daemon: any DaemonContext) {
+        late.attemptAt = nil
+        let new: FrameOutput
+        do {
+            new = try late.open()
+        } catch {
+            late.failed(error, now: now)
+            return
+        }
+        self.late = nil
+        daemon.displayAppeared(new)
+    }
+
+    func stop() { late = nil }
+}

@@ -40,3 +40,32 @@ struct PageRotation: Equatable, Sendable {
         return since + ((now - since) / interval + 1) * interval
     }
 }
+
+/// The pages as a part: turns to the page the rotation shows (``DaemonContext/showPage(_:)``,
+/// a full frame) and wakes the loop when the next one is due; `page NAME` on the
+/// socket chooses one (``choose(_:now:)``), and the rotation goes on from it.
+final class PagePart: DaemonPart {
+    /// Which page is shown when.
+    private(set) var rotation: PageRotation
+
+    /// `layout`'s pages from `now` on, starting with `page`.
+    init(_ layout: Layout, page: Int = 0, now: Int64) {
+        rotation = PageRotation(count: layout.pages.count, interval: layout.pageInterval, page: page, now: now)
+    }
+
+    /// After a reload: `layout`'s pages from `now` on, starting with `page`
+    /// (the one shown before, found by its name).
+    func reload(_ layout: Layout, page: Int, now: Int64) {
+        rotation = PageRotation(count: layout.pages.count, interval: layout.pageInterval, page: page, now: now)
+    }
+
+    /// Shows `page` from `now` on (the daemon shows it at once).
+    func choose(_ page: Int, now: Int64) { rotation.choose(page, now: now) }
+
+    func interest(now: Int64) -> PartInterest { PartInterest(deadline: rotation.nextChange(after: now)) }
+
+    func turn(_ ready: [PollEvents], now: Int64, daemon: any DaemonContext) {
+        let page = rotation.page(at: now)
+        if page != daemon.page { daemon.showPage(page) }
+    }
+}

@@ -72,3 +72,47 @@ package enum StateFile {
         try FileIO.writeAtomically(encode(store), to: path, mode: 0o640)
     }
 }
+
+/// Saving as a part: writes the state file once it is due, at most once per
+/// `interval` after a change (at once after a reload), and once more on the way
+/// out. A failure is logged when it first happens, and when it clears.
+final class StateSaver: DaemonPart {
+    private let path: String
+    private let interval: Int64
+    private var due: Int64?
+    private var lastSaveAt: Int64 = .min / 2
+    private var failure = FailureLatch()
+
+    init(path: String, interval: Int64) {
+        self.path = path
+        self.interval = interval
+    }
+
+    /// Values changed at `now`: due `interval` after the last save, at the earliest now.
+    func noteChange(now: Int64) {
+        if due == nil { due = max(now, lastSaveAt + interval) }
+    }
+
+    /// The layout was reloaded: due now.
+    func noteReload(now: Int64) {
+        if due == nil { due = now }
+    }
+
+    func interest(now: Int64) -> PartInterest { PartInterest(deadline: due) }
+
+    func turn(_ ready: [PollEvents], now: Int64, daemon: any DaemonContext) {
+        guard let due, now >= due else { return }
+        save(daemon.store)
+        lastSaveAt = now
+        self.due = nil
+    }
+
+    func save(_ store: GaugeStore) {
+        do {
+            try StateFile.save(store, to: path)
+            if failure.recovered() { Log.notice("values are being saved again") }
+        } catch {
+            if failure.failed("\(error)") { Log.warning("cannot save values: \(error)") }
+        }
+    }
+}

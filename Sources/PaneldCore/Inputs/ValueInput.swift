@@ -1,9 +1,11 @@
 /// A source of values besides the control socket (statsd over UDP or a Unix
 /// datagram socket, an MQTT broker): at most one descriptor the loop polls, a
 /// `receive` that applies what arrived, and an optional deadline at which the
-/// loop calls `tick` (a keepalive, a reconnection). The daemon keeps them in a
-/// list and iterates it, so a new kind of input is a new conformer and one line
-/// in ``Run``. An input without a deadline adds no wake-ups to an idle daemon.
+/// loop calls `tick` (a keepalive, a reconnection). The daemon turns each into
+/// a part (``ValueInputPart``), so a new kind of input is a new conformer and one
+/// line in ``Run``; an input with a listener and many connections is a
+/// ``DaemonPart`` of its own. An input without a deadline adds no wake-ups to an
+/// idle daemon.
 package protocol ValueInput: AnyObject {
     /// What the logs call it, e.g. `statsd udp 127.0.0.1:8125`.
     var label: String { get }

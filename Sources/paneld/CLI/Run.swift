@@ -168,6 +168,12 @@ struct Run: PaneldCommand {
             inputs.append(input)
             Log.info("\(input.label): \(layout.mqttSubscriptions.count) gauge(s) set by MQTT topics")
         }
+        // An input with descriptors of its own beyond one (a listener and its connections)
+        // is a ``DaemonPart`` in a file of its own, wired as one element of this list
+        // (`[try MyInput(...)]`). The daemon polls it after the value inputs and before the
+        // control socket, and stops it however the loop ends (``DaemonPart/stop()``: the
+        // part closes what it opened).
+        let parts: [any DaemonPart] = []
 
         let listener: FileDescriptor
         var ownedSocketPath: String? = nil
@@ -230,7 +236,8 @@ struct Run: PaneldCommand {
         let daemon = Daemon(
             layout: layout, output: slot, listener: listener, signals: signals, inputs: inputs,
             notifier: Notifier(), store: store, settings: settings, restored: restored, lateDisplay: lateDisplay,
-            displayLost: { (self.pngOutput(layout, path: nil), self.watchForDRM(layout)) }, uevents: uevents)
+            displayLost: { (self.pngOutput(layout, path: nil), self.watchForDRM(layout)) }, uevents: uevents,
+            parts: parts)
         try daemon.run()
         Log.info("stopped")
     }
