@@ -232,10 +232,14 @@ import Testing
                     results.arrive()
                     let c = try TestClient(path)
                     // Ten batches 100 ms apart. After the first (a finished line: a feeder,
-                    // never evicted), every writer waits until all 500 are connected, so
-                    // that 500 connections exist at once and the table of 256 is full for certain.
+                    // never evicted), every writer waits until all 500 are connected and
+                    // the daemon has said its table of 256 is full: no writer finishes
+                    // before the table fills, however slowly the daemon accepts.
                     for b in 0..<10 {
-                        if b == 1 { results.connected() }
+                        if b == 1 {
+                            results.connected()
+                            results.waitForGate()
+                        }
                         var batch = ""
                         // In range (0...100): writer k < 250 sends 10.000..., writer k + 250 sends 60.000...
                         for i in (b * lines / 10)..<((b + 1) * lines / 10) {
@@ -252,6 +256,10 @@ import Testing
                 }
             }
         }
+        // The gate opens once the table is full (or after 60 s, for the expectation below to report).
+        let full = monotonicMilliseconds() + 60_000
+        while !d.log().contains("client table full (256)") && monotonicMilliseconds() < full { usleep(20_000) }
+        results.openGate()
         #expect(results.wait(timeoutSeconds: 120), "writers did not finish")
         #expect(results.lost == 0, "\(results.lost) writer(s) lost their connection")
         #expect(d.log().contains("client table full (256)"), "the table was never full: \(d.log())")
@@ -326,6 +334,21 @@ final class WriterResults: @unchecked Sendable {
     func arrive() { meet(0) }
     /// Waits until all `count` writers are connected (or 30 s).
     func connected() { meet(1) }
+    /// Whether the test let the writers go on (under `lock`).
+    private var gateOpen = false
+    /// Waits until ``openGate()`` (or 90 s).
+    func waitForGate() {
+        lock.lock()
+        let until = Date(timeIntervalSinceNow: 90)
+        while !gateOpen { if !lock.wait(until: until) { break } }
+        lock.unlock()
+    }
+    func openGate() {
+        lock.lock()
+        gateOpen = true
+        lock.broadcast()
+        lock.unlock()
+    }
     private func meet(_ point: Int) {
         lock.lock()
         met[point] += 1
