@@ -426,9 +426,12 @@ render_at() {
         || die "paneld render failed for $name"
 }
 
-start_paneld() { # CONFIG [OUTPUT]
+# start_paneld CONFIG [OUTPUT]: paneld in the background, its log in /tmp/paneld.log; back
+# once it has logged that its loop runs (its socket listens before it opens the output,
+# and what it logged about the output is complete only then).
+start_paneld() {
     guest_ok "paneld run --output ${2:-drm} --config /e2e/$1 --socket /run/paneld.sock </dev/null >/tmp/paneld.log 2>&1 & echo \$! >/tmp/paneld.pid"
-    guest_ok "i=0; while [ ! -S /run/paneld.sock ] && [ \$i -lt 200 ]; do sleep 0.05; i=\$((i+1)); done; [ -S /run/paneld.sock ]" 20
+    guest_ok "i=0; while ! grep -q '^paneld: ready: ' /tmp/paneld.log && [ \$i -lt 200 ]; do sleep 0.05; i=\$((i+1)); done; cat /tmp/paneld.log; [ -S /run/paneld.sock ] && grep -q '^paneld: ready: ' /tmp/paneld.log" 20
 }
 
 # client SOCKET: the guest's command that sends its standard input to the daemon's socket.

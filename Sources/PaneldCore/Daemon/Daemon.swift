@@ -168,6 +168,7 @@ package final class Daemon: DaemonContext {
     /// Every part is stopped on the way out, however the loop ends.
     package func run() throws {
         notifier?.send("READY=1\nSTATUS=showing \(store.names.count) gauge(s)")
+        Log.info("ready: showing \(store.names.count) gauge(s) on a \(output.width)x\(output.height) screen")
         defer {
             for part in parts { part.stop() }
             terminal?.close()
