@@ -13,7 +13,8 @@ struct Bench {
         var png: String? = nil
         var pngValue = 0.73
         var variant = "simple"
-        /// `a`: shared/bench/SCENE.md (gauge-panel); `b`: SCENE-B.md (dial-panel, simple only).
+        /// `a`: shared/bench/SCENE.md (gauge-panel); `b`: SCENE-B.md (dial-panel, simple only);
+        /// `strokes`: this repository's thin strokes and arcs (``ThinStrokeScene``, simple only).
         var scene = "a"
         /// The renderer name in the JSON line: two builds of this program (for
         /// the baseline x86-64 and for Haswell) join one peer run apart.
@@ -59,7 +60,9 @@ struct Bench {
                 o.gradient = o.variant == "gradient"
             case "--scene":
                 o.scene = next()
-                guard o.scene == "a" || o.scene == "b" else { fail("--scene must be a or b, got '\(o.scene)'") }
+                guard ["a", "b", "strokes"].contains(o.scene) else {
+                    fail("--scene must be a, b or strokes, got '\(o.scene)'")
+                }
             case "--png": o.png = next()
             case "--v":
                 let s = next()
@@ -74,7 +77,7 @@ struct Bench {
             }
             i += 1
         }
-        if o.scene == "b" && o.gradient { fail("scene b has only the simple variant") }
+        if o.scene != "a" && o.gradient { fail("scene \(o.scene) has only the simple variant") }
         return o
     }
 
@@ -107,6 +110,9 @@ struct Bench {
         let draw: (Double) -> Void
         if o.scene == "b" {
             let scene = DialPanelScene(width: o.width, height: o.height)
+            draw = { scene.draw(canvas, v: $0) }
+        } else if o.scene == "strokes" {
+            let scene = ThinStrokeScene(width: o.width, height: o.height)
             draw = { scene.draw(canvas, v: $0) }
         } else {
             let scene = GaugePanelScene(width: o.width, height: o.height, gradient: o.gradient)

@@ -345,13 +345,14 @@ public final class Canvas {
             center: center, radius: radius, startAngle: 0, sweep: 360, width: width, cap: cap, dash: dash, paint: paint)
     }
 
-    /// Fills a path with the given fill rule. Convex polygons that do not
-    /// overlap (tick marks, needles) take the banded path, as discs and arcs do.
+    /// Fills a path with the given fill rule. Convex contours that do not
+    /// overlap (tick marks, needles, a capsule at any angle) take the banded
+    /// path, as discs and arcs do (`Path.isDisjointConvex`).
     public func fill(_ path: Path, rule: FillRule = .nonZero, paint: Paint) {
         guard let b = path.bounds, b.minX.isFinite, b.maxX.isFinite, b.minY.isFinite, b.maxY.isFinite,
             begin(bounds: b)
         else { return }
-        if path.isDisjointConvexPolygons {
+        if path.isDisjointConvex {
             // Winding 0 or +-1 everywhere: either rule gives the same pixels.
             raster.beginSimpleGroup()
             flattener.path(&raster, path)

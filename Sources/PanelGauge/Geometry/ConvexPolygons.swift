@@ -1,22 +1,27 @@
 extension Path {
-    /// Whether every contour is a convex polygon (straight lines only, at least
-    /// three corners, turning once) and no two contours overlap: then the
-    /// shape's winding number is 0 or +-1 everywhere, and ``Canvas`` fills it on
-    /// the banded path, as it fills discs and arcs. Tick marks, needles and bars
-    /// are such shapes. Contours whose boxes meet are tested pairwise (separating
-    /// axes), so the answer is exact for up to `pairLimit` contours; beyond
-    /// that it is false.
-    var isDisjointConvexPolygons: Bool {
+    /// Whether every contour is convex (at least three corners, turning once)
+    /// and no two contours overlap: then the shape's winding number is 0 or
+    /// +-1 everywhere, and ``Canvas`` fills it on the banded path, as it fills
+    /// discs and arcs. Tick marks, needles and bars are such shapes. Contours
+    /// are straight lines only, except in a path of one contour, whose arcs
+    /// are taken at points at most ``arcSampleStep`` apart (a capsule at any
+    /// angle, a needle with a round tip, a pie slice): convex at those points,
+    /// the contour cannot cross itself, as a piece of arc between two of them
+    /// stays within 9 degrees of their chord. Contours whose boxes meet are tested pairwise
+    /// (separating axes), so the answer is exact for up to `pairLimit`
+    /// contours; beyond that it is false.
+    var isDisjointConvex: Bool {
         // Every contour's corners in one array: contour k is
         // points[starts[k] ..< (starts[k + 1] or the end)].
         var points: [Point] = []
         points.reserveCapacity(elements.count)
         var starts: [Int] = []
         var start = -1
+        var hasArc = false
         func finish() -> Bool {
             guard start >= 0 else { return true }
             defer { start = -1 }
-            if points.count - start > 1 && points[start] == points[points.count - 1] { points.removeLast() }
+            if points.count - start > 1 && Self.same(points[start], points[points.count - 1]) { points.removeLast() }
             guard starts.count < Self.pairLimit, Self.isConvex(points[start...]) else { return false }
             starts.append(start)
             return true
@@ -29,13 +34,33 @@ extension Path {
                 points.append(p)
             case .line(let p):
                 guard start >= 0, p.x.isFinite, p.y.isFinite else { return false }
-                if p != points[points.count - 1] { points.append(p) }
+                if !Self.same(p, points[points.count - 1]) { points.append(p) }
             case .close:
                 guard finish() else { return false }
-            case .quad, .cubic, .arc: return false
+            case .arc(let c, let r, let a0, let sweep):
+                // The arc's start (a move there when no contour is open, a line
+                // otherwise, as the flattener takes it) and its points every step.
+                let sw = sweep.radians
+                guard r > 0, r.isFinite, c.x.isFinite, c.y.isFinite, a0.radians.isFinite, sw.isFinite,
+                    abs(sw) <= 2 * Double.pi
+                else { return false }
+                hasArc = true
+                let n = max(1, Int((abs(sw) / Self.arcSampleStep).rounded(.up)))
+                let step: Double = sw / Double(n)
+                for i in 0...n {
+                    let angle: Double = a0.radians + step * Double(i)
+                    let p = c.onCircle(radius: r, angle: Angle(radians: angle))
+                    if start < 0 {
+                        start = points.count
+                        points.append(p)
+                    } else if !Self.same(p, points[points.count - 1]) {
+                        points.append(p)
+                    }
+                }
+            case .quad, .cubic: return false
             }
         }
-        guard finish(), !starts.isEmpty else { return false }
+        guard finish(), !starts.isEmpty, !hasArc || starts.count == 1 else { return false }
         func contour(_ k: Int) -> ArraySlice<Point> {
             points[starts[k]..<(k + 1 < starts.count ? starts[k + 1] : points.count)]
         }
@@ -56,8 +81,17 @@ extension Path {
         return true
     }
 
-    /// The most contours `isDisjointConvexPolygons` compares pairwise.
+    /// Whether two corners are one: within a billionth of a pixel (an arc's
+    /// start computed from its centre lands there, not exactly on the line's
+    /// end, and the sign of a turn over so short an edge means nothing).
+    static func same(_ a: Point, _ b: Point) -> Bool { abs(a.x - b.x) <= 1e-9 && abs(a.y - b.y) <= 1e-9 }
+
+    /// The most contours `isDisjointConvex` compares pairwise.
     static let pairLimit = 256
+
+    /// The largest angle between two of an arc's points that `isDisjointConvex`
+    /// checks (radians): a tenth of a half turn.
+    static let arcSampleStep = Double.pi / 10
 
     /// A polygon whose turns all go one way and add up to one full turn
     /// (collinear corners allowed), with a non-zero area. Turning one way, the
