@@ -39,6 +39,7 @@ import Testing
             ##"{"length": 0.9, "width": 0.05, "color": "#FFFFFF", "hubColor": "#FF3B30"}"##, ##""style": "dial""##
         ),
         "valueArc": ("true", ##""style": "dial""##),
+        "markedLabels": (##"[{"value": 0, "label": "zero"}, {"value": 40, "label": "hot"}]"##, ##""style": "dial""##),
     ]
 
     /// The layout-only keys' valid values (an MQTT topic also needs a broker at the top level).
@@ -59,6 +60,9 @@ import Testing
         ##"{"style": "ring", "thresholds": [{"above": 50, "color": "#FF9500"}], "title": "none", "label": "Load"}"##,
         ##"{"style": "arc", "label": "Fan", "format": {"kind": "percent"}, "tint": "#0A84FF"}"##,
         ##"{"style": "accessoryLinearCapacity", "label": "Disk", "maximumLabel": "full", "title": "bottom"}"##,
+        ##"{"style": "linearCapacity", "label": "Load", "range": [0, 4], "scale": {"majorTicks": 5, "minorTicks": 1, "labels": {"placement": "below", "format": {"kind": "number", "decimals": 1}}, "band": 0.1}, "sections": [{"from": 3, "to": 4, "color": "#FF3B30"}]}"##,
+        ##"{"style": "accessoryLinear", "units": "%", "markedLabels": [{"value": 0, "label": "E"}, {"value": 50, "label": "half"}, {"value": 100, "label": "F"}]}"##,
+        ##"{"style": "dial", "markedLabels": [{"value": 0, "label": "E"}, {"value": 100, "label": "F"}]}"##,
     ]
 
     /// The object as the only gauge of a layout, with the layout keys it needs.

@@ -94,6 +94,10 @@ import Testing
             ),
             (##"{"gauges": [{"name": "a", "style": "dial", "needle": {"zz": 1}}]}"##, "gauges[0].needle.zz"),
             (
+                ##"{"gauges": [{"name": "a", "style": "dial", "markedLabels": [{"value": 1, "label": "x", "zz": 1}]}]}"##,
+                "gauges[0].markedLabels[0].zz"
+            ),
+            (
                 ##"{"mqtt": {"broker": "mqtt://127.0.0.1", "zz": 1}, "gauges": [{"name": "a", "mqtt": "t"}]}"##,
                 "mqtt.zz"
             ),

@@ -499,7 +499,10 @@ private func layout(_ json: String) throws -> Layout { try LayoutReader.parse(Ar
 
     @Test(arguments: [
         (##"{"gauges": [{"name": "a", "style": "ring", "needle": {}}]}"##, 1, "gauges[0].needle", "only a 'dial'"),
-        (##"{"gauges": [{"name": "a", "scale": {}}]}"##, 1, "gauges[0].scale", "only a 'dial' gauge has a scale"),
+        (
+            ##"{"gauges": [{"name": "a", "scale": {}}]}"##, 1, "gauges[0].scale",
+            "only a 'dial' or a linear gauge (linearCapacity, accessoryLinear, accessoryLinearCapacity) has a scale"
+        ),
         (
             "{\"gauges\": [{\"name\": \"a\", \"style\": \"dial\",\n \"scale\": {\"sweep\": 0}}]}", 2,
             "gauges[0].scale.sweep", "must not be 0"
@@ -571,6 +574,110 @@ private func layout(_ json: String) throws -> Layout { try LayoutReader.parse(Ar
         let roomy = try layout(
             ##"{"gauges": [{"name": "a", "style": "dial", "range": [0, 100], "rect": [0, 0, 400, 400]}]}"##)
         #expect(roomy.warnings == [])
+    }
+
+    @Test(arguments: [
+        (
+            ##"{"gauges": [{"name": "a", "style": "bar", "scale": "yes"}]}"##, "gauges[0].scale",
+            "expected true, false or an object"
+        ),
+        (
+            ##"{"gauges": [{"name": "a", "style": "bar", "scale": {"start": 90}}]}"##, "gauges[0].scale.start",
+            "only a dial's scale has a start"
+        ),
+        (
+            ##"{"gauges": [{"name": "a", "style": "accessoryLinear", "scale": {"sweep": 90}}]}"##,
+            "gauges[0].scale.sweep", "only a dial's scale has a sweep"
+        ),
+        (
+            ##"{"gauges": [{"name": "a", "style": "bar", "scale": {"labels": "inside"}}]}"##, "gauges[0].scale.labels",
+            "'inside' is not 'below' or 'none'"
+        ),
+        (
+            ##"{"gauges": [{"name": "a", "style": "bar", "scale": {"labels": {"placement": "outside"}}}]}"##,
+            "gauges[0].scale.labels.placement", "'outside' is not 'below' or 'none'"
+        ),
+        (
+            ##"{"gauges": [{"name": "a", "style": "dial", "scale": {"labels": "below"}}]}"##, "gauges[0].scale.labels",
+            "'below' is not 'inside', 'outside' or 'none'"
+        ),
+        (
+            ##"{"gauges": [{"name": "a", "style": "bar", "scale": {"majorTicks": 1}}]}"##, "gauges[0].scale.majorTicks",
+            "whole number from 2 to 101"
+        ),
+        (
+            ##"{"gauges": [{"name": "a", "style": "bar", "sections": [{"from": 0, "to": 5, "color": "red"}]}]}"##,
+            "gauges[0].sections", "add \"scale\": true"
+        ),
+        (
+            ##"{"gauges": [{"name": "a", "style": "stepped", "sections": []}]}"##, "gauges[0].sections",
+            "only a 'dial' or a linear gauge"
+        ),
+        (
+            ##"{"gauges": [{"name": "a", "markedLabels": {"value": 1}}]}"##, "gauges[0].markedLabels",
+            "expected at most 64 marked values"
+        ),
+        (
+            ##"{"gauges": [{"name": "a", "markedLabels": [{"value": 120, "label": "x"}]}]}"##,
+            "gauges[0].markedLabels[0].value", "120 is outside the range [0, 100]"
+        ),
+        (
+            ##"{"gauges": [{"name": "a", "markedLabels": [{"value": 1, "label": "x"}, {"value": 1, "label": "y"}]}]}"##,
+            "gauges[0].markedLabels[1].value", "value 1 is marked twice"
+        ),
+        (
+            ##"{"gauges": [{"name": "a", "markedLabels": [{"value": 1, "label": ""}]}]}"##,
+            "gauges[0].markedLabels[0].label", "must not be empty"
+        ),
+        (
+            ##"{"gauges": [{"name": "a", "markedLabels": [{"value": 1}]}]}"##, "gauges[0].markedLabels[0].label",
+            "missing"
+        ),
+        (
+            ##"{"gauges": [{"name": "a", "markedLabels": [{"value": "1", "label": "x"}]}]}"##,
+            "gauges[0].markedLabels[0].value", "expected a number"
+        ),
+    ])
+    func reportsBadScaleAndMarkKeys(json: String, path: String, message: String) {
+        let found = issues(json)
+        #expect(found.contains { $0.path == path && $0.message.contains(message) }, "got \(found)")
+    }
+
+    /// More than 64 marked values are refused.
+    @Test func refusesTooManyMarkedValues() {
+        let marks = (0..<65).map { ##"{"value": \##($0), "label": "m"}"## }.joined(separator: ", ")
+        let found = issues(##"{"gauges": [{"name": "a", "range": [0, 100], "markedLabels": [\##(marks)]}]}"##)
+        #expect(found.contains { $0.path == "gauges[0].markedLabels" }, "got \(found)")
+    }
+
+    /// A linear scale and marked values are read into the style and the gauge;
+    /// what cannot be shown at the gauge's size is said in a warning.
+    @Test func readsLinearScalesAndMarksWithTheirWarnings() throws {
+        let l = try layout(
+            """
+            {"gauges": [{"name": "a", "style": "linearCapacity", "range": [0, 12000], "rect": [0, 0, 186, 64],
+              "scale": {"majorTicks": 13, "minorTicks": 1, "labels": "below"}, "minimumLabel": "0"},
+              {"name": "b", "style": "accessoryLinear", "rect": [200, 0, 186, 64],
+               "markedLabels": [{"value": 0, "label": "empty"}, {"value": 5, "label": "low"}, {"value": 100, "label": "full"}]},
+              {"name": "c", "style": "ring", "rect": [400, 0, 100, 100], "markedLabels": [{"value": 50, "label": "half"}]},
+              {"name": "d", "style": "bar", "rect": [500, 0, 186, 8], "scale": true},
+              {"name": "e", "style": "bar", "rect": [500, 10, 186, 8], "scale": true, "labelSize": 12}]}
+            """)
+        let scale = try #require((l.gauges[0].gauge.style as? LinearCapacityGaugeStyle)?.scale)
+        #expect(scale.majorTicks.count == 13 && scale.minorTicks.count == 1 && scale.labels != nil)
+        #expect(l.gauges[1].gauge.markedValueLabels.map(\.value) == [0, 5, 100])
+        let found = l.warnings.map(\.description)
+        for want in [
+            "gauges[0].scale: scale numbers would overlap on a 186x64 bar: every",
+            "gauges[0].minimumLabel: not shown: the scale's numbers (or marked values) take the place of end labels",
+            "gauges[1].markedLabels: 1 marked value is not shown on a 186x64 bar: too close to a neighbour",
+            "gauges[2].markedLabels: not shown: the 'ring' style has no scale",
+            "gauges[3].scale: scale numbers do not fit a 186x8 bar: none shown",
+            "gauges[4].scale: no room for the scale under a 186x8 bar: not shown",
+        ] {
+            #expect(found.contains { $0.contains(want) }, "\(want) not in \(found)")
+        }
+        #expect(found.count == 6, "\(found)")
     }
 
     /// Thresholds are the dial's sections from the first step on; below it, no section.

@@ -39,6 +39,9 @@ public struct Gauge: Sendable {
     public var minimumValueLabel: GaugeLabel?
     /// The label of the range's upper end.
     public var maximumValueLabel: GaugeLabel?
+    /// Labels of particular values (SwiftUI's `markedValueLabels`), in
+    /// any order; see ``MarkedValueLabel`` for the styles that show them.
+    public var markedValueLabels: [MarkedValueLabel] = []
 
     /// How the style draws the gauge; `.linearCapacity` by default, as in SwiftUI
     /// on iOS.
@@ -97,6 +100,34 @@ public struct Gauge: Sendable {
         try self.init(
             checkedValue: Double(value), range: range, label: label(), current: nil,
             minimum: minimumValueLabel(), maximum: maximumValueLabel())
+    }
+
+    /// A gauge with a label, a current-value label and labels of particular
+    /// values (SwiftUI's `Gauge(value:in:label:currentValueLabel:markedValueLabels:)`):
+    /// `markedValueLabels: { ["Empty".tag(0), "Full".tag(100)] }`.
+    public init(
+        value: some BinaryFloatingPoint, in range: ClosedRange<Double> = 0...1,
+        label: () -> GaugeLabel, currentValueLabel: () -> GaugeLabel,
+        markedValueLabels: () -> [MarkedValueLabel]
+    ) throws {
+        try self.init(
+            checkedValue: Double(value), range: range, label: label(), current: currentValueLabel(),
+            minimum: nil, maximum: nil)
+        self.markedValueLabels = markedValueLabels()
+    }
+
+    /// A gauge with every kind of label, as SwiftUI's
+    /// `Gauge(value:in:label:currentValueLabel:minimumValueLabel:maximumValueLabel:markedValueLabels:)`.
+    public init(
+        value: some BinaryFloatingPoint, in range: ClosedRange<Double> = 0...1,
+        label: () -> GaugeLabel, currentValueLabel: () -> GaugeLabel,
+        minimumValueLabel: () -> GaugeLabel, maximumValueLabel: () -> GaugeLabel,
+        markedValueLabels: () -> [MarkedValueLabel]
+    ) throws {
+        try self.init(
+            checkedValue: Double(value), range: range, label: label(), current: currentValueLabel(),
+            minimum: minimumValueLabel(), maximum: maximumValueLabel())
+        self.markedValueLabels = markedValueLabels()
     }
 
     /// A gauge with no labels at all (the self-sizing ring of the article shows
@@ -235,6 +266,7 @@ public struct Gauge: Sendable {
             minimumValueLabel: minimumValueLabel, maximumValueLabel: maximumValueLabel,
             sizingText: sizing, tint: tint, zoneTrack: zones,
             environment: environment, range: range, thresholds: hasValue ? thresholds : nil)
+        c.markedValueLabels = markedValueLabels
         c.rangePosition = position
         c.hasValue = hasValue
         return c
@@ -279,6 +311,13 @@ public struct Gauge: Sendable {
     public func valueFormat(_ format: ValueFormat?) -> Gauge {
         var copy = self
         copy.valueFormat = format
+        return copy
+    }
+
+    /// Labels of particular values (see ``MarkedValueLabel``).
+    public func markedValueLabels(_ labels: [MarkedValueLabel]) -> Gauge {
+        var copy = self
+        copy.markedValueLabels = labels
         return copy
     }
 

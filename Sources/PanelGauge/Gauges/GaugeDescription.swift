@@ -54,17 +54,22 @@ public struct GaugeDescription: Sendable, Decodable {
         public static let gauge = [
             "style", "range", "label", "units", "tint", "gradient", "interpolation", "thresholds", "format",
             "segments", "minimumLabel", "maximumLabel", "labelSize", "title", "scale", "sections", "needle",
-            "valueArc",
+            "valueArc", "markedLabels",
         ]
         /// The gauge keys only a dial accepts (on another style they are errors).
-        public static let dialOnly = ["scale", "sections", "needle", "valueArc"]
+        public static let dialOnly = ["needle", "valueArc"]
+        /// The gauge keys of a scale, which a dial and the linear styles accept
+        /// (on another style they are errors).
+        public static let scaled = ["scale", "sections"]
+        /// One of a gauge's `"markedLabels"`.
+        public static let markedLabel = ["value", "label"]
         /// A value format given as an object (a gauge's `"format"`, a dial's scale labels' `"format"`).
         public static let format = ["kind", "decimals", "prefixes", "mappings"]
         /// A value mapping of a format's `"mappings"`.
         public static let mapping = ["value", "text"]
         /// One of a gauge's `"thresholds"`.
         public static let threshold = ["above", "color"]
-        /// A dial's `"scale"`.
+        /// A dial's or a linear gauge's `"scale"` (a linear scale has no `start` or `sweep`).
         public static let scale = ["start", "sweep", "majorTicks", "minorTicks", "labels", "band"]
         /// A dial's `"majorTicks"` or `"minorTicks"` given as an object.
         public static let ticks = ["count", "length", "width", "color"]
@@ -272,7 +277,14 @@ private struct GaugeReader {
         }
         var dial = DialGaugeStyle()
         for key in GaugeDescription.Keys.dialOnly where m[key] != nil && style != .dial {
-            fail(m[key], join(path, key), "only a 'dial' gauge has \(key == "scale" ? "a scale" : key)")
+            fail(m[key], join(path, key), "only a 'dial' gauge has \(key)")
+        }
+        let linear = [.linearCapacity, .accessoryLinear, .accessoryLinearCapacity].contains(style)
+        for key in GaugeDescription.Keys.scaled where m[key] != nil && style != .dial && !linear {
+            fail(
+                m[key], join(path, key),
+                "only a 'dial' or a linear gauge (linearCapacity, accessoryLinear, accessoryLinearCapacity) has \(key == "scale" ? "a scale" : key)"
+            )
         }
         var range: ClosedRange<Double> = 0...100
         if let r = m["range"] {
@@ -293,6 +305,8 @@ private struct GaugeReader {
             dial.majorTicks.count = DialGaugeStyle.Ticks.roundCount(for: range) ?? dial.majorTicks.count
             dialOptions(m, path, into: &dial)
         }
+        let linearScale = linear ? linearScaleOptions(m, path) : nil
+        let marks = markedLabels(m["markedLabels"], join(path, "markedLabels"), range: range)
         let label = string(m["label"], join(path, "label"))
         var title = TitlePlacement.automatic
         if let t = string(m["title"], join(path, "title")) {
@@ -372,6 +386,14 @@ private struct GaugeReader {
                 checkedValue: range.lowerBound, range: range, label: label.map(GaugeLabel.text),
                 current: nil, minimum: minimumLabel.map(GaugeLabel.text), maximum: maximumLabel.map(GaugeLabel.text))
             g.style = style == .dial ? dial : style.style(segments: segments)
+            if let linearScale {
+                switch style {
+                case .linearCapacity: g.style = LinearCapacityGaugeStyle(scale: linearScale)
+                case .accessoryLinear: g.style = AccessoryLinearGaugeStyle(scale: linearScale)
+                default: g.style = AccessoryLinearCapacityGaugeStyle(scale: linearScale)
+                }
+            }
+            g.markedValueLabels = marks
             // A gradient (the object's, or the style's default one) mixes in Oklab
             // unless the object asks for sRGB.
             g.tint = (tint ?? g.style.defaultTint).interpolated(in: interpolation)
@@ -417,36 +439,12 @@ private struct GaugeReader {
                 if let a = number(sm["sweep"], p + ".sweep", in: -360...360) {
                     if a == 0 { fail(sm["sweep"], p + ".sweep", "must not be 0") } else { dial.sweep = .degrees(a) }
                 }
-                if let t = sm["majorTicks"] { ticks(t, p + ".majorTicks", counts: 2...101, into: &dial.majorTicks) }
-                if let t = sm["minorTicks"] { ticks(t, p + ".minorTicks", counts: 0...20, into: &dial.minorTicks) }
-                if let l = sm["labels"] { dial.labels = scaleLabels(l, p + ".labels") }
-                if let b = number(sm["band"], p + ".band", in: 0...0.3) { dial.bandWidth = b }
+                scaleParts(
+                    sm, p, linear: false, major: &dial.majorTicks, minor: &dial.minorTicks, labels: &dial.labels,
+                    band: &dial.bandWidth)
             }
         }
-        if let v = m["sections"] {
-            let p = join(path, "sections")
-            if case .array(let a) = v.kind {
-                var out: [DialGaugeStyle.Section] = []
-                for (k, item) in a.enumerated() {
-                    let q = p + "[\(k)]"
-                    guard let sm = members(item, q, known: GaugeDescription.Keys.section) else { continue }
-                    for key in GaugeDescription.Keys.section where sm[key] == nil {
-                        fail(item, q + "." + key, "missing")
-                    }
-                    if let from = number(sm["from"], q + ".from"), let to = number(sm["to"], q + ".to"),
-                        let c = color(sm["color"], q + ".color")
-                    {
-                        if from >= to {
-                            fail(sm["to"], q + ".to", "must be greater than from (\(IssueText.number(from)))")
-                        }
-                        out.append(DialGaugeStyle.Section(from: from, to: to, color: c))
-                    }
-                }
-                dial.sections = out
-            } else {
-                fail(v, p, "expected an array [ { \"from\": 0, \"to\": 60, \"color\": \"#34C759\" } ]")
-            }
-        }
+        if let list = sections(m["sections"], join(path, "sections")) { dial.sections = list }
         if let v = m["needle"] {
             let p = join(path, "needle")
             if let nm = members(v, p, known: GaugeDescription.Keys.needle) {
@@ -469,6 +467,111 @@ private struct GaugeReader {
         }
     }
 
+    /// The ticks, labels and band of a `scale` object (a dial's or a linear gauge's).
+    mutating func scaleParts(
+        _ sm: [String: GaugeJSON], _ p: String, linear: Bool, major: inout DialGaugeStyle.Ticks,
+        minor: inout DialGaugeStyle.Ticks, labels: inout DialGaugeStyle.ScaleLabels?, band: inout Double
+    ) {
+        if let t = sm["majorTicks"] { ticks(t, p + ".majorTicks", counts: 2...101, into: &major) }
+        if let t = sm["minorTicks"] { ticks(t, p + ".minorTicks", counts: 0...20, into: &minor) }
+        if let l = sm["labels"] { labels = scaleLabels(l, p + ".labels", linear: linear) }
+        if let b = number(sm["band"], p + ".band", in: 0...0.3) { band = b }
+    }
+
+    /// A linear gauge's `scale` (`true`, `false` or an object) and `sections`; nil without a scale.
+    mutating func linearScaleOptions(_ m: [String: GaugeJSON], _ path: String) -> LinearScale? {
+        var scale: LinearScale? = nil
+        if let v = m["scale"] {
+            let p = join(path, "scale")
+            switch v.kind {
+            case .bool(let on): scale = on ? LinearScale() : nil
+            case .object:
+                var s = LinearScale()
+                if let sm = members(v, p, known: GaugeDescription.Keys.scale) {
+                    for key in ["start", "sweep"] where sm[key] != nil {
+                        fail(
+                            sm[key], p + "." + key,
+                            "only a dial's scale has a \(key) (a linear scale runs along the bar)")
+                    }
+                    scaleParts(
+                        sm, p, linear: true, major: &s.majorTicks, minor: &s.minorTicks, labels: &s.labels,
+                        band: &s.bandWidth)
+                }
+                scale = s
+            default:
+                fail(v, p, "expected true, false or an object {\"majorTicks\": 6, \"labels\": \"below\"}")
+            }
+        }
+        if let list = sections(m["sections"], join(path, "sections")) {
+            if scale == nil {
+                fail(
+                    m["sections"], join(path, "sections"),
+                    "a linear gauge draws its sections on its scale: add \"scale\": true")
+            }
+            scale?.sections = list
+        }
+        return scale
+    }
+
+    /// A gauge's `markedLabels`: `[{"value": 0, "label": "E"}, ...]`, each
+    /// value in the range, at most 64.
+    mutating func markedLabels(_ v: GaugeJSON?, _ path: String, range: ClosedRange<Double>) -> [MarkedValueLabel] {
+        guard let v else { return [] }
+        guard case .array(let items) = v.kind, items.count <= 64 else {
+            fail(v, path, "expected at most 64 marked values [ { \"value\": 50, \"label\": \"half\" } ]")
+            return []
+        }
+        var out: [MarkedValueLabel] = []
+        for (k, item) in items.enumerated() {
+            let p = path + "[\(k)]"
+            guard let mm = members(item, p, known: GaugeDescription.Keys.markedLabel) else { continue }
+            for key in GaugeDescription.Keys.markedLabel where mm[key] == nil { fail(item, p + "." + key, "missing") }
+            guard let value = number(mm["value"], p + ".value"), let text = string(mm["label"], p + ".label") else {
+                continue
+            }
+            if !range.contains(value) {
+                fail(
+                    mm["value"], p + ".value",
+                    "\(IssueText.number(value)) is outside the range [\(IssueText.number(range.lowerBound)), \(IssueText.number(range.upperBound))]"
+                )
+            } else if text.isEmpty {
+                fail(mm["label"], p + ".label", "must not be empty")
+            } else if out.contains(where: { $0.value == value }) {
+                fail(mm["value"], p + ".value", "value \(IssueText.number(value)) is marked twice")
+            } else {
+                out.append(GaugeLabel.text(text).tag(value))
+            }
+        }
+        return out
+    }
+
+    /// A `sections` array; nil when absent or wrong.
+    mutating func sections(_ v: GaugeJSON?, _ p: String) -> [DialGaugeStyle.Section]? {
+        guard let v else { return nil }
+        if case .array(let a) = v.kind {
+            var out: [DialGaugeStyle.Section] = []
+            for (k, item) in a.enumerated() {
+                let q = p + "[\(k)]"
+                guard let sm = members(item, q, known: GaugeDescription.Keys.section) else { continue }
+                for key in GaugeDescription.Keys.section where sm[key] == nil {
+                    fail(item, q + "." + key, "missing")
+                }
+                if let from = number(sm["from"], q + ".from"), let to = number(sm["to"], q + ".to"),
+                    let c = color(sm["color"], q + ".color")
+                {
+                    if from >= to {
+                        fail(sm["to"], q + ".to", "must be greater than from (\(IssueText.number(from)))")
+                    }
+                    out.append(DialGaugeStyle.Section(from: from, to: to, color: c))
+                }
+            }
+            return out
+        } else {
+            fail(v, p, "expected an array [ { \"from\": 0, \"to\": 60, \"color\": \"#34C759\" } ]")
+        }
+        return nil
+    }
+
     /// `N` (a count) or `{"count": N, "length": 0.15, "width": 0.025, "color": "#FFFFFF"}`.
     mutating func ticks(_ v: GaugeJSON, _ path: String, counts: ClosedRange<Int>, into t: inout DialGaugeStyle.Ticks) {
         if case .number = v.kind {
@@ -482,15 +585,18 @@ private struct GaugeReader {
         if let c = color(tm["color"], path + ".color") { t.color = c }
     }
 
-    /// `"inside"`, `"outside"`, `"none"`, or `{"placement": ..., "format": ..., "color": ...}`.
-    mutating func scaleLabels(_ v: GaugeJSON, _ path: String) -> DialGaugeStyle.ScaleLabels? {
+    /// `"inside"`, `"outside"`, `"none"`, or `{"placement": ..., "format": ..., "color": ...}`;
+    /// on a linear scale `"below"` or `"none"`.
+    mutating func scaleLabels(_ v: GaugeJSON, _ path: String, linear: Bool) -> DialGaugeStyle.ScaleLabels? {
         var labels = DialGaugeStyle.ScaleLabels()
         func placement(_ s: String, _ at: GaugeJSON?, _ p: String) -> Bool {
-            switch s {
-            case "inside": labels.placement = .inside
-            case "outside": labels.placement = .outside
-            case "none": return false
-            default: fail(at, p, "'\(s)' is not 'inside', 'outside' or 'none'")
+            switch (s, linear) {
+            case ("inside", false): labels.placement = .inside
+            case ("outside", false): labels.placement = .outside
+            case ("below", true): break
+            case ("none", _): return false
+            case (_, false): fail(at, p, "'\(s)' is not 'inside', 'outside' or 'none'")
+            case (_, true): fail(at, p, "'\(s)' is not 'below' or 'none' (a linear scale's numbers go below its ticks)")
             }
             return true
         }
@@ -509,7 +615,11 @@ private struct GaugeReader {
             if let c = color(lm["color"], path + ".color") { labels.color = c }
             return labels
         default:
-            fail(v, path, "expected \"inside\", \"outside\", \"none\" or {\"placement\": ..., \"format\": ...}")
+            fail(
+                v, path,
+                linear
+                    ? "expected \"below\", \"none\" or {\"placement\": ..., \"format\": ...}"
+                    : "expected \"inside\", \"outside\", \"none\" or {\"placement\": ..., \"format\": ...}")
             return labels
         }
     }
@@ -523,10 +633,13 @@ private struct GaugeReader {
             ("label", .label), ("minimumLabel", .minimumValue), ("maximumLabel", .maximumValue),
         ]
         for (key, kind) in given where m[key] != nil && !shown.contains(kind) {
+            let scaled = (g.style as? any LinearScaled)?.scale != nil || !g.markedValueLabels.isEmpty
             let why =
                 kind == .label
                 ? "the '\(style.rawValue)' style has no place for a label and \"title\" is \"none\""
-                : "the '\(style.rawValue)' style shows no end labels"
+                : scaled
+                    ? "the scale's numbers (or marked values) take the place of end labels"
+                    : "the '\(style.rawValue)' style shows no end labels"
             warn(m[key], join(path, key), "not shown: \(why)")
         }
         if hasFormat, !shown.contains(.currentValue) {
@@ -534,6 +647,14 @@ private struct GaugeReader {
             warn(
                 m[key], join(path, key),
                 "not shown: the '\(style.rawValue)' style shows no current value with end labels")
+        }
+        if m["markedLabels"] != nil,
+            ![.dial, .linearCapacity, .accessoryLinear, .accessoryLinearCapacity].contains(style)
+        {
+            warn(
+                m["markedLabels"], join(path, "markedLabels"),
+                "not shown: the '\(style.rawValue)' style has no scale (a dial and the linear styles show marked values)"
+            )
         }
         if m["title"] != nil, m["label"] == nil {
             warn(m["title"], join(path, "title"), "has no effect: the gauge has no \"label\"")

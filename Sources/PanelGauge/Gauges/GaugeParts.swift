@@ -13,6 +13,8 @@ public enum GaugePart: String, Sendable, Hashable, CaseIterable {
     case maximumValue
     /// A marker dot at the value, with its clear padding.
     case marker
+    /// A linear scale: its sections, ticks and numbers (or marked values' labels).
+    case scale
 }
 
 extension GaugeStyle {

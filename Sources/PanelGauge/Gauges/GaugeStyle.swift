@@ -145,6 +145,9 @@ public struct GaugeStyleConfiguration: Sendable {
     /// The gauge's colour zones, in its units, for styles that draw them as
     /// parts of their scale (``DialGaugeStyle``'s sections).
     public var thresholds: Thresholds?
+    /// Labels of particular values, in the gauge's units (see
+    /// ``MarkedValueLabel``); empty unless the gauge has some.
+    public var markedValueLabels: [MarkedValueLabel] = []
     /// Where the gauge's value lies against its range (``value`` is pinned
     /// at the end it passed).
     public var rangePosition: RangePosition = .within

@@ -28,6 +28,8 @@ enum LayoutKeys {
     static let clock = ["name", "kind", "rect", "cell", "format", "size", "align", "color"]
     /// The gauge keys only a dial accepts (on another style they are errors).
     static let dialOnly = GaugeDescription.Keys.dialOnly
+    /// The gauge keys of a scale, which a dial and the linear styles accept.
+    static let scaled = GaugeDescription.Keys.scaled
     /// A gauge's `"cell"`.
     static let cell = ["row", "column", "rowSpan", "columnSpan"]
     /// A value format given as an object (a gauge's `"format"`, a dial's scale labels' `"format"`).
@@ -46,6 +48,8 @@ enum LayoutKeys {
     static let section = GaugeDescription.Keys.section
     /// A dial's `"needle"`.
     static let needle = GaugeDescription.Keys.needle
+    /// One of a gauge's `"markedLabels"`.
+    static let markedLabel = GaugeDescription.Keys.markedLabel
     /// The top-level `"mqtt"` (the broker).
     static let mqtt = MQTTSettings.keys
     /// A gauge's `"mqtt"` given as an object (the topic).
@@ -56,6 +60,7 @@ enum LayoutKeys {
         ("top level", topLevel), ("page", page), ("grid", grid), ("gauge", gauge), ("text widget", textWidget),
         ("clock", clock), ("cell", cell), ("format", format), ("mapping", mapping),
         ("threshold", threshold), ("scale", scale), ("ticks", ticks), ("scale labels", scaleLabels),
-        ("section", section), ("needle", needle), ("mqtt", mqtt), ("gauge mqtt", gaugeMQTT),
+        ("section", section), ("needle", needle), ("marked label", markedLabel), ("mqtt", mqtt),
+        ("gauge mqtt", gaugeMQTT),
     ]
 }

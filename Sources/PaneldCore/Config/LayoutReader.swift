@@ -605,14 +605,19 @@ private struct Checker {
         // A dial's scale labels are thinned at the size it is drawn: its rect,
         // or its grid cell once the placement is known.
         if issues.isEmpty {
-            for (k, spec) in layout.gauges.enumerated() where spec.gauge.style is DialGaugeStyle {
-                var at = read[k].item, label: JSONValue? = nil
+            for (k, spec) in layout.gauges.enumerated() {
+                var at = read[k].item, label: JSONValue? = nil, marks: JSONValue? = nil
                 if case .object(let members) = at.kind {
                     label = members.first(where: { $0.key == "label" })?.value
+                    marks = members.first(where: { $0.key == "markedLabels" })?.value
                     if let scale = members.first(where: { $0.key == "scale" }) { at = scale.value }
                 }
-                warnDialTexts(
-                    spec.gauge, at: at, label: label, read[k].path, cell: k < frames.count ? frames[k] : spec.rect)
+                let cell = k < frames.count ? frames[k] : spec.rect
+                if spec.gauge.style is DialGaugeStyle {
+                    warnDialTexts(spec.gauge, at: at, label: label, marks: marks, read[k].path, cell: cell)
+                } else {
+                    warnLinearScale(spec.gauge, at: at, marks: marks, read[k].path, cell: cell)
+                }
             }
         }
         if layout.grid != nil, layout.gauges.allSatisfy({ $0.rect != nil }) {
@@ -832,9 +837,15 @@ private struct Checker {
     /// Warns when a dial leaves out its label, or thins or leaves out its
     /// scale labels, in `cell` (its rectangle on the screen; nothing to say
     /// when it is not known).
-    mutating func warnDialTexts(_ g: Gauge, at v: JSONValue, label: JSONValue?, _ path: String, cell: IntRect?) {
+    mutating func warnDialTexts(
+        _ g: Gauge, at v: JSONValue, label: JSONValue?, marks: JSONValue?, _ path: String, cell: IntRect?
+    ) {
         guard let cell, let l = g.dialLayout(in: Rect(cell)) else { return }
         let size = "\(cell.width)x\(cell.height)"
+        if let marks, l.showsMarks {
+            warnMarksLeftOut(l.marksLeftOut, at: marks, path, on: "a \(size) dial")
+            return
+        }
         // The label was given to the dial (no title line took it) and found no place in it.
         if let text = g.configuration.label?.text, l.titleBox == nil, !g.showsTitle(in: Rect(cell)) {
             warn(
@@ -852,6 +863,41 @@ private struct Checker {
             warn(
                 v, path + ".scale", "scale labels would overlap on a \(size) dial: every \(nth) major tick is labelled")
         }
+    }
+
+    /// Warns when a linear gauge's scale thins or leaves out its numbers or
+    /// marked values in `cell`, or has no room at all.
+    mutating func warnLinearScale(_ g: Gauge, at v: JSONValue, marks: JSONValue?, _ path: String, cell: IntRect?) {
+        guard let cell, let l = g.linearLayout(in: Rect(cell)) else { return }
+        let size = "\(cell.width)x\(cell.height)"
+        let scaled = (g.style as? any LinearScaled)?.scale != nil
+        guard let s = l.scale else {
+            if scaled || !g.markedValueLabels.isEmpty {
+                warn(
+                    scaled ? v : marks ?? v, path + (scaled ? ".scale" : ".markedLabels"),
+                    "no room for the scale under a \(size) bar: not shown (a taller rect or cell has room)")
+            }
+            return
+        }
+        if let marks, s.showsMarks {
+            warnMarksLeftOut(s.marksLeftOut, at: marks, path, on: "a \(size) bar")
+        } else if s.majorCount >= 2, s.labelStep == 0 {
+            warn(
+                v, path + ".scale",
+                "scale numbers do not fit a \(size) bar: none shown (fewer major ticks, or a taller rect or cell, may fit)"
+            )
+        } else if s.labelStep > 1 {
+            let nth = s.labelStep == 2 ? "2nd" : s.labelStep == 3 ? "3rd" : "\(s.labelStep)th"
+            warn(
+                v, path + ".scale", "scale numbers would overlap on a \(size) bar: every \(nth) major tick is numbered")
+        }
+    }
+
+    /// Warns when `count` marked values are not shown.
+    mutating func warnMarksLeftOut(_ count: Int, at v: JSONValue, _ path: String, on what: String) {
+        guard count > 0 else { return }
+        let them = count == 1 ? "1 marked value is" : "\(count) marked values are"
+        warn(v, path + ".markedLabels", "\(them) not shown on \(what): too close to a neighbour")
     }
 
     /// A whole number in `range`, or nil after reporting why not.

@@ -298,13 +298,15 @@ public struct DialGaugeStyle: GaugeStyle, Hashable {
         // gauge; text labels make a key (the current value's own text only
         // when no sizing texts stand for it).
         let current = c.sizingText.isEmpty ? c.currentValueLabel : c.currentValueLabel.map { _ in "" }
-        guard c.label?.text != nil || c.label == nil, current?.text != nil || current == nil else {
+        guard c.label?.text != nil || c.label == nil, current?.text != nil || current == nil,
+            c.markedValueLabels.allSatisfy({ $0.label.text != nil })
+        else {
             return DialLayout(style: self, configuration: c, rect: rect, context: context)
         }
         let key = DialLayoutKey(
             style: self, rect: rect, range: c.range, label: c.label?.text, current: current?.text,
             sizingText: c.sizingText, environment: c.environment, textSizes: context.textSizes,
-            fonts: ObjectIdentifier(context.fonts))
+            fonts: ObjectIdentifier(context.fonts), marks: c.markedValueLabels.map { MarkKey($0) })
         if let known = dialLayouts.withLock({ $0[key] }) { return known }
         let made = DialLayout(style: self, configuration: c, rect: rect, context: context)
         dialLayouts.withLock { table in
@@ -342,7 +344,8 @@ public struct DialGaugeStyle: GaugeStyle, Hashable {
                     canvas.fill(p, paint: .solid(majorTicks.color ?? env.foreground))
                 }
                 for label in l.labels {
-                    GaugeLabel.text(label.text).draw(
+                    let content = l.showsMarks ? c.markedValueLabels[label.tick].label : GaugeLabel.text(label.text)
+                    content.draw(
                         in: label.box, on: canvas, context: context, pixelSize: l.labelSize,
                         color: labels?.color ?? env.foreground)
                 }
@@ -492,8 +495,18 @@ public struct DialLayout: Sendable, Hashable {
     public var majorCount: Int
     /// See ``majorCount``.
     public var minorCount: Int
-    /// The scale labels drawn, each with the major tick it belongs to.
+    /// The scale labels drawn, each with the major tick it belongs to (or,
+    /// for marked values, the mark).
     public var labels: [Label]
+    /// Whether ``labels`` are the gauge's marked values' labels, which take
+    /// the place of the scale's numbers.
+    public var showsMarks = false
+    /// The marked values shown, normalized: each has a major tick of its
+    /// own unless one of the scale's is there.
+    public var marks: [Double] = []
+    /// Marked values whose labels were left out: out of the range, or too
+    /// close to a neighbour.
+    public var marksLeftOut = 0
     /// Every `labelStep`-th major tick has its label (from the first); 0 when
     /// none fit (or the style shows none).
     public var labelStep: Int
@@ -526,9 +539,10 @@ public struct DialLayout: Sendable, Hashable {
 
     /// A scale label: its text, the index of its major tick, its box.
     public struct Label: Sendable, Hashable {
-        /// The formatted value.
+        /// The formatted value (a marked value's text; empty for a mark that is not text).
         public var text: String
-        /// Which major tick (0 at the scale's start).
+        /// Which major tick (0 at the scale's start); for a marked value,
+        /// its index in ``Gauge/markedValueLabels``.
         public var tick: Int
         /// The text's box (its advance by its ink's height), centred where the text goes.
         public var box: Rect
@@ -540,17 +554,21 @@ public struct DialLayout: Sendable, Hashable {
     /// Every tick of one kind as one path of disjoint rectangles (nil: none).
     func tickPath(minor: Bool) -> Path? {
         let count = minor ? minorCount : majorCount
-        guard majorCount >= 2, count > 0 else { return nil }
+        guard (majorCount >= 2 && count > 0) || (!minor && !marks.isEmpty) else { return nil }
         let length = minor ? minorTickLength : majorTickLength
         let half = (minor ? minorTickWidth : majorTickWidth) / 2
         guard length > 0, half > 0 else { return nil }
         var path = Path()
-        let intervals = majorCount - 1
+        let intervals = max(0, majorCount - 1)
         let steps = minor ? intervals * (count + 1) : intervals
-        for t in 0...steps {
+        var at: [Double] = []
+        for t in 0...steps where majorCount >= 2 && count > 0 {
             if minor && t % (count + 1) == 0 { continue }
-            let v = Double(t) / Double(steps)
             if minor == false, abs(sweep.degrees) >= 360, t == steps { continue }
+            at.append(Double(t) / Double(steps))
+        }
+        if !minor { at += marks.filter { m in !at.contains { abs($0 - m) < 1e-9 } } }
+        for v in at {
             let a = angle(for: v).radians
             let d = Point(x: cos(a), y: sin(a)), n = Point(x: -d.y, y: d.x)
             func at(_ r: Double, _ side: Double) -> Point {
@@ -667,24 +685,40 @@ extension DialLayout {
         labelSize = size
         let font = style.labels == nil || majors == 0 || size == 0 ? nil : context.font(size: size)
         var texts: [(text: String, w: Double, h: Double)] = []
-        if let font, var format = style.labels?.format {
+        // Each text's normalized position, and its tick (or mark) index.
+        var positions: [Double] = [], indices: [Int] = []
+        // The gauge's marked values take the place of the numbers.
+        let markedValues = c.markedValueLabels.enumerated().filter {
+            $0.element.value.isFinite && c.range.contains($0.element.value)
+        }
+        marksLeftOut = c.markedValueLabels.count - markedValues.count
+        showsMarks = !c.markedValueLabels.isEmpty
+        marks = markedValues.map { Gauge.normalize($0.element.value, in: c.range) }
+        if showsMarks, let font = size == 0 ? nil : context.font(size: size) {
+            for (i, mark) in markedValues {
+                if let s = mark.label.text {
+                    let h = Double(font.inkBounds(of: s)?.height ?? 0)
+                    texts.append((s, font.advance(of: s) + 1, h + 1))
+                } else {
+                    let z = mark.label.size(pixelSize: size, context: context)
+                    texts.append(("", z.width + 1, z.height + 1))
+                }
+                positions.append(Gauge.normalize(mark.value, in: c.range))
+                indices.append(i)
+            }
+        } else if let font, let format = style.labels?.format {
             let full = abs(sweep.degrees) >= 360
             let values = (0..<(full ? majors - 1 : majors)).map { i in
                 c.range.lowerBound + Double(i) / Double(majors - 1) * (c.range.upperBound - c.range.lowerBound)
             }
-            // Two ticks never read the same number: more decimals until
-            // neighbours differ (0...4 in steps of 0.5 reads 0.0, 0.5, 1.0 ...).
-            func distinct(_ f: ValueFormat) -> Bool {
-                let t = values.map { f.string(for: $0, in: c.range) }
-                return zip(t, t.dropFirst()).allSatisfy { $0 != $1 }
-            }
-            while !distinct(format) && format.decimals < 9 { format.decimals += 1 }
-            for value in values {
-                let s = format.string(for: value, in: c.range)
+            // Two ticks never read the same number.
+            for s in distinctNumbers(values, format: format, range: c.range) {
                 // The ink's height, and its advance; a pixel of slack for the
                 // whole-pixel pen position.
                 let h = Double(font.inkBounds(of: s)?.height ?? 0)
                 texts.append((s, font.advance(of: s) + 1, h + 1))
+                positions.append(Double(positions.count) / Double(majors - 1))
+                indices.append(indices.count)
             }
         }
         let gap = max(2, (0.3 * size).rounded())
@@ -695,8 +729,8 @@ extension DialLayout {
         var r = outer
         if outside {
             let (a0, span) = (startAngle, sweep)
-            let directions = (0..<texts.count).map { i in
-                let a = (a0 + span * (Double(i) / Double(majors - 1))).radians
+            let directions = positions.map { p in
+                let a = (a0 + span * p).radians
                 return Point(x: cos(a), y: sin(a))
             }
             func farthest(_ r: Double) -> Double {
@@ -750,7 +784,7 @@ extension DialLayout {
         // come within `gap` of each other.
         var placed: [Label] = []
         for (i, t) in texts.enumerated() {
-            let a = (startAngle + sweep * (Double(i) / Double(majors - 1))).radians
+            let a = (startAngle + sweep * positions[i]).radians
             let d = Point(x: cos(a), y: sin(a))
             let centre =
                 outside
@@ -759,11 +793,25 @@ extension DialLayout {
             guard let centre else { continue }
             let box = Rect(
                 x: center.x + centre * d.x - t.w / 2, y: center.y + centre * d.y - t.h / 2, width: t.w, height: t.h)
-            placed.append(Label(text: t.text, tick: i, box: box))
+            placed.append(Label(text: t.text, tick: indices[i], box: box))
         }
         labelStep = 0
         labels = []
-        if placed.count == texts.count, !placed.isEmpty {
+        if showsMarks {
+            // In order of value, a mark too close to one kept is left out
+            // (the last keeps its place over its neighbour).
+            let order = placed.indices.sorted { positions[$0] < positions[$1] }
+            for (n, i) in order.enumerated() {
+                if !Self.apart(labels + [placed[i]], gap: gap) {
+                    guard n == order.count - 1, labels.count > 1 else { continue }
+                    labels.removeLast()
+                    if !Self.apart(labels + [placed[i]], gap: gap) { continue }
+                }
+                labels.append(placed[i])
+            }
+            labelStep = labels.isEmpty ? 0 : 1
+            marksLeftOut += markedValues.count - labels.count
+        } else if placed.count == texts.count, !placed.isEmpty {
             let intervals = max(1, majors - 1)
             for k in 1...intervals where intervals % k == 0 {
                 let shown = placed.filter { $0.tick % k == 0 }
@@ -1047,6 +1095,7 @@ private struct DialLayoutKey: Hashable {
     var environment: GaugeEnvironment
     var textSizes: TextSizes?
     var fonts: ObjectIdentifier
+    var marks: [MarkKey]
 }
 
 /// Layouts already worked out (a pure function of their key: font files do

@@ -2,9 +2,13 @@
 /// tests can check a drawing against it.
 ///
 /// Rows, top to bottom, the whole stack centred vertically: the label line (if
-/// shown), a gap, the bar row, a gap, the current-value line (if shown below).
-/// Minimum and maximum labels sit at the two ends of the bar row, the bar spans
-/// the space between them (less `endInset` on each side, room for a marker).
+/// shown), a gap, the bar row, the scale (if the style has a ``LinearScale``
+/// or the gauge marked values), a gap, the current-value line (if shown
+/// below). Minimum and maximum labels sit at the two ends of the bar row, the
+/// bar spans the space between them (less `endInset` on each side, room for
+/// a marker); a scale's numbers take their place, and the bar is shortened
+/// so that the first and last numbers, centred under its value ends, stay
+/// in the rectangle.
 /// The label is set at ``DrawContext/titleSize``, the minimum and maximum at
 /// ``DrawContext/endLabelSize``; the current value on its own line below the
 /// bar is the largest text: on a type scale at the larger step up to 1.5 x the
@@ -23,6 +27,13 @@ public struct LinearGaugeLayout: Sendable, Hashable {
     public var maximumRect: Rect?
     /// The track: a horizontal capsule of the bar's thickness.
     public var bar: Rect
+    /// The scale under the bar, or nil when there is none (or no room for it).
+    public var scale: LinearScaleLayout?
+    /// The scale drawn: the style's, or the marks-only one for marked values.
+    var scaleStyle: LinearScale?
+    /// How far inside the bar's ends values 0 and 1 lie (a marker travels
+    /// between the centres of the bar's round ends).
+    var valueInset: Double = 0
     /// Height of the rows together (what the layout needs of its rectangle).
     public var height: Double = 0
     /// The current value's text size, in pixels.
@@ -43,14 +54,25 @@ public struct LinearGaugeLayout: Sendable, Hashable {
         return Point(x: bar.minX + r + t * max(0, bar.width - 2 * r), y: bar.midY)
     }
 
+    /// Where normalized value `v` lies along the bar: the fill's end on a
+    /// capacity bar, the marker's centre on a marker bar; the scale's ticks
+    /// are placed by it.
+    public func x(for v: Double) -> Double {
+        let t = min(1, max(0, v))
+        return bar.minX + valueInset + t * max(0, bar.width - 2 * valueInset)
+    }
+
     enum CurrentPlacement { case below(HorizontalAlignment), leadingEdge, hidden }
 
     /// - Parameters:
     ///   - labelAlignment: nil hides the label.
     ///   - rowHeight: height of the bar row (at least the bar's thickness).
+    ///   - valueInset: how far inside the bar's ends values 0 and 1 lie.
+    ///   - scale: the style's scale, if any.
     static func make(
         rect: Rect, configuration c: GaugeStyleConfiguration, context: DrawContext, thickness t: Double,
-        rowHeight: Double, endInset: Double, labelAlignment: HorizontalAlignment?, current: CurrentPlacement
+        rowHeight: Double, endInset: Double, valueInset: Double = 0, labelAlignment: HorizontalAlignment?,
+        current: CurrentPlacement, scale: LinearScale?
     ) -> LinearGaugeLayout {
         let s = context.titleSize, e = context.endLabelSize
         let font = context.font(size: s)
@@ -60,16 +82,34 @@ public struct LinearGaugeLayout: Sendable, Hashable {
             l.map { $0.size(pixelSize: size, context: context).width } ?? 0
         }
 
+        // The scale: the style's, or ticks and labels at the marked values alone.
+        var scaleStyle = scale ?? (c.markedValueLabels.isEmpty ? nil : LinearScale.marksOnly)
+        if scaleStyle?.isFinite == false { scaleStyle = nil }
+        let measured = scaleStyle?.measure(c, context: context)
         let showLabel = labelAlignment != nil && c.label != nil
         var showCurrentBelow = false, currentAtLeading = false
+        let endLabels = (c.minimumValueLabel != nil || c.maximumValueLabel != nil) && measured == nil
         switch current {
         case .below: showCurrentBelow = c.currentValueLabel != nil
-        case .leadingEdge:
-            currentAtLeading = c.currentValueLabel != nil && c.minimumValueLabel == nil && c.maximumValueLabel == nil
+        case .leadingEdge: currentAtLeading = c.currentValueLabel != nil && !endLabels
         case .hidden: break
         }
         let topH = showLabel ? lineH + gap : 0
         let rowH = max(t, rowHeight)
+        // The scale's height: with its labels, else without them, else none,
+        // whichever the rectangle has room for (a height of 0 asks for the
+        // natural size: all of it).
+        var scaleH = 0.0, scaleLabels = false
+        if let measured {
+            let least = topH + rowH + (showCurrentBelow ? gap + lineH : 0)
+            if rect.height <= 0 || least + measured.height(labels: true) <= rect.height {
+                (scaleH, scaleLabels) = (measured.height(labels: true), true)
+            } else if least + measured.height(labels: false) <= rect.height {
+                scaleH = measured.height(labels: false)
+            } else {
+                scaleStyle = nil
+            }
+        }
         // The value's own line: a step above the title where it fits.
         var v = s, valueH = lineH
         if showCurrentBelow, let sizes = context.textSizes, let current = c.currentValueLabel {
@@ -79,21 +119,23 @@ public struct LinearGaugeLayout: Sendable, Hashable {
                 let f = context.font(size: step)
                 let h = f.map { $0.ascender + $0.descender } ?? step
                 let w = max(widestAdvance(of: texts, size: step, context), width(current, step))
-                if w <= rect.width && topH + rowH + gap + h <= rect.height {
+                if w <= rect.width && topH + rowH + scaleH + gap + h <= rect.height {
                     (v, valueH) = (step, h)
                     break
                 }
             }
         }
         let bottomH = showCurrentBelow ? gap + valueH : 0
-        let y0 = rect.midY - (topH + rowH + bottomH) / 2
+        let y0 = rect.midY - (topH + rowH + scaleH + bottomH) / 2
         let row = Rect(x: rect.minX, y: y0 + topH, width: rect.width, height: rowH)
 
-        var layout = LinearGaugeLayout(bar: row, height: topH + rowH + bottomH)
+        var layout = LinearGaugeLayout(bar: row, height: topH + rowH + scaleH + bottomH)
         layout.currentSize = v
+        layout.valueInset = valueInset
         if showLabel { layout.labelRect = Rect(x: rect.minX, y: y0, width: rect.width, height: lineH) }
         if showCurrentBelow {
-            layout.currentValueRect = Rect(x: rect.minX, y: row.maxY + gap, width: rect.width, height: valueH)
+            layout.currentValueRect = Rect(
+                x: rect.minX, y: row.maxY + scaleH + gap, width: rect.width, height: valueH)
         }
         var lead = 0.0, trail = 0.0
         if currentAtLeading {
@@ -101,16 +143,34 @@ public struct LinearGaugeLayout: Sendable, Hashable {
             // keeps its length as the value changes.
             lead = max(width(c.currentValueLabel, s), widestAdvance(of: c.sizingText, size: s, context))
             layout.currentValueRect = Rect(x: rect.minX, y: row.minY, width: lead, height: rowH)
-        } else if c.minimumValueLabel != nil || c.maximumValueLabel != nil {
+        } else if endLabels {
             lead = width(c.minimumValueLabel, e)
             trail = width(c.maximumValueLabel, e)
             layout.minimumRect = Rect(x: rect.minX, y: row.minY, width: lead, height: rowH)
             layout.maximumRect = Rect(x: rect.maxX - trail, y: row.minY, width: trail, height: rowH)
         }
-        let a = rect.minX + (lead > 0 ? lead + gap : 0) + endInset
-        let b = rect.maxX - (trail > 0 ? trail + gap : 0) - endInset
+        var a = rect.minX + (lead > 0 ? lead + gap : 0) + endInset
+        var b = rect.maxX - (trail > 0 ? trail + gap : 0) - endInset
+        if let measured, scaleStyle != nil {
+            // The end ticks and numbers, centred on values 0 and 1, stay in the rectangle.
+            let over = measured.overhang(labels: scaleLabels)
+            a = max(a, rect.minX + over.lead - valueInset)
+            b = min(b, rect.maxX - over.trail + valueInset)
+        }
         layout.bar = Rect(x: a, y: row.midY - t / 2, width: max(0, b - a), height: t)
+        if let measured, let scaleStyle {
+            layout.scaleStyle = scaleStyle
+            layout.scale = scaleStyle.place(
+                measured, c, x0: layout.x(for: 0), x1: layout.x(for: 1), top: row.maxY, labels: scaleLabels,
+                bounds: rect)
+        }
         return layout
+    }
+
+    /// Draws the scale, if any (a static part).
+    func drawScale(_ c: GaugeStyleConfiguration, on canvas: Canvas, context: DrawContext) {
+        guard context.layers.contains(.static), let scale, let scaleStyle else { return }
+        scaleStyle.draw(scale, c, on: canvas, context: context)
     }
 
     /// A capacity bar: the track, the fill up to the value in `fill`, and the
@@ -124,6 +184,7 @@ public struct LinearGaugeLayout: Sendable, Hashable {
                 ?? .solid(c.environment.track)
             canvas.fillCapsule(bar, paint: track)
         }
+        drawScale(c, on: canvas, context: context)
         if context.layers.contains(.dynamic), let f = self.fill(for: c.value) { canvas.fillCapsule(f, paint: fill) }
         drawLabels(c, on: canvas, context: context, labelAlignment: labels, currentAlignment: labels)
     }
@@ -180,6 +241,7 @@ public struct LinearGaugeLayout: Sendable, Hashable {
             out.add(.maximumValue, l.drawnBounds(in: r, context: context, pixelSize: e, alignment: .trailing))
         }
         out.add(.currentValue, currentBounds(c, context: context, alignment: currentAlignment))
+        if let scale, let scaleStyle { out.add(.scale, scaleStyle.bounds(scale, c, context: context)) }
         return out
     }
 
@@ -197,8 +259,18 @@ public struct LinearGaugeLayout: Sendable, Hashable {
 /// Bar thickness is half the label size. A gradient tint is laid out over the
 /// whole bar, so the fill reveals the part of it up to the value.
 public struct LinearCapacityGaugeStyle: GaugeStyle {
-    /// Creates the linear capacity gauge style.
-    public init() {}
+    /// The scale under the bar; nil (the default, as in SwiftUI) draws none.
+    public var scale: LinearScale?
+
+    /// Creates the linear capacity gauge style, with `scale` under its bar.
+    public init(scale: LinearScale? = nil) { self.scale = scale }
+
+    /// Every label it is given; with a scale (or marked values) not the
+    /// end labels: the scale's numbers take their place.
+    public func shownLabels(configuration c: Configuration) -> GaugeLabelKinds {
+        let all = GaugeLabelKinds(of: c)
+        return scale != nil || !c.markedValueLabels.isEmpty ? all.subtracting([.minimumValue, .maximumValue]) : all
+    }
 
     /// Where the parts of a gauge in this style go inside a rectangle.
     ///
@@ -210,7 +282,7 @@ public struct LinearCapacityGaugeStyle: GaugeStyle {
         let t = context.titleSize * 0.5
         return .make(
             rect: rect, configuration: c, context: context, thickness: t, rowHeight: t, endInset: 0,
-            labelAlignment: .center, current: .below(.center))
+            labelAlignment: .center, current: .below(.center), scale: scale)
     }
 
     /// True: this style draws its static parts (the track) before any dynamic one (value, marker, labels).
@@ -265,8 +337,11 @@ public struct LinearCapacityGaugeStyle: GaugeStyle {
 /// 0.35 x the label size, dot radius 0.9 x the thickness, padding 0.4 x the
 /// thickness.
 public struct AccessoryLinearGaugeStyle: GaugeStyle {
-    /// Creates the accessory linear gauge style.
-    public init() {}
+    /// The scale under the bar; nil (the default, as in SwiftUI) draws none.
+    public var scale: LinearScale?
+
+    /// Creates the accessory linear gauge style, with `scale` under its bar.
+    public init(scale: LinearScale? = nil) { self.scale = scale }
 
     /// Radii of the dot and of its clear padding for a bar of thickness `t`.
     public static func markerRadii(thickness t: Double) -> (dot: Double, halo: Double) { (t * 0.9, t * 1.3) }
@@ -282,7 +357,7 @@ public struct AccessoryLinearGaugeStyle: GaugeStyle {
         let halo = Self.markerRadii(thickness: t).halo
         return .make(
             rect: rect, configuration: c, context: context, thickness: t, rowHeight: 2 * halo,
-            endInset: halo - t / 2, labelAlignment: nil, current: .leadingEdge)
+            endInset: halo - t / 2, valueInset: t / 2, labelAlignment: nil, current: .leadingEdge, scale: scale)
     }
 
     /// True: this style draws its static parts (the track) before any dynamic one (value, marker, labels).
@@ -291,9 +366,12 @@ public struct AccessoryLinearGaugeStyle: GaugeStyle {
     /// The bar's paint, when it is not the plain track colour.
     private func along(_ c: Configuration) -> Tint? { c.zoneTrack ?? (c.tint.isGradient ? c.tint : nil) }
 
-    /// The end labels, or else the current value; never the label.
+    /// The end labels, or else the current value; never the label. With a
+    /// scale (or marked values) the current value: the scale's numbers take
+    /// the place of end labels.
     public func shownLabels(configuration c: Configuration) -> GaugeLabelKinds {
         let ends = GaugeLabelKinds(of: c).intersection([.minimumValue, .maximumValue])
+        if scale != nil || !c.markedValueLabels.isEmpty { return GaugeLabelKinds(of: c).intersection(.currentValue) }
         return ends.isEmpty ? .currentValue : ends
     }
 
@@ -342,6 +420,7 @@ public struct AccessoryLinearGaugeStyle: GaugeStyle {
                     along(c)?.linearPaint(from: l.marker(for: 0), to: l.marker(for: 1)) ?? .solid(c.environment.track)
                 canvas.fillCapsule(l.bar, paint: track)
             }
+            l.drawScale(c, on: canvas, context: context)
             // The static labels go under the marker: all static parts come first.
             l.drawLabels(
                 c, on: canvas, context: context.with(layers: context.layers.intersection(.static)),
@@ -363,8 +442,18 @@ public struct AccessoryLinearGaugeStyle: GaugeStyle {
 /// leading edge. Gradient tints are not drawn as gradients here (as in
 /// SwiftUI): the fill takes the gradient's colour at the value.
 public struct AccessoryLinearCapacityGaugeStyle: GaugeStyle {
-    /// Creates the accessory linear capacity gauge style.
-    public init() {}
+    /// The scale under the bar; nil (the default, as in SwiftUI) draws none.
+    public var scale: LinearScale?
+
+    /// Creates the accessory linear capacity gauge style, with `scale` under its bar.
+    public init(scale: LinearScale? = nil) { self.scale = scale }
+
+    /// Every label it is given; with a scale (or marked values) not the
+    /// end labels: the scale's numbers take their place.
+    public func shownLabels(configuration c: Configuration) -> GaugeLabelKinds {
+        let all = GaugeLabelKinds(of: c)
+        return scale != nil || !c.markedValueLabels.isEmpty ? all.subtracting([.minimumValue, .maximumValue]) : all
+    }
 
     /// Where the parts of a gauge in this style go inside a rectangle.
     ///
@@ -376,7 +465,7 @@ public struct AccessoryLinearCapacityGaugeStyle: GaugeStyle {
         let t = context.titleSize * 0.35
         return .make(
             rect: rect, configuration: c, context: context, thickness: t, rowHeight: t, endInset: 0,
-            labelAlignment: .leading, current: .below(.leading))
+            labelAlignment: .leading, current: .below(.leading), scale: scale)
     }
 
     /// True: this style draws its static parts (the track) before any dynamic one (value, marker, labels).
@@ -441,6 +530,30 @@ extension GaugeStyle where Self == AccessoryLinearCapacityGaugeStyle {
 /// A linear style whose ``LinearGaugeLayout`` says where its current value goes.
 protocol LinearLaidOut: GaugeStyle {
     func layout(_ c: GaugeStyleConfiguration, in rect: Rect, context: DrawContext) -> LinearGaugeLayout
+}
+
+/// A style that may draw a ``LinearScale``: the three linear styles.
+public protocol LinearScaled: GaugeStyle {
+    /// The scale under the bar, or nil for none.
+    var scale: LinearScale? { get }
+}
+
+extension LinearCapacityGaugeStyle: LinearScaled {}
+extension AccessoryLinearGaugeStyle: LinearScaled {}
+extension AccessoryLinearCapacityGaugeStyle: LinearScaled {}
+
+extension Gauge {
+    /// Where this gauge's linear style puts its parts when it is drawn into
+    /// `rect` (after its title, if any, takes its line); nil unless its
+    /// style is one of the linear styles. A program can tell from
+    /// ``LinearGaugeLayout/scale`` whether the scale's numbers were thinned
+    /// (``LinearScaleLayout/labelStep``) or marked values left out.
+    public func linearLayout(in rect: Rect, fonts: FontCache = .shared) -> LinearGaugeLayout? {
+        guard let linear = style as? any LinearLaidOut, rect.isDrawable else { return nil }
+        let context = context(fonts: fonts, cell: rect)
+        let parts = titled(in: rect, context: context)
+        return linear.layout(parts.configuration, in: parts.body, context: context)
+    }
 }
 
 extension LinearLaidOut {

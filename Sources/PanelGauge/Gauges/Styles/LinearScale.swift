@@ -1,0 +1,419 @@
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A scale along a linear gauge's bar, as a dial has around its needle
+/// (LVGL's horizontal `lv_scale`, the axis of Grafana's bar gauge): major
+/// and minor ticks hanging below the bar, numbers under the major ticks,
+/// and coloured sections on a strip where the ticks start.
+///
+/// It takes the dial's parts with their defaults and meanings: major ticks
+/// at round numbers of the range (``DialGaugeStyle/Ticks/roundCount(for:)``,
+/// 0...100 gets 11) or ``DialGaugeStyle/Ticks/count`` of them; minor ticks
+/// between two major ones, left out when closer than their width plus 1.5 px;
+/// numbers in ``DialGaugeStyle/ScaleLabels/format``, never two alike;
+/// ``sections``, or the gauge's thresholds as sections. Lengths and widths
+/// are fractions of the scale's unit `U`, three times the numbers' size
+/// (``DrawContext/endLabelSize``): for 12 px numbers `U` is 36 px, a major
+/// tick 5.4 px long. The numbers always go below the ticks (a
+/// ``DialGaugeStyle/ScaleLabels/placement`` means nothing here).
+///
+/// The numbers never meet each other or the gauge's edges: the bar is
+/// shortened by half the first and last numbers' widths, so that each end's
+/// number is centred under its end; when neighbours would come closer than
+/// their gap, every `k`-th is shown, `k` the smallest divisor of the number
+/// of major intervals that separates them (both ends keep theirs, as on a
+/// dial); when even the two ends collide, none is shown. A rectangle without
+/// the height for the numbers drops them, then the ticks.
+///
+/// A gauge's ``Gauge/markedValueLabels`` take the place of the numbers:
+/// each under a major tick at its value.
+public struct LinearScale: Sendable, Hashable {
+    /// The major ticks; their ``DialGaugeStyle/Ticks/length`` and
+    /// ``DialGaugeStyle/Ticks/width`` are fractions of `U`.
+    public var majorTicks: DialGaugeStyle.Ticks
+    /// The minor ticks between two major ones.
+    public var minorTicks: DialGaugeStyle.Ticks
+    /// The numbers under the major ticks; nil shows none.
+    public var labels: DialGaugeStyle.ScaleLabels?
+    /// Coloured ranges of the scale, in the gauge's units, drawn in order on
+    /// a strip of ``bandWidth`` where the ticks start.
+    public var sections: [DialGaugeStyle.Section]
+    /// Whether a gauge's ``Thresholds`` become sections when ``sections`` is
+    /// empty (as on a dial).
+    public var sectionsFromThresholds: Bool
+    /// The sections' strip, as a fraction of `U` (at least 2 px; 0 leaves
+    /// the sections out).
+    public var bandWidth: Double
+
+    /// A scale; every argument has the default the type's documentation gives.
+    public init(
+        majorTicks: DialGaugeStyle.Ticks = .major, minorTicks: DialGaugeStyle.Ticks = .minor,
+        labels: DialGaugeStyle.ScaleLabels? = DialGaugeStyle.ScaleLabels(), sections: [DialGaugeStyle.Section] = [],
+        sectionsFromThresholds: Bool = true, bandWidth: Double = 0.05
+    ) {
+        self.majorTicks = majorTicks
+        self.minorTicks = minorTicks
+        self.labels = labels
+        self.sections = sections
+        self.sectionsFromThresholds = sectionsFromThresholds
+        self.bandWidth = bandWidth
+    }
+
+    /// What a linear gauge without a scale draws for its marked values: a
+    /// major tick and its label at each, nothing else.
+    static let marksOnly: LinearScale = {
+        var s = LinearScale(sectionsFromThresholds: false, bandWidth: 0)
+        s.majorTicks.count = 0
+        s.minorTicks.count = 0
+        return s
+    }()
+
+    /// The sections drawn: ``sections``, or each threshold's colour from its
+    /// bound to the next (none below the first: there the bar keeps its own
+    /// colour, which needs no mark).
+    public func resolvedSections(_ c: GaugeStyleConfiguration) -> [DialGaugeStyle.Section] {
+        guard sections.isEmpty, sectionsFromThresholds, let t = c.thresholds else { return sections }
+        var c = c
+        c.thresholds = try? Thresholds(base: nil, steps: t.steps)
+        return DialGaugeStyle(sectionsFromThresholds: true).resolvedSections(c)
+    }
+
+    /// Whether every length is finite (else no scale is drawn).
+    var isFinite: Bool {
+        [
+            majorTicks.length, majorTicks.width, majorTicks.minimumWidth, minorTicks.length, minorTicks.width,
+            minorTicks.minimumWidth, bandWidth,
+        ].allSatisfy(\.isFinite)
+    }
+}
+
+/// Where a linear scale's parts go under a bar: pure geometry, so tests can
+/// check a drawing against it.
+public struct LinearScaleLayout: Sendable, Hashable {
+    /// A number or a marked value's label, and its box (the font's line, so
+    /// that a row of them shares a baseline).
+    public struct Label: Sendable, Hashable {
+        /// The text (nil for a marked value's label that is not text).
+        public var text: String?
+        /// The major tick it belongs to; for a marked value, its index in
+        /// ``Gauge/markedValueLabels``.
+        public var index: Int
+        /// Where it is drawn.
+        public var box: Rect
+    }
+
+    /// A coloured part of the sections' strip.
+    public struct Band: Sendable, Hashable {
+        /// The strip's part, in pixels.
+        public var rect: Rect
+        /// Its colour.
+        public var color: Color
+    }
+
+    /// The major ticks, each a rectangle centred on its value's position.
+    public var majorTicks: [Rect] = []
+    /// The minor ticks.
+    public var minorTicks: [Rect] = []
+    /// The sections' strip, in order.
+    public var bands: [Band] = []
+    /// The numbers, or the marked values' labels, drawn.
+    public var labels: [Label] = []
+    /// Whether ``labels`` are marked values' labels (else the scale's numbers).
+    public var showsMarks = false
+    /// The labels' text size, in pixels.
+    public var labelSize: Double = 0
+    /// How many major ticks (0 for none).
+    public var majorCount = 0
+    /// Every `labelStep`-th major tick has its number (from the first); 0
+    /// when the numbers had no room; 1 when all are shown or the labels are marks.
+    public var labelStep = 0
+    /// Marked values whose labels were left out: out of the range, or too
+    /// close to a neighbour.
+    public var marksLeftOut = 0
+    /// The height the scale takes below the bar.
+    public var height: Double = 0
+}
+
+/// A scale's texts measured once, before the bar's length is known.
+struct MeasuredScale: Hashable {
+    /// The major ticks' values, normalized.
+    var majors: [Double]
+    /// Their numbers (empty when none are shown), or the marks' labels' texts.
+    var texts: [String?]
+    /// Each text's advance width plus a pixel.
+    var widths: [Double]
+    /// Each text's normalized position.
+    var positions: [Double]
+    /// For marks: their indices in the configuration's marks.
+    var indices: [Int]
+    var marks: Bool
+    var marksLeftOut: Int
+    var size: Double
+    var lineHeight: Double
+    var unit: Double
+    var gapTop: Double
+    var gapLabel: Double
+
+    /// The longest tick's length.
+    var tickDepth: Double = 0
+    /// Half the widest tick's width: how far an end tick reaches past its value.
+    var tickHalfWidth: Double = 0
+
+    /// The height below the bar with or without the labels.
+    func height(labels: Bool) -> Double {
+        gapTop + tickDepth + (labels && !texts.isEmpty ? gapLabel + lineHeight : 0)
+    }
+
+    /// How far past the bar's value ends the ticks at the ends reach, or the
+    /// first and last labels (half their widths) when shown.
+    func overhang(labels: Bool) -> (lead: Double, trail: Double) {
+        var lead = tickHalfWidth, trail = tickHalfWidth
+        guard labels else { return (lead, trail) }
+        for (p, w) in zip(positions, widths) {
+            if p <= 0 { lead = max(lead, w / 2) }
+            if p >= 1 { trail = max(trail, w / 2) }
+        }
+        return (lead, trail)
+    }
+}
+
+extension LinearScale {
+    /// The texts of the scale (or of the marks) at the context's end-label size.
+    func measure(_ c: GaugeStyleConfiguration, context: DrawContext) -> MeasuredScale {
+        // (A mark that is not text has no key: measured each time.)
+        guard c.markedValueLabels.allSatisfy({ $0.label.text != nil }) else { return measureAnew(c, context: context) }
+        let key = MeasureKey(
+            scale: self, range: c.range, marks: c.markedValueLabels.map { MarkKey($0) },
+            size: context.endLabelSize, font: context.environment.font, fonts: ObjectIdentifier(context.fonts))
+        if let known = measured.withLock({ $0[key] }) { return known }
+        let made = measureAnew(c, context: context)
+        measured.withLock { table in
+            if table.count >= 64 { table.removeAll(keepingCapacity: true) }
+            table[key] = made
+        }
+        return made
+    }
+
+    private func measureAnew(_ c: GaugeStyleConfiguration, context: DrawContext) -> MeasuredScale {
+        let size = context.endLabelSize
+        let font = context.font(size: size)
+        let unit = 3 * size
+        let wanted =
+            majorTicks.fitsTheRange
+            ? DialGaugeStyle.Ticks.roundCount(for: c.range) ?? majorTicks.count : majorTicks.count
+        let n = wanted >= 2 ? min(wanted, 101) : 0
+        let majors = (0..<n).map { Double($0) / Double(n - 1) }
+        var m = MeasuredScale(
+            majors: majors, texts: [], widths: [], positions: [], indices: [], marks: false, marksLeftOut: 0,
+            size: size, lineHeight: font.map { $0.ascender + $0.descender } ?? size, unit: unit,
+            gapTop: max(2, (0.25 * size).rounded()), gapLabel: max(2, (0.25 * size).rounded()))
+        let span = c.range.upperBound - c.range.lowerBound
+        if !c.markedValueLabels.isEmpty {
+            m.marks = true
+            for (i, mark) in c.markedValueLabels.enumerated() {
+                guard mark.value.isFinite, c.range.contains(mark.value) else {
+                    m.marksLeftOut += 1
+                    continue
+                }
+                m.texts.append(mark.label.text)
+                m.widths.append(mark.label.size(pixelSize: size, context: context).width + 1)
+                m.positions.append((mark.value - c.range.lowerBound) / span)
+                m.indices.append(i)
+            }
+        } else if let labels, n >= 2, font != nil {
+            let values = majors.map { c.range.lowerBound + $0 * span }
+            let texts = distinctNumbers(values, format: labels.format, range: c.range)
+            m.texts = texts
+            m.widths = texts.map { (font?.advance(of: $0) ?? 0) + 1 }
+            m.positions = majors
+            m.indices = Array(0..<n)
+        }
+        let major = n >= 2 || m.marks ? majorTicks.length * unit : 0
+        let minor = n >= 2 && minorTicks.count > 0 ? minorTicks.length * unit : 0
+        m.tickDepth = max(0, major, minor)
+        m.tickHalfWidth =
+            max(
+                n >= 2 || m.marks ? max(majorTicks.minimumWidth, majorTicks.width * unit) : 0,
+                n >= 2 && minorTicks.count > 0 ? max(minorTicks.minimumWidth, minorTicks.width * unit) : 0) / 2
+        return m
+    }
+
+    /// Places the measured scale under a bar whose value 0 is at `x0` and
+    /// value 1 at `x1`, its top at `top`, inside `bounds` horizontally.
+    func place(
+        _ m: MeasuredScale, _ c: GaugeStyleConfiguration, x0: Double, x1: Double, top: Double, labels: Bool,
+        bounds: Rect
+    ) -> LinearScaleLayout {
+        var out = LinearScaleLayout()
+        out.labelSize = m.size
+        out.majorCount = m.marks ? 0 : m.majors.count
+        out.marksLeftOut = m.marksLeftOut
+        out.height = m.height(labels: labels)
+        let length = x1 - x0
+        func x(_ p: Double) -> Double { x0 + p * length }
+        let y = top + m.gapTop
+
+        // Sections on a strip where the ticks start.
+        let bandH = bandWidth > 0 ? max(2, bandWidth * m.unit) : 0
+        if bandH > 0 {
+            for s in resolvedSections(c) {
+                let v0 = Gauge.normalize(min(s.from, s.to), in: c.range)
+                let v1 = Gauge.normalize(max(s.from, s.to), in: c.range)
+                guard v1 > v0 else { continue }
+                out.bands.append(
+                    LinearScaleLayout.Band(
+                        rect: Rect(x: x(v0), y: y, width: x(v1) - x(v0), height: bandH), color: s.color))
+            }
+        }
+
+        // Ticks: the scale's, and one at each marked value.
+        let majorLength = max(0, majorTicks.length * m.unit)
+        let majorWidth = max(majorTicks.minimumWidth, majorTicks.width * m.unit)
+        func tick(_ p: Double, _ w: Double, _ l: Double) -> Rect { Rect(x: x(p) - w / 2, y: y, width: w, height: l) }
+        out.majorTicks = m.majors.map { tick($0, majorWidth, majorLength) }
+        if m.marks {
+            // (A mark on one of the scale's ticks adds none.)
+            let own = m.positions.filter { p in !m.majors.contains { abs($0 - p) < 1e-9 } }
+            out.majorTicks += own.map { tick($0, majorWidth, majorLength) }
+        }
+        let minors = max(0, min(minorTicks.count, 100))
+        if m.majors.count >= 2, minors > 0 {
+            let w = max(minorTicks.minimumWidth, minorTicks.width * m.unit)
+            let step = length / Double((m.majors.count - 1) * (minors + 1))
+            if step >= w + 1.5 {
+                for i in 0..<(m.majors.count - 1) {
+                    for j in 1...minors {
+                        let p = (Double(i) + Double(j) / Double(minors + 1)) / Double(m.majors.count - 1)
+                        out.minorTicks.append(tick(p, w, max(0, minorTicks.length * m.unit)))
+                    }
+                }
+            }
+        }
+
+        // Labels under the ticks, each centred on its tick and kept inside
+        // `bounds`; then thinned until no two come within a gap.
+        guard labels, !m.texts.isEmpty else { return out }
+        let gap = max(2, (0.3 * m.size).rounded())
+        let labelTop = y + m.tickDepth + m.gapLabel
+        var placed: [LinearScaleLayout.Label] = []
+        for k in m.texts.indices {
+            let w = m.widths[k]
+            let left = min(max(bounds.minX, x(m.positions[k]) - w / 2), bounds.maxX - w)
+            placed.append(
+                LinearScaleLayout.Label(
+                    text: m.texts[k], index: m.indices[k],
+                    box: Rect(x: left, y: labelTop, width: w, height: m.lineHeight)))
+        }
+        func apart(_ a: LinearScaleLayout.Label, _ b: LinearScaleLayout.Label) -> Bool {
+            max(a.box.minX - b.box.maxX, b.box.minX - a.box.maxX) >= gap
+        }
+        if m.marks {
+            // Marks in order of value; one too close to the last kept one is
+            // left out, but the last mark keeps its place over its neighbour.
+            let order = placed.indices.sorted { m.positions[$0] < m.positions[$1] }
+            var kept: [LinearScaleLayout.Label] = []
+            for (n, i) in order.enumerated() {
+                let label = placed[i]
+                if let last = kept.last, !apart(last, label) {
+                    if n == order.count - 1 && kept.count > 1 {
+                        kept.removeLast()
+                        if let before = kept.last, !apart(before, label) { continue }
+                    } else {
+                        continue
+                    }
+                }
+                kept.append(label)
+            }
+            out.labels = kept
+            out.showsMarks = true
+            out.labelStep = kept.isEmpty ? 0 : 1
+            out.marksLeftOut += placed.count - kept.count
+            return out
+        }
+        let intervals = max(1, m.majors.count - 1)
+        for k in 1...intervals where intervals % k == 0 {
+            let shown = placed.filter { $0.index % k == 0 }
+            if zip(shown, shown.dropFirst()).allSatisfy({ apart($0, $1) }) {
+                out.labelStep = k
+                out.labels = shown
+                break
+            }
+        }
+        return out
+    }
+
+    /// Draws the scale's static parts: sections, minor and major ticks, labels.
+    func draw(
+        _ l: LinearScaleLayout, _ c: GaugeStyleConfiguration, on canvas: Canvas, context: DrawContext
+    ) {
+        let fg = c.environment.foreground
+        for b in l.bands { canvas.fill(b.rect, paint: .solid(b.color)) }
+        let minor = Paint.solid(minorTicks.color ?? fg.opacity(0.6))
+        for t in l.minorTicks { canvas.fill(t, paint: minor) }
+        let major = Paint.solid(majorTicks.color ?? fg)
+        for t in l.majorTicks { canvas.fill(t, paint: major) }
+        let color = labels?.color ?? fg
+        for label in l.labels {
+            let content: GaugeLabel? =
+                l.showsMarks ? c.markedValueLabels[label.index].label : label.text.map(GaugeLabel.text)
+            content?.draw(
+                in: label.box, on: canvas, context: context, pixelSize: l.labelSize, color: color,
+                vertical: .lineCentred)
+        }
+    }
+
+    /// Boxes around what ``draw(_:_:on:context:)`` paints: the ticks' and
+    /// the sections' rectangles and each label's ink.
+    func bounds(_ l: LinearScaleLayout, _ c: GaugeStyleConfiguration, context: DrawContext) -> [Rect]? {
+        var out = l.bands.map(\.rect) + l.minorTicks + l.majorTicks
+        for label in l.labels {
+            let content: GaugeLabel? =
+                l.showsMarks ? c.markedValueLabels[label.index].label : label.text.map(GaugeLabel.text)
+            guard let content else { continue }
+            guard
+                let ink = content.drawnBounds(
+                    in: label.box, context: context, pixelSize: l.labelSize, vertical: .lineCentred)
+            else { return nil }
+            out += ink
+        }
+        return out
+    }
+}
+
+/// The numbers for `values` in `format`, with more decimals until no two
+/// neighbours read the same (0...4 in steps of 0.5 reads 0.0, 0.5, 1.0 ...).
+func distinctNumbers(_ values: [Double], format: ValueFormat, range: ClosedRange<Double>) -> [String] {
+    var format = format
+    func texts() -> [String] { values.map { format.string(for: $0, in: range) } }
+    var t = texts()
+    while !zip(t, t.dropFirst()).allSatisfy({ $0 != $1 }) && format.decimals < 9 {
+        format.decimals += 1
+        t = texts()
+    }
+    return t
+}
+
+/// A marked value (with a text label) as a measurement depends on it.
+struct MarkKey: Hashable {
+    var value: Double
+    var text: String?
+    init(_ m: MarkedValueLabel) {
+        value = m.value
+        text = m.label.text
+    }
+}
+
+private struct MeasureKey: Hashable {
+    var scale: LinearScale
+    var range: ClosedRange<Double>
+    var marks: [MarkKey]
+    var size: Double
+    var font: FontDescriptor
+    var fonts: ObjectIdentifier
+}
+
+/// Scales already measured (fonts do not change while open); emptied at 64 entries.
+private let measured = Mutex<[MeasureKey: MeasuredScale]>([:])
