@@ -11,7 +11,8 @@
 /// out: around their small rings a label at every marked value would meet
 /// the ring's end labels and centre value. A marked value outside the
 /// gauge's range is not shown; of two that would come closer than their
-/// gap, the later in value order is left out (the last keeps its place).
+/// gap, the later in value order is left out (the last keeps its place),
+/// and a mark whose label is left out has no tick either.
 public struct MarkedValueLabel: Sendable {
     /// The value it describes, in the gauge's units.
     public var value: Double

@@ -843,7 +843,7 @@ private struct Checker {
         guard let cell, let l = g.dialLayout(in: Rect(cell)) else { return }
         let size = "\(cell.width)x\(cell.height)"
         if let marks, l.showsMarks {
-            warnMarksLeftOut(l.marksLeftOut, at: marks, path, on: "a \(size) dial")
+            warnMarksLeftOut(l.marksLeftOut, shown: l.labels.count, at: marks, path, on: "a \(size) dial")
             return
         }
         // The label was given to the dial (no title line took it) and found no place in it.
@@ -880,7 +880,7 @@ private struct Checker {
             return
         }
         if let marks, s.showsMarks {
-            warnMarksLeftOut(s.marksLeftOut, at: marks, path, on: "a \(size) bar")
+            warnMarksLeftOut(s.marksLeftOut, shown: s.labels.count, at: marks, path, on: "a \(size) bar")
         } else if s.majorCount >= 2, s.labelStep == 0 {
             warn(
                 v, path + ".scale",
@@ -893,9 +893,12 @@ private struct Checker {
         }
     }
 
-    /// Warns when `count` marked values are not shown.
-    mutating func warnMarksLeftOut(_ count: Int, at v: JSONValue, _ path: String, on what: String) {
+    /// Warns when `count` marked values are not shown (`shown` are).
+    mutating func warnMarksLeftOut(_ count: Int, shown: Int, at v: JSONValue, _ path: String, on what: String) {
         guard count > 0 else { return }
+        guard shown > 0 else {
+            return warn(v, path + ".markedLabels", "marked values do not fit \(what): none shown")
+        }
         let them = count == 1 ? "1 marked value is" : "\(count) marked values are"
         warn(v, path + ".markedLabels", "\(them) not shown on \(what): too close to a neighbour")
     }

@@ -199,7 +199,47 @@ enum Gallery {
                 for (g, cell) in zip(gauges, cells) { g.draw(in: cell, on: canvas) }
                 return img
             },
-        ] + dials
+        ] + dials + scales
+
+    /// Linear scales and marked values on a panel of each size: a capacity
+    /// bar with a scale and sections from thresholds, a marker bar with a
+    /// scale, a thin bar and a dial with marked values instead of numbers.
+    static let scales: [Entry] = dialSizes.map { w, h in
+        Entry(name: "scales-\(w)x\(h)") {
+            let (img, canvas) = Panel.image(width: w, height: h)
+            let zones = try Thresholds(.blue, (70, .orange), (90, .red))
+            let cells = PanelLayout.grid(
+                in: Rect(x: 0, y: 0, width: Double(w), height: Double(h)), columns: 2, rows: 2, spacing: 8,
+                padding: 8)
+            let gauges: [Gauge] = [
+                try Gauge(value: 73, in: 0...100) { "CPU" }.valueFormat(.percent())
+                    .gaugeStyle(LinearCapacityGaugeStyle(scale: LinearScale())).thresholds(zones),
+                try Gauge(value: 47.5, in: 20...90) { "Temp" }.valueFormat(.number(decimals: 1, unit: "°C"))
+                    .gaugeStyle(AccessoryLinearGaugeStyle(scale: LinearScale())).title(.top),
+                try Gauge(value: 64, in: 0...100) {
+                    "Tank"
+                } currentValueLabel: {
+                    "64 %"
+                } markedValueLabels: {
+                    [GaugeLabel("empty").tag(0), GaugeLabel("low").tag(25), GaugeLabel("full").tag(100)]
+                }
+                .gaugeStyle(.accessoryLinearCapacity),
+                try Gauge(value: 62, in: 0...100) {
+                    "Fuel"
+                } currentValueLabel: {
+                    "62 %"
+                } markedValueLabels: {
+                    [
+                        GaugeLabel("E").tag(0), GaugeLabel("¼").tag(25), GaugeLabel("½").tag(50),
+                        GaugeLabel("¾").tag(75), GaugeLabel("F").tag(100),
+                    ]
+                }
+                .gaugeStyle(.dial),
+            ]
+            for (g, cell) in zip(gauges, cells) { g.typeScale(TypeScale()).draw(in: cell, on: canvas) }
+            return img
+        }
+    }
 
     /// The three dials of the gallery, each alone on a panel of each size.
     static let dialSizes = [(320, 240), (800, 480)]

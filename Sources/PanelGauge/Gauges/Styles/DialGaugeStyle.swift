@@ -36,7 +36,8 @@ import Synchronization
 ///
 /// In a small dial the texts give way in order: the value steps down (never
 /// below the label) to make room for the label; the scale numbers are left
-/// out when without them the label fits or the value gets larger; the label is
+/// out when without them the label fits or the value gets larger (marked
+/// values, when the gauge has some, only for the label); the label is
 /// left out last (``DialLayout/titleBox`` is nil; a gauge whose title is
 /// ``TitlePlacement/automatic`` then shows it above the dial).
 ///
@@ -45,6 +46,11 @@ import Synchronization
 /// divisor of the number of major intervals that separates them (so both ends
 /// keep their labels: every 2nd, 5th, 10th of 11 majors); when even the two
 /// ends collide, none is shown. ``DialLayout/labelStep`` tells which.
+///
+/// A gauge's ``Gauge/markedValueLabels`` take the place of the numbers:
+/// each at its value's angle, with a major tick there, placed as the
+/// numbers are (inside or outside); one that would meet a neighbour is
+/// left out, tick and all (see ``MarkedValueLabel``).
 ///
 /// A parameter that is not finite (an angle, a length, a width, a section's
 /// bound) makes the style draw nothing.
@@ -642,7 +648,8 @@ extension DialLayout {
     ///
     /// Texts give way in order: the scale's numbers go first, when without
     /// them the label finds a place it has not with them, or the current value
-    /// is set smaller than the numbers and gets larger without them.
+    /// is set smaller than the numbers and gets larger without them (marked
+    /// values give way to the label only).
     init?(style: DialGaugeStyle, configuration c: GaugeStyleConfiguration, rect: Rect, context: DrawContext) {
         guard let full = DialLayout(style: style, configuration: c, rect: rect, context: context, numbers: true) else {
             return nil
@@ -650,7 +657,9 @@ extension DialLayout {
         self = full
         guard !full.labels.isEmpty else { return }
         let labelLost = c.label != nil && full.titleBox == nil
-        let valueSmall = full.valueBox != nil && full.valueSize < full.labelSize
+        // (Marked values, which the gauge asks for by name, do not give way
+        // to a larger value.)
+        let valueSmall = full.valueBox != nil && full.valueSize < full.labelSize && !full.showsMarks
         guard labelLost || valueSmall,
             let bare = DialLayout(style: style, configuration: c, rect: rect, context: context, numbers: false)
         else { return }
@@ -693,7 +702,7 @@ extension DialLayout {
         }
         marksLeftOut = c.markedValueLabels.count - markedValues.count
         showsMarks = !c.markedValueLabels.isEmpty
-        marks = markedValues.map { Gauge.normalize($0.element.value, in: c.range) }
+        marks = []
         if showsMarks, let font = size == 0 ? nil : context.font(size: size) {
             for (i, mark) in markedValues {
                 if let s = mark.label.text {
@@ -811,6 +820,8 @@ extension DialLayout {
             }
             labelStep = labels.isEmpty ? 0 : 1
             marksLeftOut += markedValues.count - labels.count
+            // A major tick at each mark shown.
+            marks = labels.map { Gauge.normalize(c.markedValueLabels[$0.tick].value, in: c.range) }
         } else if placed.count == texts.count, !placed.isEmpty {
             let intervals = max(1, majors - 1)
             for k in 1...intervals where intervals % k == 0 {

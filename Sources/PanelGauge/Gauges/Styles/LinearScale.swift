@@ -231,7 +231,7 @@ extension LinearScale {
             m.positions = majors
             m.indices = Array(0..<n)
         }
-        let major = n >= 2 || m.marks ? majorTicks.length * unit : 0
+        let major = n >= 2 || !m.texts.isEmpty ? majorTicks.length * unit : 0
         let minor = n >= 2 && minorTicks.count > 0 ? minorTicks.length * unit : 0
         m.tickDepth = max(0, major, minor)
         m.tickHalfWidth =
@@ -251,6 +251,7 @@ extension LinearScale {
         out.labelSize = m.size
         out.majorCount = m.marks ? 0 : m.majors.count
         out.marksLeftOut = m.marksLeftOut
+        out.showsMarks = m.marks
         out.height = m.height(labels: labels)
         let length = x1 - x0
         func x(_ p: Double) -> Double { x0 + p * length }
@@ -274,11 +275,6 @@ extension LinearScale {
         let majorWidth = max(majorTicks.minimumWidth, majorTicks.width * m.unit)
         func tick(_ p: Double, _ w: Double, _ l: Double) -> Rect { Rect(x: x(p) - w / 2, y: y, width: w, height: l) }
         out.majorTicks = m.majors.map { tick($0, majorWidth, majorLength) }
-        if m.marks {
-            // (A mark on one of the scale's ticks adds none.)
-            let own = m.positions.filter { p in !m.majors.contains { abs($0 - p) < 1e-9 } }
-            out.majorTicks += own.map { tick($0, majorWidth, majorLength) }
-        }
         let minors = max(0, min(minorTicks.count, 100))
         if m.majors.count >= 2, minors > 0 {
             let w = max(minorTicks.minimumWidth, minorTicks.width * m.unit)
@@ -294,9 +290,13 @@ extension LinearScale {
         }
 
         // Labels under the ticks, each centred on its tick and kept inside
-        // `bounds`; then thinned until no two come within a gap.
-        guard labels, !m.texts.isEmpty else { return out }
-        let gap = max(2, (0.3 * m.size).rounded())
+        // `bounds`; then thinned until no two come within a gap (a fifth of
+        // their size: a number's advance has its side bearings already).
+        guard labels, !m.texts.isEmpty else {
+            if m.marks { out.marksLeftOut += m.texts.count }
+            return out
+        }
+        let gap = max(2, (0.2 * m.size).rounded())
         let labelTop = y + m.tickDepth + m.gapLabel
         var placed: [LinearScaleLayout.Label] = []
         for k in m.texts.indices {
@@ -331,6 +331,10 @@ extension LinearScale {
             out.showsMarks = true
             out.labelStep = kept.isEmpty ? 0 : 1
             out.marksLeftOut += placed.count - kept.count
+            // A major tick at each mark shown (one on a scale's tick adds none).
+            let shown = zip(placed, m.positions).filter { p, _ in kept.contains(p) }.map(\.1)
+            let own = shown.filter { p in !m.majors.contains { abs($0 - p) < 1e-9 } }
+            out.majorTicks += own.map { tick($0, majorWidth, majorLength) }
             return out
         }
         let intervals = max(1, m.majors.count - 1)
