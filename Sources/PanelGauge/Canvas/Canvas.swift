@@ -345,6 +345,22 @@ public final class Canvas {
             center: center, radius: radius, startAngle: 0, sweep: 360, width: width, cap: cap, dash: dash, paint: paint)
     }
 
+    /// Fills axis-aligned rectangles (tick marks, bars), each with its exact
+    /// area coverage, its edges placed at 1/256 px as the rasterizer places
+    /// a path's: one pass over each rectangle's pixels, no edge list and no
+    /// sweep. Rectangles that overlap are composited one over the other.
+    public func fill(rects: [Rect], paint: Paint) {
+        for r in rects {
+            // (Within +-2^30 px, as every shape: 24.8 fixed point in an Int.)
+            let limit = Double(1 << 30)
+            guard r.width > 0, r.height > 0, [r.minX, r.maxX, r.minY, r.maxY].allSatisfy({ abs($0) < limit })
+            else { continue }
+            let q = AlignedRect(r)
+            guard !effectiveClip.intersection(q.pixels).isEmpty else { continue }
+            render(.rect(q), paint: paint)
+        }
+    }
+
     /// Fills a path with the given fill rule. Convex contours that do not
     /// overlap (tick marks, needles, a capsule at any angle) take the banded
     /// path, as discs and arcs do (`Path.isDisjointConvex`).
@@ -429,6 +445,8 @@ public final class Canvas {
         case sectors
         /// A disc or a capsule (solid paints only).
         case stadium(StadiumFill)
+        /// An axis-aligned rectangle's exact coverage.
+        case rect(AlignedRect)
     }
 
     private func run<S: SpanSink>(_ source: CoverageSource, _ sink: inout S) {
@@ -439,6 +457,8 @@ public final class Canvas {
             for row in r.minY..<r.maxY {
                 sink.blendSpan(y: row, x: r.minX, count: r.width, coverage: mask + (row - y) * pitch + (r.minX - x))
             }
+        case .rect(let q):
+            q.render(clip: effectiveClip, into: &sink)
         case .sectors, .stadium:
             // Solid paints only (`strokeDashSectors`, `fillDisc`, `fillCapsule`), which `render` takes apart.
             preconditionFailure("sectors, discs and capsules need a solid paint")
@@ -502,6 +522,53 @@ public final class Canvas {
             var sink = ShaderSink<B, S>(
                 base: base, stride: stride, shader: shader, colors: colors, opaque: table.opaque)
             run(source, &sink)
+        }
+    }
+}
+
+/// An axis-aligned rectangle with its edges in 1/256 px (24.8 fixed point,
+/// rounded to the nearest as the rasterizer rounds a path's vertices), and
+/// its exact area coverage per pixel: a row's coverage times a column's.
+struct AlignedRect {
+    let x0: Int, x1: Int, y0: Int, y1: Int
+
+    init(_ r: Rect) {
+        x0 = Int((r.minX * 256).rounded())
+        x1 = Int((r.maxX * 256).rounded())
+        y0 = Int((r.minY * 256).rounded())
+        y1 = Int((r.maxY * 256).rounded())
+    }
+
+    /// The pixels it touches.
+    var pixels: IntRect {
+        let px0 = x0 >> 8, py0 = y0 >> 8
+        return IntRect(x: px0, y: py0, width: ((x1 + 255) >> 8) - px0, height: ((y1 + 255) >> 8) - py0)
+    }
+
+    /// Hands every pixel it covers inside `clip` to `sink`: the inner
+    /// columns of a row as one run, the partial end columns alone.
+    func render<S: SpanSink>(clip: IntRect, into sink: inout S) {
+        let r = pixels.intersection(clip)
+        guard !r.isEmpty, x1 > x0, y1 > y0 else { return }
+        func coverage(_ area: Int) -> UInt8 { UInt8(min(255, (area * 255 + 32768) >> 16)) }
+        for py in r.minY..<r.maxY {
+            let cy = min(y1, (py + 1) << 8) - max(y0, py << 8)
+            if cy <= 0 { continue }
+            var px = r.minX
+            while px < r.maxX {
+                let cx = min(x1, (px + 1) << 8) - max(x0, px << 8)
+                if cx >= 256 {
+                    // The run of whole columns up to the right edge's pixel.
+                    let end = min(r.maxX, x1 >> 8)
+                    let c = coverage(256 * cy)
+                    if c > 0 { sink.blendRun(y: py, x: px, count: end - px, coverage: c) }
+                    px = end
+                    continue
+                }
+                let c = coverage(max(0, cx) * cy)
+                if c > 0 { sink.blendRun(y: py, x: px, count: 1, coverage: c) }
+                px += 1
+            }
         }
     }
 }

@@ -114,31 +114,62 @@ public struct LinearScaleLayout: Sendable, Hashable {
     }
 
     /// The major ticks, each a rectangle centred on its value's position.
-    public var majorTicks: [Rect] = []
+    public internal(set) var majorTicks: [Rect] = []
     /// The minor ticks.
-    public var minorTicks: [Rect] = []
+    public internal(set) var minorTicks: [Rect] = []
     /// The sections' strip, in order.
-    public var bands: [Band] = []
+    public internal(set) var bands: [Band] = []
     /// The numbers, or the marked values' labels, drawn.
-    public var labels: [Label] = []
+    public internal(set) var labels: [Label] = []
     /// Whether ``labels`` are marked values' labels (else the scale's numbers).
-    public var showsMarks = false
+    public internal(set) var showsMarks = false
     /// The labels' text size, in pixels.
-    public var labelSize: Double = 0
+    public internal(set) var labelSize: Double = 0
     /// How many major ticks (0 for none).
-    public var majorCount = 0
+    public internal(set) var majorCount = 0
     /// Every `labelStep`-th major tick has its number (from the first); 0
     /// when the numbers had no room; 1 when all are shown or the labels are marks.
-    public var labelStep = 0
+    public internal(set) var labelStep = 0
     /// Marked values whose labels were left out: out of the range, or too
     /// close to a neighbour.
-    public var marksLeftOut = 0
+    public internal(set) var marksLeftOut = 0
     /// The height the scale takes below the bar.
-    public var height: Double = 0
+    public internal(set) var height: Double = 0
+    /// The hash of every part above, taken by ``sealed()``.
+    private var fingerprint = 0
+
+    /// The layout with its fingerprint taken.
+    func sealed() -> LinearScaleLayout {
+        var h = Hasher()
+        h.combine(majorTicks)
+        h.combine(minorTicks)
+        h.combine(bands)
+        h.combine(labels)
+        h.combine(showsMarks)
+        h.combine(labelSize)
+        h.combine(majorCount)
+        h.combine(labelStep)
+        h.combine(marksLeftOut)
+        h.combine(height)
+        var out = self
+        out.fingerprint = h.finalize()
+        return out
+    }
+
+    /// Hashes the fingerprint.
+    public func hash(into hasher: inout Hasher) { hasher.combine(fingerprint) }
+
+    /// Whether every part is equal (the arrays of one made layout compare by identity first).
+    public static func == (a: Self, b: Self) -> Bool {
+        a.fingerprint == b.fingerprint && a.majorTicks == b.majorTicks && a.minorTicks == b.minorTicks
+            && a.bands == b.bands && a.labels == b.labels && a.showsMarks == b.showsMarks
+            && a.labelSize == b.labelSize && a.majorCount == b.majorCount && a.labelStep == b.labelStep
+            && a.marksLeftOut == b.marksLeftOut && a.height == b.height
+    }
 }
 
 /// A scale's texts measured once, before the bar's length is known.
-struct MeasuredScale: Hashable {
+struct MeasuredScale {
     /// The major ticks' values, normalized.
     var majors: [Double]
     /// Their numbers (empty when none are shown), or the marks' labels' texts.
@@ -161,6 +192,8 @@ struct MeasuredScale: Hashable {
     var tickDepth: Double = 0
     /// Half the widest tick's width: how far an end tick reaches past its value.
     var tickHalfWidth: Double = 0
+    /// The placements of this measurement already made, when it was kept.
+    var placements: Placements?
 
     /// The height below the bar with or without the labels.
     func height(labels: Bool) -> Double {
@@ -189,7 +222,8 @@ extension LinearScale {
             scale: self, range: c.range, marks: c.markedValueLabels.map { MarkKey($0) },
             size: context.endLabelSize, font: context.environment.font, fonts: ObjectIdentifier(context.fonts))
         if let known = measured.withLock({ $0[key] }) { return known }
-        let made = measureAnew(c, context: context)
+        var made = measureAnew(c, context: context)
+        made.placements = Placements()
         measured.withLock { table in
             if table.count >= 64 { table.removeAll(keepingCapacity: true) }
             table[key] = made
@@ -244,6 +278,26 @@ extension LinearScale {
     /// Places the measured scale under a bar whose value 0 is at `x0` and
     /// value 1 at `x1`, its top at `top`, inside `bounds` horizontally.
     func place(
+        _ m: MeasuredScale, _ c: GaugeStyleConfiguration, x0: Double, x1: Double, top: Double, labels: Bool,
+        bounds: Rect
+    ) -> ScalePart {
+        // Every draw, clip and damage computation asks again for the same
+        // scale: a kept measurement keeps its placements.
+        func make() -> ScalePart {
+            ScalePart(layout: placeAnew(m, c, x0: x0, x1: x1, top: top, labels: labels, bounds: bounds), style: self)
+        }
+        guard let memo = m.placements else { return make() }
+        let key = Placement(thresholds: c.thresholds, x0: x0, x1: x1, top: top, labels: labels, bounds: bounds)
+        if let known = memo.table.withLock({ $0[key] }) { return known }
+        let made = make()
+        memo.table.withLock { table in
+            if table.count >= 16 { table.removeAll(keepingCapacity: true) }
+            table[key] = made
+        }
+        return made
+    }
+
+    private func placeAnew(
         _ m: MeasuredScale, _ c: GaugeStyleConfiguration, x0: Double, x1: Double, top: Double, labels: Bool,
         bounds: Rect
     ) -> LinearScaleLayout {
@@ -354,11 +408,11 @@ extension LinearScale {
         _ l: LinearScaleLayout, _ c: GaugeStyleConfiguration, on canvas: Canvas, context: DrawContext
     ) {
         let fg = c.environment.foreground
-        for b in l.bands { canvas.fill(b.rect, paint: .solid(b.color)) }
-        let minor = Paint.solid(minorTicks.color ?? fg.opacity(0.6))
-        for t in l.minorTicks { canvas.fill(t, paint: minor) }
-        let major = Paint.solid(majorTicks.color ?? fg)
-        for t in l.majorTicks { canvas.fill(t, paint: major) }
+        for b in l.bands { canvas.fill(rects: [b.rect], paint: .solid(b.color)) }
+        // Ticks and the band are axis-aligned rectangles: exact coverage
+        // without the rasterizer's sweep.
+        canvas.fill(rects: l.minorTicks, paint: .solid(minorTicks.color ?? fg.opacity(0.6)))
+        canvas.fill(rects: l.majorTicks, paint: .solid(majorTicks.color ?? fg))
         let color = labels?.color ?? fg
         for label in l.labels {
             let content: GaugeLabel? =
@@ -421,3 +475,38 @@ private struct MeasureKey: Hashable {
 
 /// Scales already measured (fonts do not change while open); emptied at 64 entries.
 private let measured = Mutex<[MeasureKey: MeasuredScale]>([:])
+
+/// Where a measured scale was placed: what its placement depends on
+/// besides the measurement.
+struct Placement: Hashable {
+    var thresholds: Thresholds?
+    var x0: Double
+    var x1: Double
+    var top: Double
+    var labels: Bool
+    var bounds: Rect
+}
+
+/// A kept measurement's placements; emptied at 16 entries.
+final class Placements: Sendable {
+    let table = Mutex<[Placement: ScalePart]>([:])
+}
+
+/// A placed scale and the scale it draws: one object, so that copies of a
+/// ``LinearGaugeLayout`` (a key its repaints compare every frame) share it
+/// and compare it by identity first.
+final class ScalePart: Sendable, Hashable {
+    let layout: LinearScaleLayout
+    let style: LinearScale
+
+    init(layout: LinearScaleLayout, style: LinearScale) {
+        self.layout = layout.sealed()
+        self.style = style
+    }
+
+    static func == (a: ScalePart, b: ScalePart) -> Bool {
+        a === b || (a.layout == b.layout && a.style == b.style)
+    }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(layout) }
+}

@@ -28,9 +28,10 @@ public struct LinearGaugeLayout: Sendable, Hashable {
     /// The track: a horizontal capsule of the bar's thickness.
     public var bar: Rect
     /// The scale under the bar, or nil when there is none (or no room for it).
-    public var scale: LinearScaleLayout?
-    /// The scale drawn: the style's, or the marks-only one for marked values.
-    var scaleStyle: LinearScale?
+    public var scale: LinearScaleLayout? { scalePart?.layout }
+    /// The scale's layout and the scale drawn (the style's, or the
+    /// marks-only one for marked values), shared by copies of this layout.
+    var scalePart: ScalePart?
     /// How far inside the bar's ends values 0 and 1 lie (a marker travels
     /// between the centres of the bar's round ends).
     var valueInset: Double = 0
@@ -159,8 +160,7 @@ public struct LinearGaugeLayout: Sendable, Hashable {
         }
         layout.bar = Rect(x: a, y: row.midY - t / 2, width: max(0, b - a), height: t)
         if let measured, let scaleStyle {
-            layout.scaleStyle = scaleStyle
-            layout.scale = scaleStyle.place(
+            layout.scalePart = scaleStyle.place(
                 measured, c, x0: layout.x(for: 0), x1: layout.x(for: 1), top: row.maxY, labels: scaleLabels,
                 bounds: rect)
         }
@@ -169,8 +169,8 @@ public struct LinearGaugeLayout: Sendable, Hashable {
 
     /// Draws the scale, if any (a static part).
     func drawScale(_ c: GaugeStyleConfiguration, on canvas: Canvas, context: DrawContext) {
-        guard context.layers.contains(.static), let scale, let scaleStyle else { return }
-        scaleStyle.draw(scale, c, on: canvas, context: context)
+        guard context.layers.contains(.static), let part = scalePart else { return }
+        part.style.draw(part.layout, c, on: canvas, context: context)
     }
 
     /// A capacity bar: the track, the fill up to the value in `fill`, and the
@@ -189,15 +189,54 @@ public struct LinearGaugeLayout: Sendable, Hashable {
         drawLabels(c, on: canvas, context: context, labelAlignment: labels, currentAlignment: labels)
     }
 
-    /// The dynamic layer of a capacity bar: the fill and the current value.
-    func capacityLayering(_ c: GaugeStyleConfiguration, labels: HorizontalAlignment, context: DrawContext)
-        -> GaugeLayering
-    {
-        let fill = self.fill(for: c.value).map { [$0.insetBy(-1)] } ?? []
+    /// The dynamic layer of a capacity bar, in parts: the fill in `paint`
+    /// and the current value.
+    func capacityLayering(
+        _ c: GaugeStyleConfiguration, fill paint: Paint, labels: HorizontalAlignment, in rect: Rect,
+        context: DrawContext
+    ) -> GaugeLayering {
+        let f = fill(for: c.value)
+        let fill = GaugeLayering.DynamicPart(
+            bounds: f.map { [$0.insetBy(-1)] } ?? [], change: .key(AnyHashable(FillKey(rect: f, paint: paint)))
+        ) { canvas in
+            if let f { canvas.fillCapsule(f, paint: paint) }
+        }
         // The static layer is laid out by this layout, which may follow the current label's width.
-        return GaugeLayering(
-            staticKey: AnyHashable(self),
-            dynamicBounds: adding(currentBounds(c, context: context, alignment: labels), to: fill))
+        return layering(
+            staticKey: AnyHashable(self), indicator: fill, c, in: rect, context: context, alignment: labels)
+    }
+
+    /// A layering whose dynamic parts are `indicator` and the current value
+    /// (its glyphs, when it is text), so that a change repaints each where it
+    /// changes, without the other (a scale between them stays). Each part
+    /// draws clipped to the pixels `rect` touches, as the gauge does.
+    func layering(
+        staticKey: AnyHashable, indicator: GaugeLayering.DynamicPart, _ c: GaugeStyleConfiguration, in rect: Rect,
+        context: DrawContext, alignment: HorizontalAlignment
+    ) -> GaugeLayering {
+        let clip = IntRect(covering: rect)
+        var parts = [
+            GaugeLayering.DynamicPart(bounds: indicator.bounds, change: indicator.change) { canvas in
+                canvas.withClip(clip) { indicator.draw(canvas) }
+            }
+        ]
+        if let r = currentValueRect, let label = c.currentValueLabel {
+            let size = currentSize, fg = c.environment.foreground
+            guard let bounds = label.drawnBounds(in: r, context: context, pixelSize: size, alignment: alignment)
+            else { return GaugeLayering(staticKey: staticKey, dynamicBounds: nil) }
+            let change: GaugeLayering.DynamicPart.Change =
+                label.drawnGlyphs(in: r, context: context, pixelSize: size, alignment: alignment).map {
+                    .glyphs($0, color: fg)
+                } ?? .key(AnyHashable("\(label)"))
+            parts.append(
+                GaugeLayering.DynamicPart(bounds: bounds, change: change) { canvas in
+                    canvas.withClip(clip) {
+                        label.draw(
+                            in: r, on: canvas, context: context, pixelSize: size, color: fg, alignment: alignment)
+                    }
+                })
+        }
+        return GaugeLayering(staticKey: staticKey, dynamicBounds: parts.flatMap(\.bounds), dynamicParts: parts)
     }
 
     /// Draws whichever labels the layout placed (the current value in the
@@ -241,7 +280,7 @@ public struct LinearGaugeLayout: Sendable, Hashable {
             out.add(.maximumValue, l.drawnBounds(in: r, context: context, pixelSize: e, alignment: .trailing))
         }
         out.add(.currentValue, currentBounds(c, context: context, alignment: currentAlignment))
-        if let scale, let scaleStyle { out.add(.scale, scaleStyle.bounds(scale, c, context: context)) }
+        if let part = scalePart { out.add(.scale, part.style.bounds(part.layout, c, context: context)) }
         return out
     }
 
@@ -295,7 +334,13 @@ public struct LinearCapacityGaugeStyle: GaugeStyle {
     ///   - rect: The rectangle the gauge is drawn into, in pixels.
     ///   - context: The drawing context.
     public func layering(configuration c: Configuration, in rect: Rect, context: DrawContext) -> GaugeLayering {
-        layout(c, in: rect, context: context).capacityLayering(c, labels: .center, context: context)
+        let l = layout(c, in: rect, context: context)
+        return l.capacityLayering(c, fill: fillPaint(c, l), labels: .center, in: rect, context: context)
+    }
+
+    /// The fill's paint: the tint laid out over the whole bar.
+    private func fillPaint(_ c: Configuration, _ l: LinearGaugeLayout) -> Paint {
+        c.tint.linearPaint(from: Point(x: l.bar.minX, y: l.bar.midY), to: Point(x: l.bar.maxX, y: l.bar.midY))
     }
 
     /// Boxes around the parts this style draws for a gauge, by part.
@@ -318,9 +363,7 @@ public struct LinearCapacityGaugeStyle: GaugeStyle {
         }) {
             rect, canvas, context in
             let l = layout(c, in: rect, context: context)
-            let paint = c.tint.linearPaint(
-                from: Point(x: l.bar.minX, y: l.bar.midY), to: Point(x: l.bar.maxX, y: l.bar.midY))
-            l.drawCapacity(c, fill: paint, labels: .center, on: canvas, context: context)
+            l.drawCapacity(c, fill: fillPaint(c, l), labels: .center, on: canvas, context: context)
         }
     }
 }
@@ -384,11 +427,19 @@ public struct AccessoryLinearGaugeStyle: GaugeStyle {
     public func layering(configuration c: Configuration, in rect: Rect, context: DrawContext) -> GaugeLayering {
         let l = layout(c, in: rect, context: context)
         let p = l.marker(for: c.value)
-        let halo = Self.markerRadii(thickness: l.bar.height).halo
-        let marker = Rect(x: p.x - halo, y: p.y - halo, width: 2 * halo, height: 2 * halo).insetBy(-1)
-        return GaugeLayering(
-            staticKey: AnyHashable([AnyHashable(l), AnyHashable(along(c))]),
-            dynamicBounds: adding(l.currentBounds(c, context: context, alignment: .leading), to: [marker]))
+        let radii = Self.markerRadii(thickness: l.bar.height)
+        let box = Rect(x: p.x - radii.halo, y: p.y - radii.halo, width: 2 * radii.halo, height: 2 * radii.halo)
+        let background = c.environment.background, dot = c.tint.color(at: c.value)
+        let marker = GaugeLayering.DynamicPart(
+            bounds: [box.insetBy(-1)],
+            change: .key(AnyHashable([AnyHashable(p), AnyHashable(dot), AnyHashable(background)]))
+        ) { canvas in
+            canvas.fillDisc(center: p, radius: radii.halo, paint: .solid(background))
+            canvas.fillDisc(center: p, radius: radii.dot, paint: .solid(dot))
+        }
+        return l.layering(
+            staticKey: AnyHashable([AnyHashable(l), AnyHashable(along(c))]), indicator: marker, c, in: rect,
+            context: context, alignment: .leading)
     }
 
     /// Boxes around the parts this style draws for a gauge, by part.
@@ -478,7 +529,8 @@ public struct AccessoryLinearCapacityGaugeStyle: GaugeStyle {
     ///   - rect: The rectangle the gauge is drawn into, in pixels.
     ///   - context: The drawing context.
     public func layering(configuration c: Configuration, in rect: Rect, context: DrawContext) -> GaugeLayering {
-        layout(c, in: rect, context: context).capacityLayering(c, labels: .leading, context: context)
+        layout(c, in: rect, context: context).capacityLayering(
+            c, fill: .solid(c.tint.color(at: c.value)), labels: .leading, in: rect, context: context)
     }
 
     /// Boxes around the parts this style draws for a gauge, by part.
@@ -504,6 +556,12 @@ public struct AccessoryLinearCapacityGaugeStyle: GaugeStyle {
             l.drawCapacity(c, fill: .solid(c.tint.color(at: c.value)), labels: .leading, on: canvas, context: context)
         }
     }
+}
+
+/// What a capacity bar's fill paints: its rectangle in its paint.
+private struct FillKey: Hashable {
+    var rect: Rect?
+    var paint: Paint
 }
 
 /// A linear gauge's size when offered `proposal`: the width offered (the bar
