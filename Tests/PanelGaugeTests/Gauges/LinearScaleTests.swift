@@ -100,6 +100,41 @@ import Testing
         #expect(worst <= 2, "style \(k): worst pixel off by \(worst) at \(at), bar \(l.bar)")
     }
 
+    /// Marked values without a scale: a major tick at each value (0, 33 and
+    /// 100 of 0...100), the exact area of a 1 x 5.4 px rectangle from 3 px
+    /// under the bar, nothing else above the labels; the labels' row is
+    /// not compared (text). Tolerance as above.
+    @Test func markTicksAreExactRectanglesAtTheirValues() throws {
+        var g = try Self.gauge(LinearCapacityGaugeStyle()).environment {
+            $0.foreground = .white
+            $0.background = .black
+        }
+        g.valueFormat = nil
+        g.markedValueLabels = [GaugeLabel("E").tag(0), GaugeLabel("a third").tag(33), GaugeLabel("F").tag(100)]
+        let rect = Rect(x: 2.6, y: 1, width: 231.7, height: 62)
+        let l = try Self.layout(g, in: rect)
+        let s = try #require(l.scale)
+        #expect(s.labels.count == 3)
+        let img = Image(width: 240, height: 64)
+        let canvas = Canvas(surface: img.surface)
+        canvas.clear(.black)
+        g.draw(in: rect, on: canvas, layers: .static)
+        let top = l.bar.maxY + 3
+        let ticks = [0.0, 0.33, 1].map { v in
+            Rect(x: l.bar.minX + v * l.bar.width - 0.5, y: top, width: 1, height: 0.15 * 36)
+        }
+        let labelsTop = try #require(s.labels.map(\.box.minY).min())
+        var worst = 0.0
+        for y in Int(l.bar.maxY.rounded(.up))..<Int(labelsTop) {
+            for x in 0..<240 {
+                let covered: Double = ticks.reduce(0) { $0 + Self.area($1, x, y) }
+                let want = 255 * min(1, covered)
+                worst = max(worst, abs(Double(img.surface.pixel(x: x, y: y).red) - want))
+            }
+        }
+        #expect(worst <= 2, "worst pixel off by \(worst)")
+    }
+
     /// At every width from 40 to 800 px and several heights, over ranges
     /// with round steps and without, no two numbers come within their gap,
     /// none leaves the gauge, both ends keep theirs when any is shown, and
