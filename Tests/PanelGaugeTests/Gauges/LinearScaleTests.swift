@@ -218,6 +218,12 @@ import Testing
         #expect(s.majorTicks.count == 13)
         #expect(!s.majorTicks.contains { abs($0.midX - l.x(for: 230.0 / 240)) < 1e-9 })
 
+        // A label wider than the gauge is cut to its width, inside it.
+        var wide = try Self.gauge(LinearCapacityGaugeStyle())
+        wide.markedValueLabels = [GaugeLabel.text(String(repeating: "very long mark ", count: 20)).tag(50)]
+        let w = try #require(try Self.layout(wide, in: Rect(x: 10, y: 0, width: 120, height: 80)).scale)
+        #expect(w.labels.count == 1 && w.labels[0].box.minX >= 10 && w.labels[0].box.maxX <= 130)
+
         // Without a scale, the marks alone: a tick and a label each.
         var bare = try Self.gauge(AccessoryLinearCapacityGaugeStyle())
         bare.markedValueLabels = [GaugeLabel("E").tag(0), GaugeLabel("F").tag(100)]

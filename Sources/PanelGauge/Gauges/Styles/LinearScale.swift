@@ -354,7 +354,8 @@ extension LinearScale {
         let labelTop = y + m.tickDepth + m.gapLabel
         var placed: [LinearScaleLayout.Label] = []
         for k in m.texts.indices {
-            let w = m.widths[k]
+            // (A label wider than the gauge is cut to its width, with an ellipsis.)
+            let w = min(m.widths[k], bounds.width)
             let left = min(max(bounds.minX, x(m.positions[k]) - w / 2), bounds.maxX - w)
             placed.append(
                 LinearScaleLayout.Label(
