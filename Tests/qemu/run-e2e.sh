@@ -728,7 +728,7 @@ case_twocards() {
     SCREEN=hdmi
     start_paneld panel800-bypath.json auto
     send_values "cpu=37" "mem 64"
-    render_at two-bypath panel800.json 1024x768 cpu=37 mem=64
+    render_at two-bypath panel800-bypath.json 1024x768 cpu=37 mem=64
     expect_screen by-path-link "$WORK/two-bypath.png"
     guest_ok "cat /tmp/paneld.log; grep -q 'output: DRM /dev/dri/card0 Virtual-[0-9]* 1024x768' /tmp/paneld.log"
     stop_paneld
