@@ -90,7 +90,8 @@ import Testing
             for x in 0..<240 {
                 let cov =
                     white.reduce(0) { $0 + Self.area($1, x, y) } + 0.6 * grey.reduce(0) { $0 + Self.area($1, x, y) }
-                let want = 255 * min(1, cov)
+                // (Swift 6.0.3 finds `255 * min(1, x)` ambiguous.)
+                let want: Double = 255.0 * (cov < 1 ? cov : 1)
                 let got = Double(img.surface.pixel(x: x, y: y).red)
                 if abs(got - want) > worst { (worst, at) = (abs(got - want), (x, y)) }
                 if want > 0 { checked += 1 }
@@ -128,7 +129,7 @@ import Testing
         for y in Int(l.bar.maxY.rounded(.up))..<Int(labelsTop) {
             for x in 0..<240 {
                 let covered: Double = ticks.reduce(0) { $0 + Self.area($1, x, y) }
-                let want = 255 * min(1, covered)
+                let want: Double = 255.0 * (covered < 1 ? covered : 1)
                 worst = max(worst, abs(Double(img.surface.pixel(x: x, y: y).red) - want))
             }
         }
