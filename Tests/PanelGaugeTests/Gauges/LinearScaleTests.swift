@@ -261,6 +261,20 @@ import Testing
         }
     }
 
+    /// A dial keeps its marks in value order whatever their order in the
+    /// gauge, also when one finds no place (a label too wide for the dial).
+    @Test func aDialKeepsItsMarksInValueOrder() throws {
+        var g = try Self.gauge(DialGaugeStyle())
+        g.markedValueLabels = [
+            GaugeLabel.text(String(repeating: "far too wide ", count: 8)).tag(50), GaugeLabel("F").tag(100),
+            GaugeLabel("E").tag(0),
+        ]
+        let l = try #require(g.dialLayout(in: Rect(x: 0, y: 0, width: 240, height: 240)))
+        let values = l.labels.map { g.markedValueLabels[$0.tick].value }
+        #expect(values == [0, 100], "\(l.labels)")
+        #expect(l.marksLeftOut == 1)
+    }
+
     /// The scale is static: a value change damages only the fill or the
     /// marker and the current value, never the scale.
     @Test(arguments: 0..<3)

@@ -809,7 +809,10 @@ extension DialLayout {
         if showsMarks {
             // In order of value, a mark too close to one kept is left out
             // (the last keeps its place over its neighbour).
-            let order = placed.indices.sorted { positions[$0] < positions[$1] }
+            // (`placed` holds only the labels that found a place: sort by each one's mark.)
+            let order = placed.indices.sorted {
+                c.markedValueLabels[placed[$0].tick].value < c.markedValueLabels[placed[$1].tick].value
+            }
             for (n, i) in order.enumerated() {
                 if !Self.apart(labels + [placed[i]], gap: gap) {
                     guard n == order.count - 1, labels.count > 1 else { continue }
