@@ -35,3 +35,31 @@ extension GaugeLabel {
         MarkedValueLabel(value: Double(value), label: self)
     }
 }
+
+extension GaugeStyleConfiguration {
+    /// The marked values a style can show: those in the range, with their
+    /// indices in ``markedValueLabels``.
+    var marksInRange: [(offset: Int, element: MarkedValueLabel)] {
+        markedValueLabels.enumerated().filter { $0.element.value.isFinite && range.contains($0.element.value) }
+    }
+}
+
+/// Marks' labels thinned as every style with a scale thins them: in the
+/// order `before` gives (their values'), a label that does not `fit` beside
+/// those kept is left out, but the last one keeps its place over the one
+/// kept before it.
+func thinnedMarks<Label>(_ placed: [Label], before: (Label, Label) -> Bool, fits: ([Label], Label) -> Bool)
+    -> [Label]
+{
+    let order = placed.sorted(by: before)
+    var kept: [Label] = []
+    for (n, label) in order.enumerated() {
+        if !fits(kept, label) {
+            guard n == order.count - 1, kept.count > 1 else { continue }
+            kept.removeLast()
+            if !fits(kept, label) { continue }
+        }
+        kept.append(label)
+    }
+    return kept
+}

@@ -697,9 +697,7 @@ extension DialLayout {
         // Each text's normalized position, and its tick (or mark) index.
         var positions: [Double] = [], indices: [Int] = []
         // The gauge's marked values take the place of the numbers.
-        let markedValues = c.markedValueLabels.enumerated().filter {
-            $0.element.value.isFinite && c.range.contains($0.element.value)
-        }
+        let markedValues = c.marksInRange
         marksLeftOut = c.markedValueLabels.count - markedValues.count
         showsMarks = !c.markedValueLabels.isEmpty
         marks = []
@@ -809,18 +807,9 @@ extension DialLayout {
         if showsMarks {
             // In order of value, a mark too close to one kept is left out
             // (the last keeps its place over its neighbour).
-            // (`placed` holds only the labels that found a place: sort by each one's mark.)
-            let order = placed.indices.sorted {
-                c.markedValueLabels[placed[$0].tick].value < c.markedValueLabels[placed[$1].tick].value
-            }
-            for (n, i) in order.enumerated() {
-                if !Self.apart(labels + [placed[i]], gap: gap) {
-                    guard n == order.count - 1, labels.count > 1 else { continue }
-                    labels.removeLast()
-                    if !Self.apart(labels + [placed[i]], gap: gap) { continue }
-                }
-                labels.append(placed[i])
-            }
+            labels = thinnedMarks(
+                placed, before: { c.markedValueLabels[$0.tick].value < c.markedValueLabels[$1.tick].value },
+                fits: { Self.apart($0 + [$1], gap: gap) })
             labelStep = labels.isEmpty ? 0 : 1
             marksLeftOut += markedValues.count - labels.count
             // A major tick at each mark shown.

@@ -247,11 +247,9 @@ extension LinearScale {
         let span = c.range.upperBound - c.range.lowerBound
         if !c.markedValueLabels.isEmpty {
             m.marks = true
-            for (i, mark) in c.markedValueLabels.enumerated() {
-                guard mark.value.isFinite, c.range.contains(mark.value) else {
-                    m.marksLeftOut += 1
-                    continue
-                }
+            let shown = c.marksInRange
+            m.marksLeftOut = c.markedValueLabels.count - shown.count
+            for (i, mark) in shown {
                 m.texts.append(mark.label.text)
                 m.widths.append(mark.label.size(pixelSize: size, context: context).width + 1)
                 m.positions.append((mark.value - c.range.lowerBound) / span)
@@ -324,7 +322,7 @@ extension LinearScale {
             }
         }
 
-        // Ticks: the scale's, and one at each marked value.
+        // The scale's ticks (a marked value's comes with its label, below).
         let majorLength = max(0, majorTicks.length * m.unit)
         let majorWidth = max(majorTicks.minimumWidth, majorTicks.width * m.unit)
         func tick(_ p: Double, _ w: Double, _ l: Double) -> Rect { Rect(x: x(p) - w / 2, y: y, width: w, height: l) }
@@ -368,22 +366,10 @@ extension LinearScale {
         if m.marks {
             // Marks in order of value; one too close to the last kept one is
             // left out, but the last mark keeps its place over its neighbour.
-            let order = placed.indices.sorted { m.positions[$0] < m.positions[$1] }
-            var kept: [LinearScaleLayout.Label] = []
-            for (n, i) in order.enumerated() {
-                let label = placed[i]
-                if let last = kept.last, !apart(last, label) {
-                    if n == order.count - 1 && kept.count > 1 {
-                        kept.removeLast()
-                        if let before = kept.last, !apart(before, label) { continue }
-                    } else {
-                        continue
-                    }
-                }
-                kept.append(label)
-            }
+            let kept = thinnedMarks(
+                placed, before: { c.markedValueLabels[$0.index].value < c.markedValueLabels[$1.index].value },
+                fits: { kept, label in kept.last.map { apart($0, label) } ?? true })
             out.labels = kept
-            out.showsMarks = true
             out.labelStep = kept.isEmpty ? 0 : 1
             out.marksLeftOut += placed.count - kept.count
             // A major tick at each mark shown (one on a scale's tick adds none).

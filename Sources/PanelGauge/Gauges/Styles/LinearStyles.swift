@@ -308,7 +308,7 @@ public struct LinearCapacityGaugeStyle: GaugeStyle {
     /// end labels: the scale's numbers take their place.
     public func shownLabels(configuration c: Configuration) -> GaugeLabelKinds {
         let all = GaugeLabelKinds(of: c)
-        return scale != nil || !c.markedValueLabels.isEmpty ? all.subtracting([.minimumValue, .maximumValue]) : all
+        return drawsScale(c) ? all.subtracting([.minimumValue, .maximumValue]) : all
     }
 
     /// Where the parts of a gauge in this style go inside a rectangle.
@@ -414,7 +414,7 @@ public struct AccessoryLinearGaugeStyle: GaugeStyle {
     /// the place of end labels.
     public func shownLabels(configuration c: Configuration) -> GaugeLabelKinds {
         let ends = GaugeLabelKinds(of: c).intersection([.minimumValue, .maximumValue])
-        if scale != nil || !c.markedValueLabels.isEmpty { return GaugeLabelKinds(of: c).intersection(.currentValue) }
+        if drawsScale(c) { return GaugeLabelKinds(of: c).intersection(.currentValue) }
         return ends.isEmpty ? .currentValue : ends
     }
 
@@ -503,7 +503,7 @@ public struct AccessoryLinearCapacityGaugeStyle: GaugeStyle {
     /// end labels: the scale's numbers take their place.
     public func shownLabels(configuration c: Configuration) -> GaugeLabelKinds {
         let all = GaugeLabelKinds(of: c)
-        return scale != nil || !c.markedValueLabels.isEmpty ? all.subtracting([.minimumValue, .maximumValue]) : all
+        return drawsScale(c) ? all.subtracting([.minimumValue, .maximumValue]) : all
     }
 
     /// Where the parts of a gauge in this style go inside a rectangle.
@@ -594,6 +594,13 @@ protocol LinearLaidOut: GaugeStyle {
 public protocol LinearScaled: GaugeStyle {
     /// The scale under the bar, or nil for none.
     var scale: LinearScale? { get }
+}
+
+extension LinearScaled {
+    /// Whether the style draws a scale for `c`: its own, or ticks and labels
+    /// at the gauge's marked values alone (``LinearGaugeLayout`` lays out the
+    /// same choice).
+    func drawsScale(_ c: GaugeStyleConfiguration) -> Bool { scale != nil || !c.markedValueLabels.isEmpty }
 }
 
 extension LinearCapacityGaugeStyle: LinearScaled {}
