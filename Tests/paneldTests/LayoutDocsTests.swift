@@ -60,6 +60,23 @@ import Testing
         }
     }
 
+    /// The linear styles' own keys are gauge keys, each refused on another style and read on each linear style.
+    @Test func theLinearKeysAreGaugeKeysOnlyALinearGaugeAccepts() {
+        #expect(LayoutKeys.linearOnly.allSatisfy(LayoutKeys.gauge.contains))
+        for key in LayoutKeys.linearOnly {
+            for style in ["ring", "dial", "stepped", "accessoryCircular"] {
+                let found = issues(##"{"gauges": [{"name": "a", "style": "\##(style)", "\##(key)": "vertical"}]}"##)
+                #expect(
+                    found.contains { $0.path == "gauges[0].\(key)" && $0.message.hasPrefix("only a linear gauge") },
+                    "\(style): \(found)")
+            }
+            for style in ["linearCapacity", "accessoryLinear", "accessoryLinearCapacity"] {
+                let found = issues(##"{"gauges": [{"name": "a", "style": "\##(style)", "\##(key)": "vertical"}]}"##)
+                #expect(found.isEmpty, "\(style): \(found)")
+            }
+        }
+    }
+
     /// The reader refuses a key of no list: what the document's tables are checked against is what it accepts.
     @Test func theReaderRefusesAKeyOutsideItsLists() throws {
         let probes: [(json: String, path: String)] = [

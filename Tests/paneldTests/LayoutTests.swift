@@ -680,6 +680,54 @@ private func layout(_ json: String) throws -> Layout { try LayoutReader.parse(Ar
         #expect(found.count == 6, "\(found)")
     }
 
+    /// `orientation` stands each linear style upright; a bad value, or the
+    /// key on another style, is an error; a cell too narrow for the scale
+    /// beside a vertical bar says so in terms of width.
+    @Test func readsVerticalBarsWithTheirErrorsAndWarnings() throws {
+        let l = try layout(
+            """
+            {"gauges": [{"name": "a", "style": "linearCapacity", "orientation": "vertical", "rect": [0, 0, 120, 240]},
+              {"name": "b", "style": "accessoryLinear", "orientation": "vertical", "rect": [120, 0, 120, 240]},
+              {"name": "c", "style": "accessoryLinearCapacity", "orientation": "horizontal", "rect": [240, 0, 120, 240]},
+              {"name": "d", "style": "bar", "orientation": "vertical", "rect": [360, 0, 8, 240], "scale": true,
+               "labelSize": 12},
+              {"name": "e", "style": "bar", "orientation": "vertical", "rect": [400, 0, 62, 120],
+               "range": [0, 12000], "scale": {"majorTicks": 13}, "labelSize": 12},
+              {"name": "f", "style": "bar", "orientation": "vertical", "rect": [470, 0, 40, 240], "scale": true,
+               "labelSize": 12}]}
+            """)
+        #expect((l.gauges[0].gauge.style as? LinearCapacityGaugeStyle)?.axis == .vertical)
+        #expect((l.gauges[1].gauge.style as? AccessoryLinearGaugeStyle)?.axis == .vertical)
+        #expect((l.gauges[2].gauge.style as? AccessoryLinearCapacityGaugeStyle)?.axis == .horizontal)
+        let found = l.warnings.map(\.description)
+        for want in [
+            "gauges[3].scale: no room for the scale beside a 8x240 bar: not shown (a wider rect or cell has room)",
+            "gauges[4].scale: scale numbers would overlap on a 62x120 bar: every",
+            "gauges[5].scale: scale numbers do not fit a 40x240 bar: none shown (fewer major ticks, or a wider rect",
+        ] {
+            #expect(found.contains { $0.contains(want) }, "\(want) not in \(found)")
+        }
+        #expect(found.count == 3, "\(found)")
+
+        for (json, message) in [
+            (
+                ##"{"gauges": [{"name": "a", "style": "bar", "orientation": "upright"}]}"##,
+                "gauges[0].orientation: 'upright' is not 'horizontal' or 'vertical'"
+            ),
+            (
+                ##"{"gauges": [{"name": "a", "style": "bar", "orientation": 1}]}"##,
+                "gauges[0].orientation: expected a string"
+            ),
+            (
+                ##"{"gauges": [{"name": "a", "style": "dial", "orientation": "vertical"}]}"##,
+                "gauges[0].orientation: only a linear gauge (linearCapacity, accessoryLinear, accessoryLinearCapacity) has an orientation"
+            ),
+        ] {
+            let got = issues(json).map(\.description)
+            #expect(got.contains { $0.hasSuffix(message) || $0.contains(message + ",") }, "\(message) not in \(got)")
+        }
+    }
+
     /// Thresholds are the dial's sections from the first step on; below it, no section.
     @Test func thresholdsAreSectionsFromTheFirstStep() throws {
         let l = try layout(

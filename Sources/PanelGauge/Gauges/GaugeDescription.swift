@@ -54,10 +54,12 @@ public struct GaugeDescription: Sendable, Decodable {
         public static let gauge = [
             "style", "range", "label", "units", "tint", "gradient", "interpolation", "thresholds", "format",
             "segments", "minimumLabel", "maximumLabel", "labelSize", "title", "scale", "sections", "needle",
-            "valueArc", "markedLabels",
+            "valueArc", "markedLabels", "orientation",
         ]
         /// The gauge keys only a dial accepts (on another style they are errors).
         public static let dialOnly = ["needle", "valueArc"]
+        /// The gauge keys only the linear styles accept (on another style they are errors).
+        public static let linearOnly = ["orientation"]
         /// The gauge keys of a scale, which a dial and the linear styles accept
         /// (on another style they are errors).
         public static let scaled = ["scale", "sections"]
@@ -305,6 +307,19 @@ private struct GaugeReader {
             dial.majorTicks.count = DialGaugeStyle.Ticks.roundCount(for: range) ?? dial.majorTicks.count
             dialOptions(m, path, into: &dial)
         }
+        for key in GaugeDescription.Keys.linearOnly where m[key] != nil && !linear {
+            fail(
+                m[key], join(path, key),
+                "only a linear gauge (linearCapacity, accessoryLinear, accessoryLinearCapacity) has an \(key)")
+        }
+        var axis = Axis.horizontal
+        if let o = string(m["orientation"], join(path, "orientation")) {
+            if let a = Axis(rawValue: o) {
+                axis = a
+            } else {
+                fail(m["orientation"], join(path, "orientation"), "'\(o)' is not 'horizontal' or 'vertical'")
+            }
+        }
         let linearScale = linear ? linearScaleOptions(m, path) : nil
         let marks = markedLabels(m["markedLabels"], join(path, "markedLabels"), range: range)
         let label = string(m["label"], join(path, "label"))
@@ -386,12 +401,11 @@ private struct GaugeReader {
                 checkedValue: range.lowerBound, range: range, label: label.map(GaugeLabel.text),
                 current: nil, minimum: minimumLabel.map(GaugeLabel.text), maximum: maximumLabel.map(GaugeLabel.text))
             g.style = style == .dial ? dial : style.style(segments: segments)
-            if let linearScale {
-                switch style {
-                case .linearCapacity: g.style = LinearCapacityGaugeStyle(scale: linearScale)
-                case .accessoryLinear: g.style = AccessoryLinearGaugeStyle(scale: linearScale)
-                default: g.style = AccessoryLinearCapacityGaugeStyle(scale: linearScale)
-                }
+            switch style {
+            case .linearCapacity: g.style = LinearCapacityGaugeStyle(scale: linearScale, axis: axis)
+            case .accessoryLinear: g.style = AccessoryLinearGaugeStyle(scale: linearScale, axis: axis)
+            case .accessoryLinearCapacity: g.style = AccessoryLinearCapacityGaugeStyle(scale: linearScale, axis: axis)
+            default: break
             }
             g.markedValueLabels = marks
             // A gradient (the object's, or the style's default one) mixes in Oklab

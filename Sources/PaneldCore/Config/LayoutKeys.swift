@@ -28,6 +28,8 @@ enum LayoutKeys {
     static let clock = ["name", "kind", "rect", "cell", "format", "size", "align", "color"]
     /// The gauge keys only a dial accepts (on another style they are errors).
     static let dialOnly = GaugeDescription.Keys.dialOnly
+    /// The gauge keys only the linear styles accept.
+    static let linearOnly = GaugeDescription.Keys.linearOnly
     /// The gauge keys of a scale, which a dial and the linear styles accept.
     static let scaled = GaugeDescription.Keys.scaled
     /// A gauge's `"cell"`.

@@ -871,11 +871,13 @@ private struct Checker {
         guard let cell, let l = g.linearLayout(in: Rect(cell)) else { return }
         let size = "\(cell.width)x\(cell.height)"
         let scaled = (g.style as? any LinearScaled)?.scale != nil
+        // (Beside a vertical bar the scale's numbers need width, under a horizontal one height.)
+        let (place, room) = l.axis == .vertical ? ("beside", "wider") : ("under", "taller")
         guard let s = l.scale else {
             if scaled || !g.markedValueLabels.isEmpty {
                 warn(
                     scaled ? v : marks ?? v, path + (scaled ? ".scale" : ".markedLabels"),
-                    "no room for the scale under a \(size) bar: not shown (a taller rect or cell has room)")
+                    "no room for the scale \(place) a \(size) bar: not shown (a \(room) rect or cell has room)")
             }
             return
         }
@@ -884,7 +886,7 @@ private struct Checker {
         } else if s.majorCount >= 2, s.labelStep == 0 {
             warn(
                 v, path + ".scale",
-                "scale numbers do not fit a \(size) bar: none shown (fewer major ticks, or a taller rect or cell, may fit)"
+                "scale numbers do not fit a \(size) bar: none shown (fewer major ticks, or a \(room) rect or cell, may fit)"
             )
         } else if s.labelStep > 1 {
             let nth = s.labelStep == 2 ? "2nd" : s.labelStep == 3 ? "3rd" : "\(s.labelStep)th"

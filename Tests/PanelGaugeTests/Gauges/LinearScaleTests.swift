@@ -11,10 +11,17 @@ import Testing
 /// each other, another part or the gauge's edges, marks in the place of
 /// numbers, and a scale that stays in the static layer.
 @Suite struct LinearScaleTests {
+    /// The three styles with a scale, horizontal, then vertical.
     static let linearStyles: [(String, any GaugeStyle)] = [
         ("linearCapacity", LinearCapacityGaugeStyle(scale: LinearScale())),
         ("accessoryLinear", AccessoryLinearGaugeStyle(scale: LinearScale())),
         ("accessoryLinearCapacity", AccessoryLinearCapacityGaugeStyle(scale: LinearScale())),
+        ("linearCapacity vertical", LinearCapacityGaugeStyle(scale: LinearScale(), axis: .vertical)),
+        ("accessoryLinear vertical", AccessoryLinearGaugeStyle(scale: LinearScale(), axis: .vertical)),
+        (
+            "accessoryLinearCapacity vertical",
+            AccessoryLinearCapacityGaugeStyle(scale: LinearScale(), axis: .vertical)
+        ),
     ]
 
     static func gauge(
@@ -41,53 +48,80 @@ import Testing
         return max(0, w) * max(0, h)
     }
 
-    /// Every pixel under the bar of a 0...100 scale (labels off) is the
+    /// Every pixel beside the bar of a 0...100 scale (labels off) is the
     /// exact area of the ticks in it: major ticks white at 0, 10 ... 100,
     /// 1 px wide (`0.025 U`, at least 1), `0.15 U` long; four minor ticks
     /// between, at 60 % white, 0.75 px wide, `0.08 U` long; `U` = 36 px for
-    /// 12 px labels; their top `max(2, 0.25 x 12)` = 3 px under the bar. The
-    /// places come from the values and the bar, not from the scale's
-    /// layout. Tolerance: 2 of 255, the rasterizer's 1/256 px positions and
-    /// the 8-bit rounding of coverage times opacity.
-    @Test(arguments: [0, 1, 2])
+    /// 12 px labels; they start `max(2, 0.25 x 12)` = 3 px under a
+    /// horizontal bar's row, or right of a vertical one's (cases 3 to 5:
+    /// value 0 at the bottom). The places come from the values and the bar,
+    /// not from the scale's layout. Tolerance: 2 of 255, the rasterizer's
+    /// 1/256 px positions and the 8-bit rounding of coverage times opacity.
+    @Test(arguments: 0..<6)
     func ticksAreExactRectanglesAtTheirValues(_ k: Int) throws {
         var scale = LinearScale()
         scale.labels = nil
+        let axis: Axis = k < 3 ? .horizontal : .vertical
         let style: any GaugeStyle =
-            switch k {
-            case 0: LinearCapacityGaugeStyle(scale: scale)
-            case 1: AccessoryLinearGaugeStyle(scale: scale)
-            default: AccessoryLinearCapacityGaugeStyle(scale: scale)
+            switch k % 3 {
+            case 0: LinearCapacityGaugeStyle(scale: scale, axis: axis)
+            case 1: AccessoryLinearGaugeStyle(scale: scale, axis: axis)
+            default: AccessoryLinearCapacityGaugeStyle(scale: scale, axis: axis)
             }
         var g = try Self.gauge(style).environment {
             $0.foreground = .white; $0.background = .black
         }
         g.valueFormat = nil
-        let rect = Rect(x: 3.3, y: 2, width: 231.4, height: 60)
+        let rect =
+            axis == .horizontal
+            ? Rect(x: 3.3, y: 2, width: 231.4, height: 60) : Rect(x: 2, y: 3.3, width: 60, height: 231.4)
+        let (W, H) = axis == .horizontal ? (240, 64) : (64, 240)
         let l = try Self.layout(g, in: rect)
-        let img = Image(width: 240, height: 64)
+        let img = Image(width: W, height: H)
         let canvas = Canvas(surface: img.surface)
         canvas.clear(.black)
         g.draw(in: rect, on: canvas, layers: .static)
 
-        // Values 0 and 1 at the fill's ends, or the marker's travel's.
-        let inset = k == 1 ? l.bar.height / 2 : 0
-        let x0 = l.bar.minX + inset, x1 = l.bar.maxX - inset
-        let rowTop = max(
-            l.bar.maxY, k == 1 ? l.bar.midY + AccessoryLinearGaugeStyle.markerRadii(thickness: l.bar.height).halo : 0)
-        let top = rowTop + 3
+        // Values 0 and 1 at the fill's ends, or the marker's travel's; the
+        // row across the bar is the marker's halo, else the bar.
+        let marker = k % 3 == 1
         var white: [Rect] = [], grey: [Rect] = []
-        for i in 0...50 {
-            let x = x0 + Double(i) / 50 * (x1 - x0)
-            if i % 5 == 0 {
-                white.append(Rect(x: x - 0.5, y: top, width: 1, height: 0.15 * 36))
-            } else {
-                grey.append(Rect(x: x - 0.375, y: top, width: 0.75, height: 0.08 * 36))
+        var rowEnd: Double
+        if axis == .horizontal {
+            let inset = marker ? l.bar.height / 2 : 0
+            let x0 = l.bar.minX + inset, x1 = l.bar.maxX - inset
+            let halo = AccessoryLinearGaugeStyle.markerRadii(thickness: l.bar.height).halo
+            rowEnd = max(l.bar.maxY, marker ? l.bar.midY + halo : 0)
+            for i in 0...50 {
+                let x = x0 + Double(i) / 50 * (x1 - x0)
+                if i % 5 == 0 {
+                    white.append(Rect(x: x - 0.5, y: rowEnd + 3, width: 1, height: 0.15 * 36))
+                } else {
+                    grey.append(Rect(x: x - 0.375, y: rowEnd + 3, width: 0.75, height: 0.08 * 36))
+                }
+            }
+        } else {
+            let inset = marker ? l.bar.width / 2 : 0
+            let y0 = l.bar.maxY - inset, y1 = l.bar.minY + inset
+            let halo = AccessoryLinearGaugeStyle.markerRadii(thickness: l.bar.width).halo
+            rowEnd = max(l.bar.maxX, marker ? l.bar.midX + halo : 0)
+            for i in 0...50 {
+                let y = y0 + Double(i) / 50 * (y1 - y0)
+                if i % 5 == 0 {
+                    white.append(Rect(x: rowEnd + 3, y: y - 0.5, width: 0.15 * 36, height: 1))
+                } else {
+                    grey.append(Rect(x: rowEnd + 3, y: y - 0.375, width: 0.08 * 36, height: 0.75))
+                }
             }
         }
         var worst = 0.0, checked = 0, at = (0, 0)
-        for y in Int(rowTop.rounded(.up))..<64 {
-            for x in 0..<240 {
+        let region =
+            axis == .horizontal
+            ? (xs: 0..<W, ys: Int(rowEnd.rounded(.up))..<H)
+            // (Beside the bar's column: the title line above it is not compared.)
+            : (xs: Int(rowEnd.rounded(.up))..<W, ys: Int(l.bar.minY) - 2..<Int(l.bar.maxY) + 3)
+        for y in region.ys {
+            for x in region.xs {
                 let cov =
                     white.reduce(0) { $0 + Self.area($1, x, y) } + 0.6 * grey.reduce(0) { $0 + Self.area($1, x, y) }
                 // (Swift 6.0.3 finds `255 * min(1, x)` ambiguous.)
@@ -140,7 +174,7 @@ import Testing
     /// with round steps and without, no two numbers come within their gap,
     /// none leaves the gauge, both ends keep theirs when any is shown, and
     /// no part of the gauge meets the scale.
-    @Test(arguments: 0..<3)
+    @Test(arguments: 0..<6)
     func numbersNeverMeetEachOtherOrTheEdges(_ k: Int) throws {
         let (name, style) = Self.linearStyles[k]
         let ranges: [(ClosedRange<Double>, ValueFormat)] = [
@@ -149,9 +183,15 @@ import Testing
             (0...4, .number(decimals: 2)), (0...1, .percent()),
         ]
         var shownSomewhere = 0
+        // A horizontal bar's length follows the width, a vertical one's the height.
+        let vertical = k >= 3
+        let sizes =
+            stride(from: 40.0, through: 800, by: 23).flatMap { long in
+                [30.0, 60, 120].map { short in vertical ? (short, long) : (long, short) }
+            }
         for (range, format) in ranges {
-            for w in stride(from: 40.0, through: 800, by: 23) {
-                for h in [30.0, 60, 120] {
+            for (w, h) in sizes {
+                do {
                     let rect = Rect(x: 0, y: 0, width: w, height: h)
                     let g = try Self.gauge(style, range: range, value: range.upperBound, format: format).typeScale(
                         TypeScale())
@@ -164,12 +204,14 @@ import Testing
                         #expect((s.majorCount - 1) % s.labelStep == 0, "\(where_)")
                     }
                     for (a, b) in zip(s.labels, s.labels.dropFirst()) {
-                        #expect(b.box.minX - a.box.maxX >= 2 - 1e-9, "\(where_): \(a) meets \(b)")
+                        // (Value order: left to right, or bottom to top.)
+                        let apart = vertical ? a.box.minY - b.box.maxY : b.box.minX - a.box.maxX
+                        #expect(apart >= 2 - 1e-9, "\(where_): \(a) meets \(b)")
                     }
                     for label in s.labels {
                         #expect(
-                            label.box.minX >= -1e-9 && label.box.maxX <= w + 1e-9 && label.box.maxY <= h + 1e-9,
-                            "\(where_): \(label) leaves the gauge")
+                            label.box.minX >= -1e-9 && label.box.maxX <= w + 1e-9 && label.box.minY >= -1e-9
+                                && label.box.maxY <= h + 1e-9, "\(where_): \(label) leaves the gauge")
                     }
                     let parts = g.partBounds(in: rect)
                     #expect(
@@ -212,12 +254,12 @@ import Testing
         #expect(s.labels.map(\.text) == ["empty", "half", "full"])
         #expect(s.marksLeftOut == 2)
         let half = try #require(s.labels.first { $0.text == "half" })
-        #expect(abs(half.box.midX - l.x(for: 0.5)) < 1e-9)
-        #expect(s.majorTicks.contains { abs($0.midX - l.x(for: 0.5)) < 1e-9 })
+        #expect(abs(half.box.midX - l.position(for: 0.5)) < 1e-9)
+        #expect(s.majorTicks.contains { abs($0.midX - l.position(for: 0.5)) < 1e-9 })
         // 13 round ticks (every 20): 0, 120 and 240 are on them, and the
         // mark at 230, whose label is left out, has no tick either.
         #expect(s.majorTicks.count == 13)
-        #expect(!s.majorTicks.contains { abs($0.midX - l.x(for: 230.0 / 240)) < 1e-9 })
+        #expect(!s.majorTicks.contains { abs($0.midX - l.position(for: 230.0 / 240)) < 1e-9 })
 
         // A label wider than the gauge is cut to its width, inside it.
         var wide = try Self.gauge(LinearCapacityGaugeStyle())
@@ -277,10 +319,10 @@ import Testing
 
     /// The scale is static: a value change damages only the fill or the
     /// marker and the current value, never the scale.
-    @Test(arguments: 0..<3)
+    @Test(arguments: 0..<6)
     func theScaleIsStatic(_ k: Int) throws {
         let (name, style) = Self.linearStyles[k]
-        let rect = Rect(x: 0, y: 0, width: 300, height: 90)
+        let rect = k < 3 ? Rect(x: 0, y: 0, width: 300, height: 90) : Rect(x: 0, y: 0, width: 90, height: 300)
         let a = try Self.gauge(style, value: 20).typeScale(TypeScale())
         let b = try Self.gauge(style, value: 70).typeScale(TypeScale())
         let la = a.layering(in: rect), lb = b.layering(in: rect)

@@ -12,6 +12,9 @@ import Testing
         ("accessoryCircular", AccessoryCircularGaugeStyle()),
         ("accessoryCircularCapacity", AccessoryCircularCapacityGaugeStyle()), ("ring", RingGaugeStyle()),
         ("stepped", SteppedGaugeStyle(segments: 10)),
+        ("linearCapacity vertical", LinearCapacityGaugeStyle(axis: .vertical)),
+        ("accessoryLinear vertical", AccessoryLinearGaugeStyle(axis: .vertical)),
+        ("accessoryLinearCapacity vertical", AccessoryLinearCapacityGaugeStyle(axis: .vertical)),
     ]
 
     static func gauge(_ style: any GaugeStyle, label: GaugeLabel? = "Hg") throws -> Gauge {
@@ -24,7 +27,7 @@ import Testing
 
     /// With an automatic title, every style shows the label, and the picture
     /// differs from the same gauge without one.
-    @Test(arguments: 0..<7)
+    @Test(arguments: 0..<Self.styles.count)
     func everyStyleShowsTheLabel(index: Int) throws {
         let (name, style) = Self.styles[index]
         let g = try Self.gauge(style)
@@ -38,7 +41,11 @@ import Testing
     @Test func withoutATitleOnlyStylesWithAPlaceShowTheLabel() throws {
         let shown = try Self.styles.filter { try Self.gauge($0.1).title(.none).shownLabels.contains(.label) }
         // accessoryCircular shows the label only without end labels, and these have them.
-        #expect(shown.map(\.0) == ["linearCapacity", "accessoryLinearCapacity"])
+        #expect(
+            shown.map(\.0) == [
+                "linearCapacity", "accessoryLinearCapacity", "linearCapacity vertical",
+                "accessoryLinearCapacity vertical",
+            ])
         let open = try Gauge(value: 0.4) { "Hg" }.gaugeStyle(.accessoryCircular)
         #expect(open.shownLabels.contains(.label))
     }

@@ -5,9 +5,10 @@ import Synchronization
 #endif
 
 /// A scale along a linear gauge's bar, as a dial has around its needle
-/// (LVGL's horizontal `lv_scale`, the axis of Grafana's bar gauge): major
-/// and minor ticks hanging below the bar, numbers under the major ticks,
-/// and coloured sections on a strip where the ticks start.
+/// (LVGL's `lv_scale`, the axis of Grafana's bar gauge): major and minor
+/// ticks hanging below a horizontal bar (to the right of a vertical one),
+/// numbers beyond the major ticks, and coloured sections on a strip where
+/// the ticks start.
 ///
 /// It takes the dial's parts with their defaults and meanings: major ticks
 /// at round numbers of the range (``DialGaugeStyle/Ticks/roundCount(for:)``,
@@ -17,16 +18,18 @@ import Synchronization
 /// ``sections``, or the gauge's thresholds as sections. Lengths and widths
 /// are fractions of the scale's unit `U`, three times the numbers' size
 /// (``DrawContext/endLabelSize``): for 12 px numbers `U` is 36 px, a major
-/// tick 5.4 px long. The numbers always go below the ticks (a
+/// tick 5.4 px long. The numbers always go beyond the ticks, under them
+/// on a horizontal bar, to their right (left-aligned) on a vertical one (a
 /// ``DialGaugeStyle/ScaleLabels/placement`` means nothing here).
 ///
 /// The numbers never meet each other or the gauge's edges: the bar is
-/// shortened by half the first and last numbers' widths, so that each end's
-/// number is centred under its end; when neighbours would come closer than
+/// shortened by half the first and last numbers' extent along it (their
+/// widths, or their line's height when vertical), so that each end's
+/// number is centred on its end; when neighbours would come closer than
 /// their gap, every `k`-th is shown, `k` the smallest divisor of the number
 /// of major intervals that separates them (both ends keep theirs, as on a
 /// dial); when even the two ends collide, none is shown. A rectangle without
-/// the height for the numbers drops them, then the ticks.
+/// the room across the bar for the numbers drops them, then the ticks.
 ///
 /// A gauge's ``Gauge/markedValueLabels`` take the place of the numbers:
 /// each under a major tick at its value.
@@ -90,8 +93,9 @@ public struct LinearScale: Sendable, Hashable {
     }
 }
 
-/// Where a linear scale's parts go under a bar: pure geometry, so tests can
-/// check a drawing against it.
+/// Where a linear scale's parts go beside a bar (under a horizontal one, to
+/// the right of a vertical one): pure geometry, so tests can check a
+/// drawing against it.
 public struct LinearScaleLayout: Sendable, Hashable {
     /// A number or a marked value's label, and its box (the font's line, so
     /// that a row of them shares a baseline).
@@ -133,8 +137,9 @@ public struct LinearScaleLayout: Sendable, Hashable {
     /// Marked values whose labels were left out: out of the range, or too
     /// close to a neighbour.
     public internal(set) var marksLeftOut = 0
-    /// The height the scale takes below the bar.
-    public internal(set) var height: Double = 0
+    /// How far the scale reaches across the bar, from the bar's row: its
+    /// height under a horizontal bar, its width beside a vertical one.
+    public internal(set) var depth: Double = 0
     /// The hash of every part above, taken by ``sealed()``.
     private var fingerprint = 0
 
@@ -150,7 +155,7 @@ public struct LinearScaleLayout: Sendable, Hashable {
         h.combine(majorCount)
         h.combine(labelStep)
         h.combine(marksLeftOut)
-        h.combine(height)
+        h.combine(depth)
         var out = self
         out.fingerprint = h.finalize()
         return out
@@ -164,7 +169,7 @@ public struct LinearScaleLayout: Sendable, Hashable {
         a.fingerprint == b.fingerprint && a.majorTicks == b.majorTicks && a.minorTicks == b.minorTicks
             && a.bands == b.bands && a.labels == b.labels && a.showsMarks == b.showsMarks
             && a.labelSize == b.labelSize && a.majorCount == b.majorCount && a.labelStep == b.labelStep
-            && a.marksLeftOut == b.marksLeftOut && a.height == b.height
+            && a.marksLeftOut == b.marksLeftOut && a.depth == b.depth
     }
 }
 
@@ -195,19 +200,24 @@ struct MeasuredScale {
     /// The placements of this measurement already made, when it was kept.
     var placements: Placements?
 
-    /// The height below the bar with or without the labels.
-    func height(labels: Bool) -> Double {
-        gapTop + tickDepth + (labels && !texts.isEmpty ? gapLabel + lineHeight : 0)
+    /// How far the scale reaches across the bar with or without the labels:
+    /// their line's height under a horizontal bar, the widest one's width
+    /// beside a vertical bar.
+    func depth(labels: Bool, axis: Axis) -> Double {
+        let across = axis == .horizontal ? lineHeight : widths.max() ?? 0
+        return gapTop + tickDepth + (labels && !texts.isEmpty ? gapLabel + across : 0)
     }
 
-    /// How far past the bar's value ends the ticks at the ends reach, or the
-    /// first and last labels (half their widths) when shown.
-    func overhang(labels: Bool) -> (lead: Double, trail: Double) {
+    /// How far past the bar's value ends (values 0 and 1) the ticks at the
+    /// ends reach, or the first and last labels when shown: half their
+    /// widths along a horizontal bar, half their line along a vertical one.
+    func overhang(labels: Bool, axis: Axis) -> (lead: Double, trail: Double) {
         var lead = tickHalfWidth, trail = tickHalfWidth
         guard labels else { return (lead, trail) }
         for (p, w) in zip(positions, widths) {
-            if p <= 0 { lead = max(lead, w / 2) }
-            if p >= 1 { trail = max(trail, w / 2) }
+            let half = (axis == .horizontal ? w : lineHeight) / 2
+            if p <= 0 { lead = max(lead, half) }
+            if p >= 1 { trail = max(trail, half) }
         }
         return (lead, trail)
     }
@@ -273,19 +283,20 @@ extension LinearScale {
         return m
     }
 
-    /// Places the measured scale under a bar whose value 0 is at `x0` and
-    /// value 1 at `x1`, its top at `top`, inside `bounds` horizontally.
+    /// Places the measured scale along a bar on `axis` whose value 0 lies
+    /// at `p0` and value 1 at `p1` along it (x for a horizontal bar, y for a
+    /// vertical one), starting at `start` across it (the bar row's bottom,
+    /// or its right edge), its labels inside `bounds`.
     func place(
-        _ m: MeasuredScale, _ c: GaugeStyleConfiguration, x0: Double, x1: Double, top: Double, labels: Bool,
-        bounds: Rect
+        _ m: MeasuredScale, _ c: GaugeStyleConfiguration, axis: Axis, p0: Double, p1: Double, start: Double,
+        labels: Bool, bounds: Rect
     ) -> ScalePart {
         // Every draw, clip and damage computation asks again for the same
         // scale: a kept measurement keeps its placements.
-        func make() -> ScalePart {
-            ScalePart(layout: placeAnew(m, c, x0: x0, x1: x1, top: top, labels: labels, bounds: bounds), style: self)
-        }
+        let key = Placement(
+            thresholds: c.thresholds, axis: axis, p0: p0, p1: p1, start: start, labels: labels, bounds: bounds)
+        func make() -> ScalePart { ScalePart(layout: placeAnew(m, c, key), style: self) }
         guard let memo = m.placements else { return make() }
-        let key = Placement(thresholds: c.thresholds, x0: x0, x1: x1, top: top, labels: labels, bounds: bounds)
         if let known = memo.table.withLock({ $0[key] }) { return known }
         let made = make()
         memo.table.withLock { table in
@@ -295,19 +306,23 @@ extension LinearScale {
         return made
     }
 
-    private func placeAnew(
-        _ m: MeasuredScale, _ c: GaugeStyleConfiguration, x0: Double, x1: Double, top: Double, labels: Bool,
-        bounds: Rect
-    ) -> LinearScaleLayout {
+    private func placeAnew(_ m: MeasuredScale, _ c: GaugeStyleConfiguration, _ at: Placement) -> LinearScaleLayout {
         var out = LinearScaleLayout()
         out.labelSize = m.size
         out.majorCount = m.marks ? 0 : m.majors.count
         out.marksLeftOut = m.marksLeftOut
         out.showsMarks = m.marks
-        out.height = m.height(labels: labels)
-        let length = x1 - x0
-        func x(_ p: Double) -> Double { x0 + p * length }
-        let y = top + m.gapTop
+        out.depth = m.depth(labels: at.labels, axis: at.axis)
+        let length = at.p1 - at.p0
+        // Positions along the bar and across it, and the rectangle from them.
+        func x(_ p: Double) -> Double { at.p0 + p * length }
+        let y = at.start + m.gapTop
+        let vertical = at.axis == .vertical
+        func rect(along a: Double, _ l: Double, across q: Double, _ d: Double) -> Rect {
+            vertical ? Rect(x: q, y: a, width: d, height: l) : Rect(x: a, y: q, width: l, height: d)
+        }
+        func span(_ r: Rect) -> (lo: Double, hi: Double) { vertical ? (r.minY, r.maxY) : (r.minX, r.maxX) }
+        let bounds = at.bounds
 
         // Sections on a strip where the ticks start.
         let bandH = bandWidth > 0 ? max(2, bandWidth * m.unit) : 0
@@ -318,19 +333,19 @@ extension LinearScale {
                 guard v1 > v0 else { continue }
                 out.bands.append(
                     LinearScaleLayout.Band(
-                        rect: Rect(x: x(v0), y: y, width: x(v1) - x(v0), height: bandH), color: s.color))
+                        rect: rect(along: min(x(v0), x(v1)), abs(x(v1) - x(v0)), across: y, bandH), color: s.color))
             }
         }
 
         // The scale's ticks (a marked value's comes with its label, below).
         let majorLength = max(0, majorTicks.length * m.unit)
         let majorWidth = max(majorTicks.minimumWidth, majorTicks.width * m.unit)
-        func tick(_ p: Double, _ w: Double, _ l: Double) -> Rect { Rect(x: x(p) - w / 2, y: y, width: w, height: l) }
+        func tick(_ p: Double, _ w: Double, _ l: Double) -> Rect { rect(along: x(p) - w / 2, w, across: y, l) }
         out.majorTicks = m.majors.map { tick($0, majorWidth, majorLength) }
         let minors = max(0, min(minorTicks.count, 100))
         if m.majors.count >= 2, minors > 0 {
             let w = max(minorTicks.minimumWidth, minorTicks.width * m.unit)
-            let step = length / Double((m.majors.count - 1) * (minors + 1))
+            let step = abs(length) / Double((m.majors.count - 1) * (minors + 1))
             if step >= w + 1.5 {
                 for i in 0..<(m.majors.count - 1) {
                     for j in 1...minors {
@@ -341,27 +356,31 @@ extension LinearScale {
             }
         }
 
-        // Labels under the ticks, each centred on its tick and kept inside
+        // Labels beyond the ticks, each centred on its tick and kept inside
         // `bounds`; then thinned until no two come within a gap (a fifth of
         // their size: a number's advance has its side bearings already).
-        guard labels, !m.texts.isEmpty else {
+        guard at.labels, !m.texts.isEmpty else {
             if m.marks { out.marksLeftOut += m.texts.count }
             return out
         }
         let gap = max(2, (0.2 * m.size).rounded())
         let labelTop = y + m.tickDepth + m.gapLabel
+        let (lo, hi) = span(bounds)
         var placed: [LinearScaleLayout.Label] = []
         for k in m.texts.indices {
-            // (A label wider than the gauge is cut to its width, with an ellipsis.)
-            let w = min(m.widths[k], bounds.width)
-            let left = min(max(bounds.minX, x(m.positions[k]) - w / 2), bounds.maxX - w)
+            // (A label wider than the gauge is cut to its width, with an
+            // ellipsis; beside a vertical bar, to the room right of the ticks.)
+            let w = min(m.widths[k], vertical ? max(0, bounds.maxX - labelTop) : bounds.width)
+            let l = vertical ? m.lineHeight : w
+            let a = min(max(lo, x(m.positions[k]) - l / 2), hi - l)
             placed.append(
                 LinearScaleLayout.Label(
                     text: m.texts[k], index: m.indices[k],
-                    box: Rect(x: left, y: labelTop, width: w, height: m.lineHeight)))
+                    box: rect(along: a, l, across: labelTop, vertical ? w : m.lineHeight)))
         }
         func apart(_ a: LinearScaleLayout.Label, _ b: LinearScaleLayout.Label) -> Bool {
-            max(a.box.minX - b.box.maxX, b.box.minX - a.box.maxX) >= gap
+            let (a, b) = (span(a.box), span(b.box))
+            return max(a.lo - b.hi, b.lo - a.hi) >= gap
         }
         if m.marks {
             // Marks in order of value; one too close to the last kept one is
@@ -464,12 +483,13 @@ private struct MeasureKey: Hashable {
 private let measured = Mutex<[MeasureKey: MeasuredScale]>([:])
 
 /// Where a measured scale was placed: what its placement depends on
-/// besides the measurement.
+/// besides the measurement (the arguments of `LinearScale.place`).
 struct Placement: Hashable {
     var thresholds: Thresholds?
-    var x0: Double
-    var x1: Double
-    var top: Double
+    var axis: Axis
+    var p0: Double
+    var p1: Double
+    var start: Double
     var labels: Bool
     var bounds: Rect
 }
