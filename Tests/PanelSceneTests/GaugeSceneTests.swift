@@ -19,17 +19,19 @@ import Testing
 
     /// Four gauges of different styles and a caption on a 320x240 screen;
     /// `scaled`: the bar with a scale and sections, the dial with marked
-    /// values, a marker bar with a scale for the ring.
-    static func scene(cachesPictures: Bool = true, scaled: Bool = false) throws -> GaugeScene {
+    /// values, a marker bar with a scale for the ring; `vertical`: those two
+    /// bars stand upright.
+    static func scene(cachesPictures: Bool = true, scaled: Bool = false, vertical: Bool = false) throws -> GaugeScene {
         let ring = try Gauge(value: 0, in: 0...100) { "CPU" }.gaugeStyle(.accessoryCircularCapacity)
         var dial = try Gauge(value: 0, in: 0...200) { "Speed" }.gaugeStyle(.dial)
         var bar = try Gauge(value: 0, in: -20...40) { "Temp" }.gaugeStyle(.linearCapacity)
         var arc = try Gauge(value: 0, in: 0...1).gaugeStyle(.ring)
         if scaled {
             dial.markedValueLabels = [GaugeLabel("0").tag(0), GaugeLabel("limit").tag(130), GaugeLabel("max").tag(200)]
-            bar = bar.gaugeStyle(LinearCapacityGaugeStyle(scale: LinearScale()))
+            let axis: Axis = vertical ? .vertical : .horizontal
+            bar = bar.gaugeStyle(LinearCapacityGaugeStyle(scale: LinearScale(), axis: axis))
                 .thresholds(try Thresholds(.blue, (25, .orange), (35, .red)))
-            arc = arc.gaugeStyle(AccessoryLinearGaugeStyle(scale: LinearScale())).valueFormat(.percent())
+            arc = arc.gaugeStyle(AccessoryLinearGaugeStyle(scale: LinearScale(), axis: axis)).valueFormat(.percent())
         }
         return GaugeScene(
             width: 320, height: 240,
@@ -45,10 +47,10 @@ import Testing
 
     func pixels(_ image: Image) -> [UInt8] { withExtendedLifetime(image) { image.surface.rgbBytes() } }
 
-    @Test(arguments: [false, true])
-    func damageOnlyUpdatesGiveTheFullRedrawsPixels(scaled: Bool) throws {
-        let scene = try Self.scene(scaled: scaled)
-        let reference = try Self.scene(cachesPictures: false, scaled: scaled)
+    @Test(arguments: [(false, false), (true, false), (true, true)])
+    func damageOnlyUpdatesGiveTheFullRedrawsPixels(scaled: Bool, vertical: Bool) throws {
+        let scene = try Self.scene(scaled: scaled, vertical: vertical)
+        let reference = try Self.scene(cachesPictures: false, scaled: scaled, vertical: vertical)
         let screen = Image(width: 320, height: 240)
         var shown = SceneState(values: ["cpu": 10, "speed": 40, "temp": 5], texts: ["caption": "up 1 min"])
         scene.drawAll(screen.surface, state: shown)
@@ -71,7 +73,7 @@ import Testing
             scene.draw(screen.surface, rects: damage, state: next)
             let expected = Image(width: 320, height: 240)
             reference.drawAll(expected.surface, state: next)
-            #expect(pixels(screen) == pixels(expected), "\(what), scaled: \(scaled)")
+            #expect(pixels(screen) == pixels(expected), "\(what), scaled: \(scaled), vertical: \(vertical)")
             shown = next
         }
     }

@@ -40,6 +40,7 @@ import Testing
         ),
         "valueArc": ("true", ##""style": "dial""##),
         "markedLabels": (##"[{"value": 0, "label": "zero"}, {"value": 40, "label": "hot"}]"##, ##""style": "dial""##),
+        "orientation": (##""vertical""##, ##""style": "linearCapacity""##),
     ]
 
     /// The layout-only keys' valid values (an MQTT topic also needs a broker at the top level).

@@ -63,24 +63,28 @@ extension GaugeLabel {
     /// text label with the same arguments, as a line of text to draw again;
     /// nil for icons and custom drawings, and for text it draws nothing of.
     public func drawnText(
-        in rect: Rect, context: DrawContext, pixelSize: Double, color: Color, alignment: HorizontalAlignment = .center
+        in rect: Rect, context: DrawContext, pixelSize: Double, color: Color, alignment: HorizontalAlignment = .center,
+        vertical: TextVerticalPlacement = .inkCentred
     ) -> DrawnText? {
         guard case .text(let text) = self, rect.isDrawable, let font = context.font(size: pixelSize) else {
             return nil
         }
         let s = font.truncated(text, toWidth: rect.width)
         return DrawnText(
-            string: s, font: font, origin: Text.origin(of: s, font: font, in: rect, alignment: alignment), color: color)
+            string: s, font: font,
+            origin: Text.origin(of: s, font: font, in: rect, alignment: alignment, vertical: vertical), color: color)
     }
 
     /// The glyphs that ``draw(in:on:context:pixelSize:color:alignment:vertical:)``
     /// paints for a text label with the same arguments, each where its bitmap
     /// lands; nil for icons and custom drawings.
     public func drawnGlyphs(
-        in rect: Rect, context: DrawContext, pixelSize: Double, alignment: HorizontalAlignment = .center
+        in rect: Rect, context: DrawContext, pixelSize: Double, alignment: HorizontalAlignment = .center,
+        vertical: TextVerticalPlacement = .inkCentred
     ) -> [DrawnGlyph]? {
         guard case .text = self else { return nil }
-        return drawnText(in: rect, context: context, pixelSize: pixelSize, color: .black, alignment: alignment)?
+        return drawnText(
+            in: rect, context: context, pixelSize: pixelSize, color: .black, alignment: alignment, vertical: vertical)?
             .glyphs ?? []
     }
 

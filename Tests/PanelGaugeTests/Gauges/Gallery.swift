@@ -199,7 +199,7 @@ enum Gallery {
                 for (g, cell) in zip(gauges, cells) { g.draw(in: cell, on: canvas) }
                 return img
             },
-        ] + dials + scales
+        ] + dials + scales + vertical
 
     /// Linear scales and marked values on a panel of each size: a capacity
     /// bar with a scale and sections from thresholds, a marker bar with a
@@ -235,6 +235,44 @@ enum Gallery {
                     ]
                 }
                 .gaugeStyle(.dial),
+            ]
+            for (g, cell) in zip(gauges, cells) { g.typeScale(TypeScale()).draw(in: cell, on: canvas) }
+            return img
+        }
+    }
+
+    /// Vertical bars on a panel of each size, side by side: a capacity bar
+    /// with a scale and sections from thresholds, one with a gradient and
+    /// end labels, a marker bar with a scale, a thin bar with marked values.
+    static let vertical: [Entry] = dialSizes.map { w, h in
+        Entry(name: "vertical-\(w)x\(h)") {
+            let (img, canvas) = Panel.image(width: w, height: h)
+            let cells = PanelLayout.grid(
+                in: Rect(x: 0, y: 0, width: Double(w), height: Double(h)), columns: 4, rows: 1, spacing: 8,
+                padding: 8)
+            let gauges: [Gauge] = [
+                try Gauge(value: 64, in: 0...100) { "Tank" }.valueFormat(.number(decimals: 0, unit: "%"))
+                    .gaugeStyle(LinearCapacityGaugeStyle(scale: LinearScale(), axis: .vertical))
+                    .thresholds(try Thresholds(.blue, (80, .orange), (95, .red))),
+                try Gauge(value: 47.5, in: 20...90) {
+                    "Temp"
+                } minimumValueLabel: {
+                    "20"
+                } maximumValueLabel: {
+                    "90"
+                }
+                .valueFormat(.number(decimals: 1, unit: "°C"))
+                .gaugeStyle(LinearCapacityGaugeStyle(axis: .vertical)).tint(.gradient([.blue, .green, .yellow, .red])),
+                try Gauge(value: 1.37, in: 0...4) { "Load" }.valueFormat(.number(decimals: 2))
+                    .gaugeStyle(AccessoryLinearGaugeStyle(scale: LinearScale(), axis: .vertical)).title(.top),
+                try Gauge(value: 22, in: 0...100) {
+                    "Fuel"
+                } currentValueLabel: {
+                    "22 %"
+                } markedValueLabels: {
+                    [GaugeLabel("E").tag(0), GaugeLabel("½").tag(50), GaugeLabel("F").tag(100)]
+                }
+                .gaugeStyle(AccessoryLinearCapacityGaugeStyle(axis: .vertical)),
             ]
             for (g, cell) in zip(gauges, cells) { g.typeScale(TypeScale()).draw(in: cell, on: canvas) }
             return img

@@ -61,6 +61,15 @@ public struct LinearGaugeLayout: Sendable, Hashable {
     public var height: Double = 0
     /// The width a vertical bar's column and scale need side by side (0 for a horizontal bar).
     var columnWidth: Double = 0
+    /// Whether the current value has a line of its own (else it sits in
+    /// the slot at the bar row's leading end).
+    var currentOnItsLine = false
+
+    /// How the label and a value on its own line sit in their lines: on
+    /// the font's line (``TextVerticalPlacement/lineCentred``), so that
+    /// neighbouring gauges' lines share a baseline, as titles do; a value
+    /// in the bar's row is centred on the bar by its ink.
+    var currentPlacement: TextVerticalPlacement { currentOnItsLine ? .lineCentred : .inkCentred }
     /// The current value's text size, in pixels.
     public var currentSize: Double = 0
 
@@ -170,6 +179,7 @@ public struct LinearGaugeLayout: Sendable, Hashable {
         layout.valueInset = valueInset
         if showLabel { layout.labelRect = Rect(x: rect.minX, y: y0, width: rect.width, height: lineH) }
         if showCurrentBelow {
+            layout.currentOnItsLine = true
             layout.currentValueRect = Rect(
                 x: rect.minX, y: row.maxY + scaleH + gap, width: rect.width, height: valueH)
         }
@@ -274,6 +284,7 @@ public struct LinearGaugeLayout: Sendable, Hashable {
         layout.valueInset = valueInset
         if parts.showLabel { layout.labelRect = Rect(x: rect.minX, y: rect.minY, width: rect.width, height: lineH) }
         if parts.showCurrent {
+            layout.currentOnItsLine = true
             layout.currentValueRect = Rect(x: rect.minX, y: colBottom + gap, width: rect.width, height: valueH)
         }
         if parts.endLabels {
@@ -405,17 +416,21 @@ public struct LinearGaugeLayout: Sendable, Hashable {
         ]
         if let r = currentValueRect, let label = c.currentValueLabel {
             let size = currentSize, fg = c.environment.foreground
-            guard let bounds = label.drawnBounds(in: r, context: context, pixelSize: size, alignment: alignment)
+            let v = currentPlacement
+            guard
+                let bounds = label.drawnBounds(
+                    in: r, context: context, pixelSize: size, alignment: alignment, vertical: v)
             else { return GaugeLayering(staticKey: staticKey, dynamicBounds: nil) }
             let change: GaugeLayering.DynamicPart.Change =
-                label.drawnGlyphs(in: r, context: context, pixelSize: size, alignment: alignment).map {
+                label.drawnGlyphs(in: r, context: context, pixelSize: size, alignment: alignment, vertical: v).map {
                     .glyphs($0, color: fg)
                 } ?? .key(AnyHashable("\(label)"))
             parts.append(
                 GaugeLayering.DynamicPart(bounds: bounds, change: change) { canvas in
                     canvas.withClip(clip) {
                         label.draw(
-                            in: r, on: canvas, context: context, pixelSize: size, color: fg, alignment: alignment)
+                            in: r, on: canvas, context: context, pixelSize: size, color: fg, alignment: alignment,
+                            vertical: v)
                     }
                 })
         }
@@ -431,7 +446,9 @@ public struct LinearGaugeLayout: Sendable, Hashable {
         let s = context.titleSize, e = context.endLabelSize, fg = c.environment.foreground
         if context.layers.contains(.static) {
             if let r = labelRect, let l = c.label {
-                l.draw(in: r, on: canvas, context: context, pixelSize: s, color: fg, alignment: labelAlignment)
+                l.draw(
+                    in: r, on: canvas, context: context, pixelSize: s, color: fg, alignment: labelAlignment,
+                    vertical: .lineCentred)
             }
             if let r = minimumRect, let l = c.minimumValueLabel {
                 l.draw(in: r, on: canvas, context: context, pixelSize: e, color: fg, alignment: .leading)
@@ -441,7 +458,9 @@ public struct LinearGaugeLayout: Sendable, Hashable {
             }
         }
         if context.layers.contains(.dynamic), let r = currentValueRect, let l = c.currentValueLabel {
-            l.draw(in: r, on: canvas, context: context, pixelSize: currentSize, color: fg, alignment: currentAlignment)
+            l.draw(
+                in: r, on: canvas, context: context, pixelSize: currentSize, color: fg, alignment: currentAlignment,
+                vertical: currentPlacement)
         }
     }
 
@@ -454,7 +473,9 @@ public struct LinearGaugeLayout: Sendable, Hashable {
         let s = context.titleSize, e = context.endLabelSize
         var out: [GaugePart: [Rect]] = [:]
         if let r = labelRect, let l = c.label {
-            out.add(.label, l.drawnBounds(in: r, context: context, pixelSize: s, alignment: labelAlignment))
+            out.add(
+                .label,
+                l.drawnBounds(in: r, context: context, pixelSize: s, alignment: labelAlignment, vertical: .lineCentred))
         }
         if let r = minimumRect, let l = c.minimumValueLabel {
             out.add(.minimumValue, l.drawnBounds(in: r, context: context, pixelSize: e, alignment: .leading))
@@ -470,7 +491,8 @@ public struct LinearGaugeLayout: Sendable, Hashable {
     /// Where ``drawLabels(_:on:context:labelAlignment:currentAlignment:)`` paints the current value.
     func currentBounds(_ c: GaugeStyleConfiguration, context: DrawContext, alignment: HorizontalAlignment) -> [Rect]? {
         guard let r = currentValueRect, let l = c.currentValueLabel else { return [] }
-        return l.drawnBounds(in: r, context: context, pixelSize: currentSize, alignment: alignment)
+        return l.drawnBounds(
+            in: r, context: context, pixelSize: currentSize, alignment: alignment, vertical: currentPlacement)
     }
 }
 
