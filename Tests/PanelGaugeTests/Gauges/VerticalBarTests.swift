@@ -151,6 +151,30 @@ import Testing
         #expect(kinds == kinds.sorted(), "more room never shows less: \(kinds)")
     }
 
+    /// The Dials article's vertical bar is this code, and stands upright.
+    @Test func theArticlesVerticalBarIsThisCode() throws {
+        // article vertical begin
+        let tank = try Gauge(value: 64, in: 0...100) { "Tank" }
+            .valueFormat(.number(decimals: 0, unit: "%"))
+            .gaugeStyle(LinearCapacityGaugeStyle(scale: LinearScale(), axis: .vertical))
+        // article vertical end
+        #expect(try Self.layout(tank, in: Rect(x: 0, y: 0, width: 120, height: 300)).axis == .vertical)
+        func lines(_ path: String) throws -> [String] {
+            let bytes = try #require(Paths.read(Paths.repoRoot + path))
+            return String(decoding: bytes, as: UTF8.self).split(separator: "\n").map {
+                String($0.trimmingPrefix(while: { $0 == " " }))
+            }
+        }
+        let article = try lines("/Sources/PanelGauge/PanelGauge.docc/Articles/Dials.md")
+        let section = try #require(article.firstIndex(of: "## Vertical bars"))
+        let open = try #require(article[section...].firstIndex(of: "```swift"))
+        let close = try #require(article[(open + 1)...].firstIndex(of: "```"))
+        let tests = try lines("/Tests/PanelGaugeTests/Gauges/VerticalBarTests.swift")
+        let begin = try #require(tests.firstIndex(of: "// article vertical begin"))
+        let end = try #require(tests.firstIndex(of: "// article vertical end"))
+        #expect(Array(article[(open + 1)..<close]) == Array(tests[(begin + 1)..<end]))
+    }
+
     /// A vertical bar offered a height stands as tall as offered (under a
     /// title, the bar takes the rest of the cell), where a horizontal one
     /// takes its rows' height.
