@@ -241,6 +241,15 @@ public final class Canvas {
     /// Fills a capsule: the rounded rectangle whose corner radius is half the
     /// shorter side (a horizontal capsule for a wide rect, a vertical one for a
     /// tall rect, a disc for a square).
+    ///
+    /// A standing capsule (taller than wide) with a straight part at least
+    /// two pixels long is drawn in three pieces that share no pixel: between
+    /// the first and last whole pixel rows of its straight part, an aligned
+    /// rectangle (exact area coverage, no cells: `fill(rects:paint:)`'s
+    /// kernel); above and below, each round end with its bit of straight
+    /// side, through the cell rasterizer, which would otherwise walk both
+    /// long edges and sweep cells through every row. A capsule lying down
+    /// has few rows: it stays one piece.
     public func fillCapsule(_ rect: Rect, paint: Paint) {
         // (`begin` rejects what lies off the clip or is not finite, for both paths.)
         guard rect.width > 0, rect.height > 0, begin(bounds: rect) else { return }
@@ -248,7 +257,58 @@ public final class Canvas {
             let capsule = StadiumFill(capsule: rect)
             if capsule.fits { return render(.stadium(capsule), paint: paint) }
         }
-        roundedRectCells(rect, cornerRadius: min(rect.width, rect.height) / 2, paint: paint)
+        let r = min(rect.width, rect.height) / 2
+        let vertical = rect.height > rect.width
+        // The straight part's whole-pixel seams, along the capsule.
+        let (lo, hi) = vertical ? (rect.minY, rect.maxY) : (rect.minX, rect.maxX)
+        let s0 = (lo + r).rounded(.up), s1 = (hi - r).rounded(.down)
+        // (Lying down, a capsule has few rows, each two edge cells and a
+        // run: one piece is cheaper than three.)
+        guard vertical, s1 - s0 >= 2, abs(lo) < Double(1 << 30), abs(hi) < Double(1 << 30) else {
+            return roundedRectCells(rect, cornerRadius: r, paint: paint)
+        }
+        let middle =
+            vertical
+            ? Rect(x: rect.minX, y: s0, width: rect.width, height: s1 - s0)
+            : Rect(x: s0, y: rect.minY, width: s1 - s0, height: rect.height)
+        let q = AlignedRect(middle)
+        if !effectiveClip.intersection(q.pixels).isEmpty { render(.rect(q), paint: paint) }
+        // Each end: its half disc and the straight sides up to the seam.
+        let half = Angle(degrees: 180).radians
+        for end in 0..<2 {
+            let box: Rect, centre: Point, start: Double, from: Point, to: Point
+            if vertical {
+                let top = end == 0
+                box = Rect(
+                    x: rect.minX, y: top ? rect.minY : s1, width: rect.width,
+                    height: top ? s0 - rect.minY : rect.maxY - s1)
+                centre = Point(x: rect.midX, y: top ? rect.minY + r : rect.maxY - r)
+                start = Angle(degrees: top ? 180 : 0).radians
+                (from, to) =
+                    top
+                    ? (Point(x: rect.minX, y: s0), Point(x: rect.maxX, y: s0))
+                    : (Point(x: rect.maxX, y: s1), Point(x: rect.minX, y: s1))
+            } else {
+                let left = end == 0
+                box = Rect(
+                    x: left ? rect.minX : s1, y: rect.minY, width: left ? s0 - rect.minX : rect.maxX - s1,
+                    height: rect.height)
+                centre = Point(x: left ? rect.minX + r : rect.maxX - r, y: rect.midY)
+                start = Angle(degrees: left ? 90 : 270).radians
+                (from, to) =
+                    left
+                    ? (Point(x: s0, y: rect.maxY), Point(x: s0, y: rect.minY))
+                    : (Point(x: s1, y: rect.minY), Point(x: s1, y: rect.maxY))
+            }
+            guard begin(bounds: box) else { continue }
+            raster.beginSimpleGroup()  // a convex outline
+            raster.move(from.x, from.y)
+            flattener.arc(&raster, cx: centre.x, cy: centre.y, radius: r, start: start, sweep: half, moveFirst: false)
+            raster.line(to.x, to.y)
+            raster.close()
+            raster.endSimpleGroup()
+            finish(rule: .nonZero, paint: paint)
+        }
     }
 
     /// Strokes a circular arc.
@@ -539,6 +599,10 @@ struct AlignedRect {
         y1 = Int((r.maxY * 256).rounded())
     }
 
+    /// The widest rectangle drawn a span a row (wider ones: a run of whole
+    /// columns between the partial ones).
+    static let narrow = 32
+
     /// The pixels it touches.
     var pixels: IntRect {
         let px0 = x0 >> 8, py0 = y0 >> 8
@@ -551,6 +615,29 @@ struct AlignedRect {
         let r = pixels.intersection(clip)
         guard !r.isEmpty, x1 > x0, y1 > y0 else { return }
         func coverage(_ area: Int) -> UInt8 { UInt8(min(255, (area * 255 + 32768) >> 16)) }
+        // A narrow rectangle (a bar standing upright) takes one span a row,
+        // its columns' coverage times the row's, made again only where the
+        // row's coverage changes: three runs a row would cost more in calls
+        // than in pixels.
+        if r.width <= Self.narrow {
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: r.width) { row in
+                guard let out = row.baseAddress else { return }
+                var made = -1
+                for py in r.minY..<r.maxY {
+                    let cy = min(y1, (py + 1) << 8) - max(y0, py << 8)
+                    if cy <= 0 { continue }
+                    if cy != made {
+                        for i in 0..<r.width {
+                            let px = r.minX + i
+                            row[i] = coverage(max(0, min(x1, (px + 1) << 8) - max(x0, px << 8)) * cy)
+                        }
+                        made = cy
+                    }
+                    sink.blendSpan(y: py, x: r.minX, count: r.width, coverage: out)
+                }
+            }
+            return
+        }
         for py in r.minY..<r.maxY {
             let cy = min(y1, (py + 1) << 8) - max(y0, py << 8)
             if cy <= 0 { continue }

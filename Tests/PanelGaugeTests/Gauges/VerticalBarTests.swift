@@ -26,10 +26,12 @@ import Testing
     /// bar's row (its thickness, or the marker's halo): the track, the fill
     /// or the marker, a gradient along the bar, at values in the range and
     /// out of it. Horizontal pixel (x, y) is vertical pixel (y, 119 - x).
-    /// Tolerance: 1 of 255 per channel (measured: 1 at most, on round ends
-    /// and fill ends): the rasterizer quantizes positions to 1/256 px and
-    /// sums its cells' coverage along rows, so an edge turned from a column
-    /// into a row can round the other way.
+    /// Tolerance: 3 of 255 per channel (measured: 3 at most, on long sides
+    /// and round ends). A lying capsule is one piece of cells; a standing
+    /// one is an aligned rectangle between two round ends
+    /// (`Canvas.fillCapsule`, CapsuleSplitTests: within 2 of one piece).
+    /// Both give exact areas at 1/256 px, rounded apart; the cells of a
+    /// shape turned from rows into columns round apart by 1 more.
     @Test(arguments: 0..<3)
     func aVerticalBarIsTheHorizontalBarTurned(_ k: Int) throws {
         for tint in [Tint.color(.blue), .gradient([.red, .yellow, .green])] {
@@ -58,7 +60,7 @@ import Testing
                 }
                 #expect(inked > 300, "\(name) draws \(inked) pixels")
                 #expect(
-                    worst <= 1,
+                    worst <= 3,
                     "\(name) \(tint.isGradient ? "gradient" : "colour") at \(v): off by \(worst) at horizontal \(at)")
             }
         }
