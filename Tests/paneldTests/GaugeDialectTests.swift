@@ -64,6 +64,8 @@ import Testing
         ##"{"style": "linearCapacity", "label": "Load", "range": [0, 4], "scale": {"majorTicks": 5, "minorTicks": 1, "labels": {"placement": "below", "format": {"kind": "number", "decimals": 1}}, "band": 0.1}, "sections": [{"from": 3, "to": 4, "color": "#FF3B30"}]}"##,
         ##"{"style": "accessoryLinear", "units": "%", "markedLabels": [{"value": 0, "label": "E"}, {"value": 50, "label": "half"}, {"value": 100, "label": "F"}]}"##,
         ##"{"style": "dial", "markedLabels": [{"value": 0, "label": "E"}, {"value": 100, "label": "F"}]}"##,
+        ##"{"style": "linearCapacity", "orientation": "vertical", "label": "Tank", "units": "%", "scale": true}"##,
+        ##"{"style": "accessoryLinear", "orientation": "vertical", "minimumLabel": "E", "maximumLabel": "F"}"##,
     ]
 
     /// The object as the only gauge of a layout, with the layout keys it needs.
