@@ -52,6 +52,18 @@ enum LayeredGauges {
             ("accessoryLinear leading value", plain.gaugeStyle(.accessoryLinear).valueFormat(number)),
             ("accessoryLinear ends gradient", ends.gaugeStyle(.accessoryLinear).tint(gradient).thresholds(thresholds)),
             ("accessoryLinearCapacity", plain.gaugeStyle(.accessoryLinearCapacity).thresholds(thresholds)),
+            (
+                "linearCapacity vertical ends scale",
+                ends.gaugeStyle(LinearCapacityGaugeStyle(scale: LinearScale(), axis: .vertical)).tint(gradient)
+            ),
+            (
+                "accessoryLinear vertical",
+                plain.gaugeStyle(AccessoryLinearGaugeStyle(axis: .vertical)).valueFormat(number)
+            ),
+            (
+                "accessoryLinearCapacity vertical zones",
+                zones(plain.gaugeStyle(AccessoryLinearCapacityGaugeStyle(axis: .vertical)))
+            ),
             ("dial thresholds", plain.gaugeStyle(.dial).thresholds(thresholds)),
             (
                 "dial value arc, tail, labels outside",

@@ -14,6 +14,9 @@ import Testing
         ("ring", RingGaugeStyle(), 64, 64),
         ("dial", DialGaugeStyle(), 72, 72),
         ("stepped", SteppedGaugeStyle(segments: 6), 56, 56),
+        ("linearCapacity vertical", LinearCapacityGaugeStyle(axis: .vertical), 44, 90),
+        ("accessoryLinear vertical", AccessoryLinearGaugeStyle(axis: .vertical), 30, 90),
+        ("accessoryLinearCapacity vertical", AccessoryLinearCapacityGaugeStyle(axis: .vertical), 44, 90),
     ]
 
     static func gauge(_ i: Int, _ v: Double) throws -> Gauge {

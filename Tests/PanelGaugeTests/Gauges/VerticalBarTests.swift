@@ -24,8 +24,9 @@ import Testing
     /// horizontal bar drawn into 120 x `T` turned a quarter turn
     /// anticlockwise (value 0 from the left end to the bottom), `T` the
     /// bar's row (its thickness, or the marker's halo): the track, the fill
-    /// or the marker, a gradient along the bar, at values in the range and
-    /// out of it. Horizontal pixel (x, y) is vertical pixel (y, 119 - x).
+    /// or the marker, a gradient along the bar, threshold zones on the
+    /// track, at values in the range and out of it. Horizontal pixel (x, y)
+    /// is vertical pixel (y, 119 - x).
     /// Tolerance: 3 of 255 per channel (measured: 3 at most, on long sides
     /// and round ends). A lying capsule is one piece of cells; a standing
     /// one is an aligned rectangle between two round ends
@@ -34,11 +35,16 @@ import Testing
     /// shape turned from rows into columns round apart by 1 more.
     @Test(arguments: 0..<3)
     func aVerticalBarIsTheHorizontalBarTurned(_ k: Int) throws {
-        for tint in [Tint.color(.blue), .gradient([.red, .yellow, .green])] {
+        let zones = try Thresholds(.green, (0.6, .orange), (0.85, .red))
+        let tints: [(Tint, Bool)] = [
+            (.color(.blue), false), (.gradient([.red, .yellow, .green]), false), (.color(.blue), true),
+        ]
+        for (tint, zoned) in tints {
             for v in [0.0, 0.37, 0.5, 1, 1.3, -0.2] {
                 let (name, horizontal) = Self.styles(.horizontal)[k]
                 let vertical = Self.styles(.vertical)[k].1
                 var g = try Gauge(value: v, in: 0...1).tint(tint)
+                if zoned { g = g.thresholds(zones).environment { $0.showsThresholdZones = true } }
                 g.style = horizontal
                 let t = try Self.layout(g, in: Rect(x: 0, y: 0, width: 120, height: 0)).height
                 let side = Int(t.rounded(.up)) + 2
@@ -61,7 +67,7 @@ import Testing
                 #expect(inked > 300, "\(name) draws \(inked) pixels")
                 #expect(
                     worst <= 3,
-                    "\(name) \(tint.isGradient ? "gradient" : "colour") at \(v): off by \(worst) at horizontal \(at)")
+                    "\(name) \(zoned ? "zones" : tint.isGradient ? "gradient" : "colour") at \(v): off by \(worst) at horizontal \(at)")
             }
         }
     }
