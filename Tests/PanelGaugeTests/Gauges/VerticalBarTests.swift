@@ -67,7 +67,8 @@ import Testing
                 #expect(inked > 300, "\(name) draws \(inked) pixels")
                 #expect(
                     worst <= 3,
-                    "\(name) \(zoned ? "zones" : tint.isGradient ? "gradient" : "colour") at \(v): off by \(worst) at horizontal \(at)")
+                    "\(name) \(zoned ? "zones" : tint.isGradient ? "gradient" : "colour") at \(v): off by \(worst) at horizontal \(at)"
+                )
             }
         }
     }
