@@ -257,54 +257,32 @@ public final class Canvas {
             let capsule = StadiumFill(capsule: rect)
             if capsule.fits { return render(.stadium(capsule), paint: paint) }
         }
-        let r = min(rect.width, rect.height) / 2
-        let vertical = rect.height > rect.width
-        // The straight part's whole-pixel seams, along the capsule.
-        let (lo, hi) = vertical ? (rect.minY, rect.maxY) : (rect.minX, rect.maxX)
-        let s0 = (lo + r).rounded(.up), s1 = (hi - r).rounded(.down)
         // (Lying down, a capsule has few rows, each two edge cells and a
         // run: one piece is cheaper than three.)
-        guard vertical, s1 - s0 >= 2, abs(lo) < Double(1 << 30), abs(hi) < Double(1 << 30) else {
-            return roundedRectCells(rect, cornerRadius: r, paint: paint)
-        }
-        let middle =
-            vertical
-            ? Rect(x: rect.minX, y: s0, width: rect.width, height: s1 - s0)
-            : Rect(x: s0, y: rect.minY, width: s1 - s0, height: rect.height)
-        let q = AlignedRect(middle)
+        let r = min(rect.width, rect.height) / 2
+        // The straight part's first and last whole pixel rows.
+        let s0 = (rect.minY + r).rounded(.up), s1 = (rect.maxY - r).rounded(.down)
+        guard rect.height > rect.width, s1 - s0 >= 2, abs(rect.minY) < Double(1 << 30),
+            abs(rect.maxY) < Double(1 << 30)
+        else { return roundedRectCells(rect, cornerRadius: r, paint: paint) }
+        let q = AlignedRect(Rect(x: rect.minX, y: s0, width: rect.width, height: s1 - s0))
         if !effectiveClip.intersection(q.pixels).isEmpty { render(.rect(q), paint: paint) }
-        // Each end: its half disc and the straight sides up to the seam.
-        let half = Angle(degrees: 180).radians
-        for end in 0..<2 {
-            let box: Rect, centre: Point, start: Double, from: Point, to: Point
-            if vertical {
-                let top = end == 0
-                box = Rect(
-                    x: rect.minX, y: top ? rect.minY : s1, width: rect.width,
-                    height: top ? s0 - rect.minY : rect.maxY - s1)
-                centre = Point(x: rect.midX, y: top ? rect.minY + r : rect.maxY - r)
-                start = Angle(degrees: top ? 180 : 0).radians
-                (from, to) =
-                    top
-                    ? (Point(x: rect.minX, y: s0), Point(x: rect.maxX, y: s0))
-                    : (Point(x: rect.maxX, y: s1), Point(x: rect.minX, y: s1))
-            } else {
-                let left = end == 0
-                box = Rect(
-                    x: left ? rect.minX : s1, y: rect.minY, width: left ? s0 - rect.minX : rect.maxX - s1,
-                    height: rect.height)
-                centre = Point(x: left ? rect.minX + r : rect.maxX - r, y: rect.midY)
-                start = Angle(degrees: left ? 90 : 270).radians
-                (from, to) =
-                    left
-                    ? (Point(x: s0, y: rect.maxY), Point(x: s0, y: rect.minY))
-                    : (Point(x: s1, y: rect.minY), Point(x: s1, y: rect.maxY))
-            }
+        // Each end: its half disc and the straight sides up to its seam row.
+        for top in [true, false] {
+            let box =
+                top
+                ? Rect(x: rect.minX, y: rect.minY, width: rect.width, height: s0 - rect.minY)
+                : Rect(x: rect.minX, y: s1, width: rect.width, height: rect.maxY - s1)
             guard begin(bounds: box) else { continue }
+            let seam = top ? s0 : s1
+            // Clockwise from the left side over the top, or from the right side under the bottom.
+            let (from, to) = top ? (rect.minX, rect.maxX) : (rect.maxX, rect.minX)
             raster.beginSimpleGroup()  // a convex outline
-            raster.move(from.x, from.y)
-            flattener.arc(&raster, cx: centre.x, cy: centre.y, radius: r, start: start, sweep: half, moveFirst: false)
-            raster.line(to.x, to.y)
+            raster.move(from, seam)
+            flattener.arc(
+                &raster, cx: rect.midX, cy: top ? rect.minY + r : rect.maxY - r, radius: r,
+                start: Angle(degrees: top ? 180 : 0).radians, sweep: Angle(degrees: 180).radians, moveFirst: false)
+            raster.line(to, seam)
             raster.close()
             raster.endSimpleGroup()
             finish(rule: .nonZero, paint: paint)
