@@ -208,6 +208,16 @@ struct MeasuredScale {
         return gapTop + tickDepth + (labels && !texts.isEmpty ? gapLabel + across : 0)
     }
 
+    /// The scale's depth across the bar, and whether it shows its labels,
+    /// where `least` of the gauge's own leaves the rest of `room` (nil: no
+    /// limit): with its labels, else without them, else nil (no scale).
+    func fitting(_ room: Double?, beside least: Double, axis: Axis) -> (depth: Double, labels: Bool)? {
+        let full = depth(labels: true, axis: axis), bare = depth(labels: false, axis: axis)
+        guard let room else { return (full, true) }
+        if least + full <= room { return (full, true) }
+        return least + bare <= room ? (bare, false) : nil
+    }
+
     /// How far past the bar's value ends (values 0 and 1) the ticks at the
     /// ends reach, or the first and last labels when shown: half their
     /// widths along a horizontal bar, half their line along a vertical one.
@@ -315,8 +325,8 @@ extension LinearScale {
         out.depth = m.depth(labels: at.labels, axis: at.axis)
         let length = at.p1 - at.p0
         // Positions along the bar and across it, and the rectangle from them.
-        func x(_ p: Double) -> Double { at.p0 + p * length }
-        let y = at.start + m.gapTop
+        func position(_ p: Double) -> Double { at.p0 + p * length }
+        let tickStart = at.start + m.gapTop
         let vertical = at.axis == .vertical
         func rect(along a: Double, _ l: Double, across q: Double, _ d: Double) -> Rect {
             vertical ? Rect(x: q, y: a, width: d, height: l) : Rect(x: a, y: q, width: l, height: d)
@@ -333,14 +343,18 @@ extension LinearScale {
                 guard v1 > v0 else { continue }
                 out.bands.append(
                     LinearScaleLayout.Band(
-                        rect: rect(along: min(x(v0), x(v1)), abs(x(v1) - x(v0)), across: y, bandH), color: s.color))
+                        rect: rect(
+                            along: min(position(v0), position(v1)), abs(position(v1) - position(v0)), across: tickStart,
+                            bandH), color: s.color))
             }
         }
 
         // The scale's ticks (a marked value's comes with its label, below).
         let majorLength = max(0, majorTicks.length * m.unit)
         let majorWidth = max(majorTicks.minimumWidth, majorTicks.width * m.unit)
-        func tick(_ p: Double, _ w: Double, _ l: Double) -> Rect { rect(along: x(p) - w / 2, w, across: y, l) }
+        func tick(_ p: Double, _ w: Double, _ l: Double) -> Rect {
+            rect(along: position(p) - w / 2, w, across: tickStart, l)
+        }
         out.majorTicks = m.majors.map { tick($0, majorWidth, majorLength) }
         let minors = max(0, min(minorTicks.count, 100))
         if m.majors.count >= 2, minors > 0 {
@@ -364,7 +378,7 @@ extension LinearScale {
             return out
         }
         let gap = max(2, (0.2 * m.size).rounded())
-        let labelTop = y + m.tickDepth + m.gapLabel
+        let labelTop = tickStart + m.tickDepth + m.gapLabel
         let (lo, hi) = span(bounds)
         var placed: [LinearScaleLayout.Label] = []
         for k in m.texts.indices {
@@ -372,7 +386,7 @@ extension LinearScale {
             // ellipsis; beside a vertical bar, to the room right of the ticks.)
             let w = min(m.widths[k], vertical ? max(0, bounds.maxX - labelTop) : bounds.width)
             let l = vertical ? m.lineHeight : w
-            let a = min(max(lo, x(m.positions[k]) - l / 2), hi - l)
+            let a = min(max(lo, position(m.positions[k]) - l / 2), hi - l)
             placed.append(
                 LinearScaleLayout.Label(
                     text: m.texts[k], index: m.indices[k],

@@ -40,16 +40,19 @@ public struct LinearGaugeLayout: Sendable, Hashable {
     public var axis: Axis = .horizontal
     /// The line of the label, or nil when it is not shown.
     public var labelRect: Rect?
-    /// Where the current value goes: a line below the bar row, or a slot at the bar row's leading
-    /// end as wide as the widest value; nil when it is not shown.
+    /// Where the current value goes: a line below the bar row (the bottom line under a vertical
+    /// bar), or a slot at the bar row's leading end as wide as the widest value; nil when it is not
+    /// shown.
     public var currentValueRect: Rect?
-    /// The place of the minimum value label at the bar row's leading end, or nil when it is not shown.
+    /// The place of the minimum value label at the bar row's leading end (right of a vertical bar's
+    /// bottom end), or nil when it is not shown.
     public var minimumRect: Rect?
-    /// The place of the maximum value label at the bar row's trailing end, or nil when it is not shown.
+    /// The place of the maximum value label at the bar row's trailing end (right of a vertical bar's
+    /// top end), or nil when it is not shown.
     public var maximumRect: Rect?
     /// The track: a capsule of the bar's thickness along ``axis``.
     public var bar: Rect
-    /// The scale under the bar, or nil when there is none (or no room for it).
+    /// The scale under the bar (right of a vertical one), or nil when there is none (or no room for it).
     public var scale: LinearScaleLayout? { scalePart?.layout }
     /// The scale's layout and the scale drawn (the style's, or the
     /// marks-only one for marked values), shared by copies of this layout.
@@ -155,10 +158,8 @@ public struct LinearGaugeLayout: Sendable, Hashable {
         var scaleH = 0.0, scaleLabels = false
         if let measured {
             let least = topH + rowH + (showCurrentBelow ? gap + lineH : 0)
-            if rect.height <= 0 || least + measured.depth(labels: true, axis: .horizontal) <= rect.height {
-                (scaleH, scaleLabels) = (measured.depth(labels: true, axis: .horizontal), true)
-            } else if least + measured.depth(labels: false, axis: .horizontal) <= rect.height {
-                scaleH = measured.depth(labels: false, axis: .horizontal)
+            if let fit = measured.fitting(rect.height <= 0 ? nil : rect.height, beside: least, axis: .horizontal) {
+                (scaleH, scaleLabels) = fit
             } else {
                 scaleStyle = nil
             }
@@ -249,10 +250,8 @@ public struct LinearGaugeLayout: Sendable, Hashable {
         // whichever the width has room for), or the end labels, right of the column.
         var side = 0.0, scaleLabels = false
         if let measured {
-            if !wide || rowW + measured.depth(labels: true, axis: .vertical) <= rect.width {
-                (side, scaleLabels) = (measured.depth(labels: true, axis: .vertical), true)
-            } else if rowW + measured.depth(labels: false, axis: .vertical) <= rect.width {
-                side = measured.depth(labels: false, axis: .vertical)
+            if let fit = measured.fitting(wide ? rect.width : nil, beside: rowW, axis: .vertical) {
+                (side, scaleLabels) = fit
             } else {
                 scaleStyle = nil
             }
