@@ -1,3 +1,4 @@
+import Glibc
 @testable import PanelGauge
 
 /// The gallery: every style at several values, with a solid and a gradient tint.
@@ -199,7 +200,7 @@ enum Gallery {
                 for (g, cell) in zip(gauges, cells) { g.draw(in: cell, on: canvas) }
                 return img
             },
-        ] + dials + scales + vertical
+        ] + dials + scales + vertical + charts
 
     /// Linear scales and marked values on a panel of each size: a capacity
     /// bar with a scale and sections from thresholds, a marker bar with a
@@ -316,6 +317,60 @@ enum Gallery {
                 g.draw(in: Rect(x: 0, y: 0, width: Double(w), height: Double(h)).insetBy(6), on: canvas)
                 return img
             }
+        }
+    }
+
+    /// An hour of a temperature sampled every 10 s: a slow wave, a spike
+    /// shorter than a bucket at 40 min ago, no data from 25 to 20 min ago.
+    static func temperatureHistory(now: Double, points: Int) throws -> ValueHistory {
+        var h = try ValueHistory(span: 3600, points: points)
+        for k in 0..<360 {
+            let t = now - 3600 + Double(k) * 10
+            let age = now - t
+            if age < 1500 && age >= 1200 { continue }
+            let wave: Double = 9 * sin(Double(k) / 40)
+            var v: Double = 52 + wave + 3 * sin(Double(k) / 7)
+            if k == 120 { v = 83 }
+            h.record(v, at: t)
+        }
+        return h
+    }
+
+    /// Two loads over 10 minutes, sampled every 2 s.
+    static func loadHistories(now: Double, points: Int) throws -> [ValueHistory] {
+        var a = try ValueHistory(span: 600, points: points), b = try ValueHistory(span: 600, points: points)
+        for k in 0..<300 {
+            let t = now - 600 + Double(k) * 2
+            a.record(1.2 + sin(Double(k) / 23) + 0.4 * sin(Double(k) / 3), at: t)
+            b.record(0.6 + 0.5 * cos(Double(k) / 31), at: t)
+        }
+        return [a, b]
+    }
+
+    /// History charts on a panel of each size: a temperature with threshold
+    /// bands, a spike and a gap; two loads; a gauge with a sparkline under it.
+    static let charts: [Entry] = dialSizes.map { w, h in
+        Entry(name: "charts-\(w)x\(h)") {
+            let (img, canvas) = Panel.image(width: w, height: h)
+            let now = 1_790_000_000.0
+            let cells = PanelLayout.grid(
+                in: Rect(x: 0, y: 0, width: Double(w), height: Double(h)), columns: 2, rows: 2, spacing: 8,
+                padding: 8)
+            let temp = HistoryChart(
+                series: [.init("CPU", color: .green)], title: "CPU temp",
+                thresholds: try Thresholds(
+                    base: nil, steps: [.init(from: 70, color: .orange), .init(from: 80, color: .red)]),
+                format: .number(decimals: 1, unit: "°C"))
+            let whole = IntRect(x: 8, y: 8, width: w - 16, height: Int(cells[0].height))
+            temp.draw([try temperatureHistory(now: now, points: w / 3)], now: now, in: whole, on: canvas)
+            let loads = HistoryChart(
+                series: [.init("load", color: .blue), .init("io", color: .orange)], title: "Load",
+                format: .number(decimals: 2), fillsArea: false)
+            loads.draw(try loadHistories(now: now, points: 120), now: now, in: IntRect(covering: cells[2]), on: canvas)
+            let empty = HistoryChart(
+                series: [.init("fan", color: .purple)], title: "Fan", format: .number(decimals: 0, unit: "rpm"))
+            empty.draw([nil], now: now, in: IntRect(covering: cells[3]), on: canvas)
+            return img
         }
     }
 }
