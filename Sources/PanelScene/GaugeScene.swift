@@ -60,7 +60,8 @@ import PanelGauge
 /// whole frame.
 ///
 /// A widget (``SceneWidget``) is drawn whole over its cleared frame from its
-/// text in the state; a change of its text damages its frame alone.
+/// text in the state, a chart (``SceneChart``) from its ``ChartFrame``; a
+/// change of either damages its frame alone.
 public final class GaugeScene {
     /// The gauges and widgets, in drawing order.
     public let items: [SceneItem]
@@ -149,7 +150,8 @@ public final class GaugeScene {
             if names == nil {
                 let same =
                     slot.isWidget
-                    ? old.texts[name] == new.texts[name] : from == to && stale.0 == stale.1
+                    ? old.texts[name] == new.texts[name] && old.charts[name] == new.charts[name]
+                    : from == to && stale.0 == stale.1
                 if same { continue }
             }
             guard !slot.isWidget, slot.cluster.count == 1, !stale.0, !stale.1, let from, let to else {
@@ -261,7 +263,13 @@ public final class GaugeScene {
                 }
             case .drawWidget(let i):
                 let f = slots[i].frame, item = items[i]
-                c.withClip(f) { item.widget?.draw(texts[item.name] ?? "", in: f, on: c) }
+                c.withClip(f) {
+                    if let chart = item.widget as? SceneChart {
+                        chart.draw(state.charts[item.name], in: f, on: c)
+                    } else {
+                        item.widget?.draw(texts[item.name] ?? "", in: f, on: c)
+                    }
+                }
             case .restoreAndDrawDynamic(let i, let r):
                 if i != shownSlot { (shown, shownSlot) = (repaints[i], i) }
                 drawDynamicLayer(i, value: shown!.value, in: r, on: c)

@@ -71,7 +71,8 @@ public struct SceneItem {
 }
 
 /// What a ``GaugeScene`` shows: each gauge's value (a gauge missing has
-/// none), the gauges shown stale (their values old), each widget's text.
+/// none), the gauges shown stale (their values old), each widget's text,
+/// each chart's histories.
 public struct SceneState: Equatable, Sendable {
     /// Each gauge's value by name; a gauge missing here is drawn without one.
     public var values: [String: Double]
@@ -80,11 +81,59 @@ public struct SceneState: Equatable, Sendable {
     /// Each widget's text by name; a widget missing here shows an empty text.
     public var texts: [String: String]
 
-    /// A state with these values, stale gauges and texts.
-    public init(values: [String: Double] = [:], stale: Set<String> = [], texts: [String: String] = [:]) {
+    /// Each chart's histories and time by name (``SceneChart``); a chart
+    /// missing here shows no data.
+    public var charts: [String: ChartFrame]
+
+    /// A state with these values, stale gauges, texts and charts.
+    public init(
+        values: [String: Double] = [:], stale: Set<String> = [], texts: [String: String] = [:],
+        charts: [String: ChartFrame] = [:]
+    ) {
         self.values = values
         self.stale = stale
         self.texts = texts
+        self.charts = charts
+    }
+}
+
+/// What a chart shows: one history per series (nil = none yet) at a time.
+public struct ChartFrame: Equatable, Sendable {
+    /// One per series, in the chart's order.
+    public var histories: [ValueHistory?]
+    /// The time the chart's right end shows, in the histories' seconds.
+    public var now: Double
+
+    /// A frame of `histories` at `now`.
+    public init(histories: [ValueHistory?], now: Double) {
+        self.histories = histories
+        self.now = now
+    }
+}
+
+/// A widget that draws a ``HistoryChart`` (or its sparkline form) from its
+/// ``ChartFrame`` in the ``SceneState``, whole, over its cleared frame,
+/// whenever the frame changes.
+public struct SceneChart: SceneWidget {
+    /// The chart drawn.
+    public var chart: HistoryChart
+    private let fonts: FontCache
+
+    /// A widget drawing `chart` with `fonts`.
+    public init(_ chart: HistoryChart, fonts: FontCache = .shared) {
+        self.chart = chart
+        self.fonts = fonts
+    }
+
+    /// Draws the chart without data (a chart's text is not used).
+    public func draw(_ text: String, in frame: IntRect, on canvas: Canvas) {
+        draw(nil, in: frame, on: canvas)
+    }
+
+    /// Draws the chart of `data` in `frame`; nil draws it without data.
+    public func draw(_ data: ChartFrame?, in frame: IntRect, on canvas: Canvas) {
+        let histories = data?.histories ?? Array(repeating: nil, count: chart.series.count)
+        chart.draw(histories, now: data?.now ?? 0, in: frame, on: canvas, fonts: fonts)
     }
 }
 

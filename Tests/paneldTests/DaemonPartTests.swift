@@ -118,13 +118,17 @@ final class TwoPipePart: DaemonPart {
 final class FakeContext: DaemonContext {
     var store = GaugeStore(names: ["a"], defaultGauge: "a", initial: [:])
     var layout: Layout
+    var history: HistoryBook
     var page = 0
     var touched: Set<String> = []
     private(set) var pagesShown: [Int] = []
     private(set) var stale: Set<String>?
     private(set) var clocks: [String: String]?
 
-    init(_ layout: Layout) { self.layout = layout }
+    init(_ layout: Layout) {
+        self.layout = layout
+        history = HistoryBook(layout: layout)
+    }
 
     func apply(_ command: Command) -> Result<String, LineError> { store.apply(command) }
     func reply(to line: [UInt8]) -> String { "" }

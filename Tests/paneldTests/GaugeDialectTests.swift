@@ -11,7 +11,7 @@ import Testing
     /// The keys a layout's gauge slot has that a gauge object does not: where the
     /// gauge goes and how its values reach it.
     static let layoutOnly = [
-        "name", "kind", "rect", "cell", "metric", "mqtt", "staleAfter", "staleOnRestore", "noData",
+        "name", "kind", "rect", "cell", "metric", "mqtt", "staleAfter", "staleOnRestore", "noData", "sparkline",
     ]
 
     /// A valid value for each gauge key, with the other members it needs (a dial's keys need the dial).
@@ -47,7 +47,7 @@ import Testing
     static let layoutSamples: [String: String] = [
         "name": ##""g""##, "kind": ##""gauge""##, "rect": "[0, 0, 120, 90]", "cell": ##"{"row": 0, "column": 0}"##,
         "metric": ##""host.g""##, "mqtt": ##""sensors/g""##, "staleAfter": "30", "staleOnRestore": "true",
-        "noData": ##""offline""##,
+        "noData": ##""offline""##, "sparkline": ##"{"span": "10m"}"##,
     ]
 
     /// Gauge objects that together use every gauge key.

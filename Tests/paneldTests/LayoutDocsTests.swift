@@ -122,6 +122,11 @@ import Testing
                 ##"{"mqtt": {"broker": "mqtt://127.0.0.1"}, "gauges": [{"name": "a", "mqtt": {"topic": "t", "zz": 1}}]}"##,
                 "gauges[0].mqtt.zz"
             ),
+            (
+                ##"{"gauges": [{"name": "a"}, {"name": "c", "kind": "chart", "gauges": ["a"], "zz": 1}]}"##,
+                "gauges[1].zz"
+            ),
+            (##"{"gauges": [{"name": "a", "sparkline": {"zz": 1}}]}"##, "gauges[0].sparkline.zz"),
         ]
         #expect(probes.count == LayoutKeys.objects.count)
         for (json, path) in probes {

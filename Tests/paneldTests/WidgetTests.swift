@@ -56,7 +56,7 @@ import Testing
     @Test(arguments: [
         (
             "{\"gauges\": [{\"name\": \"a\",\n \"kind\": \"label\"}]}", 2, "gauges[0].kind",
-            "is not 'gauge', 'text' or 'clock'"
+            "is not 'gauge', 'text', 'clock' or 'chart'"
         ),
         (
             "{\"gauges\": [{\"name\": \"t\", \"kind\": \"text\",\n \"range\": [0, 1]}]}", 2, "gauges[0].range",

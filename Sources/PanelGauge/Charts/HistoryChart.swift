@@ -49,10 +49,13 @@ public struct HistoryChart: Sendable, Hashable {
     public var title: String?
     /// The value axis' range; nil = the data's, widened to round numbers.
     public var range: ClosedRange<Double>?
-    /// Zones drawn as bands behind the lines; nil for none.
+    /// Zones drawn as bands behind the lines, those of the steps (below the
+    /// first step is the normal range, left plain); nil for none.
     public var thresholds: Thresholds?
     /// How the header writes values (its unit included).
     public var format: ValueFormat
+    /// The range a percentage ``format`` is of (a gauge's); nil = the value axis'.
+    public var formatRange: ClosedRange<Double>?
     /// Whether the area under each line is shaded.
     public var fillsArea: Bool
     /// Header and axes, or the plot alone.
@@ -76,9 +79,10 @@ public struct HistoryChart: Sendable, Hashable {
     /// A chart of `series`.
     public init(
         series: [Series], title: String? = nil, range: ClosedRange<Double>? = nil, thresholds: Thresholds? = nil,
-        format: ValueFormat = .number(decimals: 1), fillsArea: Bool = true, form: Form = .chart,
-        environment: GaugeEnvironment = .init()
+        format: ValueFormat = .number(decimals: 1), formatRange: ClosedRange<Double>? = nil, fillsArea: Bool = true,
+        form: Form = .chart, environment: GaugeEnvironment = .init()
     ) {
+        self.formatRange = formatRange
         self.series = series
         self.title = title
         self.range = range
@@ -263,7 +267,7 @@ extension HistoryChart {
         let baseline = (f.minY + pad + titleFont.ascender).rounded()
         var left = f.minX + pad
         let right = f.maxX - pad
-        let r = range ?? dataRange(histories, now: now) ?? 0...1
+        let r = formatRange ?? range ?? dataRange(histories, now: now) ?? 0...1
         if let title, !title.isEmpty {
             let t = titleFont.truncated(title, toWidth: right - left)
             out.append((t, Point(x: left, y: baseline), environment.foreground, titleFont.pixelSize))
@@ -319,7 +323,8 @@ extension HistoryChart {
         let r = layout.range
         // Threshold zones: bands across the plot.
         if let thresholds {
-            var bounds: [(Double, Color?)] = [(r.lowerBound, thresholds.base)]
+            // The zones from the steps up; below them (the base) is the normal range, unmarked.
+            var bounds: [(Double, Color?)] = [(r.lowerBound, nil)]
             for s in thresholds.steps { bounds.append((s.from, s.color)) }
             for (i, (from, color)) in bounds.enumerated() {
                 guard let color else { continue }

@@ -113,13 +113,15 @@ extension Layout {
             switch g.widget?.kind {
             case .text(let initial)?: texts[g.name] = initial
             case .clock?: clocks.insert(g.name)
-            case nil: break
+            case .chart?, nil: break
             }
         }
-        return GaugeStore(
+        var store = GaugeStore(
             names: numeric.map(\.name), defaultGauge: defaultGauge,
             initial: values, aliases: aliases, texts: texts, clocks: clocks,
             textOrder: gauges.compactMap { g in texts[g.name] != nil ? g.name : nil })
+        store.sampled = chartedGauges
+        return store
     }
 }
 
@@ -164,6 +166,8 @@ package struct LayoutGauge: Sendable {
     /// What it shows instead of a gauge; nil = the gauge. (A widget's
     /// ``gauge`` only carries the environment: font and colours.)
     package var widget: LayoutWidget? = nil
+    /// Its sparkline (`"sparkline"`), drawn under it; nil = none.
+    package var sparkline: LayoutSparkline? = nil
     /// Index of its page in ``Layout/pages``.
     var page = 0
     /// Its key path in the layout file (`pages[1].gauges[0]`); nil = `gauges[i]`.

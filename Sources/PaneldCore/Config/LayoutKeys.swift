@@ -18,7 +18,7 @@ enum LayoutKeys {
     /// The keys of a gauge slot that place and feed the gauge; the layout reader reads them,
     /// PanelGauge's `GaugeDescription` the others (its `Keys.gauge`).
     static let gaugeLayoutOnly = [
-        "name", "kind", "rect", "cell", "metric", "mqtt", "staleAfter", "staleOnRestore", "noData",
+        "name", "kind", "rect", "cell", "metric", "mqtt", "staleAfter", "staleOnRestore", "noData", "sparkline",
     ]
     /// One gauge of `"gauges"`: its layout keys and the gauge dialect's keys.
     static let gauge = gaugeLayoutOnly + GaugeDescription.Keys.gauge
@@ -26,6 +26,12 @@ enum LayoutKeys {
     static let textWidget = ["name", "kind", "rect", "cell", "text", "size", "align", "color", "mqtt"]
     /// A slot of `"gauges"` with `"kind": "clock"`.
     static let clock = ["name", "kind", "rect", "cell", "format", "size", "align", "color"]
+    /// A slot of `"gauges"` with `"kind": "chart"`.
+    static let chart = [
+        "name", "kind", "rect", "cell", "gauges", "span", "points", "label", "range", "colors", "area", "thresholds",
+    ]
+    /// A gauge's `"sparkline"` given as an object.
+    static let sparkline = ["span", "points"]
     /// The gauge keys only a dial accepts (on another style they are errors).
     static let dialOnly = GaugeDescription.Keys.dialOnly
     /// The gauge keys only the linear styles accept.
@@ -60,7 +66,8 @@ enum LayoutKeys {
     /// Every object with its keys, named as `docs/layout.md` names them.
     static let objects: [(name: String, keys: [String])] = [
         ("top level", topLevel), ("page", page), ("grid", grid), ("gauge", gauge), ("text widget", textWidget),
-        ("clock", clock), ("cell", cell), ("format", format), ("mapping", mapping),
+        ("clock", clock), ("chart", chart), ("sparkline", sparkline), ("cell", cell), ("format", format),
+        ("mapping", mapping),
         ("threshold", threshold), ("scale", scale), ("ticks", ticks), ("scale labels", scaleLabels),
         ("section", section), ("needle", needle), ("marked label", markedLabel), ("mqtt", mqtt),
         ("gauge mqtt", gaugeMQTT),

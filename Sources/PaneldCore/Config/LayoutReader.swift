@@ -298,7 +298,7 @@ package enum LayoutReader {
 }
 
 /// Walks the JSON tree, collecting issues with their key paths.
-private struct Checker {
+struct Checker {
     /// A kernel connector name: a type and an index joined by hyphens (`HDMI-A-1`, `DSI-1`, `Virtual-1`, `SPI-1`).
     static func isConnectorName(_ text: String) -> Bool {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
@@ -595,6 +595,7 @@ private struct Checker {
                 read.append((item, path))
             }
         }
+        resolveCharts(&layout, read: read)
         var frames: [IntRect] = []
         if issues.isEmpty {
             let placed = layout.placement(screen: layout.logicalSize)
@@ -702,6 +703,7 @@ private struct Checker {
                 name: name, rect: rect, range: range, gauge: g, metric: metric, mqtt: mqtt, staleness: staleness,
                 cell: cell, line: v.line, rectLine: m["rect"]?.line)
             slot.noDataText = noData
+            slot.sparkline = sparkline(m["sparkline"], path + ".sparkline", gauge: g)
             return slot
         } catch {
             fail(v, path, "\(error)")
@@ -812,12 +814,13 @@ private struct Checker {
         var kind = "gauge"
         if case .object(let m) = v.kind, let k = m.first(where: { $0.key == "kind" })?.value {
             guard let s = string(k, path + ".kind") else { return nil }
-            guard ["gauge", "text", "clock"].contains(s) else {
-                fail(k, path + ".kind", "'\(s)' is not 'gauge', 'text' or 'clock'")
+            guard ["gauge", "text", "clock", "chart"].contains(s) else {
+                fail(k, path + ".kind", "'\(s)' is not 'gauge', 'text', 'clock' or 'chart'")
                 return nil
             }
             kind = s
         }
+        if kind == "chart" { return chartWidget(v, path, screen: screen, environment: environment) }
         if kind != "gauge" { return widget(v, path, kind: kind, screen: screen, environment: environment) }
         return gauge(v, path, screen: screen, environment: environment, staleness: staleness)
     }

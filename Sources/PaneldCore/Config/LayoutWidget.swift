@@ -1,8 +1,9 @@
 import PanelGauge
 
-/// A slot of a layout that shows text instead of a gauge: a text widget (its
-/// text from the layout, then from the socket) or a clock (the local time in
-/// a `strftime` format).
+/// A slot of a layout that shows something other than a gauge: a text
+/// widget (its text from the layout, then from the socket), a clock (the
+/// local time in a `strftime` format) or a history chart of gauges' values
+/// (``LayoutChart``).
 ///
 /// Its text is one line at a step of the panel's type scale (``TypeScale``)
 /// for its rectangle, the gauges' title or value step, so widgets and gauges
@@ -14,6 +15,8 @@ package struct LayoutWidget: Sendable, Equatable {
         case text(initial: String)
         /// The local time in `format` (`strftime`'s conversions).
         case clock(format: String)
+        /// A history chart of gauges' values.
+        case chart(LayoutChart)
     }
 
     /// Which step of the type scale the text takes.
@@ -36,6 +39,12 @@ package struct LayoutWidget: Sendable, Equatable {
 
     package var clockFormat: String? {
         if case .clock(let f) = kind { return f }
+        return nil
+    }
+
+    /// The chart, for a chart widget.
+    package var chart: LayoutChart? {
+        if case .chart(let c) = kind { return c }
         return nil
     }
 

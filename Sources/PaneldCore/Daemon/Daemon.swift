@@ -79,6 +79,11 @@ package final class Daemon: DaemonContext {
     private var settings: Settings
 
     package private(set) var store: GaugeStore
+    /// The charts' and sparklines' histories, fed every value set on their gauges.
+    package private(set) var history: HistoryBook
+    /// Each chart's frame, in short (``HistoryBook/signatures(_:page:at:)``),
+    /// as the last presented frame drew it.
+    private var shownCharts: [String: [Int64]] = [:]
     private var animator: Animator
     private var pendingNames: Set<String> = []
     /// The values the last presented frame was drawn with (what a value change's damage starts from).
@@ -108,7 +113,8 @@ package final class Daemon: DaemonContext {
 
     package init(
         layout: Layout, output slot: OutputSlot, listener: FileDescriptor, signals: SignalPipe,
-        inputs: [any ValueInput], notifier: Notifier?, store: GaugeStore, settings: Settings,
+        inputs: [any ValueInput], notifier: Notifier?, store: GaugeStore, history: HistoryBook? = nil,
+        settings: Settings,
         restored: Set<String> = [], lateDisplay: LateDisplay? = nil,
         displayLost: (() -> (fallback: FrameOutput, late: LateDisplay?))? = nil, uevents: UeventSocket? = nil,
         parts: [any DaemonPart] = []
@@ -129,11 +135,12 @@ package final class Daemon: DaemonContext {
         all += inputs.map(ValueInputPart.init) + parts
         all.append(ControlSocket(listener: listener, settings: settings))
         // After every part that feeds values or chooses a page, so that they see this turn's.
-        all += [staleness, pages, ClockPart()]
+        all += [staleness, pages, ClockPart(), ChartPart()]
         if let saver { all.append(saver) }
         self.parts = all
         self.notifier = notifier
         self.store = store
+        self.history = history ?? HistoryBook(layout: layout)
         self.settings = settings
         self.animator = Animator(duration: Int64(layout.animation), values: store.values)
         self.stale = staleness.staleness.staleNames(at: now)
@@ -178,7 +185,7 @@ package final class Daemon: DaemonContext {
             try turn()
         }
         notifier?.send("STOPPING=1")
-        saver?.save(store)
+        saver?.save(store, history: history)
     }
 
     /// One poll and everything it reported. (Internal so tests can drive the loop
@@ -204,6 +211,12 @@ package final class Daemon: DaemonContext {
         // What the parts set for the next frame, against what the last one showed.
         pendingNames.formUnion(stale.symmetricDifference(shownStale))
         for (name, text) in texts where shownTexts[name] != text { pendingNames.insert(name) }
+        let wall = Self.wallSeconds()
+        history.hold(store.values, stale: stale, at: wall)
+        for (name, signature) in history.signatures(layout, page: page, at: wall)
+        where shownCharts[name] != signature {
+            pendingNames.insert(name)
+        }
         let now = monotonicMilliseconds()
         let recovering = recoveryDue.map { now >= $0 } ?? false  // `present` then redraws everything
         if frameWanted || recovering, !output.isBusy, now >= lastFrameAt + frameInterval {
@@ -298,6 +311,7 @@ package final class Daemon: DaemonContext {
         store = new.store(values: store.values)
         for (name, text) in oldTexts { store.setText(name, text) }
         _ = store.takeChanged()
+        history = HistoryBook(layout: new, keeping: history)
         staleness.reload(rules: new.staleRules, now: monotonicMilliseconds())
         animator = Animator(duration: Int64(new.animation), values: store.values)
         let pageName = layout.pages[page].name
@@ -399,7 +413,16 @@ package final class Daemon: DaemonContext {
         fullRedraw = true
     }
 
+    /// The wall clock, in seconds since 1970 (what histories are kept in).
+    static func wallSeconds() -> Double { Double(ClockFormat.now()) / 1000 }
+
     private func markChanged() {
+        let samples = store.takeSamples()
+        if !samples.isEmpty {
+            let wall = Self.wallSeconds()
+            for sample in samples { history.record(sample.name, sample.value, at: wall) }
+            saver?.noteChange(now: monotonicMilliseconds())
+        }
         let changed = store.takeChanged()
         guard !changed.isEmpty else { return }
         let now = monotonicMilliseconds()
@@ -420,6 +443,9 @@ package final class Daemon: DaemonContext {
         let moving = animator.advance(to: now)
         let stale = self.stale
         let texts = self.texts
+        let wall = Self.wallSeconds()
+        let charts = history.frames(layout, page: page, at: wall)
+        let chartSignatures = history.signatures(layout, page: page, at: wall)
         let damage =
             full
             ? [IntRect(x: 0, y: 0, width: output.width, height: output.height)]
@@ -430,14 +456,16 @@ package final class Daemon: DaemonContext {
             shownValues = values
             shownStale = stale
             shownTexts = texts
+            shownCharts = chartSignatures
             pendingNames = []
             return
         }
         try output.present(damage: damage) { surface, rects in
-            renderer.draw(surface, rects: rects, values: values, stale: stale, texts: texts)
+            renderer.draw(surface, rects: rects, values: values, stale: stale, texts: texts, charts: charts)
         }
         shownValues = values
         shownTexts = texts
+        shownCharts = chartSignatures
         shownStale = stale
         if Log.threshold == .debug {
             Log.debug("frame: \(damage.count) rectangle(s), \(pendingNames.count) gauge(s) changed")

@@ -43,6 +43,8 @@ package struct PartInterest {
 package protocol DaemonContext: AnyObject {
     /// The gauges' values and texts.
     var store: GaugeStore { get }
+    /// The charts' histories.
+    var history: HistoryBook { get }
     /// Applies one command to the gauges (the caller's reply, or why not).
     func apply(_ command: Command) -> Result<String, LineError>
     /// The reply to one line from the control socket, without its newline (empty: no reply).

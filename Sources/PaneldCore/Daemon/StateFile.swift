@@ -1,62 +1,81 @@
 import Glibc
 import PanelGauge
 
-/// The last gauge values and text widgets' texts, kept across restarts.
+/// The last gauge values, text widgets' texts and charts' histories, kept
+/// across restarts.
 ///
 /// Format: one `name value` line per gauge (`name -` for one without a value,
 /// which starts without one again), the same text `list` answers with,
-/// then one `name text` line per text widget, as the socket takes it;
-/// written atomically (temporary file, fsync, rename) so a crash leaves the
-/// old or the new file, never a torn one.
+/// then one `name text` line per text widget, as the socket takes it, then
+/// one `@history` line per history a chart or sparkline keeps
+/// (``HistoryBook/encoded()``); written atomically (temporary file, fsync,
+/// rename) so a crash leaves the old or the new file, never a torn one.
 package enum StateFile {
-    /// A state file is a few bytes per gauge; anything larger is not ours.
-    static let maxSize = 1 << 20
+    /// A state file is a few bytes per gauge and up to about 75 per bucket of
+    /// history (``LayoutChart/maxTotalPoints`` in all); anything larger is not ours.
+    static let maxSize = 4 << 20
+
+    /// What a state file holds.
+    package struct Contents {
+        package var values: [String: Double] = [:]
+        package var texts: [String: String] = [:]
+        package var histories: [HistoryKey: ValueHistory] = [:]
+        /// Lines that did not parse.
+        package var skipped = 0
+    }
+
     /// Parses a state file; lines that do not parse are skipped (and counted), so a
     /// damaged file costs at most the damaged values. A line that starts with
     /// one of `texts` (the layout's text widgets) is that widget's text. Pure.
-    static func parse(_ bytes: [UInt8], texts textNames: Set<String> = []) -> (
-        values: [String: Double], texts: [String: String], skipped: Int
-    ) {
-        var values: [String: Double] = [:]
-        var texts: [String: String] = [:]
-        var skipped = 0
+    static func parse(_ bytes: [UInt8], texts textNames: Set<String> = []) -> Contents {
+        var out = Contents()
+        let prefix = Array(HistoryBook.linePrefix.utf8) + [0x20]
         for line in bytes.split(separator: 0x0A) {
+            if line.starts(with: prefix) {
+                if let (key, h) = HistoryBook.parseLine(Substring(decoding: line, as: UTF8.self)) {
+                    out.histories[key] = h
+                } else {
+                    out.skipped += 1
+                }
+                continue
+            }
             switch LineParser.parse(line, texts: textNames) {
-            case .success(.set(let name?, let v)): values[name] = v
-            case .success(.setText(let name, let text)): texts[name] = text
+            case .success(.set(let name?, let v)): out.values[name] = v
+            case .success(.setText(let name, let text)): out.texts[name] = text
             case .success(.clear): break  // no value: the gauge starts without one
-            default: if !line.elementsEqual("END".utf8) { skipped += 1 }
+            default: if !line.elementsEqual("END".utf8) { out.skipped += 1 }
             }
         }
-        return (values, texts, skipped)
+        return out
     }
 
-    static func encode(_ store: GaugeStore) -> [UInt8] {
+    static func encode(_ store: GaugeStore, history: HistoryBook? = nil) -> [UInt8] {
         var s = ""
         for n in store.names { s += "\(n) \(store.shown(n))\n" }
         for n in store.texts.keys.sorted() { s += "\(n) \(store.texts[n]!)\n" }
+        if let history { s += history.encoded() }
         return Array(s.utf8)
     }
 
-    /// The values and texts saved at `path`; a line starting with one of
-    /// `texts` is that text widget's text.
-    package static func load(_ path: String, texts textNames: Set<String> = []) -> (
-        values: [String: Double], texts: [String: String]
-    ) {
+    /// The values, texts and histories saved at `path`; a line starting with
+    /// one of `texts` is that text widget's text.
+    package static func load(_ path: String, texts textNames: Set<String> = []) -> Contents {
         let bytes: [UInt8]
         do {
             bytes = try LayoutReader.readBounded(path, limit: maxSize)
         } catch let e as Errno where e.code == ENOENT {
             Log.info("no saved values at \(path)")
-            return ([:], [:])
+            return Contents()
         } catch {
             Log.warning("saved values at \(path) not used: \(error)")
-            return ([:], [:])
+            return Contents()
         }
-        let (values, texts, skipped) = parse(bytes, texts: textNames)
-        if skipped > 0 { Log.warning("\(path): skipped \(skipped) unreadable line(s)") }
-        Log.info("restored \(values.count) value(s) and \(texts.count) text(s) from \(path)")
-        return (values, texts)
+        let contents = parse(bytes, texts: textNames)
+        if contents.skipped > 0 { Log.warning("\(path): skipped \(contents.skipped) unreadable line(s)") }
+        Log.info(
+            "restored \(contents.values.count) value(s), \(contents.texts.count) text(s) and \(contents.histories.count) history(ies) from \(path)"
+        )
+        return contents
     }
 
     /// Why `path` cannot be the state file, or nil: something that exists there and
@@ -67,9 +86,9 @@ package enum StateFile {
         FileIO.replacementRefusal(path).map { "state file " + $0 }
     }
 
-    static func save(_ store: GaugeStore, to path: String) throws {
+    static func save(_ store: GaugeStore, history: HistoryBook? = nil, to path: String) throws {
         // writeAtomically checks the path again at each save: it may have been replaced since the start.
-        try FileIO.writeAtomically(encode(store), to: path, mode: 0o640)
+        try FileIO.writeAtomically(encode(store, history: history), to: path, mode: 0o640)
     }
 }
 
@@ -102,14 +121,14 @@ final class StateSaver: DaemonPart {
 
     func turn(_ ready: [PollEvents], now: Int64, daemon: any DaemonContext) {
         guard let due, now >= due else { return }
-        save(daemon.store)
+        save(daemon.store, history: daemon.history)
         lastSaveAt = now
         self.due = nil
     }
 
-    func save(_ store: GaugeStore) {
+    func save(_ store: GaugeStore, history: HistoryBook? = nil) {
         do {
-            try StateFile.save(store, to: path)
+            try StateFile.save(store, history: history, to: path)
             if failure.recovered() { Log.notice("values are being saved again") }
         } catch {
             if failure.failed("\(error)") { Log.warning("cannot save values: \(error)") }

@@ -28,6 +28,18 @@ package struct GaugeStore: Equatable, Sendable {
     /// value or another (what keeps a value from going stale).
     private(set) var touched: Set<String> = []
 
+    /// One value set on a gauge a chart keeps the history of.
+    package struct Sample: Equatable, Sendable {
+        package var name: String
+        package var value: Double
+    }
+    /// The gauges whose every set is kept as a ``Sample`` (those a chart or
+    /// a sparkline shows).
+    package var sampled: Set<String> = []
+    /// The values set on ``sampled`` gauges since the last ``takeSamples()``,
+    /// in order (each, so a spike between two frames reaches the history).
+    private(set) var samples: [Sample] = []
+
     /// The longest text a text widget takes, in bytes.
     package static let maxTextLength = 256
 
@@ -133,6 +145,7 @@ package struct GaugeStore: Equatable, Sendable {
         if old != value || old?.sign != value.sign { changed.insert(name) }
         touched.insert(name)
         values[name] = value
+        if sampled.contains(name) { samples.append(Sample(name: name, value: value)) }
         return true
     }
 
@@ -151,6 +164,12 @@ package struct GaugeStore: Equatable, Sendable {
     package mutating func takeChanged() -> Set<String> {
         defer { changed = [] }
         return changed
+    }
+
+    /// Returns and clears the samples.
+    package mutating func takeSamples() -> [Sample] {
+        defer { samples = [] }
+        return samples
     }
 
     /// Returns and clears the set of touched gauges.

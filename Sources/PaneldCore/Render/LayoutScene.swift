@@ -38,8 +38,16 @@ package final class LayoutScene {
         let screen = IntRect(x: 0, y: 0, width: width, height: height)
         let placed = layout.placement(screen: (width, height)).frames
         let none = IntRect(x: 0, y: 0, width: 0, height: 0)
-        let frames = layout.gauges.indices.map { i in
+        var frames = layout.gauges.indices.map { i in
             layout.gauges[i].page == page && i < placed.count ? placed[i].intersection(screen) : none
+        }
+        // A gauge with a sparkline is drawn above it, in its frame less the sparkline's strip.
+        var sparklines: [(index: Int, frame: IntRect)] = []
+        for i in frames.indices where !frames[i].isEmpty && layout.gauges[i].sparkline != nil {
+            let f = frames[i], h = LayoutSparkline.height(in: f.height)
+            guard f.height - h >= 8 else { continue }
+            frames[i] = IntRect(x: f.x, y: f.y, width: f.width, height: f.height - h)
+            sparklines.append((i, IntRect(x: f.x, y: f.y + f.height - h, width: f.width, height: h)))
         }
         self.frames = frames
         let shown = Self.uniformText(layout, frames: frames)
@@ -55,18 +63,33 @@ package final class LayoutScene {
         }
         if let largest = values.max(), largest > 0, let c = cap { cap?.value = min(c.value, largest) }
         widgetCap = cap
-        let items = shown.gauges.indices.compactMap { i -> SceneItem? in
+        var items = shown.gauges.indices.compactMap { i -> SceneItem? in
             let g = shown.gauges[i], f = frames[i]
             guard !f.isEmpty else { return nil }
             guard let widget = g.widget else { return g.sceneItem(in: f) }
+            if let chart = widget.chart {
+                return SceneItem(
+                    g.name, widget: SceneChart(chart.chart, fonts: fonts), in: f, environment: g.gauge.environment)
+            }
             return SceneItem(
                 g.name, widget: PlacedWidget(widget: widget, cap: cap, environment: g.gauge.environment, fonts: fonts),
                 in: f, environment: g.gauge.environment)
+        }
+        for (i, f) in sparklines {
+            let g = shown.gauges[i]
+            items.append(
+                SceneItem(
+                    Self.sparklineName(g.name), widget: SceneChart(g.sparkline!.chart, fonts: fonts), in: f,
+                    environment: g.gauge.environment))
         }
         scene = GaugeScene(
             width: width, height: height, items: items, background: shown.background, staleTint: shown.foreground,
             cachesPictures: cachesStaticLayers, fonts: fonts)
     }
+
+    /// The scene item name of gauge `name`'s sparkline (a name no slot can
+    /// have: `#` is not in a gauge name).
+    static func sparklineName(_ name: String) -> String { name + "#sparkline" }
 
     /// `layout` with one title size and one end-label size on the page: every
     /// gauge on the type scale takes at most what the smallest such gauge's
@@ -159,9 +182,9 @@ package final class LayoutScene {
     /// widget texts (``GaugeScene/draw(_:rects:state:)``).
     package func draw(
         _ surface: Surface, rects: [IntRect], values: [String: Double], stale: Set<String> = [],
-        texts: [String: String] = [:]
+        texts: [String: String] = [:], charts: [String: ChartFrame] = [:]
     ) {
-        scene.draw(surface, rects: rects, state: SceneState(values: values, stale: stale, texts: texts))
+        scene.draw(surface, rects: rects, state: SceneState(values: values, stale: stale, texts: texts, charts: charts))
     }
 
     /// The whole screen.

@@ -13,13 +13,19 @@ struct Render: PaneldCommand {
         discussion: """
             Without --config the default layout is used (one ring gauge named 'value', 0...100).
             A gauge not given with --set has no value: it is drawn as "no data", as the
-            daemon draws it until its first value.
+            daemon draws it until its first value. A --set value is a point of its gauge's
+            history at --time, as the daemon records one; --history gives a history's
+            values, evenly over each chart's span and ending at --time (an empty entry
+            is a gap); --state starts from a state file's values, texts and histories.
 
             Example:
               paneld render --config panel.json --set cpu=73 --set mem=41.5 --output panel.png
               paneld render --config panel.json --set cpu=73 --stale cpu --output stale.png
               paneld render --config pages.json --page system --text status='Pump 2 running' \\
                 --time 2026-11-27T14:05 --output system.png
+              paneld render --config chart.json --history temp=41,43,,,47,52.5 --set temp=52.5 \\
+                --output chart.png
+              paneld render --config chart.json --state /var/lib/paneld/values --output now.png
             """,
         options: [
             .option("config", help: "Layout file (JSON). Default: one ring gauge named 'value'."),
@@ -29,6 +35,11 @@ struct Render: PaneldCommand {
                 help: "Draw a gauge as stale: dimmed, a dash for its value (repeatable).", repeatable: true),
             .option(
                 "text", "NAME=TEXT", help: "A text widget's text, NAME=TEXT (repeatable).", repeatable: true),
+            .option(
+                "history", "NAME=V,V,...",
+                help: "A gauge's history for its charts: values ending at --time, empty for a gap (repeatable).",
+                repeatable: true),
+            .option("state", "FILE", help: "Start from a state file's values, texts and histories."),
             .option("page", "NAME", help: "The page to draw. Default: the first."),
             .option(
                 "time",
@@ -44,6 +55,8 @@ struct Render: PaneldCommand {
     var values: [String]
     var stale: [String]
     var texts: [String]
+    var histories: [String]
+    var state: String?
     var page: String?
     var time: String?
     var output: String
@@ -54,6 +67,8 @@ struct Render: PaneldCommand {
         values = arguments.strings("set")
         stale = arguments.strings("stale")
         texts = arguments.strings("text")
+        histories = arguments.strings("history")
+        state = arguments.string("state")
         page = arguments.string("page")
         time = arguments.string("time")
         output = try arguments.required("output")
@@ -70,6 +85,12 @@ struct Render: PaneldCommand {
         for t in texts where Render.parseText(t) == nil {
             throw ValidationError("--text '\(t)' is not NAME=TEXT, e.g. --text status='Pump 2 running'")
         }
+        for h in histories where Render.parseHistory(h) == nil {
+            throw ValidationError(
+                "--history '\(h)' is not NAME=V,V,... with up to \(ValueHistory.maxPoints) finite decimal values or empty gaps, e.g. --history cpu=40,41.5,,43"
+            )
+        }
+        if let state, state.isEmpty { throw ValidationError("--state needs a file name") }
         if let time, Render.parseTime(time) == nil {
             throw ValidationError(
                 "--time '\(time)' is not a local time YYYY-MM-DDTHH:MM[:SS] or seconds since 1970")
@@ -81,6 +102,25 @@ struct Render: PaneldCommand {
     static func parseText(_ s: String) -> (String, String)? {
         guard let eq = s.firstIndex(of: "="), GaugeName.isValid(s[..<eq].utf8) else { return nil }
         return (String(s[..<eq]), String(s[s.index(after: eq)...]))
+    }
+
+    /// `NAME=V,V,...`: a gauge name, `=`, then up to ``ValueHistory/maxPoints``
+    /// comma-separated values, each a finite number as the protocol reads
+    /// one, or empty for a gap.
+    static func parseHistory(_ s: String) -> (String, [Double?])? {
+        guard let eq = s.firstIndex(of: "="), GaugeName.isValid(s[..<eq].utf8) else { return nil }
+        let fields = s[s.index(after: eq)...].split(separator: ",", omittingEmptySubsequences: false)
+        guard !fields.isEmpty, fields.count <= ValueHistory.maxPoints else { return nil }
+        var values: [Double?] = []
+        for f in fields {
+            if f.isEmpty {
+                values.append(nil)
+                continue
+            }
+            guard let (_, v) = parseAssignment("x=" + f) else { return nil }
+            values.append(v)
+        }
+        return (String(s[..<eq]), values)
     }
 
     /// Seconds since 1970 from `--time`: all digits, or a local `YYYY-MM-DDTHH:MM[:SS]`.
@@ -126,6 +166,29 @@ struct Render: PaneldCommand {
         if let config { layout.logWarnings(file: config) }
         if let problem = Render.fontProblem(layout) { Log.warning(problem) }
         var store = layout.store()
+        var history = HistoryBook(layout: layout)
+        tzset()
+        let seconds = time.flatMap(Render.parseTime) ?? Int(ClockFormat.now() / 1000)
+        if let state {
+            if let refusal = StateFile.refusal(state) { throw DaemonError(refusal) }
+            let saved = StateFile.load(state, texts: store.textNames)
+            for (name, value) in saved.values { store.set(name, value) }
+            for (name, text) in saved.texts where text.utf8.count <= GaugeStore.maxTextLength {
+                store.setText(name, text)
+            }
+            history.restore(saved.histories)
+            _ = store.takeSamples()  // restored, not received now
+        }
+        for h in histories {
+            let (name, values) = Render.parseHistory(h)!
+            guard history.keeps(name) else {
+                let kept = Set(layout.historyKeys.map(\.gauge)).sorted()
+                throw DaemonError(
+                    "--history \(name): no chart or sparkline shows a gauge named '\(name)' (charted: \(kept.isEmpty ? "none" : kept.joined(separator: ", ")))"
+                )
+            }
+            history.record(name, spread: values, endingAt: Double(seconds))
+        }
         for v in values {
             let (name, value) = Render.parseAssignment(v)!
             guard store.set(name, value) else {
@@ -153,8 +216,7 @@ struct Render: PaneldCommand {
             }
             pageIndex = k
         }
-        tzset()
-        let seconds = time.flatMap(Render.parseTime) ?? Int(ClockFormat.now() / 1000)
+        for sample in store.takeSamples() { history.record(sample.name, sample.value, at: Double(seconds)) }
         var shown = store.texts
         for g in layout.gauges {
             if let format = g.widget?.clockFormat { shown[g.name] = ClockFormat.text(format, at: seconds) }
@@ -171,7 +233,9 @@ struct Render: PaneldCommand {
         // One frame: a static-layer picture would never be reused.
         let renderer = LayoutScene(layout: layout, width: w, height: h, page: pageIndex, cachesStaticLayers: false)
         try output.present(damage: [IntRect(x: 0, y: 0, width: w, height: h)]) { surface, rects in
-            renderer.draw(surface, rects: rects, values: store.values, stale: Set(stale), texts: shown)
+            renderer.draw(
+                surface, rects: rects, values: store.values, stale: Set(stale), texts: shown,
+                charts: history.frames(layout, page: pageIndex, at: Double(seconds)))
         }
     }
 }

@@ -129,6 +129,7 @@ struct Run: PaneldCommand {
             stateRefused = true
         }
         var store = layout.store()
+        var history = HistoryBook(layout: layout)
         // Gauges whose values come from the state file (stale until fresh input with `staleOnRestore`).
         var restored: Set<String> = []
         if let statePath {
@@ -143,8 +144,10 @@ struct Run: PaneldCommand {
                     Log.info("saved value for '\(name)' ignored: the layout has no such gauge")
                 }
             }
+            history.restore(saved.histories)
             _ = store.takeChanged()
             _ = store.takeTouched()
+            _ = store.takeSamples()  // restored, not received now: not a point of any history
         } else if !stateRefused {
             Log.info("values are not saved across restarts (no --state and no $STATE_DIRECTORY)")
         }
@@ -235,7 +238,8 @@ struct Run: PaneldCommand {
             usec: Systemd.env("WATCHDOG_USEC"), watchdogPID: Systemd.env("WATCHDOG_PID"), pid: getpid())
         let daemon = Daemon(
             layout: layout, output: slot, listener: listener, signals: signals, inputs: inputs,
-            notifier: Notifier(), store: store, settings: settings, restored: restored, lateDisplay: lateDisplay,
+            notifier: Notifier(), store: store, history: history, settings: settings, restored: restored,
+            lateDisplay: lateDisplay,
             displayLost: { (self.pngOutput(layout, path: nil), self.watchForDRM(layout)) }, uevents: uevents,
             parts: parts)
         try daemon.run()
