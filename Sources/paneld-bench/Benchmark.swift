@@ -12,6 +12,9 @@ import PaneldCore
 ///   `CGCTL_LIB` set (shared/bench/peers/cgctl.c) and divide the total by `frames`.
 ///   `full` repaints the whole screen from scratch (no cached static layers), the
 ///   reference an update is compared with; `update` is what the daemon does.
+///   Charts and sparklines start with their histories full (a wave in every
+///   bucket), as after running for their span; a value change then changes
+///   the newest bucket and repaints the chart.
 /// - `--latency`: the daemon's loop in this process, a client thread writing paced
 ///   lines to the real Unix socket; a line's latency runs from just before its
 ///   `write` to the first flip queued for a frame drawn after the daemon applied it
@@ -126,13 +129,24 @@ struct Benchmark: PaneldCommand {
         _ layout: Layout, output: MemoryFlipOutput, socket: String, cachesStaticLayers: Bool = true
     ) throws -> (Daemon, FileDescriptor, SignalPipe) {
         let store = layout.store()
+        // Charts start full, as after running for their span: a wave in every bucket.
+        var history = HistoryBook(layout: layout)
+        for gauge in layout.chartedGauges {
+            let points = layout.historyKeys.filter { $0.gauge == gauge }.map(\.points).max() ?? 0
+            let range = layout.gauges.first { $0.name == gauge }?.range
+            let (lo, hi) = (range?.lower ?? 0, range?.upper ?? 1)
+            let wave = (0..<points).map { k -> Double? in
+                lo + (hi - lo) * (0.5 + 0.3 * sin(Double(k) / 9) + 0.1 * sin(Double(k) / 2.3))
+            }
+            history.record(gauge, spread: wave, endingAt: Double(ClockFormat.now()) / 1000)
+        }
         let signals = try SignalPipe(signals: [SIGTERM, SIGINT])
         let listener = try UnixSocket.listen(socket)
         var settings = Daemon.Settings()
         settings.cachesStaticLayers = cachesStaticLayers
         let daemon = Daemon(
             layout: layout, output: OutputSlot(output), listener: listener, signals: signals, inputs: [],
-            notifier: nil, store: store, settings: settings)
+            notifier: nil, store: store, history: history, settings: settings)
         return (daemon, listener, signals)
     }
 

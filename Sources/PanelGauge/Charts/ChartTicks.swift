@@ -89,7 +89,10 @@ public enum ChartTicks {
     /// intervals.
     public static func agesBack(span: Double, atMost count: Int) -> (step: Double, ages: [Double]) {
         guard count >= 1, span > 0, span.isFinite else { return (0, []) }
-        let step = timeSteps.first { span / $0 <= Double(count) + 1e-9 } ?? (span / Double(count)).rounded(.up)
+        // Beyond the largest round step: whole days.
+        let step =
+            timeSteps.first { span / $0 <= Double(count) + 1e-9 }
+            ?? (span / Double(count) / 86400).rounded(.up) * 86400
         let n = Int((span / step + 1e-9).rounded(.down))
         return (step, (0...n).map { Double($0) * step })
     }

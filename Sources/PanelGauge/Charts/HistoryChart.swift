@@ -378,7 +378,16 @@ extension HistoryChart {
         }
     }
 
-    /// One series: per run of buckets with data, the spread, the area and the line.
+    /// A closed polygon through `points`.
+    static func polygon(_ points: [(Double, Double)]) -> Path {
+        var path = Path()
+        path.move(to: Point(x: points[0].0, y: points[0].1))
+        for p in points.dropFirst() { path.line(to: Point(x: p.0, y: p.1)) }
+        path.closeSubpath()
+        return path
+    }
+
+    /// One series: per run of buckets with data, the area, the spread and the line.
     /// Values outside the range are drawn at its nearer end (the header
     /// gives their numbers).
     private func drawSeries(
@@ -409,26 +418,27 @@ extension HistoryChart {
                 area.closeSubpath()
                 canvas.fill(area, rule: .nonZero, paint: .solid(color.opacity(0.18)))
             }
-            if run.contains(where: { y($0.b.max) < y($0.b.min) - 0.5 }) {
-                // The spread: each bucket's minimum to maximum across its
-                // width, as steps, so a spike shorter than a bucket shows at
-                // its full height and a bucket's width.
-                var spread = Path()
-                let half = bucketWidth / 2
-                spread.move(to: Point(x: run[0].x - half, y: y(run[0].b.max)))
-                for p in run {
-                    spread.line(to: Point(x: p.x - half, y: y(p.b.max)))
-                    spread.line(to: Point(x: p.x + half, y: y(p.b.max)))
-                }
-                for p in run.reversed() {
-                    spread.line(to: Point(x: p.x + half, y: y(p.b.min)))
-                    spread.line(to: Point(x: p.x - half, y: y(p.b.min)))
-                }
-                spread.closeSubpath()
-                canvas.fill(spread, rule: .nonZero, paint: .solid(color.opacity(0.4)))
+            // The spread: each bucket's minimum to maximum across its width,
+            // so a spike shorter than a bucket shows at its full height and a
+            // bucket's width; the buckets' rectangles filled as one shape.
+            let spread = run.compactMap { p -> Path? in
+                let top = y(p.b.max), bottom = y(p.b.min)
+                guard bottom - top > 0.5 else { return nil }
+                return Self.polygon([
+                    (p.x - bucketWidth / 2, top), (p.x + bucketWidth / 2, top), (p.x + bucketWidth / 2, bottom),
+                    (p.x - bucketWidth / 2, bottom),
+                ])
             }
-            let line = Path.roundPolyline(run.map { Point(x: $0.x, y: y($0.b.last)) }, width: lw)
-            canvas.fill(line, rule: .nonZero, paint: .solid(color))
+            if !spread.isEmpty { canvas.fillPieces(spread, paint: .solid(color.opacity(0.4))) }
+            // Convex pieces where they tile the line (smooth data: the cheap
+            // path); one outline, exact through the rasterizer's fallback for
+            // its overlaps, where a spike is too sharp for them.
+            let points = run.map { Point(x: $0.x, y: y($0.b.last)) }
+            if Path.roundPolylinePiecesTile(points, width: lw) {
+                canvas.fillPieces(Path.roundPolylinePieces(points, width: lw), paint: .solid(color))
+            } else {
+                canvas.fill(Path.roundPolyline(points, width: lw), rule: .nonZero, paint: .solid(color))
+            }
         }
     }
 }

@@ -186,3 +186,36 @@ struct InPlaceShaderSink<S: Shader>: InPlaceShadingSink {
         spans &+= 1
     }
 }
+
+/// Coverage summed in an 8-bit mask, at most 255 (`Canvas.fillPieces`):
+/// the mask's top-left pixel is (x, y). Pieces that share no area add up to
+/// the coverage of their union. Each row keeps the columns it was given
+/// coverage in (`rowStart..<rowEnd`, relative to x), so only those are composited.
+struct SumMaskSink: SpanSink {
+    let mask: UnsafeMutablePointer<UInt8>
+    let pitch: Int
+    let x: Int
+    let y: Int
+    /// Per mask row, the first column given coverage (`pitch` for none) and one past the last.
+    let rowStart: UnsafeMutablePointer<Int>
+    let rowEnd: UnsafeMutablePointer<Int>
+
+    private func note(_ row: Int, _ from: Int, _ count: Int) {
+        if from < rowStart[row] { rowStart[row] = from }
+        if from &+ count > rowEnd[row] { rowEnd[row] = from &+ count }
+    }
+
+    mutating func blendSpan(y: Int, x: Int, count: Int, coverage: UnsafePointer<UInt8>) {
+        let r = y &- self.y, c = x &- self.x
+        note(r, c, count)
+        let row = mask + r &* pitch + c
+        for i in 0..<count { row[i] = UInt8(min(255, Int(row[i]) &+ Int(coverage[i]))) }
+    }
+
+    mutating func blendRun(y: Int, x: Int, count: Int, coverage: UInt8) {
+        let r = y &- self.y, c = x &- self.x
+        note(r, c, count)
+        let row = mask + r &* pitch + c
+        for i in 0..<count { row[i] = UInt8(min(255, Int(row[i]) &+ Int(coverage))) }
+    }
+}

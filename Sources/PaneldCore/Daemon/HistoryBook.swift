@@ -29,9 +29,20 @@ package struct HistoryBook: Equatable, Sendable {
 
     /// Records `value` on every history of `gauge`, at `t` seconds since 1970.
     package mutating func record(_ gauge: String, _ value: Double, at t: Double) {
-        for key in keysOfGauge[gauge] ?? [] where histories[key]?.record(value, at: t) == true {
-            generations[key, default: 0] &+= 1
-        }
+        for key in keysOfGauge[gauge] ?? [] { record(value, at: t, in: key) }
+    }
+
+    /// Records `value` at `t` in the history of `key`; its generation moves
+    /// on only when a bucket changed (the same value again in a bucket that
+    /// holds it as its last changes nothing a chart shows).
+    private mutating func record(_ value: Double, at t: Double, in key: HistoryKey) {
+        // Taken out while it changes, so its buckets are not copied.
+        guard var h = histories.removeValue(forKey: key) else { return }
+        defer { histories[key] = h }
+        guard let n = h.bucketNumber(at: t) else { return }
+        let before = h.bucket(n), newest = h.newest
+        guard h.record(value, at: t), h.bucket(n) != before || h.newest != newest else { return }
+        generations[key, default: 0] &+= 1
     }
 
     /// Records the value each gauge of `values` shows (not those in `stale`)
@@ -44,7 +55,7 @@ package struct HistoryBook: Equatable, Sendable {
             guard let v = values[key.gauge], !stale.contains(key.gauge), let n = h.bucketNumber(at: wall),
                 h.newest.map({ $0 < n }) ?? true
             else { continue }
-            if histories[key]?.record(v, at: wall) == true { generations[key, default: 0] &+= 1 }
+            record(v, at: wall, in: key)
         }
     }
 
@@ -55,7 +66,7 @@ package struct HistoryBook: Equatable, Sendable {
     package mutating func record(_ gauge: String, spread values: [Double?], endingAt now: Double) {
         let n = Double(values.count)
         for key in keysOfGauge[gauge] ?? [] {
-            guard var h = histories[key] else { continue }
+            guard var h = histories.removeValue(forKey: key) else { continue }
             let w = h.width
             for (k, v) in values.enumerated() {
                 guard let v else { continue }

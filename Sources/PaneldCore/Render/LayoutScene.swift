@@ -189,9 +189,10 @@ package final class LayoutScene {
 
     /// The whole screen.
     func drawAll(
-        _ surface: Surface, values: [String: Double], stale: Set<String> = [], texts: [String: String] = [:]
+        _ surface: Surface, values: [String: Double], stale: Set<String> = [], texts: [String: String] = [:],
+        charts: [String: ChartFrame] = [:]
     ) {
-        draw(surface, rects: [surface.bounds], values: values, stale: stale, texts: texts)
+        draw(surface, rects: [surface.bounds], values: values, stale: stale, texts: texts, charts: charts)
     }
 
     /// Memory held by the scene's pictures, in bytes.
