@@ -111,7 +111,7 @@ public struct ChartFrame: Equatable, Sendable {
     }
 }
 
-/// A widget that draws a ``HistoryChart`` (or its sparkline form) from its
+/// A widget that draws a PanelGauge `HistoryChart` (or its sparkline form) from its
 /// ``ChartFrame`` in the ``SceneState``, whole, over its cleared frame,
 /// whenever the frame changes.
 public struct SceneChart: SceneWidget {

@@ -85,7 +85,8 @@ public enum ChartTicks {
 
     /// Times before now at which a time axis of `span` seconds has a mark,
     /// in seconds ago (0 = now, then one round step back each, up to the
-    /// span), the step the smallest of ``timeSteps`` giving at most `count`
+    /// span), the step the smallest round number of seconds, minutes, hours
+    /// or days (up to a week, then whole days) giving at most `count`
     /// intervals.
     public static func agesBack(span: Double, atMost count: Int) -> (step: Double, ages: [Double]) {
         guard count >= 1, span > 0, span.isFinite else { return (0, []) }

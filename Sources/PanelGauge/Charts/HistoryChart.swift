@@ -136,6 +136,7 @@ public struct HistoryChartLayout: Sendable, Hashable {
         plot.maxY - (value - range.lowerBound) / (range.upperBound - range.lowerBound) * plot.height
     }
 
+    /// Whether two layouts place every part alike.
     public static func == (a: Self, b: Self) -> Bool {
         a.plot == b.plot && a.range == b.range && a.valueLabels == b.valueLabels && a.timeLabels == b.timeLabels
             && a.endBucket == b.endBucket && a.labelSize == b.labelSize && a.lineWidth == b.lineWidth
@@ -144,6 +145,7 @@ public struct HistoryChartLayout: Sendable, Hashable {
             }
     }
 
+    /// Hashes the plot and the end bucket (equal layouts hash alike).
     public func hash(into hasher: inout Hasher) {
         hasher.combine(plot)
         hasher.combine(endBucket)

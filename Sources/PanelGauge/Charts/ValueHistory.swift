@@ -159,11 +159,13 @@ public struct ValueHistory: Sendable, Hashable {
         for (n, b) in good where n > top - Int64(points) { ring[slot(n)] = b }
     }
 
+    /// Whether two histories have the same span, points and buckets.
     public static func == (a: Self, b: Self) -> Bool {
         a.span == b.span && a.points == b.points && a.newest == b.newest
             && a.recorded.elementsEqual(b.recorded) { $0.number == $1.number && $0.bucket == $1.bucket }
     }
 
+    /// Hashes the span, points and buckets.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(span)
         hasher.combine(points)
