@@ -37,6 +37,10 @@ import Testing
         #expect(
             t2.chart.title == "Both" && t2.chart.range == 20...90 && !t2.chart.fillsArea && t2.chart.thresholds == nil)
         #expect(t2.chart.series.map(\.name) == ["CPU", "gpu"])
+        let ring = try layout(
+            #"{"gauges": [{"name": "r", "style": "ring"}, {"name": "c", "kind": "chart", "gauges": ["r"]}]}"#)
+        #expect(
+            ring.gauges[1].widget?.chart?.chart.format == .percent(), "a ring's chart writes percentages, as the ring")
         #expect(t2.chart.series[1].color != t2.chart.series[0].color, "the second green line takes another colour")
         let spark = try #require(l.gauges[0].sparkline)
         #expect(spark.span == 600 && spark.points == 30 && spark.chart.form == .sparkline)

@@ -625,8 +625,9 @@ case_virtio() {
     send_values "cpu=55" "fan=2500"
     render v-180 rotate180.json cpu=55 fan=2500
     expect_screen rotate180 "$WORK/v-180.png" 180
-    send_values "fan=4900"
-    render v-180-update rotate180.json cpu=55 fan=4900
+    # A chart's bucket takes both values of cpu (its minimum, maximum and last): 15.5-day buckets, one in the test.
+    send_values "fan=4900" "cpu=70"
+    render v-180-update rotate180.json cpu=55 fan=2500 fan=4900 cpu=70
     expect_screen rotate180-update "$WORK/v-180-update.png" 180
     stop_paneld
     expect_screen sigterm-console "$console"

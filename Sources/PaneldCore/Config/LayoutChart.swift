@@ -203,9 +203,15 @@ extension Checker {
         }
         let color = Self.seriesColor(of: gauge)
         let chart = HistoryChart(
-            series: [.init("", color: color)], format: gauge.valueFormat ?? .number(decimals: 1),
+            series: [.init("", color: color)], format: Self.headerFormat(of: gauge),
             formatRange: gauge.range, fillsArea: true, form: .sparkline, environment: gauge.environment)
         return LayoutSparkline(span: span, points: points, chart: chart)
+    }
+
+    /// How a chart writes a gauge's values: as the gauge does (a ring
+    /// without a format shows a percentage), else with one decimal.
+    static func headerFormat(of gauge: Gauge) -> ValueFormat {
+        gauge.valueFormat ?? (gauge.style is RingGaugeStyle ? .percent() : .number(decimals: 1))
     }
 
     /// The colour a gauge's line takes: its tint's, at the middle of a gradient.
@@ -250,7 +256,7 @@ extension Checker {
             if c.chart.title == nil, found.count == 1 { c.chart.title = first.label?.text ?? c.gauges[0] }
             if c.chart.range == 0...0 { c.chart.range = first.range }
             c.chart.thresholds = c.chart.thresholds == Thresholds.none ? nil : first.thresholds
-            c.chart.format = first.valueFormat ?? .number(decimals: 1)
+            c.chart.format = Self.headerFormat(of: first)
             c.chart.formatRange = first.range
             layout.gauges[k].widget?.kind = .chart(c)
         }

@@ -113,7 +113,7 @@ import Testing
         #expect(ChartTicks.agesBack(span: 3600, atMost: 4).ages == [0, 900, 1800, 2700, 3600])
         #expect(ChartTicks.agesBack(span: 600, atMost: 2).ages == [0, 300, 600])
         #expect(ChartTicks.agesBack(span: 86400, atMost: 6).step == 21600)
-        #expect(ChartTicks.agesBack(span: 31 * 86400, atMost: 2).ages == [0, 16 * 86400])
+        #expect(ChartTicks.agesBack(span: 31 * 86400, atMost: 2).ages == [0, 16.0 * 86400])
         #expect(ChartTicks.ageLabel(0) == "now")
         #expect(ChartTicks.ageLabel(45) == "\u{2212}45s")
         #expect(ChartTicks.ageLabel(900) == "\u{2212}15m")
