@@ -10,11 +10,7 @@ import Testing
 /// and that it gives them the pixels the general path gives.
 struct ConvexPolygonTests {
     static func polygon(_ points: [(Double, Double)]) -> Path {
-        var p = Path()
-        p.move(to: Point(x: points[0].0, y: points[0].1))
-        for q in points.dropFirst() { p.line(to: Point(x: q.0, y: q.1)) }
-        p.closeSubpath()
-        return p
+        Path.polygon(points.map { Point(x: $0.0, y: $0.1) })
     }
 
     static func joined(_ paths: [Path]) -> Path {

@@ -113,6 +113,8 @@ public struct HistoryChartLayout: Sendable, Hashable {
     public var plot: Rect
     /// The value axis' range (bottom to top of the plot).
     public var range: ClosedRange<Double>
+    /// Whether some series has data in the span (else the plot says "no data").
+    public var hasData: Bool
     /// The value axis' labels, bottom to top.
     public var valueLabels: [Label] = []
     /// The time axis' labels, now first.
@@ -138,7 +140,8 @@ public struct HistoryChartLayout: Sendable, Hashable {
 
     /// Whether two layouts place every part alike.
     public static func == (a: Self, b: Self) -> Bool {
-        a.plot == b.plot && a.range == b.range && a.valueLabels == b.valueLabels && a.timeLabels == b.timeLabels
+        a.plot == b.plot && a.range == b.range && a.hasData == b.hasData && a.valueLabels == b.valueLabels
+            && a.timeLabels == b.timeLabels
             && a.endBucket == b.endBucket && a.labelSize == b.labelSize && a.lineWidth == b.lineWidth
             && a.header.elementsEqual(b.header) {
                 $0.text == $1.text && $0.origin == $1.origin && $0.color == $1.color && $0.pixelSize == $1.pixelSize
@@ -163,14 +166,16 @@ extension HistoryChart {
         else { return nil }
         let sizes = (environment.typeScale ?? TypeScale()).sizes(for: Self.sizingBasis(frame))
         let f = Rect(frame)
-        let data = dataRange(histories, now: now)
+        // Each series' minimum, maximum and last over the span: the header's and the range's, taken once.
+        let summaries = histories.map { $0?.summary(endingAt: now) }
+        let data = Self.dataRange(summaries)
         if form == .sparkline {
             let plot = Rect(x: f.minX + 1, y: f.minY + 2, width: f.width - 2, height: f.height - 4)
             guard plot.width > 2, plot.height > 2 else { return nil }
             var r = range ?? data ?? 0...1
             if !(r.upperBound > r.lowerBound) { r = r.lowerBound - 1...r.upperBound + 1 }
             return HistoryChartLayout(
-                plot: plot, range: r, endBucket: end, labelSize: sizes.endLabel,
+                plot: plot, range: r, hasData: data != nil, endBucket: end, labelSize: sizes.endLabel,
                 lineWidth: Self.lineWidth(plotHeight: plot.height))
         }
         guard let titleFont = try? fonts.font(environment.font, pixelSize: sizes.title),
@@ -213,7 +218,7 @@ extension HistoryChart {
         guard plotRight - plotLeft >= 8 else { return nil }
         var layout = HistoryChartLayout(
             plot: Rect(x: plotLeft, y: plotTop, width: plotRight - plotLeft, height: plotBottom - plotTop), range: r,
-            endBucket: end, labelSize: sizes.endLabel,
+            hasData: data != nil, endBucket: end, labelSize: sizes.endLabel,
             lineWidth: Self.lineWidth(plotHeight: plotBottom - plotTop))
         let labelShift = ((labelFont.ascender - labelFont.descender) / 2).rounded()
         for (v, t) in zip(ticks.values, texts) {
@@ -243,18 +248,16 @@ extension HistoryChart {
             lastLeft = left
             layout.timeLabels.append(.init(text: text, mark: age, position: x, origin: Point(x: left, y: baseline)))
         }
-        layout.header = header(histories, now: now, in: f, pad: pad, titleFont: titleFont, labelFont: labelFont)
+        layout.header = header(summaries, data: data, in: f, pad: pad, titleFont: titleFont, labelFont: labelFont)
         return layout
     }
 
-    /// The smallest and largest value in the histories' buckets up to `now`; nil without any.
-    func dataRange(_ histories: [ValueHistory?], now: Double) -> ClosedRange<Double>? {
+    /// The smallest minimum and largest maximum of the series' summaries; nil without any.
+    static func dataRange(_ summaries: [ValueHistory.Bucket?]) -> ClosedRange<Double>? {
         var lo = Double.infinity, hi = -Double.infinity
-        for case let h? in histories {
-            if let s = h.summary(endingAt: now) {
-                lo = min(lo, s.min)
-                hi = max(hi, s.max)
-            }
+        for case let s? in summaries {
+            lo = min(lo, s.min)
+            hi = max(hi, s.max)
         }
         return lo <= hi ? lo...hi : nil
     }
@@ -263,19 +266,19 @@ extension HistoryChart {
     /// minimum and maximum before it when they fit; for several, each
     /// series' name and last value in its colour, as many as fit.
     private func header(
-        _ histories: [ValueHistory?], now: Double, in f: Rect, pad: Double, titleFont: Font, labelFont: Font
+        _ summaries: [ValueHistory.Bucket?], data: ClosedRange<Double>?, in f: Rect, pad: Double, titleFont: Font,
+        labelFont: Font
     ) -> [(text: String, origin: Point, color: Color, pixelSize: Double)] {
         var out: [(text: String, origin: Point, color: Color, pixelSize: Double)] = []
         let baseline = (f.minY + pad + titleFont.ascender).rounded()
         var left = f.minX + pad
         let right = f.maxX - pad
-        let r = formatRange ?? range ?? dataRange(histories, now: now) ?? 0...1
+        let r = formatRange ?? range ?? data ?? 0...1
         if let title, !title.isEmpty {
             let t = titleFont.truncated(title, toWidth: right - left)
             out.append((t, Point(x: left, y: baseline), environment.foreground, titleFont.pixelSize))
             left += titleFont.advance(of: t) + 2 * pad
         }
-        let summaries = histories.map { $0?.summary(endingAt: now) }
         let secondary = environment.foreground.opacity(0.72)
         if series.count == 1 {
             let summary = summaries.first.flatMap { $0 }
@@ -366,27 +369,17 @@ extension HistoryChart {
             IntRect(
                 covering: Rect(x: plot.minX, y: plot.minY - widen, width: plot.width, height: plot.height + 2 * widen)))
         let base = layout.y(min(max(0, r.lowerBound), r.upperBound))
-        let anyData = histories.contains { $0?.summary(endingAt: now) != nil }
         for (s, history) in zip(series, histories) {
             guard let history else { continue }
             drawSeries(history, color: s.color, layout: layout, base: base, on: canvas)
         }
-        if !anyData, form == .chart, let font = try? fonts.font(environment.font, pixelSize: layout.labelSize) {
+        if !layout.hasData, form == .chart, let font = try? fonts.font(environment.font, pixelSize: layout.labelSize) {
             let t = "no data"
             let w = font.advance(of: t)
             font.draw(
                 t, at: Point(x: (plot.midX - w / 2).rounded(), y: (plot.midY + font.ascender / 2).rounded()),
                 on: canvas, paint: .solid(environment.foreground.opacity(0.72)))
         }
-    }
-
-    /// A closed polygon through `points`.
-    static func polygon(_ points: [(Double, Double)]) -> Path {
-        var path = Path()
-        path.move(to: Point(x: points[0].0, y: points[0].1))
-        for p in points.dropFirst() { path.line(to: Point(x: p.0, y: p.1)) }
-        path.closeSubpath()
-        return path
     }
 
     /// One series: per run of buckets with data, the area, the spread and the line.
@@ -426,9 +419,9 @@ extension HistoryChart {
             let spread = run.compactMap { p -> Path? in
                 let top = y(p.b.max), bottom = y(p.b.min)
                 guard bottom - top > 0.5 else { return nil }
-                return Self.polygon([
-                    (p.x - bucketWidth / 2, top), (p.x + bucketWidth / 2, top), (p.x + bucketWidth / 2, bottom),
-                    (p.x - bucketWidth / 2, bottom),
+                return Path.polygon([
+                    Point(x: p.x - bucketWidth / 2, y: top), Point(x: p.x + bucketWidth / 2, y: top),
+                    Point(x: p.x + bucketWidth / 2, y: bottom), Point(x: p.x - bucketWidth / 2, y: bottom),
                 ])
             }
             if !spread.isEmpty { canvas.fillPieces(spread, paint: .solid(color.opacity(0.4))) }

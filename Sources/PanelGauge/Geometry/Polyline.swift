@@ -56,13 +56,7 @@ extension Path {
             // direction points from segment i-1's side to segment i's side).
             if i > 0, let c = cut(i) { poly = clip(poly, through: a, keeping: c) }
             if i + 1 < m, let c = cut(i + 1) { poly = clip(poly, through: b, keeping: (-c.x, -c.y)) }
-            if poly.count >= 3 {
-                var path = Path()
-                path.move(to: poly[0])
-                for p in poly.dropFirst() { path.line(to: p) }
-                path.closeSubpath()
-                pieces.append(path)
-            }
+            if poly.count >= 3 { pieces.append(polygon(poly)) }
         }
         // The turns' outer sectors.
         for k in 1..<m {
@@ -95,6 +89,15 @@ extension Path {
         pieces.append(start)
         pieces.append(end)
         return pieces
+    }
+
+    /// A closed polygon through `points` (at least one).
+    static func polygon(_ points: [Point]) -> Path {
+        var path = Path()
+        path.move(to: points[0])
+        for p in points.dropFirst() { path.line(to: p) }
+        path.closeSubpath()
+        return path
     }
 
     /// The convex polygon `poly` cut by the line through `p`, keeping the
