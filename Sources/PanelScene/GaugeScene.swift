@@ -133,7 +133,7 @@ public final class GaugeScene {
     }
 
     /// The rectangles that change when the scene goes from showing `old` to
-    /// showing `new`: per item whose value, staleness or text differs (only
+    /// showing `new`: per item whose value, staleness, peaks or text differs (only
     /// those in `names`, when given), where its dynamic layer changes; its
     /// whole frame when its static layer changes too, its style cannot say
     /// where it draws, it is a widget, or it is stale before or after; the
@@ -151,15 +151,15 @@ public final class GaugeScene {
                 let same =
                     slot.isWidget
                     ? old.texts[name] == new.texts[name] && old.charts[name] == new.charts[name]
-                    : from == to && stale.0 == stale.1
+                    : from == to && stale.0 == stale.1 && old.peaks[name] == new.peaks[name]
                 if same { continue }
             }
             guard !slot.isWidget, slot.cluster.count == 1, !stale.0, !stale.1, let from, let to else {
                 rects += slot.cluster.map { slots[$0].frame }
                 continue
             }
-            let a = layering(i, value: from)
-            let b = layering(i, value: to)
+            let a = layering(i, value: from, peaks: old.peaks[name])
+            let b = layering(i, value: to, peaks: new.peaks[name])
             guard a.staticKey == b.staticKey, let changed = a.changedBounds(to: b) else {
                 rects.append(f)
                 continue
@@ -185,7 +185,7 @@ public final class GaugeScene {
     /// description). What is drawn where is `RepaintPlan`'s; this applies
     /// its operations.
     public func draw(_ surface: Surface, rects: [IntRect], state: SceneState) {
-        let values = state.values, stale = state.stale, texts = state.texts
+        let values = state.values, stale = state.stale, texts = state.texts, peaks = state.peaks
         let c: Canvas
         if let existing = canvas {
             existing.retarget(surface)
@@ -222,12 +222,12 @@ public final class GaugeScene {
                 ? .widget : stale.contains(name) || values[name] == nil ? .stale : .gauge
             var picture: RepaintPlan.Picture?
             if kind == .gauge && slot.cluster.count == 1 && rects.contains(where: { slot.frame.intersects($0) }) {
-                let v = values[name]!
-                if let staticPicture = self.picture(i, value: v, format: format) {
-                    if let (overlay, arc) = arcPicture(i, value: v) {
+                let v = values[name]!, p = peaks[name]
+                if let staticPicture = self.picture(i, value: v, peaks: p, format: format) {
+                    if let (overlay, arc) = arcPicture(i, value: v, peaks: p) {
                         let sector = ArcSector(arc.layout, upTo: arc.value)
                         repaint = Repaint(
-                            value: v,
+                            value: v, peaks: p,
                             arc: ArcRepaint(overlay: overlay, picture: staticPicture, arc: arc, sector: sector))
                         picture = .valueArc(
                             RepaintPlan.ValueArc(
@@ -236,8 +236,9 @@ public final class GaugeScene {
                                 hasText: arc.text != nil,
                                 labelZone: slot.labelZone))
                     } else {
-                        repaint = Repaint(value: v, arc: nil)
-                        picture = layering(i, value: v).dynamicParts == nil ? .staticLayer : .staticLayerWithParts
+                        repaint = Repaint(value: v, peaks: p, arc: nil)
+                        picture =
+                            layering(i, value: v, peaks: p).dynamicParts == nil ? .staticLayer : .staticLayerWithParts
                     }
                 }
             }
@@ -254,12 +255,13 @@ public final class GaugeScene {
             case .noteLabelZone(let i, let box):
                 slots[i].note(box)
             case .drawFromScratch(let i):
-                drawFromScratch(i, value: values[slots[i].name] ?? items[i].gauge.range.lowerBound, on: c)
+                let name = slots[i].name
+                drawFromScratch(i, value: values[name] ?? items[i].gauge.range.lowerBound, peaks: peaks[name], on: c)
             case .drawStale(let i):
                 if let v = values[slots[i].name] {
-                    drawStale(i, value: v, on: c)
+                    drawStale(i, value: v, peaks: peaks[slots[i].name], on: c)
                 } else {
-                    drawWithoutValue(i, on: c)
+                    drawWithoutValue(i, peaks: peaks[slots[i].name], on: c)
                 }
             case .drawWidget(let i):
                 let f = slots[i].frame, item = items[i]
@@ -272,7 +274,7 @@ public final class GaugeScene {
                 }
             case .restoreAndDrawDynamic(let i, let r):
                 if i != shownSlot { (shown, shownSlot) = (repaints[i], i) }
-                drawDynamicLayer(i, value: shown!.value, in: r, on: c)
+                drawDynamicLayer(i, value: shown!.value, peaks: shown!.peaks, in: r, on: c)
             case .copyArcSectors(let i, let r, let runsOnly):
                 if i != shownSlot { (shown, shownSlot) = (repaints[i], i) }
                 copySectors(r, runsOnly: runsOnly, shown!.arc!, on: surface)
@@ -293,6 +295,7 @@ public final class GaugeScene {
     /// operations read the arc by reference, not as copies).
     private struct Repaint {
         let value: Double
+        let peaks: GaugePeaks?
         let arc: ArcRepaint?
     }
 
@@ -318,9 +321,9 @@ public final class GaugeScene {
     }
 
     /// Gauge `i`'s picture of its static layer, when it is good for `value`.
-    private func picture(_ i: Int, value: Double, format: PixelFormat) -> StaticPicture? {
+    private func picture(_ i: Int, value: Double, peaks: GaugePeaks?, format: PixelFormat) -> StaticPicture? {
         guard !slots[i].isWidget, let p = slots[i].picture, p.format == format,
-            p.key == layering(i, value: value).staticKey
+            p.key == layering(i, value: value, peaks: peaks).staticKey
         else { return nil }
         return p
     }
@@ -328,8 +331,8 @@ public final class GaugeScene {
     /// Gauge `i`'s picture with the whole value arc, and the value arc at
     /// `value`, when that picture gives the arc's pixels away from its ends:
     /// same static layer, circle, ends and paint, and an arc that follows the circle.
-    private func arcPicture(_ i: Int, value: Double) -> (ArcOverlay, GaugeLayering.ValueArc)? {
-        guard let (picture, key) = slots[i].arcPicture, let arc = layering(i, value: value).valueArc,
+    private func arcPicture(_ i: Int, value: Double, peaks: GaugePeaks?) -> (ArcOverlay, GaugeLayering.ValueArc)? {
+        guard let (picture, key) = slots[i].arcPicture, let arc = layering(i, value: value, peaks: peaks).valueArc,
             ArcKey(arc) == key, arc.followsTheCircle
         else { return nil }
         return (picture, arc)
@@ -393,33 +396,33 @@ public final class GaugeScene {
     /// pixels inside a clip as unclipped, so this is what a full redraw shows
     /// there. With the layering's dynamic parts, only those whose bounds meet
     /// `area`, in order (the others paint nothing in it), without the gauge's body.
-    private func drawDynamicLayer(_ i: Int, value: Double, in area: IntRect, on c: Canvas) {
+    private func drawDynamicLayer(_ i: Int, value: Double, peaks: GaugePeaks?, in area: IntRect, on c: Canvas) {
         let slot = slots[i], f = slot.frame
         let area = area.intersection(f)
         guard !area.isEmpty else { return }
         slot.picture!.restore(area, on: c, background: background)
         c.withClip(area) {
-            if let parts = layering(i, value: value).dynamicParts {
+            if let parts = layering(i, value: value, peaks: peaks).dynamicParts {
                 for part in parts where part.bounds.contains(where: { IntRect(covering: $0).intersects(area) }) {
                     part.draw(c)
                 }
             } else {
-                items[i].gauge(showing: value).draw(in: Rect(f), on: c, fonts: fonts, layers: .dynamic)
+                items[i].gauge(showing: value, peaks: peaks).draw(in: Rect(f), on: c, fonts: fonts, layers: .dynamic)
             }
         }
     }
 
     /// Gauge `i` over a cleared frame: every layer, clipped to its frame. A
     /// gauge that owns its frame keeps a picture of its static layer on the way.
-    private func drawFromScratch(_ i: Int, value: Double, on c: Canvas) {
+    private func drawFromScratch(_ i: Int, value: Double, peaks: GaugePeaks?, on c: Canvas) {
         let slot = slots[i], f = slot.frame
-        let gauge = items[i].gauge(showing: value)
+        let gauge = items[i].gauge(showing: value, peaks: peaks)
         guard cachesPictures, slot.cluster.count == 1 else {
             c.withClip(f) { gauge.draw(in: Rect(f), on: c, fonts: fonts) }
             return
         }
         c.withClip(f) { gauge.draw(in: Rect(f), on: c, fonts: fonts, layers: .static) }
-        let l = layering(i, value: value)
+        let l = layering(i, value: value, peaks: peaks)
         let picture = StaticPicture(of: f, on: c, background: background, key: l.staticKey)
         slot.dropPictures()
         slot.picture = picture
@@ -441,10 +444,11 @@ public final class GaugeScene {
     /// the stale tint and dash, then the frame faded toward the background.
     /// Its pictures are dropped: they show it fresh, and the surface no
     /// longer does.
-    private func drawStale(_ i: Int, value: Double, on c: Canvas) {
+    private func drawStale(_ i: Int, value: Double, peaks: GaugePeaks?, on c: Canvas) {
         let slot = slots[i], f = slot.frame
         slot.dropPictures()
-        let gauge = items[i].staleGauge(showing: value, dash: staleDash, tint: staleTint)
+        let gauge = items[i].staleGauge(showing: value, dash: staleDash, tint: staleTint).peaks(
+            peaks ?? items[i].gauge.peaks)
         c.withClip(f) {
             gauge.draw(in: Rect(f), on: c, fonts: fonts)
             c.fill(Rect(f), paint: .solid(background.opacity(Self.staleFade)))
@@ -455,18 +459,18 @@ public final class GaugeScene {
     /// indicator, and its item's text for no value where it shows its
     /// current value. Drawn like a stale gauge in whole frames, without
     /// pictures, and not faded: the text says what it is.
-    private func drawWithoutValue(_ i: Int, on c: Canvas) {
+    private func drawWithoutValue(_ i: Int, peaks: GaugePeaks?, on c: Canvas) {
         let slot = slots[i], f = slot.frame
         slot.dropPictures()
-        let gauge = items[i].gauge(showing: nil)
+        let gauge = items[i].gauge(showing: nil, peaks: peaks)
         c.withClip(f) { gauge.draw(in: Rect(f), on: c, fonts: fonts) }
     }
 
-    private func layering(_ i: Int, value: Double) -> GaugeLayering {
+    private func layering(_ i: Int, value: Double, peaks: GaugePeaks?) -> GaugeLayering {
         let slot = slots[i]
-        if let memo = slot.layering, memo.value == value { return memo.layering }
-        let l = items[i].gauge(showing: value).layering(in: Rect(slot.frame), fonts: fonts)
-        slot.layering = (value, l)
+        if let memo = slot.layering, memo.value == value, memo.peaks == peaks { return memo.layering }
+        let l = items[i].gauge(showing: value, peaks: peaks).layering(in: Rect(slot.frame), fonts: fonts)
+        slot.layering = (value, peaks, l)
         return l
     }
 
@@ -495,7 +499,7 @@ public final class GaugeScene {
         /// The last layering asked for, and the value it was for (a change
         /// asks for the old and the new value; the next change starts from
         /// this one's new value).
-        var layering: (value: Double, layering: GaugeLayering)?
+        var layering: (value: Double, peaks: GaugePeaks?, layering: GaugeLayering)?
         /// With a picture: a box holding every pixel that the other parts of
         /// the dynamic layer (the current-value label) painted in the frames
         /// drawn since the picture was made; the whole frame once a frame was

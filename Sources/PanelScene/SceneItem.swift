@@ -40,10 +40,12 @@ public struct SceneItem {
 
     /// The gauge showing `value` (the style pins the indicator at the range's
     /// ends; a non-finite value shows the lower bound); nil shows it without
-    /// a value (``noValueText``).
-    public func gauge(showing value: Double?) -> Gauge {
-        guard let value else { return gauge.withoutValue(noValueText) }
-        return (try? gauge.withValue(value)) ?? gauge
+    /// a value (``noValueText``). With `peaks`, it marks those instead of
+    /// its own (``PanelGauge/Gauge/peaks``).
+    public func gauge(showing value: Double?, peaks: GaugePeaks? = nil) -> Gauge {
+        let g = gauge.peaks(peaks ?? gauge.peaks)
+        guard let value else { return g.withoutValue(noValueText) }
+        return (try? g.withValue(value)) ?? g
     }
 
     /// The gauge showing a stale `value`: its indicator in `tint` (no
@@ -85,15 +87,20 @@ public struct SceneState: Equatable, Sendable {
     /// missing here shows no data.
     public var charts: [String: ChartFrame]
 
-    /// A state with these values, stale gauges, texts and charts.
+    /// The peaks each gauge marks, by name (PanelGauge's `GaugePeaks`); a
+    /// gauge missing here marks its own, if any.
+    public var peaks: [String: GaugePeaks]
+
+    /// A state with these values, stale gauges, texts, charts and peaks.
     public init(
         values: [String: Double] = [:], stale: Set<String> = [], texts: [String: String] = [:],
-        charts: [String: ChartFrame] = [:]
+        charts: [String: ChartFrame] = [:], peaks: [String: GaugePeaks] = [:]
     ) {
         self.values = values
         self.stale = stale
         self.texts = texts
         self.charts = charts
+        self.peaks = peaks
     }
 }
 

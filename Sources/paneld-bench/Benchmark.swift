@@ -131,7 +131,7 @@ struct Benchmark: PaneldCommand {
         let store = layout.store()
         // Charts start full, as after running for their span: a wave in every bucket.
         var history = HistoryBook(layout: layout)
-        for gauge in layout.chartedGauges {
+        for gauge in Set(layout.historyKeys.map(\.gauge)) {
             let points = layout.historyKeys.filter { $0.gauge == gauge }.map(\.points).max() ?? 0
             let range = layout.gauges.first { $0.name == gauge }?.range
             let (lo, hi) = (range?.lower ?? 0, range?.upper ?? 1)

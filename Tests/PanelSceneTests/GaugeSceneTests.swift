@@ -78,6 +78,66 @@ import Testing
         }
     }
 
+    /// Peaks (their marks on the tracks and the dial) repainted damage-only
+    /// give the full redraw's pixels: peaks coming, moving without the
+    /// value, values moving under them (a value arc's copy is not used
+    /// then), stale and cleared gauges with peaks, peaks going.
+    @Test(arguments: [false, true]) func peaksRepaintedDamageOnlyGiveTheFullRedrawsPixels(scaled: Bool) throws {
+        let scene = try Self.scene(scaled: scaled)
+        let reference = try Self.scene(cachesPictures: false, scaled: scaled)
+        let screen = Image(width: 320, height: 240)
+        var shown = SceneState(values: ["cpu": 10, "speed": 40, "temp": 5, "load": 0.2])
+        scene.drawAll(screen.surface, state: shown)
+        let steps: [(String, (inout SceneState) -> Void)] = [
+            (
+                "peaks come",
+                {
+                    $0.peaks = [
+                        "cpu": GaugePeaks(low: 5, high: 60), "speed": GaugePeaks(low: 20, high: 150),
+                        "temp": GaugePeaks(low: -10, high: 30), "load": GaugePeaks(low: 0.1, high: 0.7),
+                    ]
+                }
+            ),
+            ("temp's high peak moves", { $0.peaks["temp"]?.high = 33 }),
+            ("cpu's high peak moves", { $0.peaks["cpu"]?.high = 75 }),
+            ("cpu 70 under its peak", { $0.values["cpu"] = 70 }),
+            ("cpu 20", { $0.values["cpu"] = 20 }),
+            (
+                "speed 149 and its peak past the range",
+                {
+                    $0.values["speed"] = 149
+                    $0.peaks["speed"]?.high = 250
+                }
+            ),
+            ("load 0.65", { $0.values["load"] = 0.65 }),
+            ("temp stale", { $0.stale = ["temp"] }),
+            (
+                "temp fresh with a lower low peak",
+                {
+                    $0.stale = []
+                    $0.peaks["temp"]?.low = -15
+                }
+            ),
+            ("load cleared", { $0.values["load"] = nil }),
+            ("peaks go", { $0.peaks = [:] }),
+        ]
+        for (what, change) in steps {
+            var next = shown
+            change(&next)
+            let damage = scene.damage(from: shown, to: next)
+            #expect(!damage.isEmpty, "\(what)")
+            if what.hasSuffix("peak moves"), what.hasPrefix("temp") || what.hasPrefix("cpu") {
+                let frame = what.hasPrefix("temp") ? Self.rect(0, 120, 160, 90) : Self.rect(0, 0, 160, 120)
+                #expect(damage.reduce(0) { $0 + $1.area } < frame.area / 4, "\(what): the marks, not the gauge")
+            }
+            scene.draw(screen.surface, rects: damage, state: next)
+            let expected = Image(width: 320, height: 240)
+            reference.drawAll(expected.surface, state: next)
+            #expect(pixels(screen) == pixels(expected), "\(what), scaled: \(scaled)")
+            shown = next
+        }
+    }
+
     @Test func aValueChangeDamagesOnlyItsOwnGauge() throws {
         let scene = try Self.scene()
         let before = SceneState(values: ["cpu": 10, "speed": 40, "temp": 5, "load": 0.5])

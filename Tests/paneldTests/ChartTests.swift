@@ -223,8 +223,8 @@ import Testing
         (0..<img.height).flatMap { y in Array(UnsafeRawBufferPointer(start: img.surface.row(y), count: img.width * 4)) }
     }
 
-    /// The daemon's frame of a chart and a sparkline equals `paneld render`'s
-    /// with the same values; after a stop, `render --state` draws the same
+    /// The daemon's frame of a chart, a sparkline and peaks equals `paneld
+    /// render`'s with the same values; after a stop, `render --state` draws the same
     /// frame from the state file the daemon saved. (A bucket is 15.5 days,
     /// so the values and the render fall in one.)
     @Test func theDaemonShowsWhatRenderDrawsForACharts() throws {
@@ -233,7 +233,8 @@ import Testing
             "l.json",
             """
             {"mode": "320x240", "grid": {"rows": 2},
-             "gauges": [{"name": "a", "style": "ring", "label": "A", "sparkline": {"span": "31d", "points": 2}},
+             "gauges": [{"name": "a", "style": "ring", "label": "A", "sparkline": {"span": "31d", "points": 2},
+                         "peaks": true},
                         {"name": "c", "kind": "chart", "gauges": ["a"], "span": "31d", "points": 2}]}
             """)
         let state = dir.file("values")
@@ -254,6 +255,7 @@ import Testing
         #expect(d.wait(timeout: 5_000) == 0)
         let saved = try String(contentsOfFile: state, encoding: .utf8)
         #expect(saved.contains("@history a 2678400 2 "), "\(saved)")
+        #expect(saved.contains("\n@peaks a 30 80\n"), "\(saved)")
         let fromState = try runPaneld(
             ["render", "--config", dir.file("l.json"), "--state", state, "--output", dir.file("s.png")], in: dir)
         #expect(fromState.status == 0, "\(fromState.err)")
@@ -262,7 +264,8 @@ import Testing
         let refused = try runPaneld(
             ["render", "--config", dir.file("l.json"), "--history", "b=1,2", "--output", dir.file("x.png")], in: dir)
         #expect(
-            refused.status != 0 && refused.err.contains("no chart or sparkline shows a gauge named 'b' (charted: a)"))
+            refused.status != 0
+                && refused.err.contains("no chart, sparkline or peaks show a gauge named 'b' (charted: a)"))
         let bad = try runPaneld(
             ["render", "--config", dir.file("l.json"), "--history", "a=1,x", "--output", dir.file("x.png")], in: dir)
         #expect(bad.status != 0 && bad.err.contains("--history 'a=1,x' is not NAME=V,V,..."), "\(bad.err)")

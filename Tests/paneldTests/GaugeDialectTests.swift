@@ -12,6 +12,7 @@ import Testing
     /// gauge goes and how its values reach it.
     static let layoutOnly = [
         "name", "kind", "rect", "cell", "metric", "mqtt", "staleAfter", "staleOnRestore", "noData", "sparkline",
+        "peaks",
     ]
 
     /// A valid value for each gauge key, with the other members it needs (a dial's keys need the dial).
@@ -48,6 +49,7 @@ import Testing
         "name": ##""g""##, "kind": ##""gauge""##, "rect": "[0, 0, 120, 90]", "cell": ##"{"row": 0, "column": 0}"##,
         "metric": ##""host.g""##, "mqtt": ##""sensors/g""##, "staleAfter": "30", "staleOnRestore": "true",
         "noData": ##""offline""##, "sparkline": ##"{"span": "10m"}"##,
+        "peaks": ##"{"window": "24h", "show": "high"}"##,
     ]
 
     /// Gauge objects that together use every gauge key.

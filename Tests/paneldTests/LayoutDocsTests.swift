@@ -127,6 +127,7 @@ import Testing
                 "gauges[1].zz"
             ),
             (##"{"gauges": [{"name": "a", "sparkline": {"zz": 1}}]}"##, "gauges[0].sparkline.zz"),
+            (##"{"gauges": [{"name": "a", "peaks": {"zz": 1}}]}"##, "gauges[0].peaks.zz"),
         ]
         #expect(probes.count == LayoutKeys.objects.count)
         for (json, path) in probes {

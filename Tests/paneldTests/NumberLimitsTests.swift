@@ -65,7 +65,8 @@ import Testing
                 { "name": "clock", "kind": "clock", "rect": [80, 90, 80, 30], "format": "HH:mm", "size": "title",
                   "align": "trailing", "color": "#FFFFFF" }
               ] },
-            { "name": "p2", "gauges": [ { "name": "load", "style": "ring", "sparkline": { "span": "10m", "points": 60 } },
+            { "name": "p2", "gauges": [ { "name": "load", "style": "ring", "sparkline": { "span": "10m", "points": 60 },
+                                          "peaks": { "window": "1h", "show": "both" } },
                                         { "name": "trend", "kind": "chart", "gauges": ["load", "cpu"], "span": 3600,
                                           "points": 120, "label": "Load", "range": [0, 100],
                                           "colors": ["#0A84FF", "#FF9500"], "area": false, "thresholds": true } ] }

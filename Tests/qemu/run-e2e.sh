@@ -625,7 +625,8 @@ case_virtio() {
     send_values "cpu=55" "fan=2500"
     render v-180 rotate180.json cpu=55 fan=2500
     expect_screen rotate180 "$WORK/v-180.png" 180
-    # A chart's bucket takes both values of cpu (its minimum, maximum and last): 15.5-day buckets, one in the test.
+    # A chart's bucket takes both values of cpu (its minimum, maximum and last): 15.5-day buckets, one in the test;
+    # the ring and the fan mark their peaks (cpu's over a 31-day window, fan's since paneld started): 55 to 70, 2500 to 4900.
     send_values "fan=4900" "cpu=70"
     render v-180-update rotate180.json cpu=55 fan=2500 fan=4900 cpu=70
     expect_screen rotate180-update "$WORK/v-180-update.png" 180

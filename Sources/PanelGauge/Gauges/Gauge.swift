@@ -59,6 +59,9 @@ public struct Gauge: Sendable {
     /// Whether the label is shown as a title above or below the style's
     /// drawing (see ``TitlePlacement``); none by default, as in SwiftUI.
     public var title: TitlePlacement = .none
+    /// The lowest and highest values shown, marked on the track (see
+    /// ``GaugePeaks``); nil marks none.
+    public var peaks: GaugePeaks?
 
     /// A gauge with only a label (what it measures); `range` defaults to `0...1`.
     public init(
@@ -405,6 +408,12 @@ extension Gauge {
                     color: environment.foreground, vertical: .lineCentred)
             }
             style.makeBody(configuration: parts.configuration).draw(in: parts.body, on: canvas, context: context)
+            // The peaks over the whole dynamic layer (the fill, a needle).
+            if context.layers.contains(.dynamic),
+                let marks = peakMarks(parts.configuration, in: parts.body, context: context)
+            {
+                for m in marks { m?.draw(on: canvas) }
+            }
         }
     }
 
@@ -415,6 +424,9 @@ extension Gauge {
         let context = context(fonts: fonts, cell: rect)
         let parts = titled(in: rect, context: context)
         var l = style.layering(configuration: parts.configuration, in: parts.body, context: context)
+        if let marks = peakMarks(parts.configuration, in: parts.body, context: context) {
+            l.addPeaks(marks, clip: IntRect(covering: rect))
+        }
         // Out of range or without a value, the track's colour and the text
         // (which may be wider than the texts that size it) belong to the
         // static key: a change redraws the whole gauge.

@@ -47,6 +47,10 @@ public protocol GaugeStyle: Sendable {
     /// size (it caps the others at the smallest, ``TypeScale/valueLimit``);
     /// nil unless a style says otherwise (its value then takes no part).
     func currentValueSize(configuration: Configuration, in rect: Rect, context: DrawContext) -> Double?
+    /// Where the style marks a gauge's peaks (``GaugePeaks``) when
+    /// `configuration` is drawn into `rect`; nil (no marks) unless a style
+    /// says otherwise.
+    func peakTrack(configuration: Configuration, in rect: Rect, context: DrawContext) -> PeakTrack?
 }
 
 extension GaugeStyle {

@@ -120,7 +120,7 @@ extension Layout {
             names: numeric.map(\.name), defaultGauge: defaultGauge,
             initial: values, aliases: aliases, texts: texts, clocks: clocks,
             textOrder: gauges.compactMap { g in texts[g.name] != nil ? g.name : nil })
-        store.sampled = chartedGauges
+        store.sampled = sampledGauges
         return store
     }
 }
@@ -168,6 +168,8 @@ package struct LayoutGauge: Sendable {
     package var widget: LayoutWidget? = nil
     /// Its sparkline (`"sparkline"`), drawn under it; nil = none.
     package var sparkline: LayoutSparkline? = nil
+    /// Its peaks (`"peaks"`), marked on its track; nil = none.
+    package var peaks: LayoutPeaks? = nil
     /// Index of its page in ``Layout/pages``.
     var page = 0
     /// Its key path in the layout file (`pages[1].gauges[0]`); nil = `gauges[i]`.

@@ -264,7 +264,7 @@ extension Checker {
         if total > LayoutChart.maxTotalPoints {
             fail(
                 nil, "gauges",
-                "the charts and sparklines keep \(total) points in all, more than \(LayoutChart.maxTotalPoints): fewer \"points\" or charts"
+                "the charts, sparklines and peak windows keep \(total) points in all, more than \(LayoutChart.maxTotalPoints): fewer \"points\" or charts"
             )
         }
     }
@@ -276,16 +276,20 @@ extension Thresholds {
 }
 
 extension Layout {
-    /// Every history the layout's charts and sparklines keep, sorted.
+    /// Every history the layout's charts, sparklines and peak windows keep, sorted.
     package var historyKeys: [HistoryKey] {
         var keys: Set<HistoryKey> = []
         for g in gauges {
             if let c = g.widget?.chart { keys.formUnion(c.keys) }
             if let s = g.sparkline { keys.insert(HistoryKey(gauge: g.name, span: s.span, points: s.points)) }
+            if let k = g.peaks?.key(gauge: g.name) { keys.insert(k) }
         }
         return keys.sorted()
     }
 
-    /// The gauges some chart or sparkline keeps the history of.
-    package var chartedGauges: Set<String> { Set(historyKeys.map(\.gauge)) }
+    /// The gauges whose every value set is recorded: those some chart,
+    /// sparkline or peaks keep the history of.
+    package var sampledGauges: Set<String> {
+        Set(historyKeys.map(\.gauge)).union(gauges.filter { $0.widget == nil && $0.peaks != nil }.map(\.name))
+    }
 }

@@ -19,6 +19,7 @@ enum LayoutKeys {
     /// PanelGauge's `GaugeDescription` the others (its `Keys.gauge`).
     static let gaugeLayoutOnly = [
         "name", "kind", "rect", "cell", "metric", "mqtt", "staleAfter", "staleOnRestore", "noData", "sparkline",
+        "peaks",
     ]
     /// One gauge of `"gauges"`: its layout keys and the gauge dialect's keys.
     static let gauge = gaugeLayoutOnly + GaugeDescription.Keys.gauge
@@ -32,6 +33,8 @@ enum LayoutKeys {
     ]
     /// A gauge's `"sparkline"` given as an object.
     static let sparkline = ["span", "points"]
+    /// A gauge's `"peaks"` given as an object.
+    static let peaks = ["window", "show"]
     /// The gauge keys only a dial accepts (on another style they are errors).
     static let dialOnly = GaugeDescription.Keys.dialOnly
     /// The gauge keys only the linear styles accept.
@@ -66,7 +69,8 @@ enum LayoutKeys {
     /// Every object with its keys, named as `docs/layout.md` names them.
     static let objects: [(name: String, keys: [String])] = [
         ("top level", topLevel), ("page", page), ("grid", grid), ("gauge", gauge), ("text widget", textWidget),
-        ("clock", clock), ("chart", chart), ("sparkline", sparkline), ("cell", cell), ("format", format),
+        ("clock", clock), ("chart", chart), ("sparkline", sparkline), ("peaks", peaks),
+        ("cell", cell), ("format", format),
         ("mapping", mapping),
         ("threshold", threshold), ("scale", scale), ("ticks", ticks), ("scale labels", scaleLabels),
         ("section", section), ("needle", needle), ("marked label", markedLabel), ("mqtt", mqtt),

@@ -704,6 +704,7 @@ struct Checker {
                 cell: cell, line: v.line, rectLine: m["rect"]?.line)
             slot.noDataText = noData
             slot.sparkline = sparkline(m["sparkline"], path + ".sparkline", gauge: g)
+            slot.peaks = peaks(m["peaks"], path + ".peaks")
             return slot
         } catch {
             fail(v, path, "\(error)")

@@ -84,6 +84,8 @@ package final class Daemon: DaemonContext {
     /// Each chart's frame, in short (``HistoryBook/signatures(_:page:at:)``),
     /// as the last presented frame drew it.
     private var shownCharts: [String: [Int64]] = [:]
+    /// The peaks the last presented frame marked (``HistoryBook/peaks(_:page:at:)``).
+    private var shownPeaks: [String: GaugePeaks] = [:]
     private var animator: Animator
     private var pendingNames: Set<String> = []
     /// The values the last presented frame was drawn with (what a value change's damage starts from).
@@ -215,6 +217,10 @@ package final class Daemon: DaemonContext {
         history.hold(store.values, stale: stale, at: wall)
         for (name, signature) in history.signatures(layout, page: page, at: wall)
         where shownCharts[name] != signature {
+            pendingNames.insert(name)
+        }
+        let peaks = history.peaks(layout, page: page, at: wall)
+        for name in Set(peaks.keys).union(shownPeaks.keys) where peaks[name] != shownPeaks[name] {
             pendingNames.insert(name)
         }
         let now = monotonicMilliseconds()
@@ -446,24 +452,29 @@ package final class Daemon: DaemonContext {
         let wall = Self.wallSeconds()
         let charts = history.frames(layout, page: page, at: wall)
         let chartSignatures = history.signatures(layout, page: page, at: wall)
+        let peaks = history.peaks(layout, page: page, at: wall)
         let damage =
             full
             ? [IntRect(x: 0, y: 0, width: output.width, height: output.height)]
             : renderer.damage(
-                for: pendingNames.union(moving), from: shownValues, to: values, stale: (shownStale, stale))
+                for: pendingNames.union(moving), from: shownValues, to: values, stale: (shownStale, stale),
+                peaks: (shownPeaks, peaks))
         if !full && damage.isEmpty {
             // Only slots of hidden pages changed: nothing to show.
             shownValues = values
             shownStale = stale
             shownTexts = texts
             shownCharts = chartSignatures
+            shownPeaks = peaks
             pendingNames = []
             return
         }
         try output.present(damage: damage) { surface, rects in
-            renderer.draw(surface, rects: rects, values: values, stale: stale, texts: texts, charts: charts)
+            renderer.draw(
+                surface, rects: rects, values: values, stale: stale, texts: texts, charts: charts, peaks: peaks)
         }
         shownValues = values
+        shownPeaks = peaks
         shownTexts = texts
         shownCharts = chartSignatures
         shownStale = stale

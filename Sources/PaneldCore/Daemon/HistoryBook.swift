@@ -16,6 +16,23 @@ package struct HistoryBook: Equatable, Sendable {
     private(set) var generations: [HistoryKey: UInt64] = [:]
     /// The keys of each gauge.
     private var keysOfGauge: [String: [HistoryKey]] = [:]
+    /// The lowest and highest value set on each gauge with peaks since
+    /// paneld started (``LayoutPeaks/window`` nil), once one was set.
+    package private(set) var extremes: [String: Extremes] = [:]
+    /// The gauges whose peaks are kept since paneld started.
+    private var keepsExtremes: Set<String> = []
+
+    /// The lowest and highest of the values set on a gauge.
+    package struct Extremes: Equatable, Sendable {
+        package var low: Double
+        package var high: Double
+
+        /// Takes in `v`.
+        mutating func add(_ v: Double) {
+            low = Swift.min(low, v)
+            high = Swift.max(high, v)
+        }
+    }
 
     /// Empty histories for `layout`'s charts and sparklines; those of `old`
     /// with a key the layout still has are kept (a reload keeps them).
@@ -25,11 +42,18 @@ package struct HistoryBook: Equatable, Sendable {
             generations[key] = old?.generations[key] ?? 0
             keysOfGauge[key.gauge, default: []].append(key)
         }
+        for g in layout.gauges where g.widget == nil && g.peaks != nil && g.peaks?.window == nil {
+            keepsExtremes.insert(g.name)
+            if let e = old?.extremes[g.name] { extremes[g.name] = e }
+        }
     }
 
     /// Records `value` on every history of `gauge`, at `t` seconds since 1970.
     package mutating func record(_ gauge: String, _ value: Double, at t: Double) {
         for key in keysOfGauge[gauge] ?? [] { record(value, at: t, in: key) }
+        if value.isFinite, keepsExtremes.contains(gauge) {
+            extremes[gauge, default: Extremes(low: value, high: value)].add(value)
+        }
     }
 
     /// Records `value` at `t` in the history of `key`; its generation moves
@@ -65,6 +89,11 @@ package struct HistoryBook: Equatable, Sendable {
     /// (a gap until the next). For previews (`paneld render --history`).
     package mutating func record(_ gauge: String, spread values: [Double?], endingAt now: Double) {
         let n = Double(values.count)
+        if keepsExtremes.contains(gauge) {
+            for case let v? in values where v.isFinite {
+                extremes[gauge, default: Extremes(low: v, high: v)].add(v)
+            }
+        }
         for key in keysOfGauge[gauge] ?? [] {
             guard var h = histories.removeValue(forKey: key) else { continue }
             let w = h.width
@@ -87,8 +116,29 @@ package struct HistoryBook: Equatable, Sendable {
         }
     }
 
-    /// Whether some chart or sparkline keeps `gauge`'s history.
-    package func keeps(_ gauge: String) -> Bool { keysOfGauge[gauge] != nil }
+    /// Whether some chart, sparkline or peaks keep `gauge`'s history.
+    package func keeps(_ gauge: String) -> Bool { keysOfGauge[gauge] != nil || keepsExtremes.contains(gauge) }
+
+    /// The peaks each gauge of `page` with `"peaks"` marks at `wall`
+    /// seconds since 1970, by name: since paneld started, or the lowest
+    /// and highest in the buckets of its window (a value leaves the window
+    /// with its bucket, a sixtieth of the window at most after it is
+    /// older than the window). A gauge with none to mark is missing.
+    package func peaks(_ layout: Layout, page: Int, at wall: Double) -> [String: GaugePeaks] {
+        var out: [String: GaugePeaks] = [:]
+        for g in layout.gauges where g.page == page && g.widget == nil {
+            guard let p = g.peaks else { continue }
+            let range: (low: Double, high: Double)?
+            if let key = p.key(gauge: g.name) {
+                range = histories[key]?.summary(endingAt: wall).map { ($0.min, $0.max) }
+            } else {
+                range = extremes[g.name].map { ($0.low, $0.high) }
+            }
+            guard let range else { continue }
+            out[g.name] = GaugePeaks(low: p.low ? range.low : nil, high: p.high ? range.high : nil)
+        }
+        return out
+    }
 
     /// What the scene needs of each chart and sparkline of `page` at `wall`
     /// seconds since 1970, by scene item name: the histories, and the time
@@ -146,7 +196,7 @@ package struct HistoryBook: Equatable, Sendable {
         return (Double(bucket(wall, span, points)) + 0.5) * w
     }
 
-    package static func == (a: Self, b: Self) -> Bool { a.histories == b.histories }
+    package static func == (a: Self, b: Self) -> Bool { a.histories == b.histories && a.extremes == b.extremes }
 }
 
 // MARK: In the state file
@@ -179,7 +229,23 @@ extension HistoryBook {
             }
             out += line + "\n"
         }
+        for name in extremes.keys.sorted() {
+            let e = extremes[name]!
+            out += "\(Self.peaksPrefix) \(name) \(GaugeStore.format(e.low)) \(GaugeStore.format(e.high))\n"
+        }
         return out
+    }
+
+    /// The marker of a line of peaks since paneld started: `@peaks NAME LOW HIGH`.
+    static let peaksPrefix = "@peaks"
+
+    /// A peaks line of the state file; nil for one that does not parse. Pure.
+    static func parsePeaksLine(_ line: Substring) -> (String, Extremes)? {
+        let f = line.split(separator: " ", omittingEmptySubsequences: true)
+        guard f.count == 4, f[0] == Self.peaksPrefix, GaugeName.isValid(f[1].utf8), let low = Double(f[2]),
+            let high = Double(f[3]), low.isFinite, high.isFinite, low <= high
+        else { return nil }
+        return (String(f[1]), Extremes(low: low, high: high))
     }
 
     /// A history line of the state file; nil for one that is not one or does
@@ -208,11 +274,13 @@ extension HistoryBook {
 
     /// Takes the saved histories whose keys this book has (a chart whose
     /// span or points changed starts empty).
-    package mutating func restore(_ saved: [HistoryKey: ValueHistory]) {
+    package mutating func restore(_ saved: [HistoryKey: ValueHistory], extremes savedExtremes: [String: Extremes] = [:])
+    {
         for (key, h) in saved where histories[key] != nil {
             histories[key] = h
             generations[key, default: 0] &+= 1
         }
+        for (name, e) in savedExtremes where keepsExtremes.contains(name) { extremes[name] = e }
     }
 }
 

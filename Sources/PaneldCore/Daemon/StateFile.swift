@@ -20,6 +20,8 @@ package enum StateFile {
         package var values: [String: Double] = [:]
         package var texts: [String: String] = [:]
         package var histories: [HistoryKey: ValueHistory] = [:]
+        /// Gauges' peaks since paneld started.
+        package var extremes: [String: HistoryBook.Extremes] = [:]
         /// Lines that did not parse.
         package var skipped = 0
     }
@@ -30,7 +32,16 @@ package enum StateFile {
     static func parse(_ bytes: [UInt8], texts textNames: Set<String> = []) -> Contents {
         var out = Contents()
         let prefix = Array(HistoryBook.linePrefix.utf8) + [0x20]
+        let peaksPrefix = Array(HistoryBook.peaksPrefix.utf8) + [0x20]
         for line in bytes.split(separator: 0x0A) {
+            if line.starts(with: peaksPrefix) {
+                if let (name, e) = HistoryBook.parsePeaksLine(Substring(decoding: line, as: UTF8.self)) {
+                    out.extremes[name] = e
+                } else {
+                    out.skipped += 1
+                }
+                continue
+            }
             if line.starts(with: prefix) {
                 if let (key, h) = HistoryBook.parseLine(Substring(decoding: line, as: UTF8.self)) {
                     out.histories[key] = h

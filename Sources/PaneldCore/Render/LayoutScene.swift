@@ -169,30 +169,35 @@ package final class LayoutScene {
 
     /// The rectangles that change when the named gauges go from the values in
     /// `old` to those in `new`, and from the stale gauges `stale.old` to
-    /// `stale.new` (``GaugeScene/damage(for:from:to:)``).
+    /// `stale.new`, and from the peaks `peaks.old` to `peaks.new`
+    /// (``GaugeScene/damage(for:from:to:)``).
     func damage(
         for names: Set<String>, from old: [String: Double], to new: [String: Double],
-        stale: (old: Set<String>, new: Set<String>) = ([], [])
+        stale: (old: Set<String>, new: Set<String>) = ([], []),
+        peaks: (old: [String: GaugePeaks], new: [String: GaugePeaks]) = ([:], [:])
     ) -> [IntRect] {
         scene.damage(
-            for: names, from: SceneState(values: old, stale: stale.old), to: SceneState(values: new, stale: stale.new))
+            for: names, from: SceneState(values: old, stale: stale.old, peaks: peaks.old),
+            to: SceneState(values: new, stale: stale.new, peaks: peaks.new))
     }
 
-    /// Repaints `rects` of `surface` with these values, stale gauges and
-    /// widget texts (``GaugeScene/draw(_:rects:state:)``).
+    /// Repaints `rects` of `surface` with these values, stale gauges,
+    /// widget texts, charts and peaks (``GaugeScene/draw(_:rects:state:)``).
     package func draw(
         _ surface: Surface, rects: [IntRect], values: [String: Double], stale: Set<String> = [],
-        texts: [String: String] = [:], charts: [String: ChartFrame] = [:]
+        texts: [String: String] = [:], charts: [String: ChartFrame] = [:], peaks: [String: GaugePeaks] = [:]
     ) {
-        scene.draw(surface, rects: rects, state: SceneState(values: values, stale: stale, texts: texts, charts: charts))
+        scene.draw(
+            surface, rects: rects,
+            state: SceneState(values: values, stale: stale, texts: texts, charts: charts, peaks: peaks))
     }
 
     /// The whole screen.
     func drawAll(
         _ surface: Surface, values: [String: Double], stale: Set<String> = [], texts: [String: String] = [:],
-        charts: [String: ChartFrame] = [:]
+        charts: [String: ChartFrame] = [:], peaks: [String: GaugePeaks] = [:]
     ) {
-        draw(surface, rects: [surface.bounds], values: values, stale: stale, texts: texts, charts: charts)
+        draw(surface, rects: [surface.bounds], values: values, stale: stale, texts: texts, charts: charts, peaks: peaks)
     }
 
     /// Memory held by the scene's pictures, in bytes.

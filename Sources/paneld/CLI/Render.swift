@@ -176,15 +176,15 @@ struct Render: PaneldCommand {
             for (name, text) in saved.texts where text.utf8.count <= GaugeStore.maxTextLength {
                 store.setText(name, text)
             }
-            history.restore(saved.histories)
+            history.restore(saved.histories, extremes: saved.extremes)
             _ = store.takeSamples()  // restored, not received now
         }
         for h in histories {
             let (name, values) = Render.parseHistory(h)!
             guard history.keeps(name) else {
-                let kept = Set(layout.historyKeys.map(\.gauge)).sorted()
+                let kept = layout.sampledGauges.sorted()
                 throw DaemonError(
-                    "--history \(name): no chart or sparkline shows a gauge named '\(name)' (charted: \(kept.isEmpty ? "none" : kept.joined(separator: ", ")))"
+                    "--history \(name): no chart, sparkline or peaks show a gauge named '\(name)' (charted: \(kept.isEmpty ? "none" : kept.joined(separator: ", ")))"
                 )
             }
             history.record(name, spread: values, endingAt: Double(seconds))
@@ -235,7 +235,8 @@ struct Render: PaneldCommand {
         try output.present(damage: [IntRect(x: 0, y: 0, width: w, height: h)]) { surface, rects in
             renderer.draw(
                 surface, rects: rects, values: store.values, stale: Set(stale), texts: shown,
-                charts: history.frames(layout, page: pageIndex, at: Double(seconds)))
+                charts: history.frames(layout, page: pageIndex, at: Double(seconds)),
+                peaks: history.peaks(layout, page: pageIndex, at: Double(seconds)))
         }
     }
 }

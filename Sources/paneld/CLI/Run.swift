@@ -144,7 +144,7 @@ struct Run: PaneldCommand {
                     Log.info("saved value for '\(name)' ignored: the layout has no such gauge")
                 }
             }
-            history.restore(saved.histories)
+            history.restore(saved.histories, extremes: saved.extremes)
             _ = store.takeChanged()
             _ = store.takeTouched()
             _ = store.takeSamples()  // restored, not received now: not a point of any history

@@ -200,7 +200,7 @@ enum Gallery {
                 for (g, cell) in zip(gauges, cells) { g.draw(in: cell, on: canvas) }
                 return img
             },
-        ] + dials + scales + vertical + charts
+        ] + dials + scales + vertical + charts + peaks
 
     /// Linear scales and marked values on a panel of each size: a capacity
     /// bar with a scale and sections from thresholds, a marker bar with a
@@ -370,6 +370,41 @@ enum Gallery {
             let empty = HistoryChart(
                 series: [.init("fan", color: .purple)], title: "Fan", format: .number(decimals: 0, unit: "rpm"))
             empty.draw([nil], now: now, in: IntRect(covering: cells[3]), on: canvas)
+            return img
+        }
+    }
+
+    /// Peak marks in every built-in style on a panel of each size: the
+    /// lowest and highest values shown, one high peak past the range.
+    static let peaks: [Entry] = dialSizes.map { w, h in
+        Entry(name: "peaks-\(w)x\(h)") {
+            let (img, canvas) = Panel.image(width: w, height: h)
+            let cells = PanelLayout.grid(
+                in: Rect(x: 0, y: 0, width: Double(w), height: Double(h)), columns: 4, rows: 2, spacing: 8,
+                padding: 8)
+            let temp = ValueFormat.number(decimals: 1, unit: "°C")
+            let gauges: [Gauge] = [
+                try Gauge(value: 58.5, in: 20...90) { "CPU" }.valueFormat(temp)
+                    .gaugeStyle(LinearCapacityGaugeStyle(scale: LinearScale()))
+                    .peaks(GaugePeaks(low: 41.2, high: 77.8)),
+                try Gauge(value: 64, in: 0...100) { "Tank" }.valueFormat(.number(decimals: 0, unit: "%"))
+                    .gaugeStyle(LinearCapacityGaugeStyle(axis: .vertical))
+                    .thresholds(try Thresholds(.blue, (80, .orange), (95, .red)))
+                    .peaks(GaugePeaks(low: 30, high: 88)),
+                try Gauge(value: 1.37, in: 0...4) { "Load" }.valueFormat(.number(decimals: 2))
+                    .gaugeStyle(.accessoryLinear).title(.top).peaks(GaugePeaks(low: 0.4, high: 4.6)),
+                try Gauge(value: 0.42, in: 0...1) { "Disk" }.valueFormat(.percent())
+                    .gaugeStyle(.accessoryLinearCapacity).peaks(GaugePeaks(low: 0.2, high: 0.71)),
+                try Gauge(value: 23.5, in: -20...40) { "Out" }.valueFormat(.number(decimals: 1))
+                    .gaugeStyle(.accessoryCircular).tint(.gradient([.blue, .green, .orange]))
+                    .peaks(GaugePeaks(low: 4.5, high: 31)),
+                try Gauge(value: 0.62, in: 0...1) { "Mem" }.valueFormat(.percent())
+                    .gaugeStyle(.accessoryCircularCapacity).title(.top).peaks(GaugePeaks(low: 0.35, high: 0.9)),
+                try Gauge(value: 0.55, in: 0...1).gaugeStyle(.ring).peaks(GaugePeaks(low: 0.2, high: 0.8)),
+                try Gauge(value: 73, in: 0...100) { "Speed" }.valueFormat(.number(decimals: 0, unit: "km/h"))
+                    .gaugeStyle(.dial).peaks(GaugePeaks(low: 12, high: 91)),
+            ]
+            for (g, cell) in zip(gauges, cells) { g.typeScale(TypeScale()).draw(in: cell, on: canvas) }
             return img
         }
     }

@@ -79,6 +79,16 @@ enum LayeredGauges {
 
     /// Values across the range: both ends, threshold crossings, repeats, small steps.
     static let fractions: [Double] = [0, 0.42, 0.43, 1, 0.05, 0.86, 0.86, 0.61, 0.59, 0.999, 0.001, 0.3, 0.72]
+
+    /// `g` at fraction `f` of its range; with `peaks`, marking peaks that
+    /// move with it: a low one below it, a high one above (past the range
+    /// from 0.8 on), and none at all at 0.3.
+    static func gauge(_ g: Gauge, at f: Double, peaks: Bool) throws -> Gauge {
+        let lo = g.range.lowerBound, w = g.range.upperBound - g.range.lowerBound
+        let v = try g.withValue(lo + f * w)
+        guard peaks else { return v }
+        return v.peaks(f == 0.3 ? nil : GaugePeaks(low: lo + 0.6 * f * w, high: lo + (f + 0.3) * w))
+    }
 }
 
 @Suite struct GaugeLayersTests {
@@ -100,14 +110,13 @@ enum LayeredGauges {
     }
 
     /// The static layer, then the dynamic one over it, is the whole drawing; and
-    /// the dynamic layer changes nothing outside its bounds.
-    @Test(arguments: PixelFormat.allCases)
-    func staticThenDynamicEqualsTheWholeDrawing(format: PixelFormat) throws {
+    /// the dynamic layer changes nothing outside its bounds; with peaks marked too.
+    @Test(arguments: PixelFormat.allCases, [false, true])
+    func staticThenDynamicEqualsTheWholeDrawing(format: PixelFormat, peaks: Bool) throws {
         for (name, gauge) in try LayeredGauges.all() {
             #expect(gauge.style.separatesLayers, "\(name)")
             for f in LayeredGauges.fractions {
-                let g = try gauge.withValue(
-                    gauge.range.lowerBound + f * (gauge.range.upperBound - gauge.range.lowerBound))
+                let g = try LayeredGauges.gauge(gauge, at: f, peaks: peaks)
                 let whole = draw(g, layers: [.all], format: format)
                 let same =
                     pixels(g, layers: [.static, .dynamic], format: format) == pixels(g, layers: [.all], format: format)
@@ -131,15 +140,14 @@ enum LayeredGauges {
     }
 
     /// Where a style gives its dynamic layer as parts, they are that layer:
-    /// drawn in order over the static layer they make the whole drawing; each
+    /// drawn in order over the static layer they make the whole drawing (with
+    /// peaks marked too: their marks are the last parts); each
     /// paints only inside its bounds; and between two values every pixel that
     /// differs lies in the parts' changed bounds.
-    @Test func dynamicPartsAreTheDynamicLayer() throws {
+    @Test(arguments: [false, true]) func dynamicPartsAreTheDynamicLayer(peaks: Bool) throws {
         var withParts = 0
         for (name, gauge) in try LayeredGauges.all() {
-            func at(_ f: Double) throws -> Gauge {
-                try gauge.withValue(gauge.range.lowerBound + f * (gauge.range.upperBound - gauge.range.lowerBound))
-            }
+            func at(_ f: Double) throws -> Gauge { try LayeredGauges.gauge(gauge, at: f, peaks: peaks) }
             guard gauge.layering(in: Self.rect).dynamicParts != nil else { continue }
             withParts += 1
             var previous: (gauge: Gauge, image: Image)?
