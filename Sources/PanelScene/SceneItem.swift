@@ -41,7 +41,7 @@ public struct SceneItem {
     /// The gauge showing `value` (the style pins the indicator at the range's
     /// ends; a non-finite value shows the lower bound); nil shows it without
     /// a value (``noValueText``). With `peaks`, it marks those instead of
-    /// its own (``PanelGauge/Gauge/peaks``).
+    /// its own (PanelGauge's `Gauge.peaks`).
     public func gauge(showing value: Double?, peaks: GaugePeaks? = nil) -> Gauge {
         let g = gauge.peaks(peaks ?? gauge.peaks)
         guard let value else { return g.withoutValue(noValueText) }
