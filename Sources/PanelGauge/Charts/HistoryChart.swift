@@ -196,15 +196,11 @@ extension HistoryChart {
         if !(r.upperBound > r.lowerBound) { r = r.lowerBound - 1...r.upperBound + 1 }
         var ticks = ChartTicks.values(in: r, atMost: intervals)
         // In a plot too short for two labels 1.2 lines apart, those closer than that are left out, the bottom kept.
+        func row(_ v: Double) -> Double {
+            plotBottom - (v - r.lowerBound) / (r.upperBound - r.lowerBound) * (plotBottom - plotTop)
+        }
         var kept: [Double] = []
-        for v in ticks.values {
-            let y = plotBottom - (v - r.lowerBound) / (r.upperBound - r.lowerBound) * (plotBottom - plotTop)
-            if let k = kept.last,
-                (plotBottom - (k - r.lowerBound) / (r.upperBound - r.lowerBound) * (plotBottom - plotTop)) - y
-                    < 1.2 * axisHeight
-            {
-                continue
-            }
+        for v in ticks.values where kept.last.map({ row($0) - row(v) >= 1.2 * axisHeight }) ?? true {
             kept.append(v)
         }
         ticks.values = kept

@@ -13,6 +13,11 @@ package struct LayoutChart: Sendable, Equatable {
     package var points: Int
     /// What is drawn, once the gauges are known (the layout reader).
     package var chart: HistoryChart
+    /// Whether the chart takes its first gauge's range (`"range": "gauge"`),
+    /// and its thresholds as bands (`"thresholds"`, true by default): both
+    /// known once the gauges are (``Checker/resolveCharts(_:read:)``).
+    package var rangeFromGauge = false
+    package var bandsFromGauge = true
 
     /// The history each series takes.
     var keys: [HistoryKey] { gauges.map { HistoryKey(gauge: $0, span: span, points: points) } }
@@ -135,11 +140,12 @@ extension Checker {
         let points = m["points"].map { self.points($0, path + ".points") ?? 0 } ?? LayoutChart.defaultPoints
         checkBuckets(span: span, points: points, m["points"] ?? m["span"] ?? v, path)
         var chart = HistoryChart(series: [], environment: environment)
+        var rangeFromGauge = false
         chart.title = string(m["label"], path + ".label")
         if let r = m["range"] {
             if case .string(let s) = r.kind {
                 if s == "gauge" {
-                    chart.range = 0...0  // the first gauge's, in resolveCharts
+                    rangeFromGauge = true
                 } else if s != "auto" {
                     fail(r, path + ".range", "'\(s)' is not 'auto', 'gauge' or [low, high]")
                 }
@@ -178,13 +184,16 @@ extension Checker {
             HistoryChart.Series(g, color: k < colors.count ? colors[k] : .clear)
         }
         chart.fillsArea = area ?? (gauges.count == 1)
-        if !thresholds { chart.thresholds = Thresholds.none }
         var g = try! Gauge(value: 0, in: 0...1)
         g.environment = environment
         return LayoutGauge(
             name: name, rect: rect, range: try! ValueRange(0, 1), gauge: g, cell: cell, line: v.line,
             rectLine: m["rect"]?.line,
-            widget: LayoutWidget(kind: .chart(LayoutChart(gauges: gauges, span: span, points: points, chart: chart))))
+            widget: LayoutWidget(
+                kind: .chart(
+                    LayoutChart(
+                        gauges: gauges, span: span, points: points, chart: chart, rangeFromGauge: rangeFromGauge,
+                        bandsFromGauge: thresholds))))
     }
 
     /// A gauge's `"sparkline"`: `true` (an hour in 60 points), `false`, or
@@ -254,8 +263,8 @@ extension Checker {
                 c.chart.series[i].name = found[i].label?.text ?? c.gauges[i]
             }
             if c.chart.title == nil, found.count == 1 { c.chart.title = first.label?.text ?? c.gauges[0] }
-            if c.chart.range == 0...0 { c.chart.range = first.range }
-            c.chart.thresholds = c.chart.thresholds == Thresholds.none ? nil : first.thresholds
+            if c.rangeFromGauge { c.chart.range = first.range }
+            c.chart.thresholds = c.bandsFromGauge ? first.thresholds : nil
             c.chart.format = Self.headerFormat(of: first)
             c.chart.formatRange = first.range
             layout.gauges[k].widget?.kind = .chart(c)
@@ -268,11 +277,6 @@ extension Checker {
             )
         }
     }
-}
-
-extension Thresholds {
-    /// A marker for "no thresholds as bands" while a chart is being read.
-    static let none = try! Thresholds(base: .clear, steps: [])
 }
 
 extension Layout {

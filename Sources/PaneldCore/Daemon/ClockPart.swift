@@ -14,7 +14,7 @@ final class ClockPart: DaemonPart {
     static let margin: Int64 = 2
 
     func interest(now: Int64) -> PartInterest {
-        PartInterest(deadline: nextChange.map { now + ($0 - ClockFormat.now()) + ClockPart.margin })
+        .atWall(nextChange, now: now, margin: ClockPart.margin)
     }
 
     func turn(_ ready: [PollEvents], now: Int64, daemon: any DaemonContext) {

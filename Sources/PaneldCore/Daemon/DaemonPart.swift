@@ -39,6 +39,16 @@ package struct PartInterest {
     }
 }
 
+extension PartInterest {
+    /// A deadline at a wall-clock moment: `wall` (milliseconds since the
+    /// epoch) as a deadline on the monotonic clock that reads `now`, `margin`
+    /// milliseconds after it, so that what changes at `wall` has changed
+    /// when the loop wakes; none without `wall`.
+    static func atWall(_ wall: Int64?, now: Int64, margin: Int64) -> PartInterest {
+        PartInterest(deadline: wall.map { now + ($0 - ClockFormat.now()) + margin })
+    }
+}
+
 /// What a part may ask of the daemon.
 package protocol DaemonContext: AnyObject {
     /// The gauges' values and texts.

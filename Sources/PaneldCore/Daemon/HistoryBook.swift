@@ -140,22 +140,33 @@ package struct HistoryBook: Equatable, Sendable {
         return out
     }
 
+    /// Each chart and sparkline of `page`: its scene item's name, the keys
+    /// of the histories it shows, and their span and points.
+    private static func charts(_ layout: Layout, page: Int) -> [(
+        name: String, keys: [HistoryKey], span: Double, points: Int
+    )] {
+        var out: [(name: String, keys: [HistoryKey], span: Double, points: Int)] = []
+        for g in layout.gauges where g.page == page {
+            if let c = g.widget?.chart { out.append((g.name, c.keys, c.span, c.points)) }
+            if let s = g.sparkline {
+                out.append(
+                    (
+                        LayoutScene.sparklineName(g.name), [HistoryKey(gauge: g.name, span: s.span, points: s.points)],
+                        s.span, s.points
+                    ))
+            }
+        }
+        return out
+    }
+
     /// What the scene needs of each chart and sparkline of `page` at `wall`
     /// seconds since 1970, by scene item name: the histories, and the time
     /// as the middle of the current bucket, so a frame changes only when a
     /// value comes or the chart moves on by a bucket.
     package func frames(_ layout: Layout, page: Int, at wall: Double) -> [String: ChartFrame] {
         var out: [String: ChartFrame] = [:]
-        for g in layout.gauges where g.page == page {
-            if let c = g.widget?.chart {
-                out[g.name] = ChartFrame(
-                    histories: c.keys.map { histories[$0] }, now: Self.middle(wall, c.span, c.points))
-            }
-            if let s = g.sparkline {
-                let key = HistoryKey(gauge: g.name, span: s.span, points: s.points)
-                out[LayoutScene.sparklineName(g.name)] = ChartFrame(
-                    histories: [histories[key]], now: Self.middle(wall, s.span, s.points))
-            }
+        for c in Self.charts(layout, page: page) {
+            out[c.name] = ChartFrame(histories: c.keys.map { histories[$0] }, now: Self.middle(wall, c.span, c.points))
         }
         return out
     }
@@ -164,17 +175,9 @@ package struct HistoryBook: Equatable, Sendable {
     /// it changes exactly when the frame does (a value kept, a bucket passed).
     func signatures(_ layout: Layout, page: Int, at wall: Double) -> [String: [Int64]] {
         var out: [String: [Int64]] = [:]
-        for g in layout.gauges where g.page == page {
-            if let c = g.widget?.chart {
-                out[g.name] =
-                    [Self.bucket(wall, c.span, c.points)] + c.keys.map { Int64(bitPattern: generations[$0] ?? 0) }
-            }
-            if let s = g.sparkline {
-                let key = HistoryKey(gauge: g.name, span: s.span, points: s.points)
-                out[LayoutScene.sparklineName(g.name)] = [
-                    Self.bucket(wall, s.span, s.points), Int64(bitPattern: generations[key] ?? 0),
-                ]
-            }
+        for c in Self.charts(layout, page: page) {
+            out[c.name] =
+                [Self.bucket(wall, c.span, c.points)] + c.keys.map { Int64(bitPattern: generations[$0] ?? 0) }
         }
         return out
     }
@@ -298,7 +301,7 @@ final class ChartPart: DaemonPart {
     static let margin: Int64 = 2
 
     func interest(now: Int64) -> PartInterest {
-        PartInterest(deadline: nextStep.map { now + ($0 - ClockFormat.now()) + ChartPart.margin })
+        .atWall(nextStep, now: now, margin: ChartPart.margin)
     }
 
     func turn(_ ready: [PollEvents], now: Int64, daemon: any DaemonContext) {
