@@ -447,8 +447,7 @@ public final class GaugeScene {
     private func drawStale(_ i: Int, value: Double, peaks: GaugePeaks?, on c: Canvas) {
         let slot = slots[i], f = slot.frame
         slot.dropPictures()
-        let gauge = items[i].staleGauge(showing: value, dash: staleDash, tint: staleTint).peaks(
-            peaks ?? items[i].gauge.peaks)
+        let gauge = items[i].staleGauge(showing: value, dash: staleDash, tint: staleTint, peaks: peaks)
         c.withClip(f) {
             gauge.draw(in: Rect(f), on: c, fonts: fonts)
             c.fill(Rect(f), paint: .solid(background.opacity(Self.staleFade)))

@@ -53,8 +53,9 @@ public struct SceneItem {
     /// sized as the values are, so nothing else moves.
     /// An old value out of range shows pinned as any other, without the
     /// out-of-range colour: a stale gauge states nothing about the present.
-    public func staleGauge(showing value: Double, dash: String, tint: Color) -> Gauge {
-        var g = gauge(showing: min(max(value, gauge.range.lowerBound), gauge.range.upperBound))
+    /// With `peaks`, it marks those instead of its own.
+    public func staleGauge(showing value: Double, dash: String, tint: Color, peaks: GaugePeaks? = nil) -> Gauge {
+        var g = gauge(showing: min(max(value, gauge.range.lowerBound), gauge.range.upperBound), peaks: peaks)
         // A ring without a format shows its percentage, sized by its default
         // text, which a label of its own replaces.
         let ringPercent = g.style is RingGaugeStyle && g.valueFormat == nil

@@ -39,10 +39,10 @@ public struct PeakTrack: Sendable, Hashable {
         /// bar's two ends on that line, and its half thickness (its ends
         /// are round, of that radius).
         case bar(zero: Point, one: Point, start: Point, end: Point, halfThickness: Double)
-        /// A ring between two radii, value 0 at `start`, turning `sweep` to value 1.
-        case ring(center: Point, inner: Double, outer: Double, start: Angle, sweep: Angle)
-        /// A dial: a pointer from `outer` in toward `inner` (the span of its ticks).
-        case pointer(center: Point, inner: Double, outer: Double, start: Angle, sweep: Angle)
+        /// Between two radii, value 0 at `start`, turning `sweep` to value
+        /// 1: a line across a ring, or (`pointed`) a dial's pointer from
+        /// `outer` in toward `inner` (the span of its ticks).
+        case radial(center: Point, inner: Double, outer: Double, start: Angle, sweep: Angle, pointed: Bool)
     }
 
     let kind: Kind
@@ -50,11 +50,17 @@ public struct PeakTrack: Sendable, Hashable {
     let width: Double
     /// The clear edge on each side of the mark, in pixels.
     let halo: Double
-    /// Whether a mark takes the colour an indicator has at its value (a
-    /// dial's pointer, as its needle would be there), and the colour that
-    /// overrides it; else marks are in the foreground colour.
-    var indicatorColored = false
-    var fixedColor: Color?
+    /// A pointer's colour when the needle has one of its own; else a
+    /// pointer takes the colour the indicator has at its value, and a line
+    /// the foreground colour.
+    var needleColor: Color?
+
+    /// Whether a mark takes the colour the indicator has at its value (a
+    /// dial's pointer, as its needle would be there).
+    var isPointer: Bool {
+        if case .radial(_, _, _, _, _, true) = kind { return true }
+        return false
+    }
 
     /// Marks across a straight bar of `thickness` running from `start` to
     /// `end` (its centre line), value 0 at `zero` and 1 at `one`.
@@ -65,7 +71,7 @@ public struct PeakTrack: Sendable, Hashable {
 
     /// Marks across a ring from radius `inner` to `outer`.
     init(ring center: Point, inner: Double, outer: Double, start: Angle, sweep: Angle) {
-        kind = .ring(center: center, inner: inner, outer: outer, start: start, sweep: sweep)
+        kind = .radial(center: center, inner: inner, outer: outer, start: start, sweep: sweep, pointed: false)
         (width, halo) = Self.size(across: outer - inner)
     }
 
@@ -73,11 +79,10 @@ public struct PeakTrack: Sendable, Hashable {
     init(
         pointer center: Point, inner: Double, outer: Double, base: Double, start: Angle, sweep: Angle, color: Color?
     ) {
-        kind = .pointer(center: center, inner: inner, outer: outer, start: start, sweep: sweep)
+        kind = .radial(center: center, inner: inner, outer: outer, start: start, sweep: sweep, pointed: true)
         width = max(4, base)
         halo = max(1, (0.15 * width).rounded())
-        indicatorColored = true
-        fixedColor = color
+        needleColor = color
     }
 
     /// A mark's width and clear edge for a track `thickness` across: a
@@ -113,39 +118,30 @@ public struct PeakTrack: Sendable, Hashable {
                 ]
             }
             return (box(width / 2), box(a))
-        case .ring(let center, let inner, let outer, let start, let sweep):
-            let angle = start + sweep * t
-            let u = center.onCircle(radius: 1, angle: angle)
+        case .radial(let center, let inner, let outer, let start, let sweep, let pointed):
+            let u = center.onCircle(radius: 1, angle: start + sweep * t)
             let ux = u.x - center.x, uy = u.y - center.y
-            func box(_ half: Double) -> [Point] {
-                [
-                    Point(x: center.x + ux * inner - uy * half, y: center.y + uy * inner + ux * half),
-                    Point(x: center.x + ux * outer - uy * half, y: center.y + uy * outer + ux * half),
-                    Point(x: center.x + ux * outer + uy * half, y: center.y + uy * outer - ux * half),
-                    Point(x: center.x + ux * inner + uy * half, y: center.y + uy * inner - ux * half),
-                ]
+            // The point `r` from the centre along the value's ray, `side` across it.
+            func at(_ r: Double, _ side: Double) -> Point {
+                Point(x: center.x + ux * r - uy * side, y: center.y + uy * r + ux * side)
             }
-            return (box(width / 2), box(width / 2 + halo))
-        case .pointer(let center, let inner, let outer, let start, let sweep):
-            let angle = start + sweep * t
-            let u = center.onCircle(radius: 1, angle: angle)
-            let ux = u.x - center.x, uy = u.y - center.y
-            func triangle(_ half: Double, _ tip: Double, _ base: Double) -> [Point] {
-                [
-                    Point(x: center.x + ux * base - uy * half, y: center.y + uy * base + ux * half),
-                    Point(x: center.x + ux * base + uy * half, y: center.y + uy * base - ux * half),
-                    Point(x: center.x + ux * tip, y: center.y + uy * tip),
-                ]
-            }
-            // The edge: wider by `halo` each side, its tip further in.
             let half = width / 2
-            return (triangle(half, inner, outer), triangle(half + halo, inner - 2 * halo, outer))
+            if pointed {
+                // The edge: wider by `halo` each side, its tip further in.
+                let edgeHalf = half + halo, edgeTip = inner - 2 * halo
+                return (
+                    [at(outer, half), at(outer, -half), at(inner, 0)],
+                    [at(outer, edgeHalf), at(outer, -edgeHalf), at(edgeTip, 0)]
+                )
+            }
+            func box(_ h: Double) -> [Point] { [at(inner, h), at(outer, h), at(outer, -h), at(inner, -h)] }
+            return (box(half), box(half + halo))
         }
     }
 }
 
-/// A peak as a style draws it: where on the track, and whether it lies out
-/// of the gauge's range.
+/// A peak as a style draws it: the mark and its clear edge on the track,
+/// and their colours.
 struct PeakMark: Hashable {
     var mark: [Point]
     var edge: [Point]
@@ -192,15 +188,15 @@ extension Gauge {
         guard let peaks, let track = style.peakTrack(configuration: c, in: rect, context: context) else { return nil }
         return [peaks.low, peaks.high].map { p -> PeakMark? in
             guard let p, p.isFinite else { return nil }
-            let (mark, edge) = track.mark(at: Self.normalize(p, in: range))
+            let v = Self.normalize(p, in: range)
+            let (mark, edge) = track.mark(at: v)
             guard !mark.isEmpty else { return nil }
             let color =
                 !range.contains(p)
                 ? c.environment.outOfRange
-                : !track.indicatorColored
+                : !track.isPointer
                     ? c.environment.foreground
-                    : track.fixedColor ?? thresholds?.color(for: p)
-                        ?? resolvedTint.color(at: Self.normalize(p, in: range))
+                    : track.needleColor ?? thresholds?.color(for: p) ?? resolvedTint.color(at: v)
             return PeakMark(mark: mark, edge: edge, color: color, background: c.environment.background)
         }
     }

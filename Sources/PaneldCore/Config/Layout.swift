@@ -183,7 +183,7 @@ package struct LayoutGauge: Sendable {
         sceneItem(in: IntRect(x: 0, y: 0, width: 0, height: 0)).gauge(showing: value)
     }
 
-    /// The gauge showing a stale `value` (``SceneItem/staleGauge(showing:dash:tint:)``).
+    /// The gauge showing a stale `value` (``SceneItem/staleGauge(showing:dash:tint:peaks:)``).
     func staleGauge(showing value: Double, dash: String, tint: Color) -> Gauge {
         sceneItem(in: IntRect(x: 0, y: 0, width: 0, height: 0)).staleGauge(showing: value, dash: dash, tint: tint)
     }

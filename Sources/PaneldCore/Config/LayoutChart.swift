@@ -294,6 +294,6 @@ extension Layout {
     /// The gauges whose every value set is recorded: those some chart,
     /// sparkline or peaks keep the history of.
     package var sampledGauges: Set<String> {
-        Set(historyKeys.map(\.gauge)).union(gauges.filter { $0.widget == nil && $0.peaks != nil }.map(\.name))
+        Set(historyKeys.map(\.gauge)).union(gauges.filter { $0.peaks != nil }.map(\.name))
     }
 }

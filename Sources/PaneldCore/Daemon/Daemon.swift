@@ -215,8 +215,8 @@ package final class Daemon: DaemonContext {
         for (name, text) in texts where shownTexts[name] != text { pendingNames.insert(name) }
         let wall = Self.wallSeconds()
         history.hold(store.values, stale: stale, at: wall)
-        for (name, signature) in history.signatures(layout, page: page, at: wall)
-        where shownCharts[name] != signature {
+        let chartSignatures = history.signatures(layout, page: page, at: wall)
+        for (name, signature) in chartSignatures where shownCharts[name] != signature {
             pendingNames.insert(name)
         }
         let peaks = history.peaks(layout, page: page, at: wall)
@@ -227,7 +227,7 @@ package final class Daemon: DaemonContext {
         let recovering = recoveryDue.map { now >= $0 } ?? false  // `present` then redraws everything
         if frameWanted || recovering, !output.isBusy, now >= lastFrameAt + frameInterval {
             do {
-                try present(now: now)
+                try present(now: now, wall: wall, chartSignatures: chartSignatures, peaks: peaks)
                 if frameFailure.recovered() { Log.notice("frames are being shown again") }
             } catch let e as DRMError where e.errno == ENODEV && output is DRMOutput && displayLost != nil {
                 loseDisplay(e)
@@ -443,16 +443,17 @@ package final class Daemon: DaemonContext {
         saver?.noteChange(now: monotonicMilliseconds())
     }
 
-    private func present(now: Int64) throws {
+    /// Shows the next frame: the animator's values at `now`, the charts at
+    /// `wall` with the signatures and the peaks this turn took there.
+    private func present(
+        now: Int64, wall: Double, chartSignatures: [String: [Int64]], peaks: [String: GaugePeaks]
+    ) throws {
         let full = fullRedraw || repaintAllNextFrame || output.needsFullRedraw
         let values = animator.shown(at: now)
         let moving = animator.advance(to: now)
         let stale = self.stale
         let texts = self.texts
-        let wall = Self.wallSeconds()
         let charts = history.frames(layout, page: page, at: wall)
-        let chartSignatures = history.signatures(layout, page: page, at: wall)
-        let peaks = history.peaks(layout, page: page, at: wall)
         let damage =
             full
             ? [IntRect(x: 0, y: 0, width: output.width, height: output.height)]

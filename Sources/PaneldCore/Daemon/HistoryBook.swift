@@ -42,7 +42,7 @@ package struct HistoryBook: Equatable, Sendable {
             generations[key] = old?.generations[key] ?? 0
             keysOfGauge[key.gauge, default: []].append(key)
         }
-        for g in layout.gauges where g.widget == nil && g.peaks != nil && g.peaks?.window == nil {
+        for g in layout.gauges where g.peaks.map({ $0.window == nil }) ?? false {
             keepsExtremes.insert(g.name)
             if let e = old?.extremes[g.name] { extremes[g.name] = e }
         }
@@ -126,7 +126,7 @@ package struct HistoryBook: Equatable, Sendable {
     /// older than the window). A gauge with none to mark is missing.
     package func peaks(_ layout: Layout, page: Int, at wall: Double) -> [String: GaugePeaks] {
         var out: [String: GaugePeaks] = [:]
-        for g in layout.gauges where g.page == page && g.widget == nil {
+        for g in layout.gauges where g.page == page {
             guard let p = g.peaks else { continue }
             let range: (low: Double, high: Double)?
             if let key = p.key(gauge: g.name) {

@@ -29,6 +29,17 @@ enum Gallery {
         return img
     }
 
+    /// `gauges` on a `w` x `h` panel, in a grid of `columns` x `rows` cells
+    /// (8 px gaps and margin), each on the type scale of its cell.
+    static func grid(_ w: Int, _ h: Int, columns: Int, rows: Int, _ gauges: [Gauge]) -> Image {
+        let (img, canvas) = Panel.image(width: w, height: h)
+        let cells = PanelLayout.grid(
+            in: Rect(x: 0, y: 0, width: Double(w), height: Double(h)), columns: columns, rows: rows, spacing: 8,
+            padding: 8)
+        for (g, cell) in zip(gauges, cells) { g.typeScale(TypeScale()).draw(in: cell, on: canvas) }
+        return img
+    }
+
     static func percent(_ v: Double) -> GaugeLabel { .text(ValueFormat.percent().string(for: v, in: 0...1)) }
 
     static let entries: [Entry] =
@@ -207,38 +218,34 @@ enum Gallery {
     /// scale, a thin bar and a dial with marked values instead of numbers.
     static let scales: [Entry] = dialSizes.map { w, h in
         Entry(name: "scales-\(w)x\(h)") {
-            let (img, canvas) = Panel.image(width: w, height: h)
             let zones = try Thresholds(.blue, (70, .orange), (90, .red))
-            let cells = PanelLayout.grid(
-                in: Rect(x: 0, y: 0, width: Double(w), height: Double(h)), columns: 2, rows: 2, spacing: 8,
-                padding: 8)
-            let gauges: [Gauge] = [
-                try Gauge(value: 73, in: 0...100) { "CPU" }.valueFormat(.percent())
-                    .gaugeStyle(LinearCapacityGaugeStyle(scale: LinearScale())).thresholds(zones),
-                try Gauge(value: 47.5, in: 20...90) { "Temp" }.valueFormat(.number(decimals: 1, unit: "°C"))
-                    .gaugeStyle(AccessoryLinearGaugeStyle(scale: LinearScale())).title(.top),
-                try Gauge(value: 64, in: 0...100) {
-                    "Tank"
-                } currentValueLabel: {
-                    "64 %"
-                } markedValueLabels: {
-                    [GaugeLabel("empty").tag(0), GaugeLabel("low").tag(25), GaugeLabel("full").tag(100)]
-                }
-                .gaugeStyle(.accessoryLinearCapacity),
-                try Gauge(value: 62, in: 0...100) {
-                    "Fuel"
-                } currentValueLabel: {
-                    "62 %"
-                } markedValueLabels: {
-                    [
-                        GaugeLabel("E").tag(0), GaugeLabel("¼").tag(25), GaugeLabel("½").tag(50),
-                        GaugeLabel("¾").tag(75), GaugeLabel("F").tag(100),
-                    ]
-                }
-                .gaugeStyle(.dial),
-            ]
-            for (g, cell) in zip(gauges, cells) { g.typeScale(TypeScale()).draw(in: cell, on: canvas) }
-            return img
+            return grid(
+                w, h, columns: 2, rows: 2,
+                [
+                    try Gauge(value: 73, in: 0...100) { "CPU" }.valueFormat(.percent())
+                        .gaugeStyle(LinearCapacityGaugeStyle(scale: LinearScale())).thresholds(zones),
+                    try Gauge(value: 47.5, in: 20...90) { "Temp" }.valueFormat(.number(decimals: 1, unit: "°C"))
+                        .gaugeStyle(AccessoryLinearGaugeStyle(scale: LinearScale())).title(.top),
+                    try Gauge(value: 64, in: 0...100) {
+                        "Tank"
+                    } currentValueLabel: {
+                        "64 %"
+                    } markedValueLabels: {
+                        [GaugeLabel("empty").tag(0), GaugeLabel("low").tag(25), GaugeLabel("full").tag(100)]
+                    }
+                    .gaugeStyle(.accessoryLinearCapacity),
+                    try Gauge(value: 62, in: 0...100) {
+                        "Fuel"
+                    } currentValueLabel: {
+                        "62 %"
+                    } markedValueLabels: {
+                        [
+                            GaugeLabel("E").tag(0), GaugeLabel("¼").tag(25), GaugeLabel("½").tag(50),
+                            GaugeLabel("¾").tag(75), GaugeLabel("F").tag(100),
+                        ]
+                    }
+                    .gaugeStyle(.dial),
+                ])
         }
     }
 
@@ -247,36 +254,33 @@ enum Gallery {
     /// end labels, a marker bar with a scale, a thin bar with marked values.
     static let vertical: [Entry] = dialSizes.map { w, h in
         Entry(name: "vertical-\(w)x\(h)") {
-            let (img, canvas) = Panel.image(width: w, height: h)
-            let cells = PanelLayout.grid(
-                in: Rect(x: 0, y: 0, width: Double(w), height: Double(h)), columns: 4, rows: 1, spacing: 8,
-                padding: 8)
-            let gauges: [Gauge] = [
-                try Gauge(value: 64, in: 0...100) { "Tank" }.valueFormat(.number(decimals: 0, unit: "%"))
-                    .gaugeStyle(LinearCapacityGaugeStyle(scale: LinearScale(), axis: .vertical))
-                    .thresholds(try Thresholds(.blue, (80, .orange), (95, .red))),
-                try Gauge(value: 47.5, in: 20...90) {
-                    "Temp"
-                } minimumValueLabel: {
-                    "20"
-                } maximumValueLabel: {
-                    "90"
-                }
-                .valueFormat(.number(decimals: 1, unit: "°C"))
-                .gaugeStyle(LinearCapacityGaugeStyle(axis: .vertical)).tint(.gradient([.blue, .green, .yellow, .red])),
-                try Gauge(value: 1.37, in: 0...4) { "Load" }.valueFormat(.number(decimals: 2))
-                    .gaugeStyle(AccessoryLinearGaugeStyle(scale: LinearScale(), axis: .vertical)).title(.top),
-                try Gauge(value: 22, in: 0...100) {
-                    "Fuel"
-                } currentValueLabel: {
-                    "22 %"
-                } markedValueLabels: {
-                    [GaugeLabel("E").tag(0), GaugeLabel("½").tag(50), GaugeLabel("F").tag(100)]
-                }
-                .gaugeStyle(AccessoryLinearCapacityGaugeStyle(axis: .vertical)),
-            ]
-            for (g, cell) in zip(gauges, cells) { g.typeScale(TypeScale()).draw(in: cell, on: canvas) }
-            return img
+            return grid(
+                w, h, columns: 4, rows: 1,
+                [
+                    try Gauge(value: 64, in: 0...100) { "Tank" }.valueFormat(.number(decimals: 0, unit: "%"))
+                        .gaugeStyle(LinearCapacityGaugeStyle(scale: LinearScale(), axis: .vertical))
+                        .thresholds(try Thresholds(.blue, (80, .orange), (95, .red))),
+                    try Gauge(value: 47.5, in: 20...90) {
+                        "Temp"
+                    } minimumValueLabel: {
+                        "20"
+                    } maximumValueLabel: {
+                        "90"
+                    }
+                    .valueFormat(.number(decimals: 1, unit: "°C"))
+                    .gaugeStyle(LinearCapacityGaugeStyle(axis: .vertical)).tint(
+                        .gradient([.blue, .green, .yellow, .red])),
+                    try Gauge(value: 1.37, in: 0...4) { "Load" }.valueFormat(.number(decimals: 2))
+                        .gaugeStyle(AccessoryLinearGaugeStyle(scale: LinearScale(), axis: .vertical)).title(.top),
+                    try Gauge(value: 22, in: 0...100) {
+                        "Fuel"
+                    } currentValueLabel: {
+                        "22 %"
+                    } markedValueLabels: {
+                        [GaugeLabel("E").tag(0), GaugeLabel("½").tag(50), GaugeLabel("F").tag(100)]
+                    }
+                    .gaugeStyle(AccessoryLinearCapacityGaugeStyle(axis: .vertical)),
+                ])
         }
     }
 
@@ -378,34 +382,30 @@ enum Gallery {
     /// lowest and highest values shown, one high peak past the range.
     static let peaks: [Entry] = dialSizes.map { w, h in
         Entry(name: "peaks-\(w)x\(h)") {
-            let (img, canvas) = Panel.image(width: w, height: h)
-            let cells = PanelLayout.grid(
-                in: Rect(x: 0, y: 0, width: Double(w), height: Double(h)), columns: 4, rows: 2, spacing: 8,
-                padding: 8)
             let temp = ValueFormat.number(decimals: 1, unit: "°C")
-            let gauges: [Gauge] = [
-                try Gauge(value: 58.5, in: 20...90) { "CPU" }.valueFormat(temp)
-                    .gaugeStyle(LinearCapacityGaugeStyle(scale: LinearScale()))
-                    .peaks(GaugePeaks(low: 41.2, high: 77.8)),
-                try Gauge(value: 64, in: 0...100) { "Tank" }.valueFormat(.number(decimals: 0, unit: "%"))
-                    .gaugeStyle(LinearCapacityGaugeStyle(axis: .vertical))
-                    .thresholds(try Thresholds(.blue, (80, .orange), (95, .red)))
-                    .peaks(GaugePeaks(low: 30, high: 88)),
-                try Gauge(value: 1.37, in: 0...4) { "Load" }.valueFormat(.number(decimals: 2))
-                    .gaugeStyle(.accessoryLinear).title(.top).peaks(GaugePeaks(low: 0.4, high: 4.6)),
-                try Gauge(value: 0.42, in: 0...1) { "Disk" }.valueFormat(.percent())
-                    .gaugeStyle(.accessoryLinearCapacity).peaks(GaugePeaks(low: 0.2, high: 0.71)),
-                try Gauge(value: 23.5, in: -20...40) { "Out" }.valueFormat(.number(decimals: 1))
-                    .gaugeStyle(.accessoryCircular).tint(.gradient([.blue, .green, .orange]))
-                    .peaks(GaugePeaks(low: 4.5, high: 31)),
-                try Gauge(value: 0.62, in: 0...1) { "Mem" }.valueFormat(.percent())
-                    .gaugeStyle(.accessoryCircularCapacity).title(.top).peaks(GaugePeaks(low: 0.35, high: 0.9)),
-                try Gauge(value: 0.55, in: 0...1).gaugeStyle(.ring).peaks(GaugePeaks(low: 0.2, high: 0.8)),
-                try Gauge(value: 73, in: 0...100) { "Speed" }.valueFormat(.number(decimals: 0, unit: "km/h"))
-                    .gaugeStyle(.dial).peaks(GaugePeaks(low: 12, high: 91)),
-            ]
-            for (g, cell) in zip(gauges, cells) { g.typeScale(TypeScale()).draw(in: cell, on: canvas) }
-            return img
+            return grid(
+                w, h, columns: 4, rows: 2,
+                [
+                    try Gauge(value: 58.5, in: 20...90) { "CPU" }.valueFormat(temp)
+                        .gaugeStyle(LinearCapacityGaugeStyle(scale: LinearScale()))
+                        .peaks(GaugePeaks(low: 41.2, high: 77.8)),
+                    try Gauge(value: 64, in: 0...100) { "Tank" }.valueFormat(.number(decimals: 0, unit: "%"))
+                        .gaugeStyle(LinearCapacityGaugeStyle(axis: .vertical))
+                        .thresholds(try Thresholds(.blue, (80, .orange), (95, .red)))
+                        .peaks(GaugePeaks(low: 30, high: 88)),
+                    try Gauge(value: 1.37, in: 0...4) { "Load" }.valueFormat(.number(decimals: 2))
+                        .gaugeStyle(.accessoryLinear).title(.top).peaks(GaugePeaks(low: 0.4, high: 4.6)),
+                    try Gauge(value: 0.42, in: 0...1) { "Disk" }.valueFormat(.percent())
+                        .gaugeStyle(.accessoryLinearCapacity).peaks(GaugePeaks(low: 0.2, high: 0.71)),
+                    try Gauge(value: 23.5, in: -20...40) { "Out" }.valueFormat(.number(decimals: 1))
+                        .gaugeStyle(.accessoryCircular).tint(.gradient([.blue, .green, .orange]))
+                        .peaks(GaugePeaks(low: 4.5, high: 31)),
+                    try Gauge(value: 0.62, in: 0...1) { "Mem" }.valueFormat(.percent())
+                        .gaugeStyle(.accessoryCircularCapacity).title(.top).peaks(GaugePeaks(low: 0.35, high: 0.9)),
+                    try Gauge(value: 0.55, in: 0...1).gaugeStyle(.ring).peaks(GaugePeaks(low: 0.2, high: 0.8)),
+                    try Gauge(value: 73, in: 0...100) { "Speed" }.valueFormat(.number(decimals: 0, unit: "km/h"))
+                        .gaugeStyle(.dial).peaks(GaugePeaks(low: 12, high: 91)),
+                ])
         }
     }
 }
