@@ -136,6 +136,13 @@ final class FakeContext: DaemonContext {
     func reload() {}
     func terminalSwitched(shown: Bool) {}
     func displaysChanged() {}
+    func inputsChanged() {}
+    var screenWidth = 800
+    var screenHeight = 480
+    private(set) var pageTurns: [Int] = []
+    private(set) var holds: [Bool] = []
+    func turnPage(by offset: Int) { pageTurns.append(offset) }
+    func holdPage(_ hold: Bool) { holds.append(hold) }
     func displayAppeared(_ new: FrameOutput) {}
     func outputEventsHandled() throws {}
     func showPage(_ index: Int) {

@@ -182,6 +182,8 @@ prepare_base() {
     modules_for virtio_pci virtio-gpu >"$dir/e2e/modules.virtio"
     # cirrus-vga: the QEMU display whose driver scans out RGB565 (bochs and virtio-gpu take only 32-bit formats).
     [ "$ARCH" = arm64 ] || modules_for cirrus >"$dir/e2e/modules.cirrus"
+    # Touch (case touch): uinput makes the touch screen, evdev gives it its /dev/input/event node.
+    modules_for uinput evdev >"$dir/e2e/modules.input"
     unpack_modules "$dir" "$dir"/e2e/modules.*
 
     # Pad to 512 bytes so the appended payload cpio starts aligned.
@@ -274,6 +276,9 @@ prepare_initrd() {
         copy_with_libs "$(command -v socat)" "$dir" /usr/bin/socat
         copy_with_libs "$EXAMPLE" "$dir" /usr/local/bin/gauge-on-screen
         strip --strip-debug "$dir/usr/local/bin/gauge-on-screen" 2>/dev/null || true
+        # The touch screen of case touch (a uinput device), static: the guest has no C library of its own.
+        cc -static -O2 -Wall -o "$dir/usr/local/bin/touch-inject" "$HERE/tools/touch-inject.c" \
+            || die "cc failed for Tests/qemu/tools/touch-inject.c"
     fi
     cp "$HERE"/layouts/*.json "$HERE/smaps-summary.awk" "$dir/e2e/"
     # The labels' font (PanelGauge's default, DejaVu Sans), at the same path as
@@ -887,10 +892,49 @@ case_vt() {
     shutdown_vm
 }
 
+# Issue 43: touch. A touch screen made with uinput (Tests/qemu/tools/touch-inject.c)
+# reports as the kernel's drivers do; each run of it adds the device while paneld
+# runs (found through the kernel's uevent) and removes it at the end (ENODEV).
+# Protocol B as the Pi 7" display's ft5x06: a swipe left shows the next page, a
+# swipe right the one before, a tap changes nothing without a rotation to hold.
+# Single touch as an ads7846 (0..4095 axes) on a panel turned 180 degrees: a
+# finger moving left on the panel moves right on the picture, so the page before
+# (round to the last) is shown. With a touch screen attached and no input,
+# paneld does not wake: its voluntary context switches stay the same over 8 s.
+case_touch() {
+    boot touch bochs-display,xres=800,yres=480 bochs
+    guest_ok "for m in \$(cat /e2e/modules.input); do insmod \$m || exit 1; done; i=0; while [ ! -e /dev/uinput ] && [ \$i -lt 50 ]; do sleep 0.1; i=\$((i+1)); done; [ -e /dev/uinput ]"
+    local values=(--set cpu=42 --set temp=61 --set fan=2400) pg
+    for pg in one two; do
+        "$HOST_PANELD" render --config "$HERE/layouts/touch.json" --page $pg "${values[@]}" --output "$WORK/t-$pg.png" \
+            || die "paneld render failed for touch page $pg"
+    done
+    "$HOST_PANELD" render --config "$HERE/layouts/touch180.json" --page three "${values[@]}" --output "$WORK/t180-three.png" \
+        || die "paneld render failed for touch180"
+    start_paneld touch.json
+    send_values "cpu=42" "temp=61" "fan=2400"
+    expect_screen first-page "$WORK/t-one.png"
+    guest_ok "touch-inject --wait 800 600,240:150,240:200" 20
+    expect_screen swipe-left "$WORK/t-two.png"
+    guest_ok "cat /tmp/paneld.log; grep -q 'touch: /dev/input/event[0-9]* (paneld-e2e ft5x06)' /tmp/paneld.log && grep -q 'paneld-e2e ft5x06) is gone' /tmp/paneld.log"
+    guest_ok "touch-inject --wait 800 150,240:600,240:200 400,240:402,241:60" 20
+    expect_screen swipe-right-and-tap "$WORK/t-one.png"
+    # Idle with a touch screen attached: no wake-up.
+    guest_ok "touch-inject --wait 6000 & t=\$!; sleep 2; p=\$(cat /tmp/paneld.pid); grep -q 'paneld-e2e ft5x06' /tmp/paneld.log; a=\$(grep voluntary_ctxt_switches /proc/\$p/status | head -1); sleep 8; b=\$(grep voluntary_ctxt_switches /proc/\$p/status | head -1); echo \"idle: \$a -> \$b\"; wait \$t; [ \"\$a\" = \"\$b\" ]" 30
+    stop_paneld
+    start_paneld touch180.json
+    send_values "fan=2400"
+    guest_ok "touch-inject --single --max 4095,4095 --wait 800 3500,2000:500,2000:200" 20
+    expect_screen rotated-single-touch "$WORK/t180-three.png" 180
+    guest_ok "grep -q 'paneld-e2e ads7846' /tmp/paneld.log"
+    stop_paneld
+    shutdown_vm
+}
+
 # ---------------------------------------------------------------- main
 CASES=("$@")
 if [ ${#CASES[@]} -eq 0 ]; then
-    CASES=(bochs800 bochs320 cirrus565 rotate virtio late vt rss twocards twocards_swapped latefb hotplug rebind)
+    CASES=(bochs800 bochs320 cirrus565 rotate virtio late vt rss twocards twocards_swapped latefb hotplug rebind touch)
     # arm64: the cases of issue 37 (twocards, twocards_swapped, latefb, hotplug, rebind) are not run
     # there yet: they test the choice and the wait, which are the same code on both
     # architectures, and have not been tried on qemu-system-aarch64's virt machine.

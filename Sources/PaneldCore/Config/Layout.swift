@@ -17,6 +17,8 @@ package struct Layout: Sendable {
     package var mode: ModeRequest?
     package var pixelFormat: PixelFormat?
     package var rotation: PanelRotation = .none
+    /// Touch screens: read or not, which one, their axes (`"touch"`).
+    package var touch = LayoutTouch()
     var background: Color = .black
     /// Text colour of labels and values.
     var foreground: Color = .white

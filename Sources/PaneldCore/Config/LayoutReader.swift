@@ -561,6 +561,7 @@ struct Checker {
                 }
             }
         }
+        if let t = touch(m["touch"], "touch") { layout.touch = t }
         var seen: [String: String] = [:]
         var metrics: [String: (String, JSONValue)] = [:]
         var total = 0

@@ -97,6 +97,8 @@ package final class Daemon: DaemonContext {
     private var shownStale: Set<String> = []
     /// Which page is shown when: pages in turn, or the one `page NAME` chose (one of the parts).
     private let pages: PagePart
+    /// The touch screens (one of the parts).
+    private let touch: TouchPart
     /// The page the renderer draws.
     package private(set) var page: Int
     /// The texts of the clocks of the page shown, as of the last turn.
@@ -129,12 +131,14 @@ package final class Daemon: DaemonContext {
         let now = monotonicMilliseconds()
         staleness = StalenessPart(rules: layout.staleRules, restored: restored, now: now)
         pages = PagePart(layout, now: now)
+        touch = TouchPart(layout.touch)
         saver = settings.statePath.map { StateSaver(path: $0, interval: settings.saveInterval) }
         var all: [any DaemonPart] = [OutputEvents(slot), SignalPart(signals)]
         if let uevents { all.append(UeventPart(uevents)) }
         all.append(self.lateDisplay)
         if let notifier, let w = settings.watchdogInterval { all.append(WatchdogPart(notifier, interval: w)) }
         all += inputs.map(ValueInputPart.init) + parts
+        all.append(touch)
         all.append(ControlSocket(listener: listener, settings: settings))
         // After every part that feeds values or chooses a page, so that they see this turn's.
         all += [staleness, pages, ClockPart(), ChartPart()]
@@ -324,6 +328,7 @@ package final class Daemon: DaemonContext {
         layout = new
         page = new.pageNames.firstIndex(of: pageName) ?? 0
         pages.reload(new, page: page, now: monotonicMilliseconds())
+        touch.reload(new.touch, now: monotonicMilliseconds())
         textNames = store.textNames
         renderer = Daemon.makeRenderer(new, for: output, page: page, settings: settings)
         pendingNames = []
@@ -518,6 +523,26 @@ package final class Daemon: DaemonContext {
         renderer = Daemon.makeRenderer(layout, for: output, page: index, settings: settings)
         fullRedraw = true
     }
+
+    package func turnPage(by offset: Int) {
+        let count = layout.pages.count
+        guard count > 1 else { return }
+        let index = ((page + offset) % count + count) % count
+        pages.choose(index, now: monotonicMilliseconds())
+        showPage(index)
+        Log.info("touch: page \(layout.pages[index].name)")
+    }
+
+    package func holdPage(_ hold: Bool) {
+        guard layout.pages.count > 1, layout.pageInterval != nil else { return }
+        pages.hold(hold, now: monotonicMilliseconds())
+        Log.info(hold ? "touch: page \(layout.pages[page].name) held" : "touch: the pages rotate again")
+    }
+
+    package func inputsChanged() { touch.rescan(now: monotonicMilliseconds(), announced: true) }
+
+    package var screenWidth: Int { output.width }
+    package var screenHeight: Int { output.height }
 
     package func takeTouched() -> Set<String> { store.takeTouched() }
 

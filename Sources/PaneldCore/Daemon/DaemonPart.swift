@@ -67,6 +67,8 @@ package protocol DaemonContext: AnyObject {
     func terminalSwitched(shown: Bool)
     /// A DRM card was added or removed, or a connector changed.
     func displaysChanged()
+    /// An input device was added: touch screens are looked for again.
+    func inputsChanged()
     /// The display awaited while the output was a fallback has opened.
     func displayAppeared(_ new: FrameOutput)
     /// The output's descriptor was ready: let the output handle its events.
@@ -77,6 +79,14 @@ package protocol DaemonContext: AnyObject {
     var page: Int { get }
     /// Shows page `index` from the next frame on, in one full frame.
     func showPage(_ index: Int)
+    /// Shows the page `offset` pages on from the one shown (negative: back),
+    /// counting round; the rotation goes on from it.
+    func turnPage(by offset: Int)
+    /// Holds the page shown (the rotation pauses), or lets the rotation go on.
+    func holdPage(_ hold: Bool)
+    /// The logical size frames are drawn at (after the panel's rotation).
+    var screenWidth: Int { get }
+    var screenHeight: Int { get }
     /// The gauges that had input (a value, the same value again, or a clear)
     /// since the last call.
     func takeTouched() -> Set<String>
@@ -168,7 +178,10 @@ final class UeventPart: DaemonPart {
     func interest(now: Int64) -> PartInterest { PartInterest([(uevents.fd, .input)]) }
 
     func turn(_ ready: [PollEvents], now: Int64, daemon: any DaemonContext) {
-        if ready.first?.isEmpty == false, uevents.drain() { daemon.displaysChanged() }
+        guard ready.first?.isEmpty == false else { return }
+        let news = uevents.drain()
+        if news.contains(.display) { daemon.displaysChanged() }
+        if news.contains(.input) { daemon.inputsChanged() }
     }
 }
 

@@ -13,6 +13,8 @@ struct PageRotation: Equatable, Sendable {
     /// The page chosen last, and when.
     private(set) var chosen: Int
     private(set) var since: Int64
+    /// Held (a tap on a touch screen): the chosen page stays until resumed.
+    private(set) var held = false
 
     init(count: Int, interval: Int64?, page: Int = 0, now: Int64) {
         self.count = max(1, count)
@@ -27,15 +29,24 @@ struct PageRotation: Equatable, Sendable {
         since = now
     }
 
+    /// Holds the page shown at `now` (`true`) or lets the rotation go on
+    /// from it, a whole interval later (`false`).
+    mutating func hold(_ hold: Bool, now: Int64) {
+        guard hold != held else { return }
+        chosen = page(at: now)
+        since = now
+        held = hold
+    }
+
     /// The page shown at `now`.
     func page(at now: Int64) -> Int {
-        guard let interval, count > 1, now > since else { return chosen }
+        guard let interval, count > 1, !held, now > since else { return chosen }
         return (chosen + Int(((now - since) / interval) % Int64(count))) % count
     }
 
     /// When the page next changes after `now`; nil when it never does by itself.
     func nextChange(after now: Int64) -> Int64? {
-        guard let interval, count > 1 else { return nil }
+        guard let interval, count > 1, !held else { return nil }
         guard now >= since else { return since + interval }
         return since + ((now - since) / interval + 1) * interval
     }
@@ -55,12 +66,18 @@ final class PagePart: DaemonPart {
 
     /// After a reload: `layout`'s pages from `now` on, starting with `page`
     /// (the one shown before, found by its name).
+    /// A held page stays held.
     func reload(_ layout: Layout, page: Int, now: Int64) {
+        let held = rotation.held
         rotation = PageRotation(count: layout.pages.count, interval: layout.pageInterval, page: page, now: now)
+        rotation.hold(held, now: now)
     }
 
     /// Shows `page` from `now` on (the daemon shows it at once).
     func choose(_ page: Int, now: Int64) { rotation.choose(page, now: now) }
+
+    /// Holds the page shown, or lets the rotation go on (``PageRotation/hold(_:now:)``).
+    func hold(_ hold: Bool, now: Int64) { rotation.hold(hold, now: now) }
 
     func interest(now: Int64) -> PartInterest { PartInterest(deadline: rotation.nextChange(after: now)) }
 

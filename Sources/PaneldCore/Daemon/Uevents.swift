@@ -35,6 +35,23 @@ package struct Uevent: Equatable, Sendable {
         default: return false
         }
     }
+
+    /// An input device's event node added (a touch screen plugged in, its
+    /// driver loaded): `SUBSYSTEM=input` with `DEVNAME=input/eventN`.
+    package var isInputAdded: Bool {
+        fields["SUBSYSTEM"] == "input" && fields["ACTION"] == "add"
+            && fields["DEVNAME"]?.hasPrefix("input/event") == true
+    }
+}
+
+/// What a batch of uevents announced.
+package struct UeventNews: OptionSet, Sendable {
+    package let rawValue: UInt8
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// A DRM card added, removed or changed (``Uevent/isDisplayChange``).
+    package static let display = UeventNews(rawValue: 1)
+    /// An input device's node added (``Uevent/isInputAdded``).
+    package static let input = UeventNews(rawValue: 2)
 }
 
 /// The kernel's uevent broadcast (NETLINK_KOBJECT_UEVENT, group 1): readable when
@@ -72,22 +89,24 @@ package final class UeventSocket {
         fd = FileDescriptor(rawValue: raw)
     }
 
-    /// Reads every pending uevent; true when one of them is a display change.
-    func drain() -> Bool {
+    /// Reads every pending uevent; what they announced.
+    func drain() -> UeventNews {
         var buffer = [UInt8](repeating: 0, count: 8192)
-        var relevant = false
+        var news: UeventNews = []
         while true {
             let n = buffer.withUnsafeMutableBytes { recv(fd.rawValue, $0.baseAddress, $0.count, 0) }
             if n < 0 && errno == EINTR { continue }
             // The socket's buffer overflowed: uevents were lost, one of them may have mattered.
             if n < 0 && errno == ENOBUFS {
-                relevant = true
+                news = [.display, .input]
                 continue
             }
             if n <= 0 { break }
-            if let event = Uevent.parse(buffer[0..<n]), event.isDisplayChange { relevant = true }
+            guard let event = Uevent.parse(buffer[0..<n]) else { continue }
+            if event.isDisplayChange { news.insert(.display) }
+            if event.isInputAdded { news.insert(.input) }
         }
-        return relevant
+        return news
     }
 
     package func close() { fd.close() }
