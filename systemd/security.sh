@@ -21,8 +21,8 @@ sed -i "s|$tmp/||" "$tmp/plain.txt"
   echo
   echo "What remains exposed, and why:"
   echo
-  echo "- PrivateDevices, DeviceAllow: paneld draws on DRM cards (char-drm) or, on fbdev panels, legacy framebuffers (char-fb); DevicePolicy=closed allows nothing else (char-rtc:r is systemd's own addition for ProtectClock)."
-  echo "- SupplementaryGroups: video, for /dev/dri/card* and /dev/fb*; tty, for a write-only open of /dev/tty0."
+  echo "- PrivateDevices, DeviceAllow: paneld draws on DRM cards (char-drm) or, on fbdev panels, legacy framebuffers (char-fb), and reads touch screens (char-input, read only); DevicePolicy=closed allows nothing else (char-rtc:r is systemd's own addition for ProtectClock)."
+  echo "- SupplementaryGroups: video, for /dev/dri/card* and /dev/fb*; tty, for a write-only open of /dev/tty0; input, to read touch screens."
   echo "- PrivateNetwork, RestrictAddressFamilies=~AF_UNIX: the control socket and sd_notify are Unix sockets; no Internet families unless a network input (statsd over UDP, MQTT) is enabled with the drop-in network.conf (below)."
   echo "- RestrictAddressFamilies=~AF_NETLINK: the kernel's uevents (NETLINK_KOBJECT_UEVENT, receive only) tell paneld that a monitor was plugged in or a display card added or removed."
   echo "- PrivateUsers: would map the video group away and lose /dev/dri."

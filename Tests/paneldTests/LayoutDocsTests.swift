@@ -128,6 +128,7 @@ import Testing
             ),
             (##"{"gauges": [{"name": "a", "sparkline": {"zz": 1}}]}"##, "gauges[0].sparkline.zz"),
             (##"{"gauges": [{"name": "a", "peaks": {"zz": 1}}]}"##, "gauges[0].peaks.zz"),
+            (##"{"touch": {"zz": 1}, "gauges": [{"name": "a"}]}"##, "touch.zz"),
         ]
         #expect(probes.count == LayoutKeys.objects.count)
         for (json, path) in probes {

@@ -454,6 +454,34 @@ rm /etc/systemd/system/paneld.service.d/network.conf; systemctl daemon-reload
 cp /root/layout.before-network /etc/paneld/layout.json
 mosquitto_pub -h 127.0.0.1 -t panel/$g -r -n"
 
+# Touch under the unit as shipped: a uinput touch screen (Tests/qemu/tools/touch-inject.c,
+# ft5x06-like) appears while paneld runs; udev gives its node the group input a moment
+# after the kernel announces it, so paneld's first open may be refused and is retried;
+# then a swipe left shows the next page. The group and DeviceAllow=char-input r are the
+# package's.
+cc -static -O2 -Wall -o "$SHARE/touch-inject" "$ROOT/Tests/qemu/tools/touch-inject.c" || die "cc failed for touch-inject"
+cp "$ROOT/Tests/qemu/layouts/touch.json" "$SHARE/touch.json"
+"$PANELD" render --config "$SHARE/touch.json" --page two --set temp=61 --output "$WORK/touch-two.png"
+guest "cp /etc/paneld/layout.json /root/layout.before-touch
+cp /mnt/share/touch.json /etc/paneld/layout.json
+modprobe uinput
+systemctl restart paneld.socket paneld.service; sleep 2
+echo temp=61 | socat - UNIX:/run/paneld.sock
+id paneld
+/mnt/share/touch-inject --wait 1500 600,240:150,240:200
+journalctl -b -u paneld --no-pager -o cat | grep touch | tail -5
+journalctl -b -u paneld --no-pager -o cat | grep -q 'touch: /dev/input/event[0-9]* (paneld-e2e ft5x06)'" 60
+if [ "$GUEST_RC" != 0 ]; then
+    fail touch "under the unit, paneld did not open the uinput touch screen"
+elif screen_is touch "$WORK/touch-two.png" 20; then
+    pass touch "under the unit, a swipe on a uinput touch screen showed the next page"
+else
+    echo "$SCREEN_DIFF"
+    guest 'journalctl -b -u paneld --no-pager -o cat | tail -8'
+    fail touch "after a swipe the screen does not show the touch layout's page two"
+fi
+guest_ok "systemctl stop paneld.service; cp /root/layout.before-touch /etc/paneld/layout.json"
+
 # The package's Pi example as its README installs it: the feeder's service (a
 # DynamicUser in group paneld, sandboxed) runs once and its readings reach paneld.
 check example-feeder "the packaged Pi example's feeder did not set its gauges under its own unit" '
