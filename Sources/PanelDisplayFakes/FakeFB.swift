@@ -88,6 +88,7 @@ package final class FakeFB: FBSyscalls {
     }
 
     package func unblank(_ fd: Int32) throws { trace.append("unblank") }
+    package func powerDown(_ fd: Int32) throws { trace.append("powerDown") }
 
     package func pwrite(_ fd: Int32, _ bytes: UnsafeRawPointer, count: Int, offset: Int) throws {
         trace.append("pwrite \(offset) \(count)")

@@ -304,3 +304,36 @@ import PanelDisplayFakes
         #expect(fake.leakedResources == 0)
     }
 }
+
+/// Turning the screen off and on (``DRMOutput/setBlanked(_:)``).
+@Suite struct DRMBlankTests {
+    /// Off: the pending flip completes, the CRTC is set to no framebuffer, no
+    /// frame is shown; on: the next present sets the CRTC with the whole picture,
+    /// with what changed meanwhile. Closing while off restores the console's CRTC.
+    @Test func blankingTurnsTheCrtcOffAndTheNextFrameSetsItWhole() throws {
+        let fake = FakeDRM.bochs()
+        let out = try DRMOutput(options: DRMOutputOptions(), syscalls: fake)
+        let model = PictureModel(width: 32, height: 16)
+        try out.present(damage: []) { model.draw($0, $1) }
+        try out.present(damage: model.fill(IntRect(x: 1, y: 1, width: 2, height: 2), 0xFFFF_0000)) {
+            model.draw($0, $1)
+        }
+        fake.trace.removeAll()
+        out.setBlanked(true)
+        #expect(fake.trace.last == "setCrtc 38 fb 0 [] off", "\(fake.trace)")
+        #expect(out.isBusy && out.needsFullRedraw, "no present while off")
+        out.setBlanked(true)
+        #expect(fake.trace.filter { $0.hasPrefix("setCrtc") }.count == 1, "off once")
+        _ = model.fill(IntRect(x: 5, y: 5, width: 2, height: 2), 0xFF00_FF00)
+        out.setBlanked(false)
+        #expect(!out.isBusy)
+        try out.present(damage: []) { model.draw($0, $1) }
+        #expect(model.drawCalls.last == [IntRect(x: 0, y: 0, width: 32, height: 16)])
+        #expect(fake.trace.last?.hasPrefix("setCrtc 38 fb") == true && fake.trace.last != "setCrtc 38 fb 0 [] off")
+        out.setBlanked(true)
+        fake.trace.removeAll()
+        out.close()
+        #expect(fake.trace.first?.hasPrefix("setCrtc") == true, "the saved CRTC is restored: \(fake.trace)")
+        #expect(fake.leakedResources == 0)
+    }
+}

@@ -143,6 +143,10 @@ final class FakeContext: DaemonContext {
     private(set) var holds: [Bool] = []
     func turnPage(by offset: Int) { pageTurns.append(offset) }
     func holdPage(_ hold: Bool) { holds.append(hold) }
+    private(set) var screen: [Bool] = []
+    func setScreenOn(_ on: Bool) { screen.append(on) }
+    var wakesOnTouch = false
+    func screenTouched() -> Bool { wakesOnTouch }
     func displayAppeared(_ new: FrameOutput) {}
     func outputEventsHandled() throws {}
     func showPage(_ index: Int) {

@@ -98,6 +98,19 @@ import Testing
         #expect(wrong == 0, "pixels differing from the model", sourceLocation: sourceLocation)
     }
 
+    @Test func blankingPowersTheFramebufferDownAndTheNextFrameIsWhole() throws {
+        let fake = FakeFB()
+        let out = try FBDevOutput(options: FBDevOutputOptions(), syscalls: fake)
+        let model = PictureModel(width: 24, height: 10)
+        try out.present(damage: []) { model.draw($0, $1) }
+        fake.trace.removeAll()
+        out.setBlanked(true)
+        #expect(fake.trace == ["powerDown"] && out.isBusy)
+        out.setBlanked(false)
+        #expect(fake.trace == ["powerDown", "unblank"] && !out.isBusy && out.needsFullRedraw)
+        out.close()
+    }
+
     @Test func doubleBuffersByPanningAndKeepsPagesInSync() throws {
         let fake = FakeFB()
         let out = try FBDevOutput(options: FBDevOutputOptions(), syscalls: fake)

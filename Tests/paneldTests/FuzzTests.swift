@@ -74,6 +74,8 @@ func canonical(_ c: Command) -> String {
     case .setText(let w, let t): "\(w) \(t)"
     case .page(let p?): "page \(p)"
     case .page(nil): "page"
+    case .screen(let a?): "screen \(a)"
+    case .screen(nil): "screen"
     }
 }
 

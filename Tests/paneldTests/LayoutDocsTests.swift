@@ -129,6 +129,11 @@ import Testing
             (##"{"gauges": [{"name": "a", "sparkline": {"zz": 1}}]}"##, "gauges[0].sparkline.zz"),
             (##"{"gauges": [{"name": "a", "peaks": {"zz": 1}}]}"##, "gauges[0].peaks.zz"),
             (##"{"touch": {"zz": 1}, "gauges": [{"name": "a"}]}"##, "touch.zz"),
+            (##"{"light": {"zz": 1}, "gauges": [{"name": "a"}]}"##, "light.zz"),
+            (
+                ##"{"light": {"night": {"from": "22:00", "to": "07:00", "zz": 1}}, "gauges": [{"name": "a"}]}"##,
+                "light.night.zz"
+            ),
         ]
         #expect(probes.count == LayoutKeys.objects.count)
         for (json, path) in probes {

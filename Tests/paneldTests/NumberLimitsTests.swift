@@ -31,6 +31,8 @@ import Testing
           "statsd": "127.0.0.1:8125", "statsdSocket": "/tmp/paneld-limits.statsd", "animation": 0,
           "staleAfter": 60, "staleOnRestore": true, "overlap": true, "pageInterval": 10,
           "touch": { "device": "/dev/input/event0", "swapAxes": true, "invertX": true, "invertY": false },
+          "light": { "backlight": "10-0045", "brightness": 80, "blankAfter": 600, "wakeOnThreshold": true,
+                     "night": { "from": "22:00", "to": "07:00", "brightness": 10 } },
           "mqtt": { "broker": "mqtts://127.0.0.1:8883", "clientId": "limits", "username": "u",
                     "passwordFile": "/etc/pw", "ca": "/etc/ca.pem", "certificate": "/etc/c.pem", "key": "/etc/k.pem",
                     "keepalive": 60 },

@@ -19,6 +19,8 @@ package protocol FBSyscalls: AnyObject {
     func waitForVsync(_ fd: Int32) throws
     /// `FBIOBLANK` with `FB_BLANK_UNBLANK` (0).
     func unblank(_ fd: Int32) throws
+    /// `FBIOBLANK` with `FB_BLANK_POWERDOWN` (4): the panel and its backlight off.
+    func powerDown(_ fd: Int32) throws
     /// `pwrite`: copies `count` bytes to the framebuffer at byte `offset`.
     func pwrite(_ fd: Int32, _ bytes: UnsafeRawPointer, count: Int, offset: Int) throws
     func mmap(_ fd: Int32, size: Int) throws -> UnsafeMutableRawPointer

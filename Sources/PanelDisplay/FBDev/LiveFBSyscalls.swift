@@ -100,6 +100,10 @@ package final class LiveFBSyscalls: FBSyscalls {
         if ioctl(fd, UInt(FBIOBLANK), CInt(0)) != 0 { throw DRMError("FBIOBLANK(unblank)", errno: errno) }
     }
 
+    package func powerDown(_ fd: Int32) throws {
+        if ioctl(fd, UInt(FBIOBLANK), CInt(4)) != 0 { throw DRMError("FBIOBLANK(powerdown)", errno: errno) }
+    }
+
     package func pwrite(_ fd: Int32, _ bytes: UnsafeRawPointer, count: Int, offset: Int) throws {
         var done = 0
         while done < count {

@@ -79,6 +79,8 @@ public final class DRMOutput: FrameOutput {
     private var masterLost = false
     /// Between ``releaseDisplay()`` and ``acquireDisplay()``: no frames, no master.
     private var released = false
+    /// Between ``setBlanked(_:)`` on and off: the CRTC off, no frames.
+    private var blanked = false
     private var dirtyFBUnsupported = false
     private var frameNumber: UInt64 = 0
     private var closed = false
@@ -139,7 +141,7 @@ public final class DRMOutput: FrameOutput {
     /// ``close()``.
     public var pollDescriptor: Int32? { closed ? nil : device.fd }
     /// A pending flip, or the display given up to another terminal: no `present` now.
-    public var isBusy: Bool { flipPending || released }
+    public var isBusy: Bool { flipPending || released || blanked }
     /// True until a frame has set the CRTC: for the first frame, and again after DRM master was lost or the display was
     /// released.
     public var needsFullRedraw: Bool { !crtcIsSet }
@@ -259,6 +261,23 @@ public final class DRMOutput: FrameOutput {
         do { try sys.acquireMaster(device.fd) } catch { DRMLog.warning("\(error)") }
     }
 
+    /// Turns the CRTC off (SetCrtc with no framebuffer: the connector's
+    /// display and, through its driver, the panel's backlight go dark), or
+    /// lets the next `present` set it again with the whole frame. A display
+    /// given up to another terminal is not touched; it stays dark when it comes back.
+    public func setBlanked(_ blanked: Bool) {
+        guard !closed, blanked != self.blanked else { return }
+        self.blanked = blanked
+        crtcIsSet = false
+        guard blanked, !released else { return }
+        waitForPendingFlip()
+        do {
+            try sys.setCrtc(device.fd, crtcID: crtcID, framebufferID: 0, x: 0, y: 0, connectorIDs: [], mode: nil)
+        } catch {
+            DRMLog.warning("turning the display off: \(error)")
+        }
+    }
+
     /// The kernel cannot cancel a flip, and freeing or dropping its framebuffer under
     /// it is refused: wait for its completion (at most a second).
     private func waitForPendingFlip() {
@@ -302,7 +321,8 @@ public final class DRMOutput: FrameOutput {
         waitForPendingFlip()
         closed = true
         let fd = device.fd
-        if crtcIsSet {
+        // Blanked, the CRTC was set (to off): the console's state comes back as after a frame.
+        if crtcIsSet || (blanked && !released) {
             do {
                 if savedCrtc.bufferID != 0, let mode = savedCrtc.mode {
                     try sys.setCrtc(

@@ -77,6 +77,8 @@ public final class FBDevOutput: FrameOutput {
     private var drewFirstFrame = false
     private var vsyncUnsupported = false
     private var closed = false
+    /// Between ``setBlanked(_:)`` on and off: the framebuffer powered down, no frames.
+    private var blanked = false
 
     /// Escape sequences for the console cursor (VT100 DECTCEM), as `setterm -cursor` writes them.
     package static let hideCursor = "\u{1B}[?25l"
@@ -190,7 +192,21 @@ public final class FBDevOutput: FrameOutput {
     /// The watch on the terminals' device nodes while paneld holds the console.
     public var pollDescriptor: Int32? { closed ? nil : terminalWatch }
     /// Always false: ``present(damage:draw:)`` returns when the frame is shown.
-    public var isBusy: Bool { false }
+    public var isBusy: Bool { blanked }
+
+    /// Powers the framebuffer down (`FBIOBLANK`, `FB_BLANK_POWERDOWN`: the
+    /// panel and its backlight off where the driver supports it) or up again;
+    /// the next `present` after it redraws everything.
+    public func setBlanked(_ blanked: Bool) {
+        guard !closed, blanked != self.blanked else { return }
+        self.blanked = blanked
+        do {
+            if blanked { try sys.powerDown(fd) } else { try sys.unblank(fd) }
+        } catch {
+            DRMLog.warning("\(error)")
+        }
+        drewFirstFrame = false
+    }
     /// True until the first frame is drawn.
     public var needsFullRedraw: Bool { !drewFirstFrame }
     package var bounds: IntRect { IntRect(x: 0, y: 0, width: width, height: height) }

@@ -45,6 +45,15 @@ public protocol FrameOutput: AnyObject {
     func handleEvents() throws
     /// Releases the display (waiting for a pending flip first); safe to call twice.
     func close()
+    /// Turns the display off (`true`: nothing is scanned out, so the panel and,
+    /// through its driver, its backlight go dark) or on again (`false`: the next
+    /// `present` redraws everything). While off, `isBusy` is true: no `present`.
+    func setBlanked(_ blanked: Bool)
+}
+
+extension FrameOutput {
+    /// An output without a screen (a PNG file) has nothing to turn off.
+    public func setBlanked(_ blanked: Bool) {}
 }
 
 extension FrameOutput {

@@ -19,6 +19,8 @@ package struct Layout: Sendable {
     package var rotation: PanelRotation = .none
     /// Touch screens: read or not, which one, their axes (`"touch"`).
     package var touch = LayoutTouch()
+    /// The backlight, night dimming and idle blanking (`"light"`).
+    package var light = LayoutLight()
     var background: Color = .black
     /// Text colour of labels and values.
     var foreground: Color = .white

@@ -9,7 +9,7 @@ enum LayoutKeys {
     static let topLevel = [
         "display", "connector", "mode", "format", "rotation", "background", "foreground", "font", "default",
         "statsd", "statsdSocket", "animation", "gauges", "mqtt", "staleAfter", "staleOnRestore", "grid",
-        "overlap", "pages", "pageInterval", "touch",
+        "overlap", "pages", "pageInterval", "touch", "light",
     ]
     /// One page of `"pages"`.
     static let page = ["name", "gauges", "grid"]
@@ -37,6 +37,10 @@ enum LayoutKeys {
     static let peaks = ["window", "show"]
     /// The top-level `"touch"` given as an object.
     static let touch = ["device", "swapAxes", "invertX", "invertY"]
+    /// The top-level `"light"`.
+    static let light = ["backlight", "brightness", "night", "blankAfter", "wakeOnThreshold"]
+    /// `"light"`'s `"night"`.
+    static let night = ["from", "to", "brightness"]
     /// The gauge keys only a dial accepts (on another style they are errors).
     static let dialOnly = GaugeDescription.Keys.dialOnly
     /// The gauge keys only the linear styles accept.
@@ -72,7 +76,7 @@ enum LayoutKeys {
     static let objects: [(name: String, keys: [String])] = [
         ("top level", topLevel), ("page", page), ("grid", grid), ("gauge", gauge), ("text widget", textWidget),
         ("clock", clock), ("chart", chart), ("sparkline", sparkline), ("peaks", peaks),
-        ("touch", touch),
+        ("touch", touch), ("light", light), ("night", night),
         ("cell", cell), ("format", format),
         ("mapping", mapping),
         ("threshold", threshold), ("scale", scale), ("ticks", ticks), ("scale labels", scaleLabels),

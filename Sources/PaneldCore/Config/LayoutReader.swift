@@ -562,6 +562,7 @@ struct Checker {
             }
         }
         if let t = touch(m["touch"], "touch") { layout.touch = t }
+        if let l = light(m["light"], "light") { layout.light = l }
         var seen: [String: String] = [:]
         var metrics: [String: (String, JSONValue)] = [:]
         var total = 0

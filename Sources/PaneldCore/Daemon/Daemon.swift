@@ -99,6 +99,10 @@ package final class Daemon: DaemonContext {
     private let pages: PagePart
     /// The touch screens (one of the parts).
     private let touch: TouchPart
+    /// The backlight, night dimming, idle blanking (one of the parts).
+    private let light: LightPart
+    /// The screen is off (``setScreenOn(_:)``): no frames until it is on again.
+    private var screenOff = false
     /// The page the renderer draws.
     package private(set) var page: Int
     /// The texts of the clocks of the page shown, as of the last turn.
@@ -132,6 +136,7 @@ package final class Daemon: DaemonContext {
         staleness = StalenessPart(rules: layout.staleRules, restored: restored, now: now)
         pages = PagePart(layout, now: now)
         touch = TouchPart(layout.touch)
+        light = LightPart(layout.light, now: now)
         saver = settings.statePath.map { StateSaver(path: $0, interval: settings.saveInterval) }
         var all: [any DaemonPart] = [OutputEvents(slot), SignalPart(signals)]
         if let uevents { all.append(UeventPart(uevents)) }
@@ -141,7 +146,7 @@ package final class Daemon: DaemonContext {
         all.append(touch)
         all.append(ControlSocket(listener: listener, settings: settings))
         // After every part that feeds values or chooses a page, so that they see this turn's.
-        all += [staleness, pages, ClockPart(), ChartPart()]
+        all += [staleness, pages, ClockPart(), ChartPart(), light]
         if let saver { all.append(saver) }
         self.parts = all
         self.notifier = notifier
@@ -329,6 +334,7 @@ package final class Daemon: DaemonContext {
         page = new.pageNames.firstIndex(of: pageName) ?? 0
         pages.reload(new, page: page, now: monotonicMilliseconds())
         touch.reload(new.touch, now: monotonicMilliseconds())
+        light.reload(new.light, now: monotonicMilliseconds())
         textNames = store.textNames
         renderer = Daemon.makeRenderer(new, for: output, page: page, settings: settings)
         pendingNames = []
@@ -378,6 +384,7 @@ package final class Daemon: DaemonContext {
     /// The display awaited while the output was a fallback has opened: move to it for good.
     package func displayAppeared(_ new: FrameOutput) {
         slot.replace(with: new)
+        if screenOff { new.setBlanked(true) }
         for issue in layout.placement(screen: (new.width, new.height)).issues {
             Log.error("the layout does not fit the new \(new.width)x\(new.height) display: \(issue)")
         }
@@ -418,6 +425,7 @@ package final class Daemon: DaemonContext {
         Log.warning(
             "the display is gone (\(error)): drawing into the fallback until a display appears again")
         slot.replace(with: fallback)
+        if screenOff { fallback.setBlanked(true) }
         lateDisplay.late = late
         renderer = Daemon.makeRenderer(layout, for: fallback, page: page, settings: settings)
         shownValues = [:]
@@ -502,6 +510,8 @@ package final class Daemon: DaemonContext {
         switch LineParser.parse(line, texts: textNames) {
         case .success(.page(let name)):
             return choosePage(name)
+        case .success(.screen(let argument)):
+            return light.command(argument, now: monotonicMilliseconds(), daemon: self)
         case .success(.reload):
             switch reloadLayout() {
             case .success(let text): return "OK \(text)\n"
@@ -538,6 +548,15 @@ package final class Daemon: DaemonContext {
         pages.hold(hold, now: monotonicMilliseconds())
         Log.info(hold ? "touch: page \(layout.pages[page].name) held" : "touch: the pages rotate again")
     }
+
+    package func setScreenOn(_ on: Bool) {
+        guard on == screenOff else { return }
+        screenOff = !on
+        output.setBlanked(!on)
+        if on { fullRedraw = true }
+    }
+
+    package func screenTouched() -> Bool { light.touched(now: monotonicMilliseconds(), daemon: self) }
 
     package func inputsChanged() { touch.rescan(now: monotonicMilliseconds(), announced: true) }
 

@@ -84,6 +84,12 @@ package protocol DaemonContext: AnyObject {
     func turnPage(by offset: Int)
     /// Holds the page shown (the rotation pauses), or lets the rotation go on.
     func holdPage(_ hold: Bool)
+    /// Turns the screen off (no frames; the CRTC or framebuffer off) or on
+    /// again with a full frame.
+    func setScreenOn(_ on: Bool)
+    /// A finger touched the screen: the idle count starts again. True when the
+    /// touch turned the screen on (it then does nothing else).
+    func screenTouched() -> Bool
     /// The logical size frames are drawn at (after the panel's rotation).
     var screenWidth: Int { get }
     var screenHeight: Int { get }

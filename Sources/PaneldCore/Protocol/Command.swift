@@ -22,6 +22,10 @@ import PanelGauge
 ///                      clears it); only for a layout's text widgets
 ///     page system      show page `system`; reply `OK page system` (the control socket only)
 ///     page             reply `page <name>`, the page shown
+///     screen off       turn the screen off (the CRTC off, the backlight off); `screen on`
+///                      turns it on; `screen 40` sets the backlight to 40 % until
+///                      `screen auto` (the layout's schedule); `screen` alone replies
+///                      `screen on, brightness 40 %` (the control socket only)
 ///
 /// A statsd `:` line whose value has no sign sets; `+`/`-` adjusts, as statsd does.
 /// (This is why `cpu:-5|g` lowers the value rather than setting -5: to set a
@@ -43,6 +47,9 @@ package enum Command: Equatable, Sendable {
     case setText(widget: String, text: String)
     /// Show a page (answered by the daemon, not the store); nil asks which is shown.
     case page(String?)
+    /// The screen's light (answered by the daemon): `on`, `off`, `auto` or a
+    /// brightness in percent; nil asks what it is.
+    case screen(String?)
 }
 
 /// Why a line was rejected. Its `description` is what follows `ERR ` on the wire.
@@ -110,7 +117,7 @@ package enum GaugeName {
     static let maxLength = 64
 
     /// Words that are commands and so can never be gauge names.
-    package static let reserved: Set<String> = ["get", "list", "reload", "page"]
+    package static let reserved: Set<String> = ["get", "list", "reload", "page", "screen"]
 
     /// A name starts with a letter or `_` (so it never looks like a number) and
     /// continues with letters, digits, `_`, `-` or `.`; 1 to ``maxLength`` bytes.

@@ -115,6 +115,8 @@ package struct GaugeStore: Equatable, Sendable {
             return .failure(.notOnThisInput("reload"))
         case .page:
             return .failure(.notOnThisInput("page"))
+        case .screen:
+            return .failure(.notOnThisInput("screen"))
         }
     }
 

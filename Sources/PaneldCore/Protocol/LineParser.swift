@@ -48,6 +48,7 @@ package enum LineParser {
             if word.elementsEqual("reload".utf8) { return .success(.reload) }
             if word.elementsEqual("get".utf8) { return .success(.get(gauge: nil)) }
             if word.elementsEqual("page".utf8) { return .success(.page(nil)) }
+            if word.elementsEqual("screen".utf8) { return .success(.screen(nil)) }
             switch parseNumber(word) {
             case .success(let v): return .success(.set(gauge: nil, value: v))
             case .failure(.notFinite(let s)): return .failure(.notFinite(s))
@@ -58,6 +59,7 @@ package enum LineParser {
                 return parseName(fields[1]).map { Command.get(gauge: $0) }
             }
             if fields[0].elementsEqual("page".utf8) { return .success(.page(string(fields[1]))) }
+            if fields[0].elementsEqual("screen".utf8) { return .success(.screen(string(fields[1]))) }
             if fields[0].elementsEqual("list".utf8) || fields[0].elementsEqual("reload".utf8) {
                 return .failure(.tooManyFields)
             }

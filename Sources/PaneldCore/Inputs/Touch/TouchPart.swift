@@ -7,6 +7,7 @@ import PanelDisplay
 /// - A swipe left shows the next page, a swipe right the one before (the
 ///   rotation goes on from it, as after `page NAME`).
 /// - A tap holds the page shown (the rotation pauses); a long press lets it go on.
+/// - A touch on a screen turned off (``LightPart``) turns it on, and does nothing else.
 ///
 /// Touch screens are found in ``LayoutTouch/directory`` when paneld starts and
 /// when the kernel announces a new input device (``DaemonContext/inputsChanged()``);
@@ -23,6 +24,8 @@ final class TouchPart: DaemonPart {
     private var recognizer = GestureRecognizer(width: 1, height: 1)
     /// The finger's last logical point, while it is down.
     private var last: (x: Double, y: Double)?
+    /// The finger down turned the screen on: what it does until it lifts is not a gesture.
+    private var waking = false
     /// The devices of the last ``interest(now:)``, in the order of its descriptors.
     private var polled: [TouchDevice] = []
     /// A rescan due after a node could not be opened yet: when, and how many are left.
@@ -117,6 +120,14 @@ final class TouchPart: DaemonPart {
             recognizer.height = Double(mapping.height)
             do {
                 for report in try device.readReports() {
+                    if case .contact = report, daemon.screenTouched() { waking = true }
+                    if waking {
+                        if report != .lifted && report != .lost { continue }
+                        waking = false
+                        last = nil
+                        recognizer.cancel()
+                        continue
+                    }
                     if let g = take(report, mapping, now: monotonicMilliseconds()) { act(g, daemon: daemon) }
                 }
             } catch {
