@@ -114,6 +114,7 @@ strip_tool=strip
 "$strip_tool" --strip-unneeded --remove-section=.comment --remove-section=.note "$PKG/usr/bin/paneld"
 install -m 0644 "$ROOT/systemd/paneld.service" "$ROOT/systemd/paneld.socket" "$PKG/usr/lib/systemd/system/"
 install -m 0644 "$ROOT/systemd/paneld.sysusers" "$PKG/usr/lib/sysusers.d/paneld.conf"
+install -D -m 0644 "$ROOT/systemd/paneld-backlight.rules" "$PKG/usr/lib/udev/rules.d/70-paneld-backlight.rules"
 install -m 0644 "$HERE/layout.json" "$PKG/etc/paneld/layout.json"
 install -m 0644 "$HERE/debian/copyright" "$PKG/usr/share/doc/paneld/copyright"
 # The network drop-in (statsd over UDP, MQTT) and what the unit's hardening costs with it.

@@ -480,7 +480,44 @@ else
     guest 'journalctl -b -u paneld --no-pager -o cat | tail -8'
     fail touch "after a swipe the screen does not show the touch layout's page two"
 fi
+# The screen off and on under the unit: `screen off` turns the CRTC off (the KMS state
+# as paneld drm-info reads it beside the daemon), a touch turns it on again and does
+# nothing else (the page stays two).
+guest "echo 'screen off' | socat - UNIX:/run/paneld.sock
+paneld drm-info | sed -n '/crtcs:/,/planes:/p'
+paneld drm-info | sed -n '/crtcs:/,/planes:/p' | grep -q ': off\$'
+/mnt/share/touch-inject --wait 1500 600,240:150,240:200
+paneld drm-info | sed -n '/crtcs:/,/planes:/p' | grep -q '800x480@'
+journalctl -b -u paneld --no-pager -o cat | grep 'light:' | tail -3" 60
+if [ "$GUEST_RC" != 0 ]; then
+    fail screen-off "under the unit, screen off did not turn the CRTC off, or a touch did not turn it on"
+elif screen_is screen-off "$WORK/touch-two.png" 20; then
+    pass screen-off "under the unit, screen off turned the CRTC off and a touch turned it on, on the same page"
+else
+    echo "$SCREEN_DIFF"
+    fail screen-off "after the screen came back on it does not show the touch layout's page two"
+fi
 guest_ok "systemctl stop paneld.service; cp /root/layout.before-touch /etc/paneld/layout.json"
+
+# The backlight's files under the unit: ProtectKernelTunables makes /sys read-only and
+# ReadWritePaths=-/sys/devices makes device attributes writable again, where their own
+# permissions let paneld's groups write (a backlight's, group video by the package's
+# udev rule). QEMU's PC has no backlight, so a device attribute given to group video the
+# same way stands in (fbcon's cursor_blink): written under the unit as shipped (its
+# ExecStart replaced by a test-only drop-in in /run), refused without that line.
+check sysfs-under-unit "under the unit a video-group device attribute in /sys could not be written, or could be without ReadWritePaths" '
+f=/sys/class/graphics/fbcon/cursor_blink
+chgrp video $f && chmod g+w $f && ls -l $f
+d=/run/systemd/system/paneld.service.d
+mkdir -p $d
+printf "[Service]\nType=oneshot\nExecStart=\nExecStart=/bin/sh -c \"cat %s >%s\"\nWatchdogSec=0\nRestart=no\n" $f $f >$d/sysfs-probe.conf
+systemctl daemon-reload; systemctl start paneld.service; shipped=$?
+printf "[Service]\nReadWritePaths=\n" >$d/zz-control.conf
+systemctl daemon-reload; systemctl start paneld.service; control=$?
+journalctl -b -u paneld --no-pager -o cat | tail -3
+rm -r $d; systemctl daemon-reload; systemctl reset-failed paneld.service
+echo "as shipped: $shipped, without ReadWritePaths: $control"
+[ $shipped = 0 ] && [ $control != 0 ]' 60
 
 # The package's Pi example as its README installs it: the feeder's service (a
 # DynamicUser in group paneld, sandboxed) runs once and its readings reach paneld.
