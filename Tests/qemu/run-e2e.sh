@@ -90,8 +90,8 @@ trap 'log "FAIL: overall timeout of ${TIMEOUT}s (or terminated)"; exit 124' TERM
 # ---------------------------------------------------------------- tools
 install_tools() {
     local need=() pkg
-    local pkgs=(qemu-system-x86 busybox-static kmod cpio socat python3 xz-utils fonts-dejavu-core)
-    [ "$ARCH" = x86_64 ] || pkgs=(qemu-system-arm binutils-aarch64-linux-gnu kmod cpio python3 xz-utils fonts-dejavu-core)
+    local pkgs=(qemu-system-x86 busybox-static kmod cpio socat python3 xz-utils fonts-dejavu-core gcc libc6-dev)
+    [ "$ARCH" = x86_64 ] || pkgs=(qemu-system-arm binutils-aarch64-linux-gnu gcc-aarch64-linux-gnu libc6-dev-arm64-cross kmod cpio python3 xz-utils fonts-dejavu-core)
     for pkg in "${pkgs[@]}"; do
         dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
     done
@@ -269,6 +269,9 @@ prepare_initrd() {
     if [ "$ARCH" = arm64 ]; then
         copy_with_libs_arm64 "$PANELD" "$dir" /usr/local/bin/paneld
         copy_with_libs_arm64 "$EXAMPLE" "$dir" /usr/local/bin/gauge-on-screen
+        # The touch screen of cases touch and light (a uinput device), static.
+        aarch64-linux-gnu-gcc -static -O2 -Wall -o "$dir/usr/local/bin/touch-inject" "$HERE/tools/touch-inject.c" \
+            || die "aarch64-linux-gnu-gcc failed for Tests/qemu/tools/touch-inject.c"
     else
         copy_with_libs "$PANELD" "$dir" /usr/local/bin/paneld
         # Debug info is most of the binary's size; the guest does not need it.
@@ -967,7 +970,7 @@ if [ ${#CASES[@]} -eq 0 ]; then
     # arm64: the cases of issue 37 (twocards, twocards_swapped, latefb, hotplug, rebind) are not run
     # there yet: they test the choice and the wait, which are the same code on both
     # architectures, and have not been tried on qemu-system-aarch64's virt machine.
-    [ "$ARCH" = x86_64 ] || CASES=(bochs800 bochs320 rotate virtio late vt rss)
+    [ "$ARCH" = x86_64 ] || CASES=(bochs800 bochs320 rotate virtio late vt rss touch light)
 fi
 mkdir -p "$CACHE" "$WORK"
 prepare_kernel
