@@ -21,6 +21,7 @@
     X(reconnect_async)                                                                                       \
     X(disconnect)                                                                                            \
     X(subscribe)                                                                                             \
+    X(publish)                                                                                               \
     X(socket)                                                                                                \
     X(loop_read)                                                                                             \
     X(loop_write)                                                                                            \
@@ -95,6 +96,10 @@ int cmosq_reconnect_async(struct mosquitto *mosq) { return api.reconnect_async(m
 int cmosq_disconnect(struct mosquitto *mosq) { return api.disconnect(mosq); }
 int cmosq_subscribe(struct mosquitto *mosq, int *mid, const char *sub, int qos) {
     return api.subscribe(mosq, mid, sub, qos);
+}
+int cmosq_publish(struct mosquitto *mosq, int *mid, const char *topic, int payloadlen, const void *payload, int qos,
+                  bool retain) {
+    return api.publish(mosq, mid, topic, payloadlen, payload, qos, retain);
 }
 int cmosq_socket(struct mosquitto *mosq) { return api.socket(mosq); }
 int cmosq_loop_read(struct mosquitto *mosq, int max_packets) { return api.loop_read(mosq, max_packets); }

@@ -143,6 +143,12 @@ final class FakeContext: DaemonContext {
     private(set) var holds: [Bool] = []
     func turnPage(by offset: Int) { pageTurns.append(offset) }
     func holdPage(_ hold: Bool) { holds.append(hold) }
+    private(set) var taps: [(x: Double, y: Double)] = []
+    var tapsAreGauges = false
+    func tapped(x: Double, y: Double) -> Bool {
+        taps.append((x, y))
+        return tapsAreGauges
+    }
     private(set) var screen: [Bool] = []
     func setScreenOn(_ on: Bool) { screen.append(on) }
     var wakesOnTouch = false

@@ -130,6 +130,7 @@ import Testing
             (##"{"gauges": [{"name": "a", "peaks": {"zz": 1}}]}"##, "gauges[0].peaks.zz"),
             (##"{"touch": {"zz": 1}, "gauges": [{"name": "a"}]}"##, "touch.zz"),
             (##"{"light": {"zz": 1}, "gauges": [{"name": "a"}]}"##, "light.zz"),
+            (##"{"gauges": [{"name": "a", "tap": {"zz": 1}}]}"##, "gauges[0].tap.zz"),
             (
                 ##"{"light": {"night": {"from": "22:00", "to": "07:00", "zz": 1}}, "gauges": [{"name": "a"}]}"##,
                 "light.night.zz"

@@ -30,6 +30,7 @@ import Testing
           "font": "/fonts/Panel.ttf", "default": "cpu",
           "statsd": "127.0.0.1:8125", "statsdSocket": "/tmp/paneld-limits.statsd", "animation": 0,
           "staleAfter": 60, "staleOnRestore": true, "overlap": true, "pageInterval": 10,
+          "tapCommand": "/usr/local/bin/panel-tap",
           "touch": { "device": "/dev/input/event0", "swapAxes": true, "invertX": true, "invertY": false },
           "light": { "backlight": "10-0045", "brightness": 80, "blankAfter": 600, "wakeOnThreshold": true,
                      "night": { "from": "22:00", "to": "07:00", "brightness": 10 } },
@@ -69,7 +70,9 @@ import Testing
                   "align": "trailing", "color": "#FFFFFF" }
               ] },
             { "name": "p2", "gauges": [ { "name": "load", "style": "ring", "sparkline": { "span": "10m", "points": 60 },
-                                          "peaks": { "window": "1h", "show": "both" } },
+                                          "peaks": { "window": "1h", "show": "both" },
+                                          "tap": { "publish": "panel/load/tap", "payload": "toggle" } },
+                                        { "name": "fan", "style": "ring", "tap": { "line": "fan toggle" } },
                                         { "name": "trend", "kind": "chart", "gauges": ["load", "cpu"], "span": 3600,
                                           "points": 120, "label": "Load", "range": [0, 100],
                                           "colors": ["#0A84FF", "#FF9500"], "area": false, "thresholds": true } ] }

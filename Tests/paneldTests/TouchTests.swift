@@ -200,3 +200,89 @@ import Testing
         #expect(part.names.isEmpty)
     }
 }
+
+/// A gauge's `"tap"`: the layout's keys, the program lines go to, the gauge under a finger.
+@Suite struct TapTests {
+    static func layout(_ extra: String, tap: String) throws -> Layout {
+        try LayoutReader.parse(
+            Array(
+                #"{\#(extra) "gauges": [{"name": "pump", "rect": [0, 0, 400, 480], "tap": \#(tap)}, {"name": "b", "rect": [400, 0, 400, 480]}]}"#
+                    .utf8))
+    }
+
+    @Test func theTapKeyIsReadAndNeedsWhatItUses() throws {
+        let broker = #""mqtt": {"broker": "mqtt://127.0.0.1"},"#
+        #expect(
+            try Self.layout(broker, tap: #"{"publish": "home/pump/set", "payload": "toggle"}"#).gauges[0].tap
+                == .publish(topic: "home/pump/set", payload: "toggle"))
+        #expect(
+            try Self.layout(broker, tap: #"{"publish": "home/pump/set"}"#).gauges[0].tap
+                == .publish(topic: "home/pump/set", payload: "tap"))
+        let command = #""tapCommand": "/usr/local/bin/panel-tap","#
+        let l = try Self.layout(command, tap: #"{"line": "pump toggle"}"#)
+        #expect(l.gauges[0].tap == .line("pump toggle") && l.tapCommand == "/usr/local/bin/panel-tap")
+        #expect(l.warnings.contains { $0.path == "tapCommand" }, "not on this machine: a warning")
+        for (extra, tap) in [
+            ("", #"{"publish": "a/b"}"#), ("", #"{"line": "x"}"#), (broker, #"{"publish": "a/+/b"}"#),
+            (broker, #"{"publish": "a/#"}"#), (broker, #"{"publish": ""}"#), (command, #"{"line": "a\nb"}"#),
+            (command, #"{"line": "x", "payload": "y"}"#), (command, #"{"line": "x", "publish": "y"}"#),
+            (command, #"{}"#), (command, #""x""#), (#""tapCommand": "panel-tap","#, #"{"line": "x"}"#),
+        ] {
+            #expect(throws: (any Error).self, "\(extra) \(tap)") { try Self.layout(extra, tap: tap) }
+        }
+    }
+
+    @Test func theGaugeUnderAFingerIsFoundOnItsPage() throws {
+        let l = try Self.layout(#""tapCommand": "/bin/true","#, tap: #"{"line": "x"}"#)
+        let scene = LayoutScene(layout: l, width: 800, height: 480, page: 0, cachesStaticLayers: false)
+        #expect(scene.gauge(atX: 10, y: 10) == 0 && scene.gauge(atX: 399.5, y: 479.5) == 0)
+        #expect(scene.gauge(atX: 400, y: 10) == 1)
+        #expect(scene.gauge(atX: -1, y: 10) == nil && scene.gauge(atX: 10, y: 480) == nil)
+    }
+
+    /// The program gets one line per tap on its standard input, an environment of
+    /// its own, and is started again, not more than once in 5 s, when it exited.
+    @Test func theTapCommandGetsALinePerTap() throws {
+        let dir = "/tmp/paneld-tap-\(getpid())"
+        mkdir(dir, 0o700)
+        defer { _ = system("rm -rf '\(dir)'") }
+        let script = dir + "/tap.sh"
+        let f = fopen(script, "w")!
+        fputs(
+            "#!/bin/sh\nenv > \(dir)/env\nread line; echo \"$line\" >> \(dir)/lines\nread line; echo \"$line\" >> \(dir)/lines\n",
+            f)
+        fclose(f)
+        chmod(script, 0o755)
+        func lines() -> [String] {
+            guard let f = fopen(dir + "/lines", "r") else { return [] }
+            defer { fclose(f) }
+            var out: [String] = []
+            var buffer = [CChar](repeating: 0, count: 256)
+            while fgets(&buffer, 256, f) != nil {
+                out.append(String(cString: buffer).split(separator: "\n").first.map(String.init) ?? "")
+            }
+            return out
+        }
+        func waitFor(_ count: Int) -> [String] {
+            for _ in 0..<200 where lines().count < count { usleep(10_000) }
+            return lines()
+        }
+        let command = TapCommand(path: script)
+        #expect(command.send("pump toggle", now: 0).hasPrefix("wrote"))
+        #expect(command.send("pump off", now: 10).hasPrefix("wrote"))
+        #expect(waitFor(2) == ["pump toggle", "pump off"])
+        // The script exits after two lines; the next tap within 5 s of its start is dropped.
+        usleep(100_000)
+        #expect(command.send("third", now: 1000).contains("dropped"))
+        #expect(command.send("fourth", now: 6000).hasPrefix("wrote"), "started again")
+        #expect(waitFor(3).last == "fourth")
+        command.stopProgram()
+        var env = [CChar](repeating: 0, count: 4096)
+        let e = fopen(dir + "/env", "r")!
+        let n = fread(&env, 1, 4095, e)
+        fclose(e)
+        let text = String(decoding: env[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        #expect(text.contains("PATH=/usr/local/sbin:") && !text.contains("NOTIFY_SOCKET") && !text.contains("HOME="))
+        #expect(TapCommand(path: dir + "/missing").send("x", now: 0).hasPrefix("cannot start"))
+    }
+}

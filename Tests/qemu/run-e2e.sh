@@ -899,7 +899,8 @@ case_vt() {
 # reports as the kernel's drivers do; each run of it adds the device while paneld
 # runs (found through the kernel's uevent) and removes it at the end (ENODEV).
 # Protocol B as the Pi 7" display's ft5x06: a swipe left shows the next page, a
-# swipe right the one before, a tap changes nothing without a rotation to hold.
+# swipe right the one before, a tap on a gauge with "tap": { "line" } writes its line
+# to the layout's tapCommand (a shell script here).
 # Single touch as an ads7846 (0..4095 axes) on a panel turned 180 degrees: a
 # finger moving left on the panel moves right on the picture, so the page before
 # (round to the last) is shown. With a touch screen attached and no input,
@@ -914,6 +915,7 @@ case_touch() {
     done
     "$HOST_PANELD" render --config "$HERE/layouts/touch180.json" --page three "${values[@]}" --output "$WORK/t180-three.png" \
         || die "paneld render failed for touch180"
+    guest_ok "printf '#!/bin/sh\\nwhile read l; do echo \"\$l\" >>/tmp/taps; done\\n' >/tmp/tap.sh; chmod +x /tmp/tap.sh; cat /tmp/tap.sh"
     start_paneld touch.json
     send_values "cpu=42" "temp=61" "fan=2400"
     expect_screen first-page "$WORK/t-one.png"
@@ -922,6 +924,7 @@ case_touch() {
     guest_ok "cat /tmp/paneld.log; grep -q 'touch: /dev/input/event[0-9]* (paneld-e2e ft5x06)' /tmp/paneld.log && grep -q 'paneld-e2e ft5x06) is gone' /tmp/paneld.log"
     guest_ok "touch-inject --wait 800 150,240:600,240:200 400,240:402,241:60" 20
     expect_screen swipe-right-and-tap "$WORK/t-one.png"
+    guest_ok "i=0; while [ ! -s /tmp/taps ] && [ \$i -lt 50 ]; do sleep 0.1; i=\$((i+1)); done; cat /tmp/taps; grep 'tap on cpu' /tmp/paneld.log; [ \"\$(cat /tmp/taps)\" = 'cpu tapped' ]"
     # Idle with a touch screen attached: no wake-up.
     guest_ok "touch-inject --wait 6000 & t=\$!; sleep 2; p=\$(cat /tmp/paneld.pid); grep -q 'paneld-e2e ft5x06' /tmp/paneld.log; a=\$(grep voluntary_ctxt_switches /proc/\$p/status | head -1); sleep 8; b=\$(grep voluntary_ctxt_switches /proc/\$p/status | head -1); echo \"idle: \$a -> \$b\"; wait \$t; [ \"\$a\" = \"\$b\" ]" 30
     stop_paneld

@@ -17,7 +17,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$ROOT"
 SECONDS_EACH=${FUZZ_SECONDS:-45}
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(line statsd layout mqtt)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(line statsd layout mqtt touch)
 SCRATCH=$ROOT/.build-fuzz
 swift build -c release --sanitize=fuzzer --product paneld-fuzz --scratch-path "$SCRATCH" >/dev/null
 SWIFT_LIB=$(dirname "$(command -v swift)")/../lib/swift/linux

@@ -44,6 +44,8 @@ int cmosq_connect_async(struct mosquitto *mosq, const char *host, int port, int 
 int cmosq_reconnect_async(struct mosquitto *mosq);
 int cmosq_disconnect(struct mosquitto *mosq);
 int cmosq_subscribe(struct mosquitto *mosq, int *mid, const char *sub, int qos);
+int cmosq_publish(struct mosquitto *mosq, int *mid, const char *topic, int payloadlen, const void *payload, int qos,
+                  bool retain);
 int cmosq_socket(struct mosquitto *mosq);
 int cmosq_loop_read(struct mosquitto *mosq, int max_packets);
 int cmosq_loop_write(struct mosquitto *mosq, int max_packets);

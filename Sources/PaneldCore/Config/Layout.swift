@@ -21,6 +21,8 @@ package struct Layout: Sendable {
     package var touch = LayoutTouch()
     /// The backlight, night dimming and idle blanking (`"light"`).
     package var light = LayoutLight()
+    /// The program a gauge's `"tap": { "line" }` writes to (`"tapCommand"`); nil = none.
+    package var tapCommand: String?
     var background: Color = .black
     /// Text colour of labels and values.
     var foreground: Color = .white
@@ -174,6 +176,8 @@ package struct LayoutGauge: Sendable {
     package var sparkline: LayoutSparkline? = nil
     /// Its peaks (`"peaks"`), marked on its track; nil = none.
     package var peaks: LayoutPeaks? = nil
+    /// What a tap on it does (`"tap"`); nil = nothing of its own.
+    package var tap: TapAction? = nil
     /// Index of its page in ``Layout/pages``.
     var page = 0
     /// Its key path in the layout file (`pages[1].gauges[0]`); nil = `gauges[i]`.

@@ -9,7 +9,7 @@ enum LayoutKeys {
     static let topLevel = [
         "display", "connector", "mode", "format", "rotation", "background", "foreground", "font", "default",
         "statsd", "statsdSocket", "animation", "gauges", "mqtt", "staleAfter", "staleOnRestore", "grid",
-        "overlap", "pages", "pageInterval", "touch", "light",
+        "overlap", "pages", "pageInterval", "touch", "light", "tapCommand",
     ]
     /// One page of `"pages"`.
     static let page = ["name", "gauges", "grid"]
@@ -19,7 +19,7 @@ enum LayoutKeys {
     /// PanelGauge's `GaugeDescription` the others (its `Keys.gauge`).
     static let gaugeLayoutOnly = [
         "name", "kind", "rect", "cell", "metric", "mqtt", "staleAfter", "staleOnRestore", "noData", "sparkline",
-        "peaks",
+        "peaks", "tap",
     ]
     /// One gauge of `"gauges"`: its layout keys and the gauge dialect's keys.
     static let gauge = gaugeLayoutOnly + GaugeDescription.Keys.gauge
@@ -37,6 +37,8 @@ enum LayoutKeys {
     static let peaks = ["window", "show"]
     /// The top-level `"touch"` given as an object.
     static let touch = ["device", "swapAxes", "invertX", "invertY"]
+    /// A gauge's `"tap"`.
+    static let tap = ["publish", "payload", "line"]
     /// The top-level `"light"`.
     static let light = ["backlight", "brightness", "night", "blankAfter", "wakeOnThreshold"]
     /// `"light"`'s `"night"`.
@@ -76,7 +78,7 @@ enum LayoutKeys {
     static let objects: [(name: String, keys: [String])] = [
         ("top level", topLevel), ("page", page), ("grid", grid), ("gauge", gauge), ("text widget", textWidget),
         ("clock", clock), ("chart", chart), ("sparkline", sparkline), ("peaks", peaks),
-        ("touch", touch), ("light", light), ("night", night),
+        ("touch", touch), ("light", light), ("night", night), ("tap", tap),
         ("cell", cell), ("format", format),
         ("mapping", mapping),
         ("threshold", threshold), ("scale", scale), ("ticks", ticks), ("scale labels", scaleLabels),

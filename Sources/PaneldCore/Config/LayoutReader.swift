@@ -309,6 +309,8 @@ struct Checker {
     }
 
     var issues: [LayoutIssue] = []
+    /// What a gauge's `"tap"` may use: the layout's broker, its `"tapCommand"` (set before the gauges are read).
+    var tapTargets: (broker: Bool, command: Bool) = (false, false)
     /// Keys accepted that change nothing (see ``Layout/warnings``).
     var warnings: [LayoutIssue] = []
     /// Whether a file can be read (the one question the checker asks of the system).
@@ -562,6 +564,8 @@ struct Checker {
             }
         }
         if let t = touch(m["touch"], "touch") { layout.touch = t }
+        if let c = m["tapCommand"] { layout.tapCommand = tapCommand(c, "tapCommand") }
+        tapTargets = (layout.mqtt != nil, layout.tapCommand != nil)
         if let l = light(m["light"], "light") { layout.light = l }
         var seen: [String: String] = [:]
         var metrics: [String: (String, JSONValue)] = [:]
@@ -632,8 +636,13 @@ struct Checker {
         }
         if let first = layout.gauges.first(where: { $0.mqtt != nil }), m["mqtt"] == nil {
             fail(root, "mqtt", "missing: gauge '\(first.name)' has an MQTT topic but no broker is given")
-        } else if layout.mqtt != nil, layout.gauges.allSatisfy({ $0.mqtt == nil }), issues.isEmpty {
-            fail(m["mqtt"], "mqtt", "no gauge has an \"mqtt\" topic")
+        } else if layout.mqtt != nil, issues.isEmpty,
+            layout.gauges.allSatisfy({
+                if case .publish = $0.tap { return false }
+                return $0.mqtt == nil
+            })
+        {
+            fail(m["mqtt"], "mqtt", "no gauge has an \"mqtt\" topic or publishes on a tap")
         }
         if let d = string(m["default"], "default") {
             if seen[d] == nil {
@@ -707,6 +716,14 @@ struct Checker {
             slot.noDataText = noData
             slot.sparkline = sparkline(m["sparkline"], path + ".sparkline", gauge: g)
             slot.peaks = peaks(m["peaks"], path + ".peaks")
+            slot.tap = tap(m["tap"], path + ".tap")
+            switch slot.tap {
+            case .publish? where !tapTargets.broker:
+                fail(m["tap"], path + ".tap.publish", "needs the layout's \"mqtt\" broker")
+            case .line? where !tapTargets.command:
+                fail(m["tap"], path + ".tap.line", "needs the layout's \"tapCommand\" (the program the line goes to)")
+            default: break
+            }
             return slot
         } catch {
             fail(v, path, "\(error)")

@@ -103,6 +103,10 @@ package final class Daemon: DaemonContext {
     private let light: LightPart
     /// The screen is off (``setScreenOn(_:)``): no frames until it is on again.
     private var screenOff = false
+    /// The MQTT input, which a gauge's `"tap": { "publish" }` publishes through.
+    private let mqtt: MQTTInput?
+    /// The program of the layout's `"tapCommand"`, once a tap needed it.
+    private var tapCommand: TapCommand?
     /// The page the renderer draws.
     package private(set) var page: Int
     /// The texts of the clocks of the page shown, as of the last turn.
@@ -137,6 +141,7 @@ package final class Daemon: DaemonContext {
         pages = PagePart(layout, now: now)
         touch = TouchPart(layout.touch)
         light = LightPart(layout.light, now: now)
+        mqtt = inputs.lazy.compactMap { $0 as? MQTTInput }.first
         saver = settings.statePath.map { StateSaver(path: $0, interval: settings.saveInterval) }
         var all: [any DaemonPart] = [OutputEvents(slot), SignalPart(signals)]
         if let uevents { all.append(UeventPart(uevents)) }
@@ -189,6 +194,7 @@ package final class Daemon: DaemonContext {
         Log.info("ready: showing \(store.names.count) gauge(s) on a \(output.width)x\(output.height) screen")
         defer {
             for part in parts { part.stop() }
+            tapCommand?.stopProgram()
             terminal?.close()
             terminal = nil
         }
@@ -554,6 +560,23 @@ package final class Daemon: DaemonContext {
         screenOff = !on
         output.setBlanked(!on)
         if on { fullRedraw = true }
+    }
+
+    package func tapped(x: Double, y: Double) -> Bool {
+        guard let i = renderer.gauge(atX: x, y: y), let action = layout.gauges[i].tap else { return false }
+        let outcome: String
+        switch action {
+        case .publish(let topic, let payload):
+            outcome = mqtt?.publish(topic: topic, payload: payload) ?? "no MQTT broker; nothing published"
+        case .line(let text):
+            if tapCommand?.path != layout.tapCommand {
+                tapCommand?.stopProgram()
+                tapCommand = layout.tapCommand.map(TapCommand.init(path:))
+            }
+            outcome = tapCommand?.send(text, now: monotonicMilliseconds()) ?? "no tapCommand; the line is dropped"
+        }
+        Log.info("touch: tap on \(layout.gauges[i].name): \(outcome)")
+        return true
     }
 
     package func screenTouched() -> Bool { light.touched(now: monotonicMilliseconds(), daemon: self) }

@@ -207,6 +207,19 @@ package final class MQTTInput: ValueInput {
         }
     }
 
+    /// Publishes `payload` to `topic` (QoS 0, not retained) when connected to
+    /// the broker (a gauge's `"tap"`); what was done, for the log. The message
+    /// leaves with the loop's next write.
+    package func publish(topic: String, payload: String) -> String {
+        guard state == .connected else { return "not connected to \(label); nothing published to \(topic)" }
+        let bytes = Array(payload.utf8)
+        let rc = bytes.withUnsafeBytes {
+            cmosq_publish(handle, nil, topic, Int32($0.count), $0.baseAddress, 0, false)
+        }
+        return rc == MOSQ_ERR_SUCCESS.rawValue
+            ? "published '\(payload)' to \(topic)" : "publishing to \(topic): \(MQTTInput.describe(rc))"
+    }
+
     package func receive(_ events: PollEvents, _ apply: (Command) -> Result<String, LineError>) {
         if events.contains(.output) || events.contains(.error) {
             let rc = cmosq_loop_write(handle, 1)

@@ -183,6 +183,16 @@ package final class LayoutScene {
 
     /// Repaints `rects` of `surface` with these values, stale gauges,
     /// widget texts, charts and peaks (``GaugeScene/draw(_:rects:state:)``).
+    /// The index (in the layout's gauges) of the gauge or widget drawn at the
+    /// logical point (`x`, `y`) on this page, the one drawn last where frames
+    /// overlap; nil where there is none.
+    package func gauge(atX x: Double, y: Double) -> Int? {
+        frames.indices.last { i in
+            let f = frames[i]
+            return !f.isEmpty && x >= Double(f.minX) && x < Double(f.maxX) && y >= Double(f.minY) && y < Double(f.maxY)
+        }
+    }
+
     package func draw(
         _ surface: Surface, rects: [IntRect], values: [String: Double], stale: Set<String> = [],
         texts: [String: String] = [:], charts: [String: ChartFrame] = [:], peaks: [String: GaugePeaks] = [:]

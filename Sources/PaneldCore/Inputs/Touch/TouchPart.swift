@@ -6,7 +6,8 @@ import PanelDisplay
 ///
 /// - A swipe left shows the next page, a swipe right the one before (the
 ///   rotation goes on from it, as after `page NAME`).
-/// - A tap holds the page shown (the rotation pauses); a long press lets it go on.
+/// - A tap on a gauge with a `"tap"` action does it (``TapAction``); elsewhere a
+///   tap holds the page shown (the rotation pauses); a long press lets it go on.
 /// - A touch on a screen turned off (``LightPart``) turns it on, and does nothing else.
 ///
 /// Touch screens are found in ``LayoutTouch/directory`` when paneld starts and
@@ -162,7 +163,7 @@ final class TouchPart: DaemonPart {
         case .swipe(.left): daemon.turnPage(by: 1)
         case .swipe(.right): daemon.turnPage(by: -1)
         case .swipe: break
-        case .tap: daemon.holdPage(true)
+        case .tap(let x, let y): if !daemon.tapped(x: x, y: y) { daemon.holdPage(true) }
         case .longPress: daemon.holdPage(false)
         }
     }
