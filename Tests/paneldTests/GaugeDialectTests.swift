@@ -12,7 +12,7 @@ import Testing
     /// gauge goes and how its values reach it.
     static let layoutOnly = [
         "name", "kind", "rect", "cell", "metric", "mqtt", "staleAfter", "staleOnRestore", "noData", "sparkline",
-        "peaks",
+        "peaks", "tap",
     ]
 
     /// A valid value for each gauge key, with the other members it needs (a dial's keys need the dial).
@@ -49,7 +49,7 @@ import Testing
         "name": ##""g""##, "kind": ##""gauge""##, "rect": "[0, 0, 120, 90]", "cell": ##"{"row": 0, "column": 0}"##,
         "metric": ##""host.g""##, "mqtt": ##""sensors/g""##, "staleAfter": "30", "staleOnRestore": "true",
         "noData": ##""offline""##, "sparkline": ##"{"span": "10m"}"##,
-        "peaks": ##"{"window": "24h", "show": "high"}"##,
+        "peaks": ##"{"window": "24h", "show": "high"}"##, "tap": ##"{"publish": "panel/g/tap"}"##,
     ]
 
     /// Gauge objects that together use every gauge key.
@@ -125,7 +125,7 @@ import Testing
             let refused = Self.decoderIssues(object)
             #expect(refused.count == 1 && refused[0].hasPrefix(key + ": unknown key"), "\(key): \(refused)")
             let extra = key == "name" ? ##""name": "g""## : ##""name": "g", "## + "\"" + key + ##"": "## + value
-            let top = key == "mqtt" ? ##""mqtt": {"broker": "mqtt://127.0.0.1"}, "## : ""
+            let top = key == "mqtt" || key == "tap" ? ##""mqtt": {"broker": "mqtt://127.0.0.1"}, "## : ""
             let found = issues(Self.layout("{}", extra: extra, topLevel: top))
             #expect(found.isEmpty, "\(key): \(found)")
         }

@@ -40,6 +40,10 @@ import Testing
             "a framebuffer and the console through DeviceNode; a framebuffer's sysfs name read (mode \"re\")"
         ),
         "PanelDisplay/DRM/VirtualTerminal.swift": (["O_WRONLY": 1], "the console through DeviceNode"),
+        "PanelDisplay/Output/Backlight.swift": (
+            ["O_WRONLY": 1, "open(": 2],
+            "a backlight's brightness and bl_power, named inside /sys/class/backlight: opened without O_CREAT, not through a link, only when a regular file (and max_brightness, read)"
+        ),
         "PanelDisplayFakes/FakeDRM.swift": (
             ["open(": 1], "the tests' scripted DRM device: an error message naming open; it opens nothing"
         ),

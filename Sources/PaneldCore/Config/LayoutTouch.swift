@@ -13,6 +13,22 @@ package struct LayoutTouch: Sendable, Equatable {
     static let directory = "/dev/input"
 }
 
+/// How a touch panel's axes lie on its display, for panels mounted or
+/// wired another way than their display scans out (layout key `"touch"`).
+/// Applied in this order: swap, then reverse x, then reverse y, as the Pi's
+/// `touchscreen-swapped-x-y` and `touchscreen-inverted-x/y` overlay options are.
+package struct TouchCalibration: Equatable, Sendable {
+    package var swapAxes = false
+    package var invertX = false
+    package var invertY = false
+
+    package init(swapAxes: Bool = false, invertX: Bool = false, invertY: Bool = false) {
+        self.swapAxes = swapAxes
+        self.invertX = invertX
+        self.invertY = invertY
+    }
+}
+
 extension Checker {
     /// The top-level `"touch"` at `path`: `true`, `false`, or an object of
     /// `device`, `swapAxes`, `invertX` and `invertY`.
