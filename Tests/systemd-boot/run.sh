@@ -503,14 +503,16 @@ guest_ok "systemctl stop paneld.service; cp /root/layout.before-touch /etc/panel
 # ReadWritePaths=-/sys/devices makes device attributes writable again, where their own
 # permissions let paneld's groups write (a backlight's, group video by the package's
 # udev rule). QEMU's PC has no backlight, so a device attribute given to group video the
-# same way stands in (fbcon's cursor_blink): written under the unit as shipped (its
-# ExecStart replaced by a test-only drop-in in /run), refused without that line.
+# same way stands in (fbcon's cursor_blink, its own value written back): written under
+# the unit as shipped (its ExecStart replaced by a test-only drop-in in /run), refused
+# (read-only file system) without that line.
 check sysfs-under-unit "under the unit a video-group device attribute in /sys could not be written, or could be without ReadWritePaths" '
 f=/sys/class/graphics/fbcon/cursor_blink
+v=$(cat $f)
 chgrp video $f && chmod g+w $f && ls -l $f
 d=/run/systemd/system/paneld.service.d
 mkdir -p $d
-printf "[Service]\nType=oneshot\nExecStart=\nExecStart=/bin/sh -c \"cat %s >%s\"\nWatchdogSec=0\nRestart=no\n" $f $f >$d/sysfs-probe.conf
+printf "[Service]\nType=oneshot\nExecStart=\nExecStart=/bin/sh -c \"echo %s >%s\"\nWatchdogSec=0\nRestart=no\n" $v $f >$d/sysfs-probe.conf
 systemctl daemon-reload; systemctl start paneld.service; shipped=$?
 printf "[Service]\nReadWritePaths=\n" >$d/zz-control.conf
 systemctl daemon-reload; systemctl start paneld.service; control=$?

@@ -118,10 +118,14 @@ public struct Backlight: Sendable, Equatable {
 
 /// Why a backlight could not be used.
 public enum BacklightError: Error, Equatable, CustomStringConvertible {
+    /// A name that is not one of the class folder's (a `/`, a dot first, empty).
     case badName(String)
+    /// A file that cannot be read (the path): no such backlight, or not a regular file.
     case unreadable(String)
+    /// A file that cannot be written (the path and the errno).
     case cannotWrite(String, Int32)
 
+    /// The reason, with what to do where there is something to do.
     public var description: String {
         switch self {
         case .badName(let n): "'\(n)' is not a backlight's name (a name in \(Backlight.classFolder))"
