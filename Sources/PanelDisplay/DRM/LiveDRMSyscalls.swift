@@ -17,15 +17,7 @@ package final class LiveDRMSyscalls: DRMSyscalls {
     package init() {}
 
     package func listCards() -> [String] {
-        guard let dir = opendir("/dev/dri") else { return [] }
-        defer { closedir(dir) }
-        var numbers: [Int] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-            }
-            if name.hasPrefix("card"), let n = Int(name.dropFirst(4)) { numbers.append(n) }
-        }
+        let numbers = DeviceNode.names(in: "/dev/dri").compactMap { $0.hasPrefix("card") ? Int($0.dropFirst(4)) : nil }
         return numbers.sorted().map { "/dev/dri/card\($0)" }
     }
 

@@ -9,15 +9,7 @@ package final class LiveFBSyscalls: FBSyscalls {
     package init() {}
 
     package func listFramebuffers() -> [String] {
-        guard let dir = opendir("/dev") else { return [] }
-        defer { closedir(dir) }
-        var numbers: [Int] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name.hasPrefix("fb"), let n = Int(name.dropFirst(2)) { numbers.append(n) }
-        }
+        let numbers = DeviceNode.names(in: "/dev").compactMap { $0.hasPrefix("fb") ? Int($0.dropFirst(2)) : nil }
         return numbers.sorted().map { "/dev/fb\($0)" }
     }
 

@@ -40,14 +40,7 @@ public struct Backlight: Sendable, Equatable {
 
     /// The names in `folder`, sorted.
     public static func entries(_ folder: String = classFolder) -> [String] {
-        guard let dir = opendir(folder) else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let n = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if !n.hasPrefix(".") { names.append(n) }
-        }
-        return names.sorted()
+        DeviceNode.names(in: folder).filter { !$0.hasPrefix(".") }.sorted()
     }
 
     init(name: String, folder: String) throws(BacklightError) {

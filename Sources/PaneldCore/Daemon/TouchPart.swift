@@ -64,16 +64,7 @@ final class TouchPart: DaemonPart {
         if let device = settings.device {
             paths = [device]
         } else {
-            paths = []
-            if let dir = opendir(directory) {
-                while let entry = readdir(dir) {
-                    let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                        String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-                    }
-                    if name.hasPrefix("event") { paths.append(directory + "/" + name) }
-                }
-                closedir(dir)
-            }
+            paths = DeviceNode.names(in: directory).filter { $0.hasPrefix("event") }.map { directory + "/" + $0 }
             paths.sort { $0.count != $1.count ? $0.count < $1.count : $0 < $1 }
         }
         var denied = false

@@ -412,15 +412,6 @@ enum OutputChoice: Equatable {
 /// Finds DRM card nodes without opening them.
 enum DRMProbe {
     static func cardPaths(directory: String = "/dev/dri") -> [String] {
-        guard let dir = opendir(directory) else { return [] }
-        defer { closedir(dir) }
-        var out: [String] = []
-        while let e = readdir(dir) {
-            let name = withUnsafeBytes(of: e.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name.hasPrefix("card") { out.append(directory + "/" + name) }
-        }
-        return out.sorted()
+        DeviceNode.names(in: directory).filter { $0.hasPrefix("card") }.map { directory + "/" + $0 }.sorted()
     }
 }
