@@ -199,6 +199,33 @@ import Testing
         #expect(i.descriptors.isEmpty && i.deadline == nil)
         #expect(part.names.isEmpty)
     }
+
+    /// The kernel reuses `eventN`: a node that was a keyboard may next be a
+    /// touch screen, so an announcement forgets what the nodes were.
+    @Test func anAnnouncedDeviceIsProbedEvenOnANodeThatWasNotATouchScreen() throws {
+        let dir = "/tmp/paneld-touch-reuse-\(getpid())"
+        mkdir(dir, 0o700)
+        defer { rmdir(dir) }
+        let node = dir + "/event0"
+        symlink("/dev/null", node)  // a character device where every evdev ioctl fails: "not a touch screen"
+        defer { unlink(node) }
+        let part = TouchPart(LayoutTouch(), directory: dir)
+        #expect(part.others == [node] && part.names.isEmpty)
+        // The node now leads nowhere: a plain rescan does not look, an announcement does.
+        unlink(node)
+        symlink(dir + "/nothing", node)
+        part.rescan(now: 0, announced: false)
+        #expect(part.others == [node], "a plain rescan does not probe it again")
+        part.rescan(now: 0, announced: true)
+        #expect(part.others.isEmpty, "an announcement probes it again")
+        unlink(node)
+        symlink("/dev/null", node)
+        part.rescan(now: 0, announced: false)
+        #expect(part.others == [node])
+        unlink(node)
+        part.rescan(now: 0, announced: false)
+        #expect(part.others.isEmpty, "a node gone is forgotten")
+    }
 }
 
 /// A gauge's `"tap"`: the layout's keys, the program lines go to, the gauge under a finger.

@@ -6,7 +6,7 @@
 #
 # Builds the `paneld-fuzz` library with `--sanitize=fuzzer` (in .build-fuzz),
 # links it with libFuzzer's main, and runs each target for FUZZ_SECONDS (default
-# 45) starting from its kept corpus, Tests/fuzz/corpus/NAME (read only: new inputs
+# 30) starting from its kept corpus, Tests/fuzz/corpus/NAME (read only: new inputs
 # go to a temporary folder). A crash, a trap or a broken check fails the script
 # and prints the input; keep it in the target's corpus folder, where
 # FuzzCorpusTests replays it in every `swift test`, and fix the reader.
@@ -15,7 +15,7 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$ROOT"
-SECONDS_EACH=${FUZZ_SECONDS:-45}
+SECONDS_EACH=${FUZZ_SECONDS:-30}
 TARGETS=("$@")
 [ ${#TARGETS[@]} -gt 0 ] || TARGETS=(line statsd layout mqtt touch)
 SCRATCH=$ROOT/.build-fuzz

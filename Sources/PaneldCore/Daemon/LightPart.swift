@@ -69,9 +69,14 @@ final class LightPart: DaemonPart {
     /// The brightness wanted now, percent.
     private var wanted: Double { override ?? settings.brightness(atMinute: Self.localMinute(ClockFormat.now())) }
 
+    /// When the screen goes off for want of a touch, while it is on.
+    private var idleDeadline: Int64? {
+        guard !isOff, let after = settings.blankAfter else { return nil }
+        return lastActivity + Int64(after * 1000)
+    }
+
     func interest(now: Int64) -> PartInterest {
-        var deadline: Int64?
-        if !isOff, let after = settings.blankAfter { deadline = lastActivity + Int64(after * 1000) }
+        var deadline = idleDeadline
         if override == nil, backlight != nil, let night = settings.night, night.from != night.to {
             let wall = Self.nextBoundary(after: ClockFormat.now(), minutes: [night.from, night.to])
             let change = PartInterest.atWall(wall, now: now, margin: 50).deadline
@@ -85,7 +90,7 @@ final class LightPart: DaemonPart {
             lastActivity = now
             if isOff { switchOn(daemon, "a value crossed a threshold") }
         }
-        if !isOff, let after = settings.blankAfter, now >= lastActivity + Int64(after * 1000) {
+        if let idle = idleDeadline, now >= idle, let after = settings.blankAfter {
             switchOff(daemon, "no touch for \(GaugeStore.format(after)) s")
         }
         applyBrightness()

@@ -20,8 +20,10 @@ final class TouchPart: DaemonPart {
     private var settings: LayoutTouch
     private let directory: String
     private var devices: [TouchDevice] = []
-    /// Nodes that are not touch screens, kept so a rescan does not open them again.
-    private var others: Set<String> = []
+    /// Nodes that are not touch screens, kept so a rescan does not open them
+    /// again. Forgotten when the kernel announces an input device: it reuses
+    /// `eventN` numbers, so a touch screen may come as a keyboard's former node.
+    package private(set) var others: Set<String> = []
     private var recognizer = GestureRecognizer(width: 1, height: 1)
     /// The finger's last logical point, while it is down.
     private var last: (x: Double, y: Double)?
@@ -48,11 +50,12 @@ final class TouchPart: DaemonPart {
     func reload(_ new: LayoutTouch, now: Int64) {
         guard new != settings else { return }
         settings = new
-        for d in devices where !new.enabled || (new.device != nil && new.device != d.path) {
+        let kept = devices.filter { new.enabled && (new.device == nil || new.device == $0.path) }
+        for d in devices where !kept.contains(where: { $0 === d }) {
             Log.info("touch: \(d.path) (\(d.name)) closed: the layout's \"touch\" leaves it out")
             d.close()
         }
-        devices.removeAll { !new.enabled || (new.device != nil && new.device != $0.path) }
+        devices = kept
         rescan(now: now, announced: false)
     }
 
@@ -67,6 +70,8 @@ final class TouchPart: DaemonPart {
             paths = DeviceNode.names(in: directory).filter { $0.hasPrefix("event") }.map { directory + "/" + $0 }
             paths.sort { $0.count != $1.count ? $0.count < $1.count : $0 < $1 }
         }
+        // A node number may now belong to another device; one gone is forgotten.
+        if announced { others.removeAll() } else { others.formIntersection(paths) }
         var denied = false
         for path in paths where !others.contains(path) && !devices.contains(where: { $0.path == path }) {
             do {
