@@ -330,6 +330,37 @@ import Testing
         #expect(rig.output.presents.last == [frameA])
     }
 
+    /// A gauge's tap action `{ "publish", "payload" }` reaches a subscriber
+    /// through the layout's broker; a tap on a gauge without one is not taken.
+    @Test func aTapPublishesThroughTheBroker() throws {
+        let dir = TempDirectory()
+        let broker = try Broker(dir)
+        let layout = try LayoutReader.parse(
+            Array(
+                """
+                {"mqtt": {"broker": "mqtt://127.0.0.1:\(broker.port)", "clientId": "paneld-tap"},
+                 "gauges": [{"name": "pump", "rect": [0, 0, 32, 32], "tap": {"publish": "home/pump/set", "payload": "toggle"}},
+                            {"name": "a", "rect": [32, 0, 32, 32], "mqtt": "host/a"}]}
+                """.utf8))
+        let input = try MQTTInput(settings: layout.mqtt!, subscriptions: layout.mqttSubscriptions, password: nil)
+        defer { input.close() }
+        let rig = try LoopRig(layout, inputs: [input])
+        let deadline = monotonicMilliseconds() + 5_000
+        while input.state != .connected && monotonicMilliseconds() < deadline { try rig.turn() }
+        #expect(input.state == .connected)
+        let sub = try broker.subscribe("home/pump/set", count: 1)
+        #expect(rig.daemon.tapped(x: 40, y: 5) == false, "no action on a")
+        // QoS 0 and not retained: tapped until the subscriber, once subscribed, got one.
+        var output: String?
+        let end = monotonicMilliseconds() + 10_000
+        while output == nil && monotonicMilliseconds() < end {
+            #expect(rig.daemon.tapped(x: 5, y: 5), "pump has an action")
+            usleep(100_000)
+            output = sub.output()
+        }
+        #expect(output == "home/pump/set toggle\n")
+    }
+
     /// A payload that gives no value changes nothing, is counted, and is logged
     /// at debug within a budget: not a number, not JSON, no such field, a field that is not a
     /// number, nested too deep; one too large never arrives.

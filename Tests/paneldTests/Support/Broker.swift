@@ -95,4 +95,56 @@ final class Broker {
             in: TempDirectory())
         guard r.status == 0 else { throw TestFailure("mosquitto_pub -t \(topic) -m \(message): \(r.err)") }
     }
+
+    /// `mosquitto_sub -C count -W 10 -v -t topic` on this broker, started and
+    /// not waited for: ``Subscriber/output()`` reads what it printed once it exited.
+    func subscribe(_ topic: String, count: Int) throws -> Subscriber {
+        let dir = TempDirectory()
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, dir.file("out"), O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, dir.file("out"), O_WRONLY | O_APPEND, 0)
+        let argv = [
+            "/usr/bin/mosquitto_sub", "-h", "127.0.0.1", "-p", "\(port)", "-C", "\(count)", "-W", "10", "-v", "-t",
+            topic,
+        ]
+        let cArgs = argv.map { strdup($0) } + [nil]
+        let cEnv: [UnsafeMutablePointer<CChar>?] = [strdup("PATH=/usr/bin:/bin"), nil]
+        defer { (cArgs + cEnv).forEach { free($0) } }
+        markAllDescriptorsCloseOnExec()
+        var p: pid_t = 0
+        guard posix_spawn(&p, argv[0], &actions, nil, cArgs, cEnv) == 0 else {
+            throw TestFailure("spawn mosquitto_sub")
+        }
+        return Subscriber(pid: p, dir: dir)
+    }
+
+    final class Subscriber {
+        private var pid: pid_t
+        let dir: TempDirectory
+
+        init(pid: pid_t, dir: TempDirectory) {
+            self.pid = pid
+            self.dir = dir
+        }
+
+        deinit {
+            if pid > 0 {
+                kill(pid, SIGKILL)
+                waitpid(pid, nil, 0)
+            }
+        }
+
+        /// What it printed, once it has exited; nil while it runs.
+        func output() -> String? {
+            var status: Int32 = 0
+            guard pid > 0, waitpid(pid, &status, WNOHANG) == pid else {
+                return pid > 0 ? nil : String(decoding: (try? FileIO.read(dir.file("out"))) ?? [], as: UTF8.self)
+            }
+            pid = 0
+            return String(decoding: (try? FileIO.read(dir.file("out"))) ?? [], as: UTF8.self)
+        }
+    }
 }
