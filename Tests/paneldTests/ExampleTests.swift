@@ -23,7 +23,7 @@ import Testing
     /// file) and compares the pixels with the committed picture.
     @Test func thePicturesAreWhatRenderDraws() throws {
         let commands = try Self.renderCommands()
-        #expect(commands.count == Self.examples.count + 1)
+        #expect(commands.count == Self.examples.count + 2, "the examples, small.json and pages.json")
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("paneld-examples-\(getpid())").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -29,7 +29,7 @@ import Testing
           "rotation": 0, "background": "#101010", "foreground": "#EEEEEE",
           "font": "/fonts/Panel.ttf", "default": "cpu",
           "statsd": "127.0.0.1:8125", "statsdSocket": "/tmp/paneld-limits.statsd", "animation": 0,
-          "staleAfter": 60, "staleOnRestore": true, "overlap": true, "pageInterval": 10,
+          "staleAfter": 60, "staleOnRestore": true, "overlap": true, "pageInterval": 10, "pageIndicator": true,
           "tapCommand": "/usr/local/bin/panel-tap",
           "touch": { "device": "/dev/input/event0", "swapAxes": true, "invertX": true, "invertY": false },
           "light": { "backlight": "10-0045", "brightness": 80, "blankAfter": 600, "wakeOnThreshold": true,

@@ -103,6 +103,7 @@ extension Layout {
         guard pages.count > 1 || pages.first?.grid != nil else { return placeSlots(screen: screen) }
         var frames = Array(repeating: IntRect(x: 0, y: 0, width: 0, height: 0), count: gauges.count)
         var issues: [LayoutIssue] = []
+        let strip = screen.flatMap(pageIndicatorStrip)
         for (p, page) in pages.enumerated() {
             var one = self
             one.pages = [page]
@@ -118,7 +119,7 @@ extension Layout {
             }
             let members = gauges.indices.filter { gauges[$0].page == p }
             one.gauges = members.map { gauges[$0] }
-            let placed = one.placeSlots(screen: screen)
+            let placed = one.placeSlots(screen: screen, reserved: strip?.height ?? 0)
             // A grid that leaves no room is the page's own, or the layout's, named for the page.
             issues += placed.issues.map { issue in
                 var issue = issue
@@ -129,11 +130,39 @@ extension Layout {
             }
             for (k, i) in members.enumerated() where k < placed.frames.count { frames[i] = placed.frames[k] }
         }
+        if let strip, !allowsOverlap {
+            for i in gauges.indices where gauges[i].rect != nil {
+                let f = frames[i], common = f.intersection(strip)
+                guard !common.isEmpty else { continue }
+                issues.append(
+                    LayoutIssue(
+                        line: gauges[i].rectLine, path: (gauges[i].path ?? "gauges[\(i)]") + ".rect",
+                        message:
+                            "'\(gauges[i].name)' at \(f.x),\(f.y) \(f.width)x\(f.height) overlaps the page indicator at \(strip.x),\(strip.y) \(strip.width)x\(strip.height) by \(common.width)x\(common.height) px (set \"overlap\": true to allow it)"
+                    ))
+            }
+        }
         return LayoutPlacement(frames: screen == nil ? [] : frames, issues: issues)
     }
 
-    /// ``placement(screen:)`` of every slot on one grid.
-    private func placeSlots(screen: (width: Int, height: Int)?) -> LayoutPlacement {
+    /// The page indicator's strip on a `screen`; nil without one (not asked
+    /// for, or one page).
+    func pageIndicatorStrip(screen: (width: Int, height: Int)) -> IntRect? {
+        guard pageIndicator, pages.count > 1 else { return nil }
+        return Layout.pageIndicatorStrip(width: screen.width, height: screen.height)
+    }
+
+    /// The page indicator's strip along the bottom of a `width` x `height`
+    /// screen: 6 % of the shorter side high, at least 16 px (29 px on
+    /// 800x480, 16 on 320x240), room for its dots and their space to the cells.
+    static func pageIndicatorStrip(width: Int, height: Int) -> IntRect {
+        let h = max(16, Int((Double(min(width, height)) * 0.06).rounded()))
+        return IntRect(x: 0, y: height - h, width: width, height: h)
+    }
+
+    /// ``placement(screen:)`` of every slot on one grid, its cells in the
+    /// screen less `reserved` pixels along the bottom (the page indicator's).
+    private func placeSlots(screen: (width: Int, height: Int)?, reserved: Int = 0) -> LayoutPlacement {
         var issues: [LayoutIssue] = []
         let grid = self.grid ?? LayoutGrid()
         func keyPath(_ i: Int) -> String { gauges[i].path ?? "gauges[\(i)]" }
@@ -150,7 +179,8 @@ extension Layout {
             columns = reach
         } else if let s = screen {
             columns = LayoutGrid.autoColumns(
-                count: autoIndices.count, width: s.width, height: s.height, gap: grid.gap, margin: grid.margin)
+                count: autoIndices.count, width: s.width, height: s.height - reserved, gap: grid.gap,
+                margin: grid.margin)
         } else {
             columns = max(1, autoIndices.count)
         }
@@ -236,7 +266,7 @@ extension Layout {
         if let s = screen {
             let screenRect = IntRect(x: 0, y: 0, width: s.width, height: s.height)
             let width = s.width - 2 * grid.margin - (columns - 1) * grid.gap
-            let height = s.height - 2 * grid.margin - (rows - 1) * grid.gap
+            let height = s.height - reserved - 2 * grid.margin - (rows - 1) * grid.gap
             let cellWidth = width >= 0 ? width / columns : -1
             let cellHeight = height >= 0 ? height / rows : -1
             if !cellOf.isEmpty, cellWidth < 1 || cellHeight < 1 {
@@ -249,7 +279,7 @@ extension Layout {
                 }
                 if cellHeight < 1 {
                     short.append(
-                        "\(rows - height) px too low for \(rows) row\(rows == 1 ? "" : "s") (\(s.height) px high, margin \(grid.margin), gap \(grid.gap))"
+                        "\(rows - height) px too low for \(rows) row\(rows == 1 ? "" : "s") (\(s.height - reserved) px high\(reserved > 0 ? " above the page indicator" : ""), margin \(grid.margin), gap \(grid.gap))"
                     )
                 }
                 issues.append(

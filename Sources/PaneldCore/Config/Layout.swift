@@ -37,6 +37,9 @@ package struct Layout: Sendable {
     var pages = [LayoutPage(name: "main")]
     /// Milliseconds each page is shown before the next when there are several; nil = no rotation.
     var pageInterval: Int64?
+    /// A row of dots along the bottom shows the pages and which is shown
+    /// (`"pageIndicator": true`, ``PageIndicator``); only with several pages.
+    var pageIndicator = false
     /// The grid gauges without a `rect` are placed on; nil = an automatic
     /// one with no gap or margin (see ``placement(screen:)``).
     var grid: LayoutGrid?

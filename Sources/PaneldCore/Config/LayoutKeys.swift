@@ -9,7 +9,7 @@ enum LayoutKeys {
     static let topLevel = [
         "display", "connector", "mode", "format", "rotation", "background", "foreground", "font", "default",
         "statsd", "statsdSocket", "animation", "gauges", "mqtt", "staleAfter", "staleOnRestore", "grid",
-        "overlap", "pages", "pageInterval", "touch", "light", "tapCommand",
+        "overlap", "pages", "pageInterval", "pageIndicator", "touch", "light", "tapCommand",
     ]
     /// One page of `"pages"`.
     static let page = ["name", "gauges", "grid"]

@@ -77,7 +77,8 @@ package struct LayoutError: Error, CustomStringConvertible {
 ///       ]
 ///       or, instead of "gauges", pages shown one at a time:
 ///       "pages": [ { "name": "system", "gauges": [ ... ], "grid": { ... } (default: the layout's) }, ... ],
-///       "pageInterval": 10 (seconds each page is shown before the next, 1 to 86400; default: no rotation)
+///       "pageInterval": 10 (seconds each page is shown before the next, 1 to 86400; default: no rotation),
+///       "pageIndicator": true (a row of dots along the bottom, one a page; default false)
 ///     }
 ///
 /// `"kind"` is `"gauge"` (the default), `"text"` or `"clock"`. A text
@@ -562,6 +563,10 @@ struct Checker {
                     warn(v, "pageInterval", "has no effect: the layout has one page")
                 }
             }
+        }
+        if let v = m["pageIndicator"], let on = bool(v, "pageIndicator") {
+            layout.pageIndicator = on
+            if on && layout.pages.count < 2 { warn(v, "pageIndicator", "has no effect: the layout has one page") }
         }
         if let t = touch(m["touch"], "touch") { layout.touch = t }
         if let c = m["tapCommand"] { layout.tapCommand = tapCommand(c, "tapCommand") }

@@ -563,6 +563,14 @@ package final class Daemon: DaemonContext {
     }
 
     package func tapped(x: Double, y: Double) -> Bool {
+        if let p = renderer.indicatedPage(atX: x, y: y) {
+            if p != page {
+                pages.choose(p, now: monotonicMilliseconds())
+                showPage(p)
+                Log.info("touch: page \(layout.pages[p].name) from the page indicator")
+            }
+            return true
+        }
         guard let i = renderer.gauge(atX: x, y: y), let action = layout.gauges[i].tap else { return false }
         let outcome: String
         switch action {

@@ -84,8 +84,9 @@ package protocol DaemonContext: AnyObject {
     func turnPage(by offset: Int)
     /// Holds the page shown (the rotation pauses), or lets the rotation go on.
     func holdPage(_ hold: Bool)
-    /// A tap at a logical point: true when it was on a gauge with a `"tap"`
-    /// action (done), false when it is the page's (it holds the page).
+    /// A tap at a logical point: true when it was on the page indicator (its
+    /// page is shown) or on a gauge with a `"tap"` action (done), false when
+    /// it is the page's (it holds the page).
     func tapped(x: Double, y: Double) -> Bool
     /// Turns the screen off (no frames; the CRTC or framebuffer off) or on
     /// again with a full frame.

@@ -6,8 +6,9 @@ import PanelDisplay
 ///
 /// - A swipe left shows the next page, a swipe right the one before (the
 ///   rotation goes on from it, as after `page NAME`).
-/// - A tap on a gauge with a `"tap"` action does it (``TapAction``); elsewhere a
-///   tap holds the page shown (the rotation pauses); a long press lets it go on.
+/// - A tap on the page indicator shows the page of the nearest dot; a tap on
+///   a gauge with a `"tap"` action does it (``TapAction``); elsewhere a tap
+///   holds the page shown (the rotation pauses); a long press lets it go on.
 /// - A touch on a screen turned off (``LightPart``) turns it on, and does nothing else.
 ///
 /// Touch screens are found in ``LayoutTouch/directory`` when paneld starts and

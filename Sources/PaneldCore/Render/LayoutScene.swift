@@ -22,6 +22,8 @@ package final class LayoutScene {
     private let fonts: FontCache
     /// What draws and repaints the page.
     package let scene: GaugeScene
+    /// The page indicator's strip, when the layout shows one.
+    let indicator: IntRect?
 
     /// The smallest share of the largest value size in a group of frames of
     /// one size that the group's shared value size may fall to.
@@ -81,6 +83,11 @@ package final class LayoutScene {
                 SceneItem(
                     Self.sparklineName(g.name), widget: SceneChart(g.sparkline!.chart, fonts: fonts), in: f,
                     environment: g.gauge.environment))
+        }
+        indicator = layout.pageIndicatorStrip(screen: (width, height))
+        if let strip = indicator {
+            let dots = PageIndicator(count: layout.pages.count, current: page, color: shown.foreground)
+            items.append(SceneItem(PageIndicator.name, widget: dots, in: strip))
         }
         scene = GaugeScene(
             width: width, height: height, items: items, background: shown.background, staleTint: shown.foreground,
@@ -191,6 +198,14 @@ package final class LayoutScene {
             let f = frames[i]
             return !f.isEmpty && x >= Double(f.minX) && x < Double(f.maxX) && y >= Double(f.minY) && y < Double(f.maxY)
         }
+    }
+
+    /// The page whose dot on the page indicator is nearest the logical point
+    /// (`x`, `y`), when the point is in the indicator's strip.
+    package func indicatedPage(atX x: Double, y: Double) -> Int? {
+        guard let f = indicator, y >= Double(f.minY), y < Double(f.maxY), x >= Double(f.minX), x < Double(f.maxX)
+        else { return nil }
+        return PageIndicator.page(atX: x, count: layout.pages.count, in: f)
     }
 
     package func draw(
