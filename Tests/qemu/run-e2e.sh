@@ -900,7 +900,8 @@ case_vt() {
 # runs (found through the kernel's uevent) and removes it at the end (ENODEV).
 # Protocol B as the Pi 7" display's ft5x06: a swipe left shows the next page, a
 # swipe right the one before, a tap on a gauge with "tap": { "line" } writes its line
-# to the layout's tapCommand (a shell script here).
+# to the layout's tapCommand (a shell script here), and a tap on the page
+# indicator's third dot shows the third page.
 # Single touch as an ads7846 (0..4095 axes) on a panel turned 180 degrees: a
 # finger moving left on the panel moves right on the picture, so the page before
 # (round to the last) is shown. With a touch screen attached and no input,
@@ -909,7 +910,7 @@ case_touch() {
     boot touch bochs-display,xres=800,yres=480 bochs
     guest_ok "for m in \$(cat /e2e/modules.input); do insmod \$m || exit 1; done; i=0; while [ ! -e /dev/uinput ] && [ \$i -lt 50 ]; do sleep 0.1; i=\$((i+1)); done; [ -e /dev/uinput ]"
     local values=(--set cpu=42 --set temp=61 --set fan=2400) pg
-    for pg in one two; do
+    for pg in one two three; do
         "$HOST_PANELD" render --config "$HERE/layouts/touch.json" --page $pg "${values[@]}" --output "$WORK/t-$pg.png" \
             || die "paneld render failed for touch page $pg"
     done
@@ -925,6 +926,9 @@ case_touch() {
     guest_ok "touch-inject --wait 800 150,240:600,240:200 400,240:402,241:60" 20
     expect_screen swipe-right-and-tap "$WORK/t-one.png"
     guest_ok "i=0; while [ ! -s /tmp/taps ] && [ \$i -lt 50 ]; do sleep 0.1; i=\$((i+1)); done; cat /tmp/taps; grep 'tap on cpu' /tmp/paneld.log; [ \"\$(cat /tmp/taps)\" = 'cpu tapped' ]"
+    # The indicator's strip is y 451..479 on 800x480, its dots at x 380.7, 400 and 419.3.
+    guest_ok "touch-inject --wait 800 420,466:421,466:60" 20
+    expect_screen indicator-tap "$WORK/t-three.png"
     # Idle with a touch screen attached: no wake-up.
     guest_ok "touch-inject --wait 6000 & t=\$!; sleep 2; p=\$(cat /tmp/paneld.pid); grep -q 'paneld-e2e ft5x06' /tmp/paneld.log; a=\$(grep voluntary_ctxt_switches /proc/\$p/status | head -1); sleep 8; b=\$(grep voluntary_ctxt_switches /proc/\$p/status | head -1); echo \"idle: \$a -> \$b\"; wait \$t; [ \"\$a\" = \"\$b\" ]" 30
     stop_paneld
