@@ -118,10 +118,12 @@ import Testing
                     .utf8))
         let ctx = FakeContext(layout)
         ctx.store = GaugeStore(names: ["a"], defaultGauge: "a", initial: [:])
+        folder.write("10-0045/bl_power", "4\n")  // as gpio-backlight comes up without "default-on"
         let part = LightPart(layout.light, folder: folder.path, now: 0)
         #expect(part.interest(now: 0).deadline == 60_000)
         part.turn([], now: 1000, daemon: ctx)
         #expect(folder.read("10-0045/brightness") == "70" && ctx.screen.isEmpty)
+        #expect(folder.read("10-0045/bl_power") == "0", "a backlight found off is turned on")
         // A touch counts again from it.
         #expect(!part.touched(now: 30_000, daemon: ctx))
         #expect(part.interest(now: 30_000).deadline == 90_000)

@@ -91,7 +91,7 @@ trap 'log "FAIL: overall timeout of ${TIMEOUT}s (or terminated)"; exit 124' TERM
 install_tools() {
     local need=() pkg
     local pkgs=(qemu-system-x86 busybox-static kmod cpio socat python3 xz-utils fonts-dejavu-core gcc libc6-dev)
-    [ "$ARCH" = x86_64 ] || pkgs=(qemu-system-arm binutils-aarch64-linux-gnu gcc-aarch64-linux-gnu libc6-dev-arm64-cross kmod cpio python3 xz-utils fonts-dejavu-core)
+    [ "$ARCH" = x86_64 ] || pkgs=(qemu-system-arm binutils-aarch64-linux-gnu gcc-aarch64-linux-gnu libc6-dev-arm64-cross kmod cpio python3 xz-utils fonts-dejavu-core device-tree-compiler)
     for pkg in "${pkgs[@]}"; do
         dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
     done
@@ -184,6 +184,8 @@ prepare_base() {
     [ "$ARCH" = arm64 ] || modules_for cirrus >"$dir/e2e/modules.cirrus"
     # Touch (case touch): uinput makes the touch screen, evdev gives it its /dev/input/event node.
     modules_for uinput evdev >"$dir/e2e/modules.input"
+    # Backlight (case backlight, arm64): the GPIO backlight driver, on a line of the virt machine's PL061.
+    [ "$ARCH" = x86_64 ] || modules_for gpio_backlight >"$dir/e2e/modules.backlight"
     unpack_modules "$dir" "$dir"/e2e/modules.*
 
     # Pad to 512 bytes so the appended payload cpio starts aligned.
@@ -318,8 +320,10 @@ boot() {
     cat "$d/mon.out" >"$d/mon.log" &
     READER_PIDS+=($!)
     if [ "$ARCH" = arm64 ]; then
+        local dtb_args=()
+        [ -z "${BOOT_DTB:-}" ] || dtb_args=(-dtb "$BOOT_DTB")
         qemu-system-aarch64 -nodefaults -no-user-config -machine virt,accel=tcg -cpu cortex-a72 -m 1024 -smp 1 \
-            -kernel "$KERNEL" -initrd "$WORK/initrd" \
+            "${dtb_args[@]}" -kernel "$KERNEL" -initrd "$WORK/initrd" \
             -append "console=ttyAMA0 panic=-1 loglevel=4 gpu=$gpu $extra" \
             -display none "${device_args[@]}" \
             -serial "pipe:$d/serial" -monitor "pipe:$d/mon" -no-reboot >"$d/qemu.log" 2>&1 &
@@ -970,6 +974,44 @@ case_light() {
     shutdown_vm
 }
 
+# Issue 43: a real backlight driver (arm64 only: Debian's amd64 kernel has no
+# driver that needs no hardware). The virt machine's device tree, dumped by QEMU,
+# gains a gpio-backlight node on line 4 of its PL061 GPIO controller (line 3 is the
+# power key's); the kernel's gpio_backlight driver then offers
+# /sys/class/backlight/backlight (levels 0 and 1) and drives the line. paneld finds
+# it alone, sets the layout's brightness, `screen 0` and `screen 100` set the
+# level, `screen off` sets bl_power to 4 and the line low, `screen on` back; the
+# GPIO line's state is read from the kernel (debugfs), not from paneld's files.
+case_backlight() {
+    [ "$ARCH" = arm64 ] || die "case backlight runs on arm64 (a GPIO backlight on the virt machine)"
+    local phandle
+    qemu-system-aarch64 -nodefaults -no-user-config -machine "virt,accel=tcg,dumpdtb=$WORK/virt.dtb" -cpu cortex-a72 \
+        -m 1024 -smp 1 -display none >/dev/null 2>&1 || die "qemu could not dump the virt machine's device tree"
+    phandle=$(fdtget -t x "$WORK/virt.dtb" /pl061@9030000 phandle) || die "no PL061 in the virt machine's device tree"
+    fdtput -c "$WORK/virt.dtb" /backlight
+    fdtput -t s "$WORK/virt.dtb" /backlight compatible gpio-backlight
+    fdtput -t x "$WORK/virt.dtb" /backlight gpios "$phandle" 4 0
+    BOOT_DTB=$WORK/virt.dtb boot backlight bochs-display,xres=800,yres=480 bochs
+    guest_ok "for m in \$(cat /e2e/modules.backlight); do insmod \$m || exit 1; done; mkdir -p /sys/kernel/debug; mount -t debugfs none /sys/kernel/debug; ls /sys/class/backlight; cat /sys/class/backlight/backlight/max_brightness"
+    local level="cat /sys/class/backlight/backlight/brightness" power="cat /sys/class/backlight/backlight/bl_power"
+    local line="grep backlight /sys/kernel/debug/gpio"
+    start_paneld backlight.json
+    # gpio-backlight comes up off (bl_power 4, no "default-on"): paneld turns it on.
+    guest_ok "grep 'light: backlight' /tmp/paneld.log; echo level \$($level) power \$($power); $line; [ \$($level) = 1 ] && [ \$($power) = 0 ] && $line | grep -q ' out hi'"
+    log "PASS backlight/taken-on"
+    PASSED+=("backlight/taken-on")
+    guest_ok "printf 'screen 0\\n' | $(client /run/paneld.sock) | grep -x 'OK screen 0'; [ \$($level) = 0 ] && $line | grep -q ' out lo'"
+    guest_ok "printf 'screen 100\\n' | $(client /run/paneld.sock) | grep -x 'OK screen 100'; [ \$($level) = 1 ] && $line | grep -q ' out hi'"
+    log "PASS backlight/levels"
+    PASSED+=("backlight/levels")
+    guest_ok "printf 'screen off\\n' | $(client /run/paneld.sock); [ \$($power) = 4 ] && $line | grep -q ' out lo'"
+    guest_ok "printf 'screen on\\n' | $(client /run/paneld.sock); [ \$($power) = 0 ] && [ \$($level) = 1 ] && $line | grep -q ' out hi'"
+    log "PASS backlight/off-and-on"
+    PASSED+=("backlight/off-and-on")
+    stop_paneld
+    shutdown_vm
+}
+
 # ---------------------------------------------------------------- main
 CASES=("$@")
 if [ ${#CASES[@]} -eq 0 ]; then
@@ -977,7 +1019,7 @@ if [ ${#CASES[@]} -eq 0 ]; then
     # arm64: the cases of issue 37 (twocards, twocards_swapped, latefb, hotplug, rebind) are not run
     # there yet: they test the choice and the wait, which are the same code on both
     # architectures, and have not been tried on qemu-system-aarch64's virt machine.
-    [ "$ARCH" = x86_64 ] || CASES=(bochs800 bochs320 rotate virtio late vt rss touch light)
+    [ "$ARCH" = x86_64 ] || CASES=(bochs800 bochs320 rotate virtio late vt rss touch light backlight)
 fi
 mkdir -p "$CACHE" "$WORK"
 prepare_kernel

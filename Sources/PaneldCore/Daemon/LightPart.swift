@@ -162,8 +162,12 @@ final class LightPart: DaemonPart {
         guard let b = backlight else { return }
         let w = wanted
         guard w != written else { return }
+        let first = written == nil
         written = w
         do {
+            // A driver may come up with its light off (gpio-backlight without
+            // "default-on" starts at bl_power 4): taken on, it is turned on.
+            if first && !isOff { try b.setPower(on: true) }
             try b.setBrightness(percent: w)
             failure = nil
         } catch {
