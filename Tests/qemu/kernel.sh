@@ -68,3 +68,19 @@ unpack_modules() {
     done
     sed -i "s|^$KROOT||; s|\\.ko\\.xz\$|.ko|" "$@"
 }
+
+# virt_dtb_with_backlight OUT SMP: the device tree of qemu-system-aarch64's virt
+# machine (cortex-a72, SMP cpus, 1024 MiB), as QEMU makes it, with a gpio-backlight
+# node on line 4 of its PL061 GPIO controller (line 3 is the power key's). No
+# "default-on": the driver comes up with the light off (bl_power 4). The kernel's
+# gpio_backlight driver then offers /sys/class/backlight/backlight, levels 0 and 1.
+# Needs fdtget and fdtput (device-tree-compiler).
+virt_dtb_with_backlight() {
+    local out=$1 smp=$2 phandle
+    qemu-system-aarch64 -nodefaults -no-user-config -machine "virt,accel=tcg,dumpdtb=$out" -cpu cortex-a72 \
+        -m 1024 -smp "$smp" -display none >/dev/null 2>&1 || die "qemu could not dump the virt machine's device tree"
+    phandle=$(fdtget -t x "$out" /pl061@9030000 phandle) || die "no PL061 in the virt machine's device tree"
+    fdtput -c "$out" /backlight
+    fdtput -t s "$out" /backlight compatible gpio-backlight
+    fdtput -t x "$out" /backlight gpios "$phandle" 4 0
+}

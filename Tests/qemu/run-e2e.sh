@@ -975,22 +975,16 @@ case_light() {
 }
 
 # Issue 43: a real backlight driver (arm64 only: Debian's amd64 kernel has no
-# driver that needs no hardware). The virt machine's device tree, dumped by QEMU,
-# gains a gpio-backlight node on line 4 of its PL061 GPIO controller (line 3 is the
-# power key's); the kernel's gpio_backlight driver then offers
-# /sys/class/backlight/backlight (levels 0 and 1) and drives the line. paneld finds
+# driver that needs no hardware). The virt machine's device tree gains a
+# gpio-backlight node (kernel.sh's virt_dtb_with_backlight); the kernel's
+# gpio_backlight driver then offers /sys/class/backlight/backlight (levels 0
+# and 1) and drives a line of the PL061 GPIO controller. paneld finds
 # it alone, sets the layout's brightness, `screen 0` and `screen 100` set the
 # level, `screen off` sets bl_power to 4 and the line low, `screen on` back; the
 # GPIO line's state is read from the kernel (debugfs), not from paneld's files.
 case_backlight() {
     [ "$ARCH" = arm64 ] || die "case backlight runs on arm64 (a GPIO backlight on the virt machine)"
-    local phandle
-    qemu-system-aarch64 -nodefaults -no-user-config -machine "virt,accel=tcg,dumpdtb=$WORK/virt.dtb" -cpu cortex-a72 \
-        -m 1024 -smp 1 -display none >/dev/null 2>&1 || die "qemu could not dump the virt machine's device tree"
-    phandle=$(fdtget -t x "$WORK/virt.dtb" /pl061@9030000 phandle) || die "no PL061 in the virt machine's device tree"
-    fdtput -c "$WORK/virt.dtb" /backlight
-    fdtput -t s "$WORK/virt.dtb" /backlight compatible gpio-backlight
-    fdtput -t x "$WORK/virt.dtb" /backlight gpios "$phandle" 4 0
+    virt_dtb_with_backlight "$WORK/virt.dtb" 1
     BOOT_DTB=$WORK/virt.dtb boot backlight bochs-display,xres=800,yres=480 bochs
     guest_ok "for m in \$(cat /e2e/modules.backlight); do insmod \$m || exit 1; done; mkdir -p /sys/kernel/debug; mount -t debugfs none /sys/kernel/debug; ls /sys/class/backlight; cat /sys/class/backlight/backlight/max_brightness"
     local level="cat /sys/class/backlight/backlight/brightness" power="cat /sys/class/backlight/backlight/bl_power"

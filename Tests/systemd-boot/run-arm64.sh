@@ -27,6 +27,10 @@
 #           sandbox          the running daemon as the unit makes it: user paneld, seccomp
 #                            filter mode, no new privileges, CAP_SYS_TTY_CONFIG only, a
 #                            read-only /usr
+#           backlight-under-unit  a gpio-backlight (the virt machine's device tree
+#                            with a node on its PL061) has its files in group video (the
+#                            package's udev rule at coldplug); `screen 0` and `screen 100`
+#                            on the socket set its level and the GPIO line under the unit
 #           syscalls-kill    the daemon ran with a test-only drop-in (SystemCallErrorNumber=
 #                            emptied: a refused system call kills it with SIGSYS) from its
 #                            start: after the first and a second value (shown on the screen)
@@ -73,7 +77,7 @@ SB_BOOT_SECONDS=${SB_BOOT_SECONDS:-420}
 # ---------------------------------------------------------------- tools
 t=$SECONDS
 install_missing debootstrap qemu-system-arm qemu-user-static e2fsprogs python3 dpkg-dev kmod cpio xz-utils \
-    binutils-aarch64-linux-gnu fonts-dejavu-core debian-archive-keyring
+    binutils-aarch64-linux-gnu fonts-dejavu-core debian-archive-keyring device-tree-compiler
 phase_done tools $t
 
 # ---------------------------------------------------------------- package
@@ -107,6 +111,8 @@ install -m 0755 "$HERE/arm64-init.sh" "$dir/init"
 modules_for virtio_pci virtio_blk ext4 >"$dir/modules"
 unpack_modules "$dir" "$dir/modules"
 (cd "$dir" && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -6) >"$WORK/initrd"
+# The virt machine with a GPIO backlight (check backlight-under-unit).
+virt_dtb_with_backlight "$WORK/virt.dtb" 2
 phase_done kernel $t
 
 # ---------------------------------------------------------------- root file system
@@ -122,7 +128,7 @@ start_qemu() {
     io=(-serial "pipe:$d/serial" -monitor "pipe:$d/mon")
     [ -z "${SERIAL_LOG:-}" ] || io=(-serial "file:$SERIAL_LOG" -monitor none)
     nice -n 5 qemu-system-aarch64 -nodefaults -no-user-config -machine virt,accel=tcg -cpu cortex-a72 -smp 2 -m 1024 \
-        -kernel "$KERNEL" -initrd "$WORK/initrd" \
+        -dtb "$WORK/virt.dtb" -kernel "$KERNEL" -initrd "$WORK/initrd" \
         -append "console=ttyAMA0 panic=-1 loglevel=4${kargs:+ $kargs}" \
         -drive "file=$disk,if=none,id=disk,format=raw,cache=unsafe" -device virtio-blk-pci,drive=disk \
         -virtfs "local,path=$SHARE,mount_tag=share,security_model=none" \
@@ -227,6 +233,25 @@ grep -qx "NoNewPrivs:[[:space:]]*1" /proc/$pid/status
 grep -qx "CapEff:[[:space:]]*0000000004000000" /proc/$pid/status
 awk "\$5 == \"/\" {print \$5, \$6}" /proc/$pid/mountinfo
 awk "\$5 == \"/\" {print \$6}" /proc/$pid/mountinfo | tail -1 | grep -q "^ro,"'
+
+# A real backlight driver (gpio-backlight on the PL061), dimmed by paneld under the
+# unit: the package's udev rule gives its files to group video at coldplug, the
+# unit's ReadWritePaths=-/sys/devices and SupplementaryGroups let paneld write them.
+# The GPIO line's state is the kernel's (debugfs), not paneld's files.
+check backlight-under-unit "paneld under the unit cannot dim the GPIO backlight (the udev rule, ReadWritePaths, groups)" '
+b=/sys/class/backlight/backlight
+ls /sys/class/backlight
+stat -c "%n %G %a" $b/brightness $b/bl_power
+[ "$(stat -c %G $b/brightness)" = video ] && [ "$(stat -c %G $b/bl_power)" = video ]
+echo "screen 0" | socat - UNIX:/run/paneld.sock | tee /tmp/screen-0
+grep -qx "OK screen 0" /tmp/screen-0
+[ "$(cat $b/brightness)" = 0 ] && [ "$(cat $b/bl_power)" = 0 ]
+grep backlight /sys/kernel/debug/gpio | grep -q " out lo"
+echo "screen 100" | socat - UNIX:/run/paneld.sock | grep -x "OK screen 100"
+[ "$(cat $b/brightness)" = 1 ]
+grep backlight /sys/kernel/debug/gpio
+grep backlight /sys/kernel/debug/gpio | grep -q " out hi"
+echo "screen auto" | socat - UNIX:/run/paneld.sock'
 
 render v42 "$g=42"
 guest 'echo 42 | socat - UNIX:/run/paneld.sock'
