@@ -312,4 +312,42 @@ import Testing
         #expect(text.contains("PATH=/usr/local/sbin:") && !text.contains("NOTIFY_SOCKET") && !text.contains("HOME="))
         #expect(TapCommand(path: dir + "/missing").send("x", now: 0).hasPrefix("cannot start"))
     }
+
+    /// `"tap": "zoom"`: the gauge alone in the whole screen, as a layout of
+    /// it alone draws it; the next tap shows the page again.
+    @Test func aZoomTapShowsTheGaugeAloneUntilTheNextTap() throws {
+        #expect(try Self.layout("", tap: #""zoom""#).gauges[0].tap == .zoom)
+        #expect(throws: LayoutError.self) { try Self.layout("", tap: #""big""#) }
+        let json = #"{"grid": {"margin": 4}, "gauges": [{"name": "a", "tap": "zoom"}, {"name": "b"}]}"#
+        let l = try LayoutReader.parse(Array(json.utf8))
+        let zoomed = LayoutScene(layout: l, width: 96, height: 64, alone: 0, cachesStaticLayers: false)
+        #expect(
+            zoomed.gauge(atX: 80, y: 10) == 0 && zoomed.gauge(atX: 2, y: 10) == nil,
+            "the whole screen, inside the margin")
+        let alone = try LayoutReader.parse(Array(#"{"grid": {"margin": 4}, "gauges": [{"name": "a"}]}"#.utf8))
+        let (got, want) = (Image(width: 96, height: 64), Image(width: 96, height: 64))
+        zoomed.drawAll(got.surface, values: ["a": 40, "b": 70])
+        LayoutScene(layout: alone, width: 96, height: 64, cachesStaticLayers: false).drawAll(
+            want.surface, values: ["a": 40])
+        #expect(Self.bytes(got) == Self.bytes(want), "drawn as a layout of it alone")
+
+        let rig = try LoopRig(l)
+        try rig.turn()
+        let full = [IntRect(x: 0, y: 0, width: 64, height: 32)]
+        let frames = rig.output.presents.count
+        #expect(rig.daemon.tapped(x: 40, y: 16) == false, "b has no action")
+        #expect(rig.daemon.tapped(x: 10, y: 16) && rig.daemon.zoomed == 0)
+        try rig.turn()
+        #expect(rig.output.presents.count == frames + 1 && rig.output.presents.last == full)
+        _ = rig.daemon.apply(.set(gauge: "b", value: 70))
+        try rig.turn()
+        #expect(rig.output.presents.count == frames + 1, "b is not shown: nothing to draw")
+        #expect(rig.daemon.tapped(x: 60, y: 30) && rig.daemon.zoomed == nil, "any tap shows the page again")
+        try rig.turn()
+        #expect(rig.output.presents.count == frames + 2 && rig.output.presents.last == full)
+    }
+
+    static func bytes(_ img: Image) -> [UInt8] {
+        (0..<img.height).flatMap { y in Array(UnsafeRawBufferPointer(start: img.surface.row(y), count: img.width * 4)) }
+    }
 }

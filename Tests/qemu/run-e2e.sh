@@ -904,8 +904,9 @@ case_vt() {
 # runs (found through the kernel's uevent) and removes it at the end (ENODEV).
 # Protocol B as the Pi 7" display's ft5x06: a swipe left shows the next page, a
 # swipe right the one before, a tap on a gauge with "tap": { "line" } writes its line
-# to the layout's tapCommand (a shell script here), and a tap on the page
-# indicator's third dot shows the third page.
+# to the layout's tapCommand (a shell script here), a tap on a gauge with
+# "tap": "zoom" shows it alone (as a layout of it alone draws it) until the swipe
+# after it, and a tap on the page indicator's third dot shows the third page.
 # Single touch as an ads7846 (0..4095 axes) on a panel turned 180 degrees: a
 # finger moving left on the panel moves right on the picture, so the page before
 # (round to the last) is shown. With a touch screen attached and no input,
@@ -918,6 +919,8 @@ case_touch() {
         "$HOST_PANELD" render --config "$HERE/layouts/touch.json" --page $pg "${values[@]}" --output "$WORK/t-$pg.png" \
             || die "paneld render failed for touch page $pg"
     done
+    "$HOST_PANELD" render --config "$HERE/layouts/touch-zoom.json" "${values[@]:2:2}" --output "$WORK/t-zoom.png" \
+        || die "paneld render failed for touch-zoom"
     "$HOST_PANELD" render --config "$HERE/layouts/touch180.json" --page three "${values[@]}" --output "$WORK/t180-three.png" \
         || die "paneld render failed for touch180"
     guest_ok "printf '#!/bin/sh\\nwhile read l; do echo \"\$l\" >>/tmp/taps; done\\n' >/tmp/tap.sh; chmod +x /tmp/tap.sh; cat /tmp/tap.sh"
@@ -926,6 +929,8 @@ case_touch() {
     expect_screen first-page "$WORK/t-one.png"
     guest_ok "touch-inject --wait 800 600,240:150,240:200" 20
     expect_screen swipe-left "$WORK/t-two.png"
+    guest_ok "touch-inject --wait 800 400,240:401,240:60" 20
+    expect_screen zoom-tap "$WORK/t-zoom.png"
     guest_ok "cat /tmp/paneld.log; grep -q 'touch: /dev/input/event[0-9]* (paneld-e2e ft5x06)' /tmp/paneld.log && grep -q 'paneld-e2e ft5x06) is gone' /tmp/paneld.log"
     guest_ok "touch-inject --wait 800 150,240:600,240:200 400,240:402,241:60" 20
     expect_screen swipe-right-and-tap "$WORK/t-one.png"

@@ -1,7 +1,10 @@
 /// What a tap on a gauge does (the gauge key `"tap"`; off by default): an
-/// MQTT message published to the layout's broker, or a line written to the
-/// program the layout names in `"tapCommand"`.
+/// MQTT message published to the layout's broker, a line written to the
+/// program the layout names in `"tapCommand"`, or the gauge shown alone.
 package enum TapAction: Sendable, Equatable {
+    /// `"zoom"`: the gauge alone in the whole screen, until the next tap, a
+    /// swipe or a page change.
+    case zoom
     /// `{ "publish": TOPIC, "payload": TEXT }`.
     case publish(topic: String, payload: String)
     /// `{ "line": TEXT }`: the line, with its newline, to `tapCommand`'s standard input.
@@ -27,6 +30,13 @@ extension Checker {
     /// A gauge's `"tap"` at `path`.
     mutating func tap(_ v: JSONValue?, _ path: String) -> TapAction? {
         guard let v else { return nil }
+        if case .string(let s) = v.kind {
+            guard s == "zoom" else {
+                fail(v, path, "expected \"zoom\", { \"publish\": TOPIC, \"payload\": TEXT } or { \"line\": TEXT }")
+                return nil
+            }
+            return .zoom
+        }
         guard let m = members(v, path, known: LayoutKeys.tap) else { return nil }
         func text(_ key: String) -> String? {
             guard let t = m[key] else { return nil }
@@ -52,7 +62,7 @@ extension Checker {
             if m["payload"] != nil { fail(m["payload"], path + ".payload", "only with \"publish\"") }
             return text("line").map(TapAction.line)
         default:
-            fail(v, path, "expected { \"publish\": TOPIC, \"payload\": TEXT } or { \"line\": TEXT }")
+            fail(v, path, "expected \"zoom\", { \"publish\": TOPIC, \"payload\": TEXT } or { \"line\": TEXT }")
             return nil
         }
     }

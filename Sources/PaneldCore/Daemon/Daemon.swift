@@ -109,6 +109,9 @@ package final class Daemon: DaemonContext {
     private var tapCommand: TapCommand?
     /// The page the renderer draws.
     package private(set) var page: Int
+    /// The gauge the renderer draws alone after a tap on it (`"tap": "zoom"`);
+    /// nil: the page as laid out.
+    package private(set) var zoomed: Int?
     /// The texts of the clocks of the page shown, as of the last turn.
     private var clockTexts: [String: String] = [:]
     /// The widgets' texts the last presented frame showed (clocks of the page shown included).
@@ -342,6 +345,7 @@ package final class Daemon: DaemonContext {
         touch.reload(new.touch, now: monotonicMilliseconds())
         light.reload(new.light, now: monotonicMilliseconds())
         textNames = store.textNames
+        zoomed = nil
         renderer = Daemon.makeRenderer(new, for: output, page: page, settings: settings)
         pendingNames = []
         fullRedraw = true
@@ -352,11 +356,11 @@ package final class Daemon: DaemonContext {
 
     /// The renderer for `layout` on `output` (a new one whenever either changes:
     /// its cached pictures are for one layout at one size and format).
-    private static func makeRenderer(_ layout: Layout, for output: FrameOutput, page: Int, settings: Settings)
-        -> LayoutScene
-    {
+    private static func makeRenderer(
+        _ layout: Layout, for output: FrameOutput, page: Int, zoomed: Int? = nil, settings: Settings
+    ) -> LayoutScene {
         LayoutScene(
-            layout: layout, width: output.width, height: output.height, page: page,
+            layout: layout, width: output.width, height: output.height, page: page, alone: zoomed,
             cachesStaticLayers: settings.cachesStaticLayers)
     }
 
@@ -394,7 +398,7 @@ package final class Daemon: DaemonContext {
         for issue in layout.placement(screen: (new.width, new.height)).issues {
             Log.error("the layout does not fit the new \(new.width)x\(new.height) display: \(issue)")
         }
-        renderer = Daemon.makeRenderer(layout, for: new, page: page, settings: settings)
+        renderer = Daemon.makeRenderer(layout, for: new, page: page, zoomed: zoomed, settings: settings)
         shownValues = [:]
         fullRedraw = true
         settings.minFrameInterval = 0
@@ -433,7 +437,7 @@ package final class Daemon: DaemonContext {
         slot.replace(with: fallback)
         if screenOff { fallback.setBlanked(true) }
         lateDisplay.late = late
-        renderer = Daemon.makeRenderer(layout, for: fallback, page: page, settings: settings)
+        renderer = Daemon.makeRenderer(layout, for: fallback, page: page, zoomed: zoomed, settings: settings)
         shownValues = [:]
         fullRedraw = true
     }
@@ -536,8 +540,19 @@ package final class Daemon: DaemonContext {
 
     package func showPage(_ index: Int) {
         page = index
+        zoomed = nil
         renderer = Daemon.makeRenderer(layout, for: output, page: index, settings: settings)
         fullRedraw = true
+    }
+
+    /// Shows gauge `index` alone in the whole screen (its `"tap": "zoom"`), or
+    /// the page again (nil).
+    private func zoom(_ index: Int?) {
+        zoomed = index
+        renderer = Daemon.makeRenderer(layout, for: output, page: page, zoomed: index, settings: settings)
+        fullRedraw = true
+        Log.info(
+            index.map { "touch: \(layout.gauges[$0].name) alone" } ?? "touch: page \(layout.pages[page].name) again")
     }
 
     package func turnPage(by offset: Int) {
@@ -563,6 +578,10 @@ package final class Daemon: DaemonContext {
     }
 
     package func tapped(x: Double, y: Double) -> Bool {
+        if zoomed != nil {
+            zoom(nil)
+            return true
+        }
         if let p = renderer.indicatedPage(atX: x, y: y) {
             if p != page {
                 pages.choose(p, now: monotonicMilliseconds())
@@ -574,6 +593,9 @@ package final class Daemon: DaemonContext {
         guard let i = renderer.gauge(atX: x, y: y), let action = layout.gauges[i].tap else { return false }
         let outcome: String
         switch action {
+        case .zoom:
+            zoom(i)
+            return true
         case .publish(let topic, let payload):
             outcome = mqtt?.publish(topic: topic, payload: payload) ?? "no MQTT broker; nothing published"
         case .line(let text):

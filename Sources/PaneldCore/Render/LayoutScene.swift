@@ -29,8 +29,11 @@ package final class LayoutScene {
     /// one size that the group's shared value size may fall to.
     static let sharedValueFloor = 0.5
 
+    /// - Parameter alone: a gauge of the page shown by itself in the whole
+    ///   screen (inside the grid's margin), without the page indicator (a
+    ///   `"tap": "zoom"`); nil: the page as laid out.
     package init(
-        layout: Layout, width: Int, height: Int, page: Int = 0, cachesStaticLayers: Bool = true,
+        layout: Layout, width: Int, height: Int, page: Int = 0, alone: Int? = nil, cachesStaticLayers: Bool = true,
         fonts: FontCache = .shared
     ) {
         self.page = page
@@ -42,6 +45,11 @@ package final class LayoutScene {
         let none = IntRect(x: 0, y: 0, width: 0, height: 0)
         var frames = layout.gauges.indices.map { i in
             layout.gauges[i].page == page && i < placed.count ? placed[i].intersection(screen) : none
+        }
+        if let a = alone, frames.indices.contains(a), !frames[a].isEmpty {
+            let m = min(layout.grid?.margin ?? 0, (min(width, height) - 1) / 2)
+            let whole = IntRect(x: m, y: m, width: width - 2 * m, height: height - 2 * m)
+            frames = frames.indices.map { $0 == a ? whole : none }
         }
         // A gauge with a sparkline is drawn above it, in its frame less the sparkline's strip.
         var sparklines: [(index: Int, frame: IntRect)] = []
@@ -84,7 +92,7 @@ package final class LayoutScene {
                     Self.sparklineName(g.name), widget: SceneChart(g.sparkline!.chart, fonts: fonts), in: f,
                     environment: g.gauge.environment))
         }
-        indicator = layout.pageIndicatorStrip(screen: (width, height))
+        indicator = alone == nil ? layout.pageIndicatorStrip(screen: (width, height)) : nil
         if let strip = indicator {
             let dots = PageIndicator(count: layout.pages.count, current: page, color: shown.foreground)
             items.append(SceneItem(PageIndicator.name, widget: dots, in: strip))
