@@ -287,8 +287,7 @@ package final class Daemon: DaemonContext {
         guard let index = layout.pageNames.firstIndex(of: name) else {
             return "ERR \(LineError.unknownPage(name, known: layout.pageNames))\n"
         }
-        pages.choose(index, now: monotonicMilliseconds())
-        if index != page { showPage(index) }
+        choosePage(index)
         return "OK page \(name)\n"
     }
 
@@ -545,6 +544,13 @@ package final class Daemon: DaemonContext {
         fullRedraw = true
     }
 
+    /// Shows page `index` (when it is not shown) and lets the rotation go on
+    /// from it: `page NAME`, a swipe, a tap on the page indicator.
+    private func choosePage(_ index: Int) {
+        pages.choose(index, now: monotonicMilliseconds())
+        if index != page { showPage(index) }
+    }
+
     /// Shows gauge `index` alone in the whole screen (its `"tap": "zoom"`), or
     /// the page again (nil).
     private func zoom(_ index: Int?) {
@@ -559,8 +565,7 @@ package final class Daemon: DaemonContext {
         let count = layout.pages.count
         guard count > 1 else { return }
         let index = ((page + offset) % count + count) % count
-        pages.choose(index, now: monotonicMilliseconds())
-        showPage(index)
+        choosePage(index)
         Log.info("touch: page \(layout.pages[index].name)")
     }
 
@@ -584,8 +589,7 @@ package final class Daemon: DaemonContext {
         }
         if let p = renderer.indicatedPage(atX: x, y: y) {
             if p != page {
-                pages.choose(p, now: monotonicMilliseconds())
-                showPage(p)
+                choosePage(p)
                 Log.info("touch: page \(layout.pages[p].name) from the page indicator")
             }
             return true

@@ -202,17 +202,18 @@ package final class LayoutScene {
     /// logical point (`x`, `y`) on this page, the one drawn last where frames
     /// overlap; nil where there is none.
     package func gauge(atX x: Double, y: Double) -> Int? {
-        frames.indices.last { i in
-            let f = frames[i]
-            return !f.isEmpty && x >= Double(f.minX) && x < Double(f.maxX) && y >= Double(f.minY) && y < Double(f.maxY)
-        }
+        frames.indices.last { Self.covers(frames[$0], x, y) }
+    }
+
+    /// Whether the logical point (`x`, `y`) is in `f`'s pixels (its right and bottom edges out).
+    private static func covers(_ f: IntRect, _ x: Double, _ y: Double) -> Bool {
+        !f.isEmpty && x >= Double(f.minX) && x < Double(f.maxX) && y >= Double(f.minY) && y < Double(f.maxY)
     }
 
     /// The page whose dot on the page indicator is nearest the logical point
     /// (`x`, `y`), when the point is in the indicator's strip.
     package func indicatedPage(atX x: Double, y: Double) -> Int? {
-        guard let f = indicator, y >= Double(f.minY), y < Double(f.maxY), x >= Double(f.minX), x < Double(f.maxX)
-        else { return nil }
+        guard let f = indicator, Self.covers(f, x, y) else { return nil }
         return PageIndicator.page(atX: x, count: layout.pages.count, in: f)
     }
 
