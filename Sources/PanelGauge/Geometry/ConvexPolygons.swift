@@ -18,25 +18,17 @@ extension Path {
         var starts: [Int] = []
         var start = -1
         var hasArc = false
-        func finish() -> Bool {
-            guard start >= 0 else { return true }
-            defer { start = -1 }
-            if points.count - start > 1 && Self.same(points[start], points[points.count - 1]) { points.removeLast() }
-            guard starts.count < Self.pairLimit, Self.isConvex(points[start...]) else { return false }
-            starts.append(start)
-            return true
-        }
         for e in elements {
             switch e {
             case .move(let p):
-                guard finish(), p.x.isFinite, p.y.isFinite else { return false }
+                guard Self.finish(&points, &starts, &start), p.x.isFinite, p.y.isFinite else { return false }
                 start = points.count
                 points.append(p)
             case .line(let p):
                 guard start >= 0, p.x.isFinite, p.y.isFinite else { return false }
                 if !Self.same(p, points[points.count - 1]) { points.append(p) }
             case .close:
-                guard finish() else { return false }
+                guard Self.finish(&points, &starts, &start) else { return false }
             case .arc(let c, let r, let a0, let sweep):
                 // The arc's start (a move there when no contour is open, a line
                 // otherwise, as the flattener takes it) and its points every step.
@@ -60,15 +52,28 @@ extension Path {
             case .quad, .cubic: return false
             }
         }
-        guard finish(), !starts.isEmpty, !hasArc || starts.count == 1 else { return false }
+        guard Self.finish(&points, &starts, &start), !starts.isEmpty, !hasArc || starts.count == 1 else {
+            return false
+        }
         func contour(_ k: Int) -> ArraySlice<Point> {
             points[starts[k]..<(k + 1 < starts.count ? starts[k + 1] : points.count)]
         }
         var boxes: [(minX: Double, minY: Double, maxX: Double, maxY: Double)] = []
         boxes.reserveCapacity(starts.count)
         for k in starts.indices { boxes.append(Self.box(contour(k))) }
-        // Pairs whose boxes meet, found along x (boxes sorted by their left side).
-        let order = starts.indices.sorted { boxes[$0].minX < boxes[$1].minX }
+        // Pairs whose boxes meet, found along x (boxes sorted by their left
+        // side; an insertion sort: contours come in a shape's order, often
+        // nearly sorted, and `sorted(by:)`'s closure cost more than the sort).
+        var order = Array(starts.indices)
+        for m in order.indices.dropFirst() {
+            let i = order[m], key = boxes[i].minX
+            var k = m
+            while k > 0 && boxes[order[k - 1]].minX > key {
+                order[k] = order[k - 1]
+                k -= 1
+            }
+            order[k] = i
+        }
         for (m, i) in order.enumerated() {
             let a = boxes[i]
             for j in order[(m + 1)...] {
@@ -78,6 +83,20 @@ extension Path {
                 if !Self.separated(contour(i), contour(j)) { return false }
             }
         }
+        return true
+    }
+
+    /// Closes the open contour, which starts at `start` in `points` (none
+    /// when -1): its last corner dropped when it is its first, and its start
+    /// kept in `starts` when it is convex. False when it is not (or when there
+    /// are `pairLimit` contours already). (A function of its own: as a local
+    /// function capturing the three, each call paid for boxing and access checks.)
+    private static func finish(_ points: inout [Point], _ starts: inout [Int], _ start: inout Int) -> Bool {
+        guard start >= 0 else { return true }
+        defer { start = -1 }
+        if points.count - start > 1 && same(points[start], points[points.count - 1]) { points.removeLast() }
+        guard starts.count < pairLimit, isConvex(points[start...]) else { return false }
+        starts.append(start)
         return true
     }
 
@@ -98,35 +117,47 @@ extension Path {
     /// edges' direction goes round monotonically: once round, each of its two
     /// components changes sign twice (a pentagram's, four times).
     static func isConvex(_ p: ArraySlice<Point>) -> Bool {
-        let n = p.count, o = p.startIndex
+        let n = p.count
         guard n >= 3 else { return false }
-        var sign = 0.0, area = 0.0
-        var xChanges = 0, yChanges = 0
-        var lastDX = 0.0, lastDY = 0.0
-        // The last non-zero components, to count changes across the wrap too.
-        for i in 0..<n {
-            let a = p[o + i], b = p[o + (i + 1) % n]
-            if b.x != a.x { lastDX = b.x - a.x }
-            if b.y != a.y { lastDY = b.y - a.y }
+        // (One pass over the edges, each taken once as u and once as the
+        // previous edge, without a division for the wrap: a tick mark's
+        // four corners took about 530 instructions with three corners a turn.)
+        return p.withUnsafeBufferPointer { q in
+            // The last non-zero components before the first edge (round the wrap).
+            var lastDX = 0.0, lastDY = 0.0
+            var j = n
+            while j > 0 && (lastDX == 0 || lastDY == 0) {
+                j -= 1
+                let a = q[j], b = q[j + 1 == n ? 0 : j + 1]
+                if lastDX == 0 && b.x != a.x { lastDX = b.x - a.x }
+                if lastDY == 0 && b.y != a.y { lastDY = b.y - a.y }
+            }
+            var sign = 0.0, area = 0.0
+            var xChanges = 0, yChanges = 0
+            let first = q[0], lastCorner = q[n - 1]
+            var px = first.x - lastCorner.x, py = first.y - lastCorner.y
+            for i in 0..<n {
+                let a = q[i], b = i + 1 == n ? first : q[i + 1]
+                let ux = b.x - a.x, uy = b.y - a.y
+                // The turn from the previous edge to this one.
+                let cross = px * uy - py * ux
+                if cross != 0 {
+                    if sign == 0 { sign = cross > 0 ? 1 : -1 } else if (cross > 0 ? 1 : -1) != sign { return false }
+                }
+                if ux != 0 {
+                    if (ux > 0) != (lastDX > 0) { xChanges += 1 }
+                    lastDX = ux
+                }
+                if uy != 0 {
+                    if (uy > 0) != (lastDY > 0) { yChanges += 1 }
+                    lastDY = uy
+                }
+                area += a.x * b.y - b.x * a.y
+                px = ux
+                py = uy
+            }
+            return sign != 0 && xChanges <= 2 && yChanges <= 2 && abs(area) > 1e-12
         }
-        for i in 0..<n {
-            let a = p[o + i], b = p[o + (i + 1) % n], c = p[o + (i + 2) % n]
-            let ux = b.x - a.x, uy = b.y - a.y, vx = c.x - b.x, vy = c.y - b.y
-            let cross = ux * vy - uy * vx
-            if cross != 0 {
-                if sign == 0 { sign = cross > 0 ? 1 : -1 } else if (cross > 0 ? 1 : -1) != sign { return false }
-            }
-            if ux != 0 {
-                if (ux > 0) != (lastDX > 0) { xChanges += 1 }
-                lastDX = ux
-            }
-            if uy != 0 {
-                if (uy > 0) != (lastDY > 0) { yChanges += 1 }
-                lastDY = uy
-            }
-            area += a.x * b.y - b.x * a.y
-        }
-        return sign != 0 && xChanges <= 2 && yChanges <= 2 && abs(area) > 1e-12
     }
 
     private static func box(_ p: ArraySlice<Point>) -> (minX: Double, minY: Double, maxX: Double, maxY: Double) {
