@@ -63,7 +63,7 @@ extension Path {
         for k in starts.indices { boxes.append(Self.box(contour(k))) }
         // Pairs whose boxes meet, found along x (boxes sorted by their left
         // side; an insertion sort: contours come in a shape's order, often
-        // nearly sorted, and `sorted(by:)`'s closure cost more than the sort).
+        // nearly sorted, and `sorted(by:)` with a closure costs more than the sort).
         var order = Array(starts.indices)
         for m in order.indices.dropFirst() {
             let i = order[m], key = boxes[i].minX
@@ -89,8 +89,8 @@ extension Path {
     /// Closes the open contour, which starts at `start` in `points` (none
     /// when -1): its last corner dropped when it is its first, and its start
     /// kept in `starts` when it is convex. False when it is not (or when there
-    /// are `pairLimit` contours already). (A function of its own: as a local
-    /// function capturing the three, each call paid for boxing and access checks.)
+    /// are `pairLimit` contours already). (A function of its own: a local
+    /// function capturing the three would box them and check every access.)
     private static func finish(_ points: inout [Point], _ starts: inout [Int], _ start: inout Int) -> Bool {
         guard start >= 0 else { return true }
         defer { start = -1 }
@@ -119,9 +119,9 @@ extension Path {
     static func isConvex(_ p: ArraySlice<Point>) -> Bool {
         let n = p.count
         guard n >= 3 else { return false }
-        // (One pass over the edges, each taken once as u and once as the
-        // previous edge, without a division for the wrap: a tick mark's
-        // four corners took about 530 instructions with three corners a turn.)
+        // One pass over the edges, each the second edge of one turn and the
+        // first of the next, with no division for the wrap (about 70
+        // instructions a corner of a tick mark).
         return p.withUnsafeBufferPointer { q in
             // The last non-zero components before the first edge (round the wrap).
             var lastDX = 0.0, lastDY = 0.0
