@@ -21,7 +21,8 @@
 #        bash Tests/aarch64/callgrind.sh --host [BENCH]   the same count on this x86_64 machine
 #   (host valgrind; default .build/release/panelgauge-bench), for the table beside it.
 # Environment: SIZES (default "320x240 800x480 1920x1080"), VARIANTS (scene A's; default
-#   "simple gradient"), SCENES (default "a b"), PEERS_DIR (default none: PanelGauge alone).
+#   "simple gradient"), SCENES (default "a b"; any scene panelgauge-bench --scene takes,
+#   e.g. strokes, the others in simple alone), PEERS_DIR (default none: PanelGauge alone).
 # Output: one JSON line a count, as run-peers.sh writes them, with "arch" and "scene".
 set -Eeuo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -36,9 +37,10 @@ SIZES=${SIZES:-"320x240 800x480 1920x1080"}
 VARIANTS=${VARIANTS:-"simple gradient"}
 SCENES=${SCENES:-"a b"}
 PEERS_DIR=${PEERS_DIR:-}
-# scene_args SCENE: the options that pick it; scene_variants SCENE: its variants.
-scene_args() { [ "$1" = b ] && echo "--scene b" || true; }
-scene_variants() { [ "$1" = b ] && echo simple || echo "$VARIANTS"; }
+# scene_args SCENE: the options that pick it (none for scene A, the default);
+# scene_variants SCENE: its variants (scene A's two, simple for the others).
+scene_args() { [ "$1" = a ] || echo "--scene $1"; }
+scene_variants() { [ "$1" = a ] && echo "$VARIANTS" || echo simple; }
 if [ "$HOST" = 1 ]; then
     BENCH=${1:-$ROOT/.build/release/panelgauge-bench}
     mkdir -p "$B"
@@ -139,7 +141,7 @@ cat >"$R/init" <<INIT
 mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev; mount -t tmpfs tmp /tmp
 export PATH=/usr/bin:/bin CGCTL_LIB=/lib/libcgctl.so
 for n in ${names[*]}; do for scene in $SCENES; do for size in $SIZES; do
-    if [ \$scene = b ]; then opt="--scene b"; vars=simple; else opt=; vars="$VARIANTS"; fi
+    if [ \$scene = a ]; then opt=; vars="$VARIANTS"; else opt="--scene \$scene"; vars=simple; fi
     for var in \$vars; do
     ir=\$(valgrind --tool=callgrind --collect-atstart=no --instr-atstart=no --callgrind-out-file=/dev/null \\
         /bench/\$n \$opt --size \$size --variant \$var --frames 20 --stride 5 --warmup 2 --callgrind 2>&1 | tee /tmp/vg.log | sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
