@@ -63,6 +63,71 @@ struct ConvexPolygonTests {
         #expect(!Path().isDisjointConvex)
     }
 
+    /// Random sets of two to seven convex polygons (triangles and
+    /// quadrilaterals, either way round, most boxes meeting): the answer is
+    /// the one a plain test of every pair along both polygons' edge normals
+    /// gives; and a polygon beside its mirror image across one of its edges,
+    /// or through one of its corners (touching, not overlapping), is not
+    /// disjoint.
+    @Test func disjointnessIsThePairwiseSeparatingAxisTest() {
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func random() -> Double {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(seed >> 11) / Double(UInt64(1) << 53)
+        }
+        var disjoint = 0, overlapping = 0
+        for _ in 0..<400 {
+            var polygons: [[Point]] = []
+            for _ in 0..<(2 + Int(random() * 6)) {
+                let cx = 20 + random() * 60, cy = 20 + random() * 60, r = 3 + random() * 12
+                let sides = random() < 0.5 ? 3 : 4, a0 = random() * 2 * Double.pi, squash = 0.2 + random() * 0.8
+                // Corners a quarter turn apart at most, give or take 0.25 radians: convex.
+                var corners = (0..<sides).map { k -> Point in
+                    let a = a0 + Double(k) * 2 * Double.pi / Double(sides) + (random() - 0.5) * 0.5
+                    return Point(x: cx + r * cos(a), y: cy + r * squash * sin(a))
+                }
+                if random() < 0.5 { corners.reverse() }
+                polygons.append(corners)
+            }
+            var expected = true
+            for i in polygons.indices {
+                for j in polygons.indices where j > i && !Self.apart(polygons[i], polygons[j]) { expected = false }
+            }
+            let path = Self.joined(polygons.map { Path.polygon($0) })
+            #expect(path.isDisjointConvex == expected, "\(polygons)")
+            if expected { disjoint += 1 } else { overlapping += 1 }
+        }
+        // Both answers came up often.
+        #expect(disjoint > 50 && overlapping > 50, "\(disjoint) disjoint, \(overlapping) not")
+        let p = [Point(x: 10, y: 10), Point(x: 30, y: 12), Point(x: 22, y: 30)]
+        let acrossEdge = p.map { q in
+            // The mirror image across the line through p[0] and p[1].
+            let dx = p[1].x - p[0].x, dy = p[1].y - p[0].y
+            let t = ((q.x - p[0].x) * dx + (q.y - p[0].y) * dy) / (dx * dx + dy * dy)
+            return Point(x: 2 * (p[0].x + t * dx) - q.x, y: 2 * (p[0].y + t * dy) - q.y)
+        }
+        let throughCorner = p.map { Point(x: 2 * p[2].x - $0.x, y: 2 * p[2].y - $0.y) }
+        #expect(Path.polygon(acrossEdge).isDisjointConvex)
+        #expect(!Self.joined([Path.polygon(p), Path.polygon(acrossEdge)]).isDisjointConvex)
+        #expect(!Self.joined([Path.polygon(p), Path.polygon(throughCorner)]).isDisjointConvex)
+        let apartByOne = throughCorner.map { Point(x: $0.x, y: $0.y + 1) }  // y from 31 on; p's to 30
+        #expect(Self.joined([Path.polygon(p), Path.polygon(apartByOne)]).isDisjointConvex)
+    }
+
+    /// Whether some edge of either polygon has a normal along which the two
+    /// polygons' projections do not meet: every corner of both projected.
+    static func apart(_ p: [Point], _ q: [Point]) -> Bool {
+        for (a, b) in [(p, q), (q, p)] {
+            for i in a.indices {
+                let e0 = a[i], e1 = a[(i + 1) % a.count]
+                let nx = e1.y - e0.y, ny = e0.x - e1.x
+                let pa = a.map { $0.x * nx + $0.y * ny }, pb = b.map { $0.x * nx + $0.y * ny }
+                if pa.max()! < pb.min()! || pb.max()! < pa.min()! { return true }
+            }
+        }
+        return false
+    }
+
     /// Thin rotated rectangles (ticks) and a tapered needle: the banded path's
     /// pixels are the general path's, within one level, under either rule.
     @Test func bandedPixelsAreTheGeneralPathsPixels() {

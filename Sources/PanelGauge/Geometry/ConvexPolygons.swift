@@ -11,93 +11,140 @@ extension Path {
     /// (separating axes), so the answer is exact for up to `pairLimit`
     /// contours; beyond that it is false.
     var isDisjointConvex: Bool {
-        // Every contour's corners in one array: contour k is
-        // points[starts[k] ..< (starts[k + 1] or the end)].
-        var points: [Point] = []
-        points.reserveCapacity(elements.count)
-        var starts: [Int] = []
-        var start = -1
-        var hasArc = false
-        for e in elements {
-            switch e {
-            case .move(let p):
-                guard Self.finish(&points, &starts, &start), p.x.isFinite, p.y.isFinite else { return false }
-                start = points.count
-                points.append(p)
-            case .line(let p):
-                guard start >= 0, p.x.isFinite, p.y.isFinite else { return false }
-                if !Self.same(p, points[points.count - 1]) { points.append(p) }
-            case .close:
-                guard Self.finish(&points, &starts, &start) else { return false }
-            case .arc(let c, let r, let a0, let sweep):
-                // The arc's start (a move there when no contour is open, a line
-                // otherwise, as the flattener takes it) and its points every step.
-                let sw = sweep.radians
-                guard r > 0, r.isFinite, c.x.isFinite, c.y.isFinite, a0.radians.isFinite, sw.isFinite,
-                    abs(sw) <= 2 * Double.pi
-                else { return false }
-                hasArc = true
-                let n = max(1, Int((abs(sw) / Self.arcSampleStep).rounded(.up)))
-                let step: Double = sw / Double(n)
-                for i in 0...n {
-                    let angle: Double = a0.radians + step * Double(i)
-                    let p = c.onCircle(radius: r, angle: Angle(radians: angle))
-                    if start < 0 {
-                        start = points.count
-                        points.append(p)
-                    } else if !Self.same(p, points[points.count - 1]) {
-                        points.append(p)
-                    }
+        elements.withUnsafeBufferPointer { elements in
+            // Room for every corner: one a move or line, at most `arcPointLimit` an arc.
+            var capacity = 0
+            for e in elements {
+                switch e {
+                case .move, .line: capacity += 1
+                case .arc: capacity += Self.arcPointLimit
+                case .close: break
+                case .quad, .cubic: return false
                 }
-            case .quad, .cubic: return false
+            }
+            guard capacity > 0 else { return false }
+            return withUnsafeTemporaryAllocation(of: Point.self, capacity: capacity) { points in
+                withUnsafeTemporaryAllocation(of: ConvexContour.self, capacity: min(capacity, Self.pairLimit)) {
+                    contours in
+                    var scan = ContourScan(points: points, contours: contours)
+                    return scan.disjointConvex(elements)
+                }
             }
         }
-        guard Self.finish(&points, &starts, &start), !starts.isEmpty, !hasArc || starts.count == 1 else {
-            return false
-        }
-        func contour(_ k: Int) -> ArraySlice<Point> {
-            points[starts[k]..<(k + 1 < starts.count ? starts[k + 1] : points.count)]
-        }
-        var boxes: [(minX: Double, minY: Double, maxX: Double, maxY: Double)] = []
-        boxes.reserveCapacity(starts.count)
-        for k in starts.indices { boxes.append(Self.box(contour(k))) }
-        // Pairs whose boxes meet, found along x (boxes sorted by their left
-        // side; an insertion sort: contours come in a shape's order, often
-        // nearly sorted, and `sorted(by:)` with a closure costs more than the sort).
-        var order = Array(starts.indices)
-        for m in order.indices.dropFirst() {
-            let i = order[m], key = boxes[i].minX
-            var k = m
-            while k > 0 && boxes[order[k - 1]].minX > key {
-                order[k] = order[k - 1]
-                k -= 1
-            }
-            order[k] = i
-        }
-        for (m, i) in order.enumerated() {
-            let a = boxes[i]
-            for j in order[(m + 1)...] {
-                let b = boxes[j]
-                if b.minX > a.maxX { break }
-                if a.maxY < b.minY || b.maxY < a.minY { continue }
-                if !Self.separated(contour(i), contour(j)) { return false }
-            }
-        }
-        return true
     }
 
-    /// Closes the open contour, which starts at `start` in `points` (none
-    /// when -1): its last corner dropped when it is its first, and its start
-    /// kept in `starts` when it is convex. False when it is not (or when there
-    /// are `pairLimit` contours already). (A function of its own: a local
-    /// function capturing the three would box them and check every access.)
-    private static func finish(_ points: inout [Point], _ starts: inout [Int], _ start: inout Int) -> Bool {
-        guard start >= 0 else { return true }
-        defer { start = -1 }
-        if points.count - start > 1 && same(points[start], points[points.count - 1]) { points.removeLast() }
-        guard starts.count < pairLimit, isConvex(points[start...]) else { return false }
-        starts.append(start)
-        return true
+    /// A closed convex contour: its corners `points[start ..< end]`, its box,
+    /// and `turn`, +1 or -1, the sign of its area (which way it goes round).
+    struct ConvexContour {
+        var start: Int
+        var end: Int
+        var minX: Double
+        var minY: Double
+        var maxX: Double
+        var maxY: Double
+        var turn: Double
+    }
+
+    /// `isDisjointConvex`'s pass over a path, in scratch memory that holds
+    /// every corner (`points`) and `pairLimit` contours (`contours`).
+    private struct ContourScan {
+        let points: UnsafeMutableBufferPointer<Point>
+        let contours: UnsafeMutableBufferPointer<ConvexContour>
+        /// Corners so far; contours so far; where the open contour starts (-1: none).
+        var count = 0
+        var contourCount = 0
+        var start = -1
+
+        init(points: UnsafeMutableBufferPointer<Point>, contours: UnsafeMutableBufferPointer<ConvexContour>) {
+            self.points = points
+            self.contours = contours
+        }
+
+        /// A corner of the open contour (the first of a new one when none is
+        /// open), unless it is the last one again.
+        mutating func add(_ p: Point) {
+            if start < 0 {
+                start = count
+            } else if Path.same(p, points[count - 1]) {
+                return
+            }
+            points[count] = p
+            count += 1
+        }
+
+        /// Closes the open contour (its last corner dropped when it is its
+        /// first): false when it is not convex, or when there are `pairLimit`
+        /// contours already.
+        mutating func finish() -> Bool {
+            guard start >= 0 else { return true }
+            defer { start = -1 }
+            if count - start > 1 && Path.same(points[start], points[count - 1]) { count -= 1 }
+            guard contourCount < contours.count,
+                let c = Path.convexContour(UnsafeBufferPointer(rebasing: points[start..<count]), start: start)
+            else { return false }
+            contours[contourCount] = c
+            contourCount += 1
+            return true
+        }
+
+        mutating func disjointConvex(_ elements: UnsafeBufferPointer<Element>) -> Bool {
+            var hasArc = false
+            for e in elements {
+                switch e {
+                case .move(let p):
+                    guard finish(), p.x.isFinite, p.y.isFinite else { return false }
+                    add(p)
+                case .line(let p):
+                    guard start >= 0, p.x.isFinite, p.y.isFinite else { return false }
+                    add(p)
+                case .close:
+                    guard finish() else { return false }
+                case .arc(let c, let r, let a0, let sweep):
+                    // The arc's start (a move there when no contour is open, a
+                    // line otherwise, as the flattener takes it) and its points
+                    // every step.
+                    let sw = sweep.radians
+                    guard r > 0, r.isFinite, c.x.isFinite, c.y.isFinite, a0.radians.isFinite, sw.isFinite,
+                        abs(sw) <= 2 * Double.pi
+                    else { return false }
+                    hasArc = true
+                    let n = max(1, Int((abs(sw) / Path.arcSampleStep).rounded(.up)))
+                    guard n < Path.arcPointLimit else { return false }
+                    let step: Double = sw / Double(n)
+                    for i in 0...n {
+                        let angle: Double = a0.radians + step * Double(i)
+                        add(c.onCircle(radius: r, angle: Angle(radians: angle)))
+                    }
+                case .quad, .cubic: return false
+                }
+            }
+            guard finish(), contourCount > 0, !hasArc || contourCount == 1 else { return false }
+            // Pairs whose boxes meet, found along x: the contours sorted by
+            // their boxes' left sides (an insertion sort: contours come in a
+            // shape's order, often nearly sorted).
+            for m in 1..<contourCount {
+                let c = contours[m]
+                var k = m
+                while k > 0 && contours[k - 1].minX > c.minX {
+                    contours[k] = contours[k - 1]
+                    k -= 1
+                }
+                contours[k] = c
+            }
+            let corners = UnsafeBufferPointer(points)
+            for i in 0..<contourCount {
+                let a = contours[i]
+                var j = i + 1
+                while j < contourCount {
+                    let b = contours[j]
+                    if b.minX > a.maxX { break }
+                    j += 1
+                    if a.maxY < b.minY || b.maxY < a.minY { continue }
+                    if !Path.separated(a, b, corners) { return false }
+                }
+            }
+            return true
+        }
     }
 
     /// Whether two corners are one: within a billionth of a pixel (an arc's
@@ -112,89 +159,87 @@ extension Path {
     /// checks (radians): a tenth of a half turn.
     static let arcSampleStep = Double.pi / 10
 
-    /// A polygon whose turns all go one way and add up to one full turn
-    /// (collinear corners allowed), with a non-zero area. Turning one way, the
-    /// edges' direction goes round monotonically: once round, each of its two
-    /// components changes sign twice (a pentagram's, four times).
-    static func isConvex(_ p: ArraySlice<Point>) -> Bool {
-        let n = p.count
-        guard n >= 3 else { return false }
+    /// The most corners `isDisjointConvex` takes from one arc: the points
+    /// `arcSampleStep` apart over a full turn, both ends included, and one
+    /// more for the rounding of their count.
+    static let arcPointLimit = 22
+
+    /// The contour with corners `q` (which start at `start` in their path's
+    /// corners) when it is a convex polygon: its turns all go one way and add
+    /// up to one full turn (collinear corners allowed), and its area is not
+    /// zero. Turning one way, the edges' direction goes round monotonically:
+    /// once round, each of its two components changes sign twice (a
+    /// pentagram's, four times).
+    static func convexContour(_ q: UnsafeBufferPointer<Point>, start: Int) -> ConvexContour? {
+        let n = q.count
+        guard n >= 3 else { return nil }
         // One pass over the edges, each the second edge of one turn and the
-        // first of the next, with no division for the wrap (about 70
-        // instructions a corner of a tick mark).
-        return p.withUnsafeBufferPointer { q in
-            // The last non-zero components before the first edge (round the wrap).
-            var lastDX = 0.0, lastDY = 0.0
-            var j = n
-            while j > 0 && (lastDX == 0 || lastDY == 0) {
-                j -= 1
-                let a = q[j], b = q[j + 1 == n ? 0 : j + 1]
-                if lastDX == 0 && b.x != a.x { lastDX = b.x - a.x }
-                if lastDY == 0 && b.y != a.y { lastDY = b.y - a.y }
-            }
-            var sign = 0.0, area = 0.0
-            var xChanges = 0, yChanges = 0
-            let first = q[0], lastCorner = q[n - 1]
-            var px = first.x - lastCorner.x, py = first.y - lastCorner.y
-            for i in 0..<n {
-                let a = q[i], b = i + 1 == n ? first : q[i + 1]
-                let ux = b.x - a.x, uy = b.y - a.y
-                // The turn from the previous edge to this one.
-                let cross = px * uy - py * ux
-                if cross != 0 {
-                    if sign == 0 { sign = cross > 0 ? 1 : -1 } else if (cross > 0 ? 1 : -1) != sign { return false }
-                }
-                if ux != 0 {
-                    if (ux > 0) != (lastDX > 0) { xChanges += 1 }
-                    lastDX = ux
-                }
-                if uy != 0 {
-                    if (uy > 0) != (lastDY > 0) { yChanges += 1 }
-                    lastDY = uy
-                }
-                area += a.x * b.y - b.x * a.y
-                px = ux
-                py = uy
-            }
-            return sign != 0 && xChanges <= 2 && yChanges <= 2 && abs(area) > 1e-12
+        // first of the next, with no division for the wrap.
+        // The last non-zero components before the first edge (round the wrap).
+        var lastDX = 0.0, lastDY = 0.0
+        var j = n
+        while j > 0 && (lastDX == 0 || lastDY == 0) {
+            j -= 1
+            let a = q[j], b = q[j + 1 == n ? 0 : j + 1]
+            if lastDX == 0 && b.x != a.x { lastDX = b.x - a.x }
+            if lastDY == 0 && b.y != a.y { lastDY = b.y - a.y }
         }
-    }
-
-    private static func box(_ p: ArraySlice<Point>) -> (minX: Double, minY: Double, maxX: Double, maxY: Double) {
-        let f = p[p.startIndex]
-        var b = (minX: f.x, minY: f.y, maxX: f.x, maxY: f.y)
-        for q in p {
-            b.minX = min(b.minX, q.x)
-            b.minY = min(b.minY, q.y)
-            b.maxX = max(b.maxX, q.x)
-            b.maxY = max(b.maxY, q.y)
-        }
-        return b
-    }
-
-    /// Whether a line along one of the two convex polygons' edges has them on
-    /// opposite sides, not touching (the separating axis test).
-    static func separated(_ a: ArraySlice<Point>, _ b: ArraySlice<Point>) -> Bool {
-        separatedAlongEdges(of: a, from: b) || separatedAlongEdges(of: b, from: a)
-    }
-
-    private static func separatedAlongEdges(of p: ArraySlice<Point>, from q: ArraySlice<Point>) -> Bool {
-        let n = p.count, o = p.startIndex
+        var sign = 0.0, area = 0.0
+        var xChanges = 0, yChanges = 0
+        let first = q[0], lastCorner = q[n - 1]
+        var px = first.x - lastCorner.x, py = first.y - lastCorner.y
+        var c = ConvexContour(
+            start: start, end: start + n, minX: first.x, minY: first.y, maxX: first.x, maxY: first.y, turn: 0)
         for i in 0..<n {
-            let e0 = p[o + i], e1 = p[o + (i + 1) % n]
-            let nx = e1.y - e0.y, ny = e0.x - e1.x
-            var pl = Double.infinity, ph = -Double.infinity, ql = Double.infinity, qh = -Double.infinity
-            for v in p {
-                let d = v.x * nx + v.y * ny
-                pl = min(pl, d)
-                ph = max(ph, d)
+            let a = q[i], b = i + 1 == n ? first : q[i + 1]
+            let ux = b.x - a.x, uy = b.y - a.y
+            // The turn from the previous edge to this one.
+            let cross = px * uy - py * ux
+            if cross != 0 {
+                if sign == 0 { sign = cross > 0 ? 1 : -1 } else if (cross > 0 ? 1 : -1) != sign { return nil }
             }
-            for v in q {
-                let d = v.x * nx + v.y * ny
-                ql = min(ql, d)
-                qh = max(qh, d)
+            if ux != 0 {
+                if (ux > 0) != (lastDX > 0) { xChanges += 1 }
+                lastDX = ux
             }
-            if ph < ql || qh < pl { return true }
+            if uy != 0 {
+                if (uy > 0) != (lastDY > 0) { yChanges += 1 }
+                lastDY = uy
+            }
+            area += a.x * b.y - b.x * a.y
+            px = ux
+            py = uy
+            c.minX = min(c.minX, a.x)
+            c.minY = min(c.minY, a.y)
+            c.maxX = max(c.maxX, a.x)
+            c.maxY = max(c.maxY, a.y)
+        }
+        guard sign != 0 && xChanges <= 2 && yChanges <= 2 && abs(area) > 1e-12 else { return nil }
+        c.turn = area > 0 ? 1 : -1
+        return c
+    }
+
+    /// Whether two convex contours lie apart, not touching: whether one has an
+    /// edge with all of the other's corners strictly on its outer side (the
+    /// separating axis test, one-sided: along its own edge's normal, a convex
+    /// polygon reaches no further than that edge).
+    static func separated(_ a: ConvexContour, _ b: ConvexContour, _ corners: UnsafeBufferPointer<Point>) -> Bool {
+        separated(edgesOf: a, from: b, corners) || separated(edgesOf: b, from: a, corners)
+    }
+
+    private static func separated(
+        edgesOf p: ConvexContour, from q: ConvexContour, _ corners: UnsafeBufferPointer<Point>
+    ) -> Bool {
+        var e0 = corners[p.end - 1]
+        for i in p.start..<p.end {
+            let e1 = corners[i]
+            // The edge's outward normal: (dy, -dx) points out of a contour of
+            // positive area (y down), (-dy, dx) out of the other kind.
+            let nx = (e1.y - e0.y) * p.turn, ny = (e0.x - e1.x) * p.turn
+            var k = q.start
+            while k < q.end && (corners[k].x - e0.x) * nx + (corners[k].y - e0.y) * ny > 0 { k += 1 }
+            if k == q.end { return true }
+            e0 = e1
         }
         return false
     }
