@@ -737,26 +737,47 @@ struct CellRasterizer: ~Copyable {
     private mutating func sweepBanded<S: SpanSink>(rule: FillRule, into sink: inout S) {
         let n = edgeCount
         if n == 0 { return }
+        // The shape's box within the clip: the band's columns and rows. (Edges
+        // run top to bottom; an arc piece lies within its ends' box.) Rows
+        // outside it hold no cell, columns left of it no coverage, and
+        // columns right of it none either, as the winding is back to 0 there;
+        // edges left of the clip still give the clip's first column their
+        // cover. Bands start at the box's top: where they split an edge does
+        // not change its cells (see `DenseBand.walk`).
+        var minX = Int(edges[0].x0), maxX = minX, minY = Int(edges[0].y0), maxY = Int(edges[0].y1)
+        for i in 0..<n {
+            let e = edges[i]
+            minX = min(minX, Int(min(e.x0, e.x1)))
+            maxX = max(maxX, Int(max(e.x0, e.x1)))
+            minY = min(minY, Int(e.y0))
+            maxY = max(maxY, Int(e.y1))
+        }
+        // (Three columns more on the right, within the clip: the sweep blends
+        // four pixels from a touched column, and a quad reaching past the
+        // band's last column takes the slow way, pixel by pixel.)
+        let originX = max(clipX0, minX >> 8), endX = min(clipX1, (maxX >> 8) &+ 4)
+        let firstRow = max(clipY0, minY >> 8), endRow = min(clipY1, (maxY &+ Fixed24_8.mask) >> 8)
+        if endX <= originX || endRow <= firstRow { return }
         let bandRows = DenseBand.rows
-        let bandCount = (clipY1 &- clipY0 &+ bandRows &- 1) / bandRows
+        let bandCount = (endRow &- firstRow &+ bandRows &- 1) / bandRows
         // Counting sort of edge indices by top band (`rowStarts` has room for
         // a counter per row, hence per band).
         let starts = rowStarts
         starts.initialize(repeating: 0, count: bandCount &+ 2)
         for i in 0..<n {
             let e = edges[i]
-            starts[max(0, Int(e.y0) >> 8 &- clipY0) / bandRows &+ 2] &+= 1
+            starts[max(0, Int(e.y0) >> 8 &- firstRow) / bandRows &+ 2] &+= 1
         }
         for b in 0..<bandCount { starts[b &+ 2] &+= starts[b &+ 1] }
         for i in 0..<n {
             let e = edges[i]
-            let b = max(0, Int(e.y0) >> 8 &- clipY0) / bandRows
+            let b = max(0, Int(e.y0) >> 8 &- firstRow) / bandRows
             let at = Int(starts[b &+ 1])
             edgeOrder[at] = Int32(truncatingIfNeeded: i)
             starts[b &+ 1] = Int32(truncatingIfNeeded: at &+ 1)
         }
         // Now band b's new edges are edgeOrder[starts[b] ..< starts[b + 1]].
-        band.prepare(originX: clipX0, width: clipX1 &- clipX0)
+        band.prepare(originX: originX, width: endX &- originX, clipWidth: clipX1 &- clipX0)
         var active = 0
         for b in 0..<bandCount {
             for k in Int(starts[b])..<Int(starts[b &+ 1]) {
@@ -764,7 +785,7 @@ struct CellRasterizer: ~Copyable {
                 active &+= 1
             }
             if active == 0 { continue }
-            let topRow = clipY0 &+ b &* bandRows, bottomRow = min(topRow &+ bandRows, clipY1)
+            let topRow = firstRow &+ b &* bandRows, bottomRow = min(topRow &+ bandRows, endRow)
             let top = topRow << 8, bottom = bottomRow << 8
             band.topRow = topRow
             var kept = 0

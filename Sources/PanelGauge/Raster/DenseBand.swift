@@ -35,7 +35,7 @@ struct DenseBand: ~Copyable {
     private var cells: UnsafeMutablePointer<Int64>
     private var bits: UnsafeMutablePointer<UInt64>
     private var capacityColumns = 0
-    /// Cells per row: the clip's width plus one column on its right, where the
+    /// Cells per row: the band's width plus one column on its right, where the
     /// scan converter projects the parts of edges right of the clip, plus three
     /// that stay zero, so that four cells from any column up to the extra one
     /// lie in the row (see `quad`).
@@ -69,8 +69,10 @@ struct DenseBand: ~Copyable {
         return p.assumingMemoryBound(to: Int64.self)
     }
 
-    /// Sets up the band for clip columns `originX ..< originX + width`.
-    mutating func prepare(originX: Int, width: Int) {
+    /// Sets up the band for columns `originX ..< originX + width` (the
+    /// shape's, within the clip). Its memory is sized for `clipWidth`
+    /// columns at least, once: shapes of one canvas come in every width.
+    mutating func prepare(originX: Int, width: Int, clipWidth: Int) {
         self.originX = originX
         self.width = width
         stride = width &+ 4
@@ -78,7 +80,7 @@ struct DenseBand: ~Copyable {
         if stride > capacityColumns {
             free(cells)
             bits.deallocate()
-            capacityColumns = max(stride, 2 &* capacityColumns)
+            capacityColumns = max(stride, clipWidth &+ 4, 2 &* capacityColumns)
             wordStride = ((capacityColumns &+ 63) >> 6) &+ 1
             cells = Self.zeroed(capacityColumns &* Self.rows)
             bits = .allocate(capacity: wordStride &* Self.rows)
