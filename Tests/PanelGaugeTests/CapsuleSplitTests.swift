@@ -39,10 +39,14 @@ import Testing
 
     /// 400 capsules of random fractional edges, lying and standing, radius
     /// 0.5 to 15 px (larger solid ones take `StadiumFill`), in a solid
-    /// colour and in a gradient along them: every pixel within 2 levels of
-    /// the one-piece drawing. Each kernel is within a level of the exact
-    /// area (RectFillTests, CapsulesReferenceTests), edges at 1/256 px, and
-    /// they round a partial pixel of a long side apart: up to 2 between them.
+    /// colour and in a gradient along them: every pixel within 3 levels of
+    /// the one-piece drawing. The split one's rectangle is within a level of
+    /// the exact area (RectFillTests). The one-piece path's corners are
+    /// flattened to chords (radii under 4, `RasterPromises`) whose vertices,
+    /// its ends included, lie on a radius up to half the flattening
+    /// tolerance (1/128 px) outside the circle, and its long sides join
+    /// those ends: a side's partial pixel is up to 2 levels over, and 0.5
+    /// for rounding (a 1.63 px capsule at x = 20.69: 76 split, 79 whole, exact 76.6).
     @Test func theSplitCapsuleIsTheWholeOne() {
         var rng = SystemRandomNumberGenerator()
         var worst = 0, what = ""
@@ -62,7 +66,7 @@ import Testing
             let (w, at) = Self.worst(a, b)
             if w > worst { (worst, what) = (w, "\(rect) at \(at)") }
         }
-        #expect(worst <= 2, "off by \(worst): \(what)")
+        #expect(worst <= 3, "off by \(worst): \(what)")
     }
 
     /// A clip through the middle, the seams or an end changes only what
